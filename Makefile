@@ -1,0 +1,56 @@
+# mpbridge: build, test, install and demo.
+#
+#   make            build everything (release)
+#   make demo       install missing Debian packages, build, run the showcase
+#   make test       install missing Debian packages, build, run every test,
+#                   clippy and rustfmt (what CI runs)
+#   make install PREFIX=/opt/mpbridge
+#   make bench      benchmarks against raw MPI
+#   make doctor     report missing tools and how to install them
+#
+# Every cargo invocation uses --release so nothing is built twice.
+
+SHELL := /bin/bash
+CARGO ?= cargo
+PREFIX ?= /usr/local
+STAGE := $(CURDIR)/target/stage
+
+# Open MPI refuses to run as root, or with more ranks than cores, unless told.
+MPI_ENV := OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+           OMPI_MCA_rmaps_base_oversubscribe=1
+
+.DEFAULT_GOAL := build
+.PHONY: deps build stage install test demo bench doctor clean
+
+deps:
+	@bash scripts/install-deps.sh
+
+build: deps
+	$(CARGO) build --release --workspace --all-targets
+
+stage: build
+	rm -rf "$(STAGE)"
+	bash scripts/install.sh "$(STAGE)"
+
+install: build
+	bash scripts/install.sh "$(PREFIX)"
+
+test: deps stage
+	env MPBRIDGE_STAGE="$(STAGE)" $(MPI_ENV) $(CARGO) test --release --workspace
+	@bash scripts/rust-tools.sh
+	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
+	$(CARGO) fmt --all --check
+
+demo: deps stage
+	env MPBRIDGE_STAGE="$(STAGE)" bash scripts/demo.sh
+
+bench: deps stage
+	@test -f scripts/bench.sh || { echo "make bench: scripts/bench.sh is not there yet" >&2; exit 1; }
+	env MPB_STAGE="$(STAGE)" MPBRIDGE_STAGE="$(STAGE)" bash scripts/bench.sh
+
+doctor:
+	$(CARGO) build --release -p mpbridge-cli
+	"$(CURDIR)/target/release/mpbridge" doctor
+
+clean:
+	$(CARGO) clean

@@ -1,0 +1,135 @@
+//! The environment `mpbridge run` gives to `mpiexec` (and through it to every
+//! rank): our library directory first on `LD_LIBRARY_PATH`, and the switches
+//! Open MPI needs to run as root or with more ranks than cores.
+
+use std::ffi::{OsStr, OsString};
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::path::Path;
+
+use crate::launcher::Flavour;
+
+/// What the environment depends on.
+#[derive(Debug, Clone)]
+pub struct EnvInputs<'a> {
+    pub flavour: Flavour,
+    pub is_root: bool,
+    /// Every rank in the job, data servers included.
+    pub total_ranks: u32,
+    pub cores: usize,
+    pub libdir: Option<&'a Path>,
+    pub current_ld_library_path: Option<&'a OsStr>,
+}
+
+/// Variables to set in mpiexec's environment, in a stable order.
+pub fn launch_env(inputs: &EnvInputs<'_>) -> Vec<(&'static str, OsString)> {
+    let mut env = Vec::new();
+    if let Some(dir) = inputs.libdir {
+        env.push((
+            "LD_LIBRARY_PATH",
+            prepend_dir(dir, inputs.current_ld_library_path),
+        ));
+    }
+    if inputs.flavour == Flavour::OpenMpi {
+        if inputs.is_root {
+            env.push(("OMPI_ALLOW_RUN_AS_ROOT", OsString::from("1")));
+            env.push(("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", OsString::from("1")));
+        }
+        let ranks = usize::try_from(inputs.total_ranks).unwrap_or(usize::MAX);
+        if ranks > inputs.cores {
+            env.push(("OMPI_MCA_rmaps_base_oversubscribe", OsString::from("1")));
+        }
+    }
+    env
+}
+
+/// `dir` followed by the entries of `current`, without repeating `dir` and
+/// without empty entries (an empty entry would mean "the current directory").
+pub fn prepend_dir(dir: &Path, current: Option<&OsStr>) -> OsString {
+    let dir_bytes = dir.as_os_str().as_bytes();
+    let mut out: Vec<u8> = dir_bytes.to_vec();
+    if let Some(current) = current {
+        for entry in current.as_bytes().split(|&b| b == b':') {
+            if entry.is_empty() || entry == dir_bytes {
+                continue;
+            }
+            out.push(b':');
+            out.extend_from_slice(entry);
+        }
+    }
+    OsString::from_vec(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn inputs(flavour: Flavour, is_root: bool, ranks: u32, cores: usize) -> EnvInputs<'static> {
+        EnvInputs {
+            flavour,
+            is_root,
+            total_ranks: ranks,
+            cores,
+            libdir: Some(Path::new("/opt/mpb/lib")),
+            current_ld_library_path: None,
+        }
+    }
+
+    fn names(env: &[(&'static str, OsString)]) -> Vec<&'static str> {
+        env.iter().map(|(k, _)| *k).collect()
+    }
+
+    #[test]
+    fn prepend_to_nothing() {
+        assert_eq!(
+            prepend_dir(Path::new("/a/lib"), None),
+            OsString::from("/a/lib")
+        );
+        assert_eq!(
+            prepend_dir(Path::new("/a/lib"), Some(OsStr::new(""))),
+            OsString::from("/a/lib")
+        );
+    }
+
+    #[test]
+    fn prepend_keeps_others_and_drops_duplicates() {
+        assert_eq!(
+            prepend_dir(Path::new("/a/lib"), Some(OsStr::new("/x:/a/lib::/y:"))),
+            OsString::from("/a/lib:/x:/y")
+        );
+    }
+
+    #[test]
+    fn open_mpi_as_root_and_oversubscribed() {
+        let env = launch_env(&inputs(Flavour::OpenMpi, true, 3, 2));
+        assert_eq!(
+            names(&env),
+            vec![
+                "LD_LIBRARY_PATH",
+                "OMPI_ALLOW_RUN_AS_ROOT",
+                "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM",
+                "OMPI_MCA_rmaps_base_oversubscribe"
+            ]
+        );
+        assert_eq!(env[0].1, OsString::from("/opt/mpb/lib"));
+        assert!(env[1..].iter().all(|(_, v)| v == "1"));
+    }
+
+    #[test]
+    fn open_mpi_plain_user_within_cores() {
+        let env = launch_env(&inputs(Flavour::OpenMpi, false, 2, 2));
+        assert_eq!(names(&env), vec!["LD_LIBRARY_PATH"]);
+    }
+
+    #[test]
+    fn mpich_needs_nothing_special() {
+        let env = launch_env(&inputs(Flavour::Mpich, true, 16, 2));
+        assert_eq!(names(&env), vec!["LD_LIBRARY_PATH"]);
+    }
+
+    #[test]
+    fn no_libdir_no_library_path() {
+        let mut i = inputs(Flavour::Unknown, false, 1, 4);
+        i.libdir = None;
+        assert!(launch_env(&i).is_empty());
+    }
+}

@@ -1,0 +1,222 @@
+//! The Rust API the layers build on: process ids, contexts, send, receive,
+//! probe, spawn and disconnect.
+
+use crate::backoff::Backoff;
+use crate::engine::{Payload, Received, Sink, Want};
+use crate::error::{CoreError, CoreResult};
+use crate::lifecycle::with_engine;
+use crate::mpi::Comm;
+use crate::procid::ProcId;
+use crate::queue::{Match, Message};
+use crate::spawn::SpawnSlot;
+use std::time::{Duration, Instant};
+
+/// This process's id.
+pub fn my_id() -> CoreResult<ProcId> {
+    with_engine(|e| Ok(e.me))
+}
+
+/// Ids of this process's static world, by rank.
+pub fn world_ids() -> CoreResult<Vec<ProcId>> {
+    with_engine(|e| Ok(e.world_ids.clone()))
+}
+
+/// This process's rank in its static world.
+pub fn world_rank() -> CoreResult<i32> {
+    with_engine(|e| Ok(e.world_rank))
+}
+
+/// The process that spawned this one, if any.
+pub fn parent() -> CoreResult<Option<ProcId>> {
+    with_engine(|e| Ok(e.parent))
+}
+
+/// Whether `id` can currently be reached without setting up a link.
+pub fn is_linked(id: ProcId) -> CoreResult<bool> {
+    with_engine(|e| Ok(id == e.me || e.routes.contains_key(&id)))
+}
+
+/// Makes progress on everything once (for layers' non-blocking calls).
+pub fn poll() -> CoreResult<usize> {
+    with_engine(|e| e.progress(None))
+}
+
+/// Starts `count` processes running `command args`. Each slot holds the new
+/// process's id or why it did not start.
+pub fn spawn(command: &str, args: &[String], count: i32) -> CoreResult<Vec<SpawnSlot>> {
+    with_engine(|e| e.spawn(command, args, count))
+}
+
+/// Disconnects the link to a process of another spawn.
+pub fn disconnect(peer: ProcId) -> CoreResult<()> {
+    with_engine(|e| e.disconnect(peer))
+}
+
+/// A context: the private channel of one layer (or library inside a layer).
+/// Messages of one context never match receives of another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Context {
+    id: u32,
+}
+
+impl Context {
+    /// Creates the context `name`, or finds it if this process created it
+    /// before. Creation is collective over the world: every rank must create
+    /// the same contexts in the same order.
+    pub fn create(name: &str) -> CoreResult<Context> {
+        with_engine(|e| e.create_context(name)).map(|id| Context { id })
+    }
+
+    /// Finds an existing context by id.
+    pub fn from_id(id: u32) -> CoreResult<Context> {
+        with_engine(|e| e.context(id).map(|_| Context { id }))
+    }
+
+    /// The context's id (the same in every process).
+    pub fn id(self) -> u32 {
+        self.id
+    }
+
+    /// The context's private communicator over the static world, for
+    /// collectives.
+    pub fn comm(self) -> CoreResult<Comm> {
+        with_engine(|e| Ok(e.context(self.id)?.comm))
+    }
+
+    /// Sends `data` to `dest`; returns when `data` may be reused.
+    pub fn send(self, dest: ProcId, tag: i32, encoding: u32, data: &[u8]) -> CoreResult<()> {
+        with_engine(|e| e.send(self.id, dest, tag, encoding, Payload::Borrowed(data)))
+    }
+
+    /// Sends `data`, handing the buffer over; returns at once.
+    pub fn send_owned(self, dest: ProcId, tag: i32, encoding: u32, data: Vec<u8>) -> CoreResult<()> {
+        with_engine(|e| e.send(self.id, dest, tag, encoding, Payload::Owned(data)))
+    }
+
+    /// Receives the first message matching `pattern` as an owned message.
+    /// `timeout`: `None` waits for ever, `Some(0)` polls once.
+    pub fn recv(self, pattern: Match, timeout: Option<Duration>) -> CoreResult<Message> {
+        let mut sink = Sink::Vec(Vec::new());
+        let got = self.wait_for(pattern, &mut sink, timeout)?;
+        let data = match sink {
+            Sink::Vec(v) => v,
+            Sink::Buf(_) => Vec::new(),
+        };
+        let r = got.received();
+        let data = match got {
+            Got::Queued(m) => m.data,
+            Got::Direct(_) => data,
+        };
+        Ok(Message {
+            source: r.source,
+            tag: r.tag,
+            encoding: r.encoding,
+            data,
+        })
+    }
+
+    /// Receives the first message matching `pattern` into `buf`. A longer
+    /// message is consumed, its first `buf.len()` bytes kept, and
+    /// `CoreError::Truncated` returned with its length.
+    pub fn recv_into(
+        self,
+        pattern: Match,
+        buf: &mut [u8],
+        timeout: Option<Duration>,
+    ) -> CoreResult<Received> {
+        let cap = buf.len();
+        let mut sink = Sink::Buf(buf);
+        let got = self.wait_for(pattern, &mut sink, timeout)?;
+        if let (Got::Queued(m), Sink::Buf(b)) = (&got, &mut sink) {
+            let n = m.data.len().min(cap);
+            b[..n].copy_from_slice(&m.data[..n]);
+        }
+        let r = got.received();
+        if r.len > cap {
+            return Err(CoreError::Truncated { len: r.len });
+        }
+        Ok(r)
+    }
+
+    /// Whether a matching message is waiting (after polling once); it stays queued.
+    pub fn probe(self, pattern: Match) -> CoreResult<Option<Received>> {
+        with_engine(|e| {
+            e.progress(None)?;
+            Ok(e.context(self.id)?.queue.peek(&pattern).map(|m| Received {
+                source: m.source,
+                tag: m.tag,
+                encoding: m.encoding,
+                len: m.data.len(),
+            }))
+        })
+    }
+
+    /// Takes the first queued message for which `pred` holds, after polling
+    /// once (for layers with their own matching rules, e.g. PVM's `recvf`).
+    pub fn take_where(self, pred: impl FnMut(&Message) -> bool) -> CoreResult<Option<Message>> {
+        with_engine(|e| {
+            e.progress(None)?;
+            Ok(e.context(self.id)?.queue.take_where(pred))
+        })
+    }
+
+    fn wait_for(self, pattern: Match, sink: &mut Sink<'_>, timeout: Option<Duration>) -> CoreResult<Got> {
+        let deadline = timeout.map(|t| Instant::now() + t);
+        let mut backoff = Backoff::new();
+        loop {
+            let step = with_engine(|e| {
+                if let Some(m) = e.take_queued(self.id, &pattern)? {
+                    return Ok(Some(Got::Queued(m)));
+                }
+                let mut want = Want {
+                    context: self.id,
+                    pattern,
+                    sink: std::mem::replace(sink, Sink::Vec(Vec::new())),
+                    got: None,
+                };
+                let events = e.progress(Some(&mut want));
+                *sink = want.sink;
+                let events = events?;
+                if let Some((source, tag, encoding, len)) = want.got {
+                    return Ok(Some(Got::Direct(Received { source, tag, encoding, len })));
+                }
+                if let Some(m) = e.take_queued(self.id, &pattern)? {
+                    return Ok(Some(Got::Queued(m)));
+                }
+                if events > 0 {
+                    return Ok(None);
+                }
+                Err(CoreError::Timeout)
+            });
+            match step {
+                Ok(Some(g)) => return Ok(g),
+                Ok(None) => backoff.reset(),
+                Err(CoreError::Timeout) => {}
+                Err(e) => return Err(e),
+            }
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                return Err(CoreError::Timeout);
+            }
+            backoff.pause();
+        }
+    }
+}
+
+enum Got {
+    Queued(Message),
+    Direct(Received),
+}
+
+impl Got {
+    fn received(&self) -> Received {
+        match self {
+            Got::Queued(m) => Received {
+                source: m.source,
+                tag: m.tag,
+                encoding: m.encoding,
+                len: m.data.len(),
+            },
+            Got::Direct(r) => *r,
+        }
+    }
+}

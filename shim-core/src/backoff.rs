@@ -1,0 +1,124 @@
+//! How a blocked call waits: spin briefly, then yield the core, then sleep in
+//! short steps, so ranks that outnumber cores do not starve each other.
+
+use std::time::{Duration, Instant};
+
+/// Tuning of the waiting policy.
+#[derive(Clone, Copy, Debug)]
+pub struct Policy {
+    /// Poll without giving up the core for this long.
+    pub spin: Duration,
+    /// Then yield the core between polls until this much time has passed.
+    pub yield_until: Duration,
+    /// Then sleep between polls, starting with this step...
+    pub first_sleep: Duration,
+    /// ...doubling up to this step.
+    pub max_sleep: Duration,
+}
+
+impl Default for Policy {
+    fn default() -> Self {
+        Policy {
+            spin: Duration::from_micros(20),
+            yield_until: Duration::from_millis(20),
+            first_sleep: Duration::from_micros(50),
+            max_sleep: Duration::from_millis(1),
+        }
+    }
+}
+
+/// The phase a waiter is in (observable for tests and tracing).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    Spin,
+    Yield,
+    Sleep,
+}
+
+/// State of one wait.
+#[derive(Debug)]
+pub struct Backoff {
+    policy: Policy,
+    start: Instant,
+    sleep: Duration,
+}
+
+impl Backoff {
+    /// A new wait with the process-wide policy.
+    pub fn new() -> Backoff {
+        Backoff::with_policy(crate::lifecycle::wait_policy())
+    }
+
+    /// A new wait with an explicit policy.
+    pub fn with_policy(policy: Policy) -> Backoff {
+        Backoff {
+            policy,
+            start: Instant::now(),
+            sleep: policy.first_sleep,
+        }
+    }
+
+    /// Starts over after progress was made.
+    pub fn reset(&mut self) {
+        self.start = Instant::now();
+        self.sleep = self.policy.first_sleep;
+    }
+
+    /// The phase the next `pause` will use.
+    pub fn phase(&self) -> Phase {
+        let waited = self.start.elapsed();
+        if waited < self.policy.spin {
+            Phase::Spin
+        } else if waited < self.policy.yield_until {
+            Phase::Yield
+        } else {
+            Phase::Sleep
+        }
+    }
+
+    /// Waits a little, according to how long this wait has lasted.
+    pub fn pause(&mut self) {
+        match self.phase() {
+            Phase::Spin => std::hint::spin_loop(),
+            Phase::Yield => std::thread::yield_now(),
+            Phase::Sleep => {
+                std::thread::sleep(self.sleep);
+                self.sleep = (self.sleep * 2).min(self.policy.max_sleep);
+            }
+        }
+    }
+}
+
+impl Default for Backoff {
+    fn default() -> Self {
+        Backoff::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn phases_advance_and_reset() {
+        let p = Policy {
+            spin: Duration::from_millis(5),
+            yield_until: Duration::from_millis(15),
+            first_sleep: Duration::from_micros(100),
+            max_sleep: Duration::from_micros(400),
+        };
+        let mut b = Backoff::with_policy(p);
+        assert_eq!(b.phase(), Phase::Spin);
+        std::thread::sleep(Duration::from_millis(6));
+        assert_eq!(b.phase(), Phase::Yield);
+        std::thread::sleep(Duration::from_millis(10));
+        assert_eq!(b.phase(), Phase::Sleep);
+        for _ in 0..5 {
+            b.pause();
+        }
+        assert_eq!(b.sleep, Duration::from_micros(400), "sleep step is capped");
+        b.reset();
+        assert_eq!(b.phase(), Phase::Spin);
+        assert_eq!(b.sleep, Duration::from_micros(100));
+    }
+}

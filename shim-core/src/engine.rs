@@ -1,0 +1,751 @@
+//! The per-process state of the backend and its progress engine: contexts
+//! and their queues, links to processes of other spawns, standing receives,
+//! outstanding sends, and the send/receive paths every layer uses.
+
+use crate::backoff::Backoff;
+use crate::control::{Body as CtlBody, Ctl, Route as CtlRoute};
+use crate::envelope::{Body, Header, HEADER_LEN, INLINE_MAX, TAG_ENVELOPE, TAG_PAYLOAD};
+use crate::error::{CoreError, CoreResult};
+use crate::mpi::{self, Comm, OwnedSend, Port, PostedRecv, Status};
+use crate::procid::ProcId;
+use crate::queue::{Match, MatchQueue, Message};
+use std::collections::{HashMap, HashSet};
+
+/// Context id of the backend's own control traffic.
+pub const CONTROL_CONTEXT: &str = "mpbridge.control";
+
+/// Size of a standing receive's buffer.
+const LISTEN_CAP: usize = HEADER_LEN + INLINE_MAX;
+
+/// The id of a context name: the same in every process, whatever the order
+/// of creation (32-bit FNV-1a, top bit cleared so it is positive as `i32`).
+pub fn context_id(name: &str) -> u32 {
+    let mut h: u32 = 0x811c_9dc5;
+    for b in name.bytes() {
+        h ^= b as u32;
+        h = h.wrapping_mul(0x0100_0193);
+    }
+    h & 0x7fff_ffff
+}
+
+/// One context: a private duplicate of the world communicator and the queue
+/// of its arrived messages.
+pub(crate) struct ContextState {
+    pub name: String,
+    pub comm: Comm,
+    pub listener: Option<PostedRecv>,
+    pub queue: MatchQueue,
+}
+
+/// A link to processes started by another spawn (an intercommunicator).
+pub(crate) struct Link {
+    pub comm: Comm,
+    pub peers: Vec<ProcId>,
+    pub listener: Option<PostedRecv>,
+}
+
+/// How to reach a process.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Route {
+    /// Rank in this process's world (over each context's own communicator).
+    World(i32),
+    /// Link index and rank in the link's remote group.
+    Link(usize, i32),
+}
+
+/// A message waiting for a link to its destination.
+pub(crate) struct Outgoing {
+    pub context: u32,
+    pub tag: i32,
+    pub encoding: u32,
+    pub data: Vec<u8>,
+}
+
+/// Where a receive wants its payload.
+pub(crate) enum Sink<'a> {
+    /// Into the caller's buffer.
+    Buf(&'a mut [u8]),
+    /// Into a new vector.
+    Vec(Vec<u8>),
+}
+
+/// A receive being served by the progress engine.
+pub(crate) struct Want<'a> {
+    pub context: u32,
+    pub pattern: Match,
+    pub sink: Sink<'a>,
+    /// Set when a message was delivered: (source, tag, encoding, full length).
+    pub got: Option<(ProcId, i32, u32, usize)>,
+}
+
+/// What a receive got.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Received {
+    /// Sender.
+    pub source: ProcId,
+    /// User tag.
+    pub tag: i32,
+    /// Layer encoding.
+    pub encoding: u32,
+    /// Full message length (may exceed the buffer: see `CoreError::Truncated`).
+    pub len: usize,
+}
+
+/// The state of the backend in one process.
+pub(crate) struct Engine {
+    pub me: ProcId,
+    pub world_rank: i32,
+    pub world_ids: Vec<ProcId>,
+    pub parent: Option<ProcId>,
+    pub contexts: HashMap<u32, ContextState>,
+    /// Arrivals on links for contexts this process has not created yet.
+    pub orphans: HashMap<u32, MatchQueue>,
+    pub links: Vec<Option<Link>>,
+    pub routes: HashMap<ProcId, Route>,
+    pub pending_sends: Vec<OwnedSend>,
+    pub waiting_for_link: HashMap<ProcId, Vec<Outgoing>>,
+    pub unreachable: HashSet<ProcId>,
+    /// Ports this process offered (it is the lower id of the pair).
+    pub offers: HashMap<ProcId, Port>,
+    /// Peers this process asked for a link and has not heard from yet.
+    pub asked: HashSet<ProcId>,
+    /// Registry (only in the root process): next batch and the path to each batch's spawner.
+    pub next_batch: u16,
+    pub batch_paths: HashMap<u16, Vec<ProcId>>,
+    pub next_request: u32,
+    pub granted: HashMap<u32, u16>,
+    pub ctl_inbox: Vec<Vec<u8>>,
+}
+
+fn payload_of(bytes: &[u8]) -> &[u8] {
+    &bytes[HEADER_LEN..]
+}
+
+impl Engine {
+    pub fn control_id() -> u32 {
+        context_id(CONTROL_CONTEXT)
+    }
+
+    /// Creates the context `name` (collective over the world on first use).
+    pub fn create_context(&mut self, name: &str) -> CoreResult<u32> {
+        if name.is_empty() || name.len() > 256 {
+            return Err(CoreError::InvalidArgument(
+                "context name must have 1 to 256 bytes".into(),
+            ));
+        }
+        let id = context_id(name);
+        if let Some(c) = self.contexts.get(&id) {
+            if c.name == name {
+                return Ok(id);
+            }
+            return Err(CoreError::InvalidArgument(format!(
+                "context name '{name}' collides with '{}'",
+                c.name
+            )));
+        }
+        // Every rank must create the same context at this point.
+        let world = Comm::world();
+        let (max, min) = world.allreduce_max_min_u32(&[id])?;
+        if max[0] != id || min[0] != id {
+            return Err(CoreError::Inconsistent(format!(
+                "ranks created contexts in different orders (here '{name}')"
+            )));
+        }
+        let comm = world.dup()?;
+        let listener = PostedRecv::new(comm, TAG_ENVELOPE, LISTEN_CAP)?;
+        let queue = self.orphans.remove(&id).unwrap_or_default();
+        self.contexts.insert(
+            id,
+            ContextState {
+                name: name.to_string(),
+                comm,
+                listener: Some(listener),
+                queue,
+            },
+        );
+        Ok(id)
+    }
+
+    pub fn context(&mut self, id: u32) -> CoreResult<&mut ContextState> {
+        self.contexts
+            .get_mut(&id)
+            .ok_or(CoreError::UnknownContext(id))
+    }
+
+    /// Registers a link whose remote group is `peers` and listens on it.
+    pub fn add_link(&mut self, comm: Comm, peers: Vec<ProcId>) -> CoreResult<usize> {
+        let listener = PostedRecv::new(comm, TAG_ENVELOPE, LISTEN_CAP)?;
+        let idx = self.links.len();
+        for (r, p) in peers.iter().enumerate() {
+            self.routes.insert(*p, Route::Link(idx, r as i32));
+            self.asked.remove(p);
+            self.offers.remove(p);
+        }
+        self.links.push(Some(Link {
+            comm,
+            peers: peers.clone(),
+            listener: Some(listener),
+        }));
+        for p in peers {
+            if let Some(queued) = self.waiting_for_link.remove(&p) {
+                for o in queued {
+                    self.send_now(o.context, p, o.tag, o.encoding, Payload::Owned(o.data))?;
+                }
+            }
+        }
+        Ok(idx)
+    }
+
+    /// Sends a message. Borrowed payloads are sent without copying and the
+    /// call returns when the buffer may be reused; owned payloads return at once.
+    pub fn send(
+        &mut self,
+        context: u32,
+        dest: ProcId,
+        tag: i32,
+        encoding: u32,
+        payload: Payload<'_>,
+    ) -> CoreResult<()> {
+        if !self.contexts.contains_key(&context) {
+            return Err(CoreError::UnknownContext(context));
+        }
+        if dest == self.me {
+            let data = payload.into_vec();
+            self.context(context)?.queue.push(Message {
+                source: dest,
+                tag,
+                encoding,
+                data,
+            });
+            return Ok(());
+        }
+        if self.routes.contains_key(&dest) {
+            return self.send_now(context, dest, tag, encoding, payload);
+        }
+        if dest.batch() == self.me.batch() || self.unreachable.contains(&dest) {
+            return Err(CoreError::UnknownPeer(dest));
+        }
+        self.waiting_for_link.entry(dest).or_default().push(Outgoing {
+            context,
+            tag,
+            encoding,
+            data: payload.into_vec(),
+        });
+        self.request_link(dest)
+    }
+
+    /// Sends over an existing route.
+    fn send_now(
+        &mut self,
+        context: u32,
+        dest: ProcId,
+        tag: i32,
+        encoding: u32,
+        payload: Payload<'_>,
+    ) -> CoreResult<()> {
+        let (comm, rank) = match self.routes.get(&dest).copied() {
+            Some(Route::World(r)) => (self.context(context)?.comm, r),
+            Some(Route::Link(i, r)) => match &self.links[i] {
+                Some(l) => (l.comm, r),
+                None => return Err(CoreError::UnknownPeer(dest)),
+            },
+            None => return Err(CoreError::UnknownPeer(dest)),
+        };
+        let bytes = payload.as_slice();
+        let mut header = Header {
+            context,
+            source: self.me,
+            tag,
+            encoding,
+            len: bytes.len() as u64,
+            body: Body::Inline,
+        };
+        if bytes.len() <= INLINE_MAX {
+            let msg = header.with_inline(bytes);
+            self.start_send(msg, rank, TAG_ENVELOPE, comm)?;
+            return Ok(());
+        }
+        header.body = Body::Separate;
+        let mut h = vec![0u8; HEADER_LEN];
+        header.write(&mut h);
+        self.start_send(h, rank, TAG_ENVELOPE, comm)?;
+        match payload {
+            Payload::Owned(v) => self.start_send(v, rank, TAG_PAYLOAD, comm),
+            Payload::Borrowed(b) => {
+                let mut backoff = Backoff::new();
+                mpi::send_borrowed(b, rank, TAG_PAYLOAD, comm, || {
+                    if self.progress(None)? > 0 {
+                        backoff.reset();
+                    }
+                    backoff.pause();
+                    Ok(())
+                })
+            }
+        }
+    }
+
+    fn start_send(&mut self, buf: Vec<u8>, rank: i32, tag: i32, comm: Comm) -> CoreResult<()> {
+        let mut s = OwnedSend::start(buf, rank, tag, comm)?;
+        if !s.test()? {
+            self.pending_sends.push(s);
+        }
+        Ok(())
+    }
+
+    /// Takes the first queued message of `context` matching `pattern`.
+    pub fn take_queued(&mut self, context: u32, pattern: &Match) -> CoreResult<Option<Message>> {
+        Ok(self.context(context)?.queue.take(pattern))
+    }
+
+    /// Polls everything once: outstanding sends, every standing receive
+    /// (messages go to their context's queue, or straight to `want`), and
+    /// control messages. Returns the number of events handled.
+    pub fn progress(&mut self, mut want: Option<&mut Want<'_>>) -> CoreResult<usize> {
+        let mut events = 0;
+        let mut i = 0;
+        while i < self.pending_sends.len() {
+            if self.pending_sends[i].test()? {
+                self.pending_sends.swap_remove(i);
+                events += 1;
+            } else {
+                i += 1;
+            }
+        }
+        let ids: Vec<u32> = self.contexts.keys().copied().collect();
+        for id in ids {
+            let Some(mut l) = self.contexts.get_mut(&id).and_then(|c| c.listener.take()) else {
+                continue;
+            };
+            let r = self.drain(&mut l, want.as_deref_mut());
+            if let Some(c) = self.contexts.get_mut(&id) {
+                c.listener = Some(l);
+            }
+            events += r?;
+        }
+        for idx in 0..self.links.len() {
+            let Some(mut l) = self.links[idx].as_mut().and_then(|k| k.listener.take()) else {
+                continue;
+            };
+            let r = self.drain(&mut l, want.as_deref_mut());
+            match self.links[idx].as_mut() {
+                Some(k) => k.listener = Some(l),
+                None => l.cancel(),
+            }
+            events += r?;
+        }
+        while !self.ctl_inbox.is_empty() {
+            let inbox = std::mem::take(&mut self.ctl_inbox);
+            for bytes in inbox {
+                events += 1;
+                match Ctl::decode(&bytes) {
+                    Ok(ctl) => self.handle_control(ctl)?,
+                    Err(e) => eprintln!("mpbridge: dropped a control message: {e}"),
+                }
+            }
+        }
+        Ok(events)
+    }
+
+    /// Handles every message waiting on one standing receive.
+    fn drain(&mut self, l: &mut PostedRecv, mut want: Option<&mut Want<'_>>) -> CoreResult<usize> {
+        let comm = l.comm();
+        let mut n = 0;
+        // Bounded, so one busy sender cannot starve the others.
+        for _ in 0..64 {
+            let got = l.poll(|st, bytes| self.arrive(comm, st, bytes, want.as_deref_mut()))?;
+            match got {
+                Some(()) => n += 1,
+                None => break,
+            }
+        }
+        Ok(n)
+    }
+
+    /// One header message arrived.
+    fn arrive(
+        &mut self,
+        comm: Comm,
+        st: Status,
+        bytes: &[u8],
+        want: Option<&mut Want<'_>>,
+    ) -> CoreResult<()> {
+        let header = match Header::read(bytes) {
+            Ok(h) => h,
+            Err(e) => {
+                eprintln!("mpbridge: dropped a message from rank {}: {e}", st.source);
+                return Ok(());
+            }
+        };
+        if header.context == Self::control_id() {
+            if header.body == Body::Inline {
+                self.ctl_inbox.push(payload_of(bytes).to_vec());
+            }
+            return Ok(());
+        }
+        let len = header.len as usize;
+        if let Some(w) = want {
+            if w.got.is_none()
+                && w.context == header.context
+                && w.pattern.accepts(header.source, header.tag)
+            {
+                self.deliver(w, &header, comm, st.source, bytes)?;
+                return Ok(());
+            }
+        }
+        let data = match header.body {
+            Body::Inline => payload_of(bytes).to_vec(),
+            Body::Separate => {
+                let mut v = vec![0u8; len];
+                recv_payload(&mut v, st.source, comm)?;
+                v
+            }
+        };
+        let msg = Message {
+            source: header.source,
+            tag: header.tag,
+            encoding: header.encoding,
+            data,
+        };
+        match self.contexts.get_mut(&header.context) {
+            Some(c) => c.queue.push(msg),
+            None => self.orphans.entry(header.context).or_default().push(msg),
+        }
+        Ok(())
+    }
+
+    /// Puts a matching arrival straight into the waiting receive.
+    fn deliver(
+        &mut self,
+        w: &mut Want<'_>,
+        header: &Header,
+        comm: Comm,
+        rank: i32,
+        bytes: &[u8],
+    ) -> CoreResult<()> {
+        let len = header.len as usize;
+        match (&mut w.sink, header.body) {
+            (Sink::Buf(buf), Body::Inline) => {
+                let n = len.min(buf.len());
+                buf[..n].copy_from_slice(&payload_of(bytes)[..n]);
+            }
+            (Sink::Buf(buf), Body::Separate) if len <= buf.len() => {
+                recv_payload(&mut buf[..len], rank, comm)?;
+            }
+            (Sink::Buf(buf), Body::Separate) => {
+                let mut v = vec![0u8; len];
+                recv_payload(&mut v, rank, comm)?;
+                let n = buf.len();
+                buf.copy_from_slice(&v[..n]);
+            }
+            (Sink::Vec(v), Body::Inline) => *v = payload_of(bytes).to_vec(),
+            (Sink::Vec(v), Body::Separate) => {
+                *v = vec![0u8; len];
+                recv_payload(v, rank, comm)?;
+            }
+        }
+        w.got = Some((header.source, header.tag, header.encoding, len));
+        Ok(())
+    }
+
+    /// Sends a control message to a neighbour (a process with a route).
+    pub fn send_control(&mut self, to: ProcId, ctl: &Ctl) -> CoreResult<()> {
+        let bytes = ctl.encode();
+        let id = Self::control_id();
+        if to == self.me {
+            self.ctl_inbox.push(bytes);
+            return Ok(());
+        }
+        self.send_now(id, to, 0, 0, Payload::Owned(bytes))
+    }
+
+    /// Cancels standing receives and releases communicators (process exit).
+    pub fn shutdown(&mut self) -> CoreResult<()> {
+        // Give outstanding sends a moment to complete; the rest are released.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+        let mut backoff = Backoff::new();
+        while (!self.pending_sends.is_empty() || !self.waiting_for_link.is_empty())
+            && std::time::Instant::now() < deadline
+        {
+            self.progress(None)?;
+            backoff.pause();
+        }
+        self.pending_sends.clear();
+        let peers: Vec<ProcId> = self
+            .links
+            .iter()
+            .flatten()
+            .flat_map(|l| l.peers.clone())
+            .collect();
+        for p in peers {
+            self.disconnect(p)?;
+        }
+        for (_, mut c) in self.contexts.drain() {
+            if let Some(mut l) = c.listener.take() {
+                l.cancel();
+            }
+            c.comm.free()?;
+        }
+        Ok(())
+    }
+}
+
+/// Receives a separately sent payload from `rank`, polling nothing else (the
+/// sender posts it right after the header).
+fn recv_payload(buf: &mut [u8], rank: i32, comm: Comm) -> CoreResult<usize> {
+    let mut backoff = Backoff::new();
+    mpi::recv_borrowed(buf, rank, TAG_PAYLOAD, comm, || backoff.pause())
+}
+
+/// A payload to send: borrowed (sent in place) or owned (handed to MPI).
+pub enum Payload<'a> {
+    /// The caller's bytes; the send returns when they may be reused.
+    Borrowed(&'a [u8]),
+    /// Bytes the backend takes over; the send returns at once.
+    Owned(Vec<u8>),
+}
+
+impl Payload<'_> {
+    fn as_slice(&self) -> &[u8] {
+        match self {
+            Payload::Borrowed(b) => b,
+            Payload::Owned(v) => v,
+        }
+    }
+
+    fn into_vec(self) -> Vec<u8> {
+        match self {
+            Payload::Borrowed(b) => b.to_vec(),
+            Payload::Owned(v) => v,
+        }
+    }
+}
+
+/// Handles control messages: routing through the registry, batch numbers,
+/// and the connect/accept handshake.
+impl Engine {
+    fn handle_control(&mut self, ctl: Ctl) -> CoreResult<()> {
+        match ctl.route {
+            CtlRoute::Direct => self.on_control(ctl.body, Vec::new()),
+            CtlRoute::ToRoot { mut trail } => {
+                if self.me == ProcId::root() {
+                    self.at_root(ctl.body, trail)
+                } else {
+                    trail.push(self.me);
+                    let up = self.up()?;
+                    self.send_control(up, &Ctl { route: CtlRoute::ToRoot { trail }, body: ctl.body })
+                }
+            }
+            CtlRoute::Along { mut path, mut trail } => {
+                if path.first() == Some(&self.me) {
+                    path.remove(0);
+                }
+                match path.first().copied() {
+                    None => {
+                        trail.reverse();
+                        self.on_control(ctl.body, trail)
+                    }
+                    Some(next) => {
+                        trail.push(self.me);
+                        self.send_control(next, &Ctl { route: CtlRoute::Along { path, trail }, body: ctl.body })
+                    }
+                }
+            }
+        }
+    }
+
+    /// The neighbour towards the registry.
+    fn up(&self) -> CoreResult<ProcId> {
+        if self.me.batch() == 0 {
+            Ok(ProcId::root())
+        } else {
+            self.parent.ok_or_else(|| {
+                CoreError::Inconsistent("a spawned process has no parent link".into())
+            })
+        }
+    }
+
+    /// Sends a control body towards the registry (or handles it, in the registry).
+    pub fn to_root(&mut self, body: CtlBody) -> CoreResult<()> {
+        if self.me == ProcId::root() {
+            return self.at_root(body, vec![self.me]);
+        }
+        let up = self.up()?;
+        self.send_control(up, &Ctl { route: CtlRoute::ToRoot { trail: vec![self.me] }, body })
+    }
+
+    /// Sends a control body along `path` (next hop first).
+    fn along(&mut self, path: Vec<ProcId>, body: CtlBody) -> CoreResult<()> {
+        match path.first().copied() {
+            None => self.on_control(body, Vec::new()),
+            Some(next) => self.send_control(
+                next,
+                &Ctl { route: CtlRoute::Along { path, trail: vec![self.me] }, body },
+            ),
+        }
+    }
+
+    /// The registry's path to a process (next hop first), if it knows one.
+    fn path_to(&self, target: ProcId) -> Option<Vec<ProcId>> {
+        if target == self.me {
+            return Some(Vec::new());
+        }
+        if target.batch() == 0 {
+            return Some(vec![target]);
+        }
+        let mut p = self.batch_paths.get(&target.batch())?.clone();
+        p.push(target);
+        Some(p)
+    }
+
+    /// The registry handles a message that came up `trail` (origin first).
+    fn at_root(&mut self, body: CtlBody, trail: Vec<ProcId>) -> CoreResult<()> {
+        let mut back = trail.clone();
+        back.reverse();
+        if back.first() == Some(&self.me) {
+            back.remove(0);
+        }
+        match body {
+            CtlBody::AllocBatch { request } => {
+                if self.next_batch > crate::procid::MAX_BATCH {
+                    eprintln!("mpbridge: no batch numbers left for another spawn");
+                    return Ok(());
+                }
+                let batch = self.next_batch;
+                self.next_batch += 1;
+                self.batch_paths.insert(batch, back.clone());
+                self.along(back, CtlBody::BatchGranted { request, batch })
+            }
+            CtlBody::Hello { to, .. } | CtlBody::Offer { to, .. } | CtlBody::Go { to, .. } | CtlBody::Decline { to, .. } => {
+                match self.path_to(to) {
+                    Some(path) if path.is_empty() => self.on_control(body, back),
+                    Some(path) => {
+                        let mut t = trail;
+                        t.push(self.me);
+                        let next = path[0];
+                        self.send_control(next, &Ctl { route: CtlRoute::Along { path, trail: t }, body })
+                    }
+                    None => self.along(back, CtlBody::Unreachable { to }),
+                }
+            }
+            other => {
+                eprintln!("mpbridge: registry ignored an unexpected {other:?}");
+                Ok(())
+            }
+        }
+    }
+
+    /// A control message reached its destination; `back` leads to its origin.
+    fn on_control(&mut self, body: CtlBody, back: Vec<ProcId>) -> CoreResult<()> {
+        match body {
+            CtlBody::BatchGranted { request, batch } => {
+                self.granted.insert(request, batch);
+                Ok(())
+            }
+            CtlBody::Hello { from, .. } => {
+                if self.routes.contains_key(&from) || self.offers.contains_key(&from) || from < self.me {
+                    return Ok(());
+                }
+                self.offer(from, back)
+            }
+            CtlBody::Offer { from, port, .. } => {
+                if self.routes.contains_key(&from) {
+                    return self.along(back, CtlBody::Decline { from: self.me, to: from });
+                }
+                self.along(back, CtlBody::Go { from: self.me, to: from })?;
+                let comm = mpi::connect(&port)?;
+                self.add_link(comm, vec![from])?;
+                Ok(())
+            }
+            CtlBody::Go { from, .. } => match self.offers.remove(&from) {
+                Some(port) => {
+                    let comm = port.accept()?;
+                    drop(port);
+                    self.add_link(comm, vec![from])?;
+                    Ok(())
+                }
+                None => Ok(()),
+            },
+            CtlBody::Decline { from, .. } => {
+                self.offers.remove(&from);
+                Ok(())
+            }
+            CtlBody::Unreachable { to } => {
+                self.waiting_for_link.remove(&to);
+                self.asked.remove(&to);
+                self.unreachable.insert(to);
+                Ok(())
+            }
+            CtlBody::Bye { from } => self.drop_link(from),
+            CtlBody::AllocBatch { .. } => Ok(()),
+        }
+    }
+
+    /// Opens a port for `peer` and sends it along `back` (or through the registry).
+    fn offer(&mut self, peer: ProcId, back: Vec<ProcId>) -> CoreResult<()> {
+        let port = Port::open()?;
+        let name = port.name();
+        self.offers.insert(peer, port);
+        let body = CtlBody::Offer { from: self.me, to: peer, port: name };
+        if back.is_empty() {
+            self.to_root(body)
+        } else {
+            self.along(back, body)
+        }
+    }
+
+    /// Starts setting up a direct link to `peer` (answered during progress).
+    pub fn request_link(&mut self, peer: ProcId) -> CoreResult<()> {
+        if self.routes.contains_key(&peer) || self.asked.contains(&peer) || self.offers.contains_key(&peer) {
+            return Ok(());
+        }
+        if self.me < peer {
+            self.offer(peer, Vec::new())
+        } else {
+            self.asked.insert(peer);
+            self.to_root(CtlBody::Hello { from: self.me, to: peer })
+        }
+    }
+
+    /// Disconnects the link to `peer` (telling it first).
+    pub fn disconnect(&mut self, peer: ProcId) -> CoreResult<()> {
+        let Some(Route::Link(idx, _)) = self.routes.get(&peer).copied() else {
+            return Err(CoreError::UnknownPeer(peer));
+        };
+        let bye = Ctl { route: CtlRoute::Direct, body: CtlBody::Bye { from: self.me } };
+        let peers = self.links[idx].as_ref().map(|l| l.peers.clone()).unwrap_or_default();
+        for p in peers {
+            self.send_control(p, &bye)?;
+        }
+        self.drop_link(peer)
+    }
+
+    /// Releases the link that reaches `peer` (collective with the other side).
+    fn drop_link(&mut self, peer: ProcId) -> CoreResult<()> {
+        let Some(Route::Link(idx, _)) = self.routes.get(&peer).copied() else {
+            return Ok(());
+        };
+        let Some(mut link) = self.links[idx].take() else {
+            return Ok(());
+        };
+        for p in &link.peers {
+            self.routes.remove(p);
+        }
+        if let Some(mut l) = link.listener.take() {
+            l.cancel();
+        }
+        // Sends still queued on this link would block the disconnect.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_millis(500);
+        while !self.pending_sends.is_empty() && std::time::Instant::now() < deadline {
+            let mut i = 0;
+            while i < self.pending_sends.len() {
+                if self.pending_sends[i].test()? {
+                    self.pending_sends.swap_remove(i);
+                } else {
+                    i += 1;
+                }
+            }
+            std::thread::yield_now();
+        }
+        link.comm.disconnect()
+    }
+}

@@ -1,0 +1,145 @@
+//! The envelope every layer's messages carry, and its wire form.
+//!
+//! A message travels as one MPI message on a fixed MPI tag ([`TAG_ENVELOPE`])
+//! holding the header and, when small, the payload right after it. A large
+//! payload follows as a second MPI message on [`TAG_PAYLOAD`] from the same
+//! sender, sent and received straight from and into user memory. User tags
+//! live only in the header and are never used as MPI tags.
+
+use crate::error::CoreError;
+use crate::procid::ProcId;
+
+/// MPI tag of header messages.
+pub const TAG_ENVELOPE: i32 = 1;
+/// MPI tag of separately sent payloads.
+pub const TAG_PAYLOAD: i32 = 2;
+/// Size of the encoded header.
+pub const HEADER_LEN: usize = 32;
+/// Payloads up to this size travel inside the header message.
+pub const INLINE_MAX: usize = 16 * 1024;
+
+const MAGIC: u16 = 0x4d42; // "MB"
+
+/// How the payload travels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Body {
+    /// The payload follows the header in the same MPI message.
+    Inline,
+    /// The payload is the next `TAG_PAYLOAD` message from the same sender.
+    Separate,
+}
+
+/// The header of one message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// Context id (see `context`).
+    pub context: u32,
+    /// Sender's process id.
+    pub source: ProcId,
+    /// User tag (any value; layers restrict it).
+    pub tag: i32,
+    /// Encoding chosen by the layer (PVM: XDR, raw, in-place...).
+    pub encoding: u32,
+    /// Payload length in bytes.
+    pub len: u64,
+    /// Where the payload is.
+    pub body: Body,
+}
+
+impl Header {
+    /// Writes the header into the first `HEADER_LEN` bytes of `out`.
+    pub fn write(&self, out: &mut [u8]) {
+        out[0..2].copy_from_slice(&MAGIC.to_le_bytes());
+        out[2] = match self.body {
+            Body::Inline => 0,
+            Body::Separate => 1,
+        };
+        out[3] = 0;
+        out[4..8].copy_from_slice(&self.context.to_le_bytes());
+        out[8..12].copy_from_slice(&self.source.raw().to_le_bytes());
+        out[12..16].copy_from_slice(&self.tag.to_le_bytes());
+        out[16..20].copy_from_slice(&self.encoding.to_le_bytes());
+        out[20..28].copy_from_slice(&self.len.to_le_bytes());
+        out[28..32].copy_from_slice(&[0; 4]);
+    }
+
+    /// Reads a header; fails on a malformed one (never trusted blindly).
+    pub fn read(inp: &[u8]) -> Result<Header, CoreError> {
+        let bad = |what: &str| CoreError::InvalidArgument(format!("malformed envelope: {what}"));
+        if inp.len() < HEADER_LEN {
+            return Err(bad("short header"));
+        }
+        let u32_at = |i: usize| u32::from_le_bytes([inp[i], inp[i + 1], inp[i + 2], inp[i + 3]]);
+        if u16::from_le_bytes([inp[0], inp[1]]) != MAGIC {
+            return Err(bad("bad magic"));
+        }
+        let body = match inp[2] {
+            0 => Body::Inline,
+            1 => Body::Separate,
+            _ => return Err(bad("bad body kind")),
+        };
+        let source = ProcId::from_raw(u32_at(8)).ok_or_else(|| bad("bad source id"))?;
+        let mut len = [0u8; 8];
+        len.copy_from_slice(&inp[20..28]);
+        let len = u64::from_le_bytes(len);
+        if body == Body::Inline && len as usize != inp.len() - HEADER_LEN {
+            return Err(bad("inline length mismatch"));
+        }
+        Ok(Header {
+            context: u32_at(4),
+            source,
+            tag: u32_at(12) as i32,
+            encoding: u32_at(16),
+            len,
+            body,
+        })
+    }
+
+    /// A header message for a small payload, payload included.
+    pub fn with_inline(&self, payload: &[u8]) -> Vec<u8> {
+        let mut v = vec![0u8; HEADER_LEN + payload.len()];
+        self.write(&mut v);
+        v[HEADER_LEN..].copy_from_slice(payload);
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn h(body: Body, len: u64) -> Header {
+        Header {
+            context: 0xdead_beef,
+            source: ProcId::new(3, 9).unwrap(),
+            tag: -7,
+            encoding: 2,
+            len,
+            body,
+        }
+    }
+
+    #[test]
+    fn round_trip_inline_and_separate() {
+        let hi = h(Body::Inline, 3);
+        let bytes = hi.with_inline(b"abc");
+        assert_eq!(Header::read(&bytes).unwrap(), hi);
+        assert_eq!(&bytes[HEADER_LEN..], b"abc");
+        let hs = h(Body::Separate, 1 << 33);
+        let mut b = [0u8; HEADER_LEN];
+        hs.write(&mut b);
+        assert_eq!(Header::read(&b).unwrap(), hs);
+    }
+
+    #[test]
+    fn rejects_garbage() {
+        assert!(Header::read(&[0u8; 4]).is_err());
+        assert!(Header::read(&[0u8; HEADER_LEN]).is_err());
+        let mut b = h(Body::Inline, 3).with_inline(b"abc");
+        b.pop();
+        assert!(Header::read(&b).is_err(), "length mismatch must be caught");
+        let mut b = h(Body::Inline, 0).with_inline(b"");
+        b[2] = 9;
+        assert!(Header::read(&b).is_err());
+    }
+}

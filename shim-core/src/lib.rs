@@ -1,0 +1,35 @@
+//! shim-core: the one MPI backend every mpbridge layer shares.
+//!
+//! - [`lifecycle`]: MPI start/stop shared by all layers ([`join`], [`leave`]).
+//! - [`Context`]: one private communicator per layer or library; messages
+//!   carry an envelope (context, source id, user tag, encoding, length) and
+//!   are matched in the backend's own queues, never by MPI tag.
+//! - [`ProcId`]: one id per process, the same from every viewpoint, for the
+//!   static world and for spawned processes ([`spawn`]); links between
+//!   processes of different spawns are set up on first use.
+//! - [`backoff`]: how blocked calls wait without starving other ranks.
+//! - [`topology`]: Cartesian grids.
+//! - [`ffi_guard`]: the panic boundary for exported C and Fortran functions.
+
+pub mod api;
+pub mod backoff;
+pub mod capi;
+pub mod control;
+pub mod engine;
+pub mod envelope;
+pub mod error;
+pub mod ffi_guard;
+pub mod lifecycle;
+pub mod mpi;
+mod ptr;
+pub mod procid;
+pub mod queue;
+pub mod spawn;
+pub mod topology;
+
+pub use api::{disconnect, my_id, parent, poll, spawn, world_ids, world_rank, Context};
+pub use engine::{context_id, Payload, Received};
+pub use error::{CoreError, CoreResult};
+pub use lifecycle::{join, leave, Membership};
+pub use procid::ProcId;
+pub use queue::{Match, Message};

@@ -1,0 +1,203 @@
+//! MPI start and stop shared by every layer: MPI is initialised only if
+//! nobody did, and finalised only if this library initialised it, after the
+//! last layer left. Holds the process-wide engine behind one lock.
+
+use crate::backoff::Policy;
+use crate::engine::{Engine, Route};
+use crate::error::{CoreError, CoreResult};
+use crate::mpi::{self, Comm, Root, ThreadLevel};
+use crate::procid::ProcId;
+use std::collections::HashMap;
+use std::sync::{Mutex, MutexGuard};
+
+struct Life {
+    layers: Vec<String>,
+    we_initialized: bool,
+    thread_level: Option<ThreadLevel>,
+}
+
+static LIFE: Mutex<Life> = Mutex::new(Life {
+    layers: Vec::new(),
+    we_initialized: false,
+    thread_level: None,
+});
+
+/// The waiting policy; its own lock, as waits happen while `LIFE` is held.
+static POLICY: Mutex<Option<Policy>> = Mutex::new(None);
+
+static ENGINE: Mutex<Option<Engine>> = Mutex::new(None);
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panic while holding the lock leaves consistent-enough state for
+    // reporting errors; never propagate the poison as a second panic.
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Runs `f` on the engine; `NotInitialized` when no layer joined.
+pub(crate) fn with_engine<R>(f: impl FnOnce(&mut Engine) -> CoreResult<R>) -> CoreResult<R> {
+    let mut g = lock(&ENGINE);
+    match g.as_mut() {
+        Some(e) => f(e),
+        None => Err(CoreError::NotInitialized),
+    }
+}
+
+/// The waiting policy in force.
+pub fn wait_policy() -> Policy {
+    lock(&POLICY).unwrap_or_default()
+}
+
+/// Changes the waiting policy (for tuning and tests).
+pub fn set_wait_policy(p: Policy) {
+    *lock(&POLICY) = Some(p);
+}
+
+/// Proof that a layer joined; give it back with [`leave`].
+#[derive(Debug)]
+pub struct Membership {
+    layer: String,
+}
+
+impl Membership {
+    /// The layer's name.
+    pub fn layer(&self) -> &str {
+        &self.layer
+    }
+}
+
+/// A layer joins the backend; the first one starts MPI (if nobody did) and
+/// the engine. Every process of the world must join (collective).
+pub fn join(layer: &str) -> CoreResult<Membership> {
+    let mut life = lock(&LIFE);
+    let mut eng = lock(&ENGINE);
+    if eng.is_none() {
+        if mpi::is_finalized() {
+            return Err(CoreError::Finalized);
+        }
+        let level = if mpi::is_initialized() {
+            mpi::query_thread()?
+        } else {
+            let l = mpi::init_thread_multiple()?;
+            life.we_initialized = true;
+            l
+        };
+        life.thread_level = Some(level);
+        *eng = Some(start_engine()?);
+    }
+    life.layers.push(layer.to_string());
+    Ok(Membership {
+        layer: layer.to_string(),
+    })
+}
+
+/// A layer leaves; after the last one the engine stops and MPI is finalised
+/// if this library initialised it.
+pub fn leave(m: Membership) -> CoreResult<()> {
+    let mut life = lock(&LIFE);
+    if let Some(i) = life.layers.iter().position(|l| *l == m.layer) {
+        life.layers.remove(i);
+    }
+    if !life.layers.is_empty() {
+        return Ok(());
+    }
+    let mut eng = lock(&ENGINE);
+    if let Some(mut e) = eng.take() {
+        e.shutdown()?;
+    }
+    if life.we_initialized && !mpi::is_finalized() {
+        life.we_initialized = false;
+        mpi::finalize()?;
+    }
+    Ok(())
+}
+
+/// Names of the layers currently joined.
+pub fn layers() -> Vec<String> {
+    lock(&LIFE).layers.clone()
+}
+
+/// Whether this library (not the user) initialised MPI.
+pub fn we_initialized_mpi() -> bool {
+    lock(&LIFE).we_initialized
+}
+
+/// The MPI thread level granted (or found), once a layer joined.
+pub fn thread_level() -> Option<ThreadLevel> {
+    lock(&LIFE).thread_level
+}
+
+/// What a spawned process learns from its parent first.
+const HELLO_LEN: usize = 8;
+
+fn start_engine() -> CoreResult<Engine> {
+    let world = Comm::world();
+    let rank = world.rank()?;
+    let size = world.size()?;
+    let mut links = Vec::new();
+    let mut parent = None;
+    let mut batch = 0u16;
+    if let Some(pc) = Comm::parent()? {
+        let mut hello = [0u8; HELLO_LEN];
+        pc.bcast(&mut hello, Root::Rank(0))?;
+        batch = u16::from_le_bytes([hello[0], hello[1]]);
+        let pid = u32::from_le_bytes([hello[4], hello[5], hello[6], hello[7]]);
+        let pid = ProcId::from_raw(pid)
+            .ok_or_else(|| CoreError::Inconsistent("parent sent a bad id".into()))?;
+        let mut mine = None;
+        for k in 0..size {
+            let c = pc.split((k == rank).then_some(0), 0)?;
+            if k == rank {
+                mine = c;
+            }
+        }
+        pc.disconnect()?;
+        let mine = mine.ok_or_else(|| CoreError::Inconsistent("no link to parent".into()))?;
+        links.push((mine, pid));
+        parent = Some(pid);
+    }
+    let id_of = |r: i32| {
+        ProcId::new(batch, r as u32)
+            .ok_or_else(|| CoreError::InvalidArgument(format!("rank {r} out of id range")))
+    };
+    let world_ids: Vec<ProcId> = (0..size).map(id_of).collect::<CoreResult<_>>()?;
+    let me = world_ids[rank as usize];
+    let mut routes = HashMap::new();
+    for (r, id) in world_ids.iter().enumerate() {
+        if *id != me {
+            routes.insert(*id, Route::World(r as i32));
+        }
+    }
+    let mut e = Engine {
+        me,
+        world_rank: rank,
+        world_ids,
+        parent,
+        contexts: HashMap::new(),
+        orphans: HashMap::new(),
+        links: Vec::new(),
+        routes,
+        pending_sends: Vec::new(),
+        waiting_for_link: HashMap::new(),
+        unreachable: Default::default(),
+        offers: HashMap::new(),
+        asked: Default::default(),
+        next_batch: 1,
+        batch_paths: HashMap::new(),
+        next_request: 0,
+        granted: HashMap::new(),
+        ctl_inbox: Vec::new(),
+    };
+    e.create_context(crate::engine::CONTROL_CONTEXT)?;
+    for (comm, pid) in links {
+        e.add_link(comm, vec![pid])?;
+    }
+    Ok(e)
+}
+
+/// Encodes what the parent tells its new children.
+pub(crate) fn child_hello(batch: u16, parent: ProcId) -> [u8; HELLO_LEN] {
+    let mut h = [0u8; HELLO_LEN];
+    h[0..2].copy_from_slice(&batch.to_le_bytes());
+    h[4..8].copy_from_slice(&parent.raw().to_le_bytes());
+    h
+}

@@ -1,0 +1,934 @@
+//! The FFI edge to MPI: every call into the MPI C library goes through this
+//! module, and it is the only module of the crate (with `ptr`) that uses
+//! `unsafe`. Everything here returns `Result` with the MPI call's name, so
+//! callers never see raw return codes.
+//!
+//! Buffers handed to non-blocking MPI operations are either owned by the
+//! request object (`OwnedSend`, `PostedRecv`) or borrowed only for the
+//! duration of a call that does not return before the operation completed
+//! (`send_borrowed`, `recv_borrowed`), so no safe caller can free a buffer
+//! that MPI still uses.
+
+use crate::error::CoreError;
+use mpi_sys as sys;
+use std::ffi::{CStr, CString};
+use std::os::raw::{c_char, c_int, c_void};
+use std::ptr;
+
+extern "C" {
+    static mpbridge_mpi_root: c_int;
+    static mpbridge_mpi_max_port_name: c_int;
+    static mpbridge_mpi_max_error_string: c_int;
+    static mpbridge_mpi_success: c_int;
+}
+
+/// An MPI communicator handle.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct Comm(sys::MPI_Comm);
+
+// SAFETY: an MPI communicator handle is an opaque identifier; MPI allows it to
+// be used from any thread, and the crate serialises MPI calls with its lock.
+unsafe impl Send for Comm {}
+// SAFETY: as above; the handle is never dereferenced on the Rust side.
+unsafe impl Sync for Comm {}
+
+/// What one completed receive tells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Status {
+    /// Rank of the sender in the communicator (remote group for intercommunicators).
+    pub source: i32,
+    /// MPI tag of the message.
+    pub tag: i32,
+    /// Number of bytes received.
+    pub count: usize,
+}
+
+/// MPI thread support levels, in increasing order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ThreadLevel {
+    Single,
+    Funneled,
+    Serialized,
+    Multiple,
+}
+
+fn check(rc: c_int, call: &'static str) -> Result<(), CoreError> {
+    // SAFETY: reading a constant defined in the C constants file.
+    let success = unsafe { mpbridge_mpi_success };
+    if rc == success {
+        Ok(())
+    } else {
+        Err(CoreError::Mpi {
+            call,
+            code: rc,
+            text: error_string(rc),
+        })
+    }
+}
+
+/// MPI's own text for an error code.
+pub fn error_string(code: i32) -> String {
+    // SAFETY: reading a constant defined in the C constants file.
+    let max = unsafe { mpbridge_mpi_max_error_string } as usize;
+    let mut buf = vec![0 as c_char; max + 1];
+    let mut len: c_int = 0;
+    // SAFETY: buf holds MPI_MAX_ERROR_STRING characters as the standard requires.
+    let rc = unsafe { sys::MPI_Error_string(code, buf.as_mut_ptr(), &mut len) };
+    if rc != 0 {
+        return format!("MPI error {code}");
+    }
+    let bytes: Vec<u8> = buf[..len.max(0) as usize].iter().map(|&c| c as u8).collect();
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// Whether `MPI_Init` (or `MPI_Init_thread`) has been called in this process.
+pub fn is_initialized() -> bool {
+    let mut flag: c_int = 0;
+    // SAFETY: MPI_Initialized may be called at any time, even before MPI_Init.
+    unsafe { sys::MPI_Initialized(&mut flag) };
+    flag != 0
+}
+
+/// Whether `MPI_Finalize` has completed in this process.
+pub fn is_finalized() -> bool {
+    let mut flag: c_int = 0;
+    // SAFETY: MPI_Finalized may be called at any time.
+    unsafe { sys::MPI_Finalized(&mut flag) };
+    flag != 0
+}
+
+fn level_from_raw(raw: c_int) -> ThreadLevel {
+    // SAFETY: reading constants exported by mpi-sys's C shim.
+    let (single, funneled, serialized) = unsafe {
+        (
+            sys::RSMPI_THREAD_SINGLE,
+            sys::RSMPI_THREAD_FUNNELED,
+            sys::RSMPI_THREAD_SERIALIZED,
+        )
+    };
+    if raw == single {
+        ThreadLevel::Single
+    } else if raw == funneled {
+        ThreadLevel::Funneled
+    } else if raw == serialized {
+        ThreadLevel::Serialized
+    } else {
+        ThreadLevel::Multiple
+    }
+}
+
+/// Initialises MPI asking for `MPI_THREAD_MULTIPLE`; returns the level granted.
+pub fn init_thread_multiple() -> Result<ThreadLevel, CoreError> {
+    let mut provided: c_int = 0;
+    // SAFETY: NULL argc/argv is allowed by MPI-2 and later; the caller checked
+    // that MPI is not initialised yet.
+    let rc = unsafe {
+        sys::MPI_Init_thread(
+            ptr::null_mut(),
+            ptr::null_mut(),
+            sys::RSMPI_THREAD_MULTIPLE,
+            &mut provided,
+        )
+    };
+    check(rc, "MPI_Init_thread")?;
+    Ok(level_from_raw(provided))
+}
+
+/// The thread level MPI runs with (for a process whose user initialised MPI).
+pub fn query_thread() -> Result<ThreadLevel, CoreError> {
+    let mut provided: c_int = 0;
+    // SAFETY: MPI is initialised (checked by the caller); out-pointer is valid.
+    check(unsafe { sys::MPI_Query_thread(&mut provided) }, "MPI_Query_thread")?;
+    Ok(level_from_raw(provided))
+}
+
+/// Finalises MPI.
+pub fn finalize() -> Result<(), CoreError> {
+    // SAFETY: called once, by the lifecycle module, when it initialised MPI.
+    check(unsafe { sys::MPI_Finalize() }, "MPI_Finalize")
+}
+
+/// Ends every process of the job (or of `comm`'s group) with `code`.
+pub fn abort(comm: Comm, code: i32) -> ! {
+    // SAFETY: MPI_Abort may be called with any valid communicator.
+    unsafe { sys::MPI_Abort(comm.0, code) };
+    std::process::abort()
+}
+
+/// Wall-clock time in seconds from MPI's clock.
+pub fn wtime() -> f64 {
+    // SAFETY: MPI_Wtime has no preconditions beyond initialisation.
+    unsafe { sys::MPI_Wtime() }
+}
+
+impl Comm {
+    /// `MPI_COMM_WORLD`.
+    pub fn world() -> Comm {
+        // SAFETY: reading a handle constant exported by mpi-sys's C shim.
+        Comm(unsafe { sys::RSMPI_COMM_WORLD })
+    }
+
+    /// `MPI_COMM_SELF`.
+    pub fn self_comm() -> Comm {
+        // SAFETY: reading a handle constant exported by mpi-sys's C shim.
+        Comm(unsafe { sys::RSMPI_COMM_SELF })
+    }
+
+    fn null() -> Comm {
+        // SAFETY: reading a handle constant exported by mpi-sys's C shim.
+        Comm(unsafe { sys::RSMPI_COMM_NULL })
+    }
+
+    /// Whether this is `MPI_COMM_NULL`.
+    pub fn is_null(self) -> bool {
+        self == Comm::null()
+    }
+
+    /// The raw handle, for layers that hand a communicator to their users
+    /// (e.g. `GA_MPI_Comm`).
+    pub fn raw(self) -> sys::MPI_Comm {
+        self.0
+    }
+
+    /// This process's rank in the communicator (local group).
+    pub fn rank(self) -> Result<i32, CoreError> {
+        let mut r: c_int = 0;
+        // SAFETY: valid communicator and out-pointer.
+        check(unsafe { sys::MPI_Comm_rank(self.0, &mut r) }, "MPI_Comm_rank")?;
+        Ok(r)
+    }
+
+    /// Size of the local group.
+    pub fn size(self) -> Result<i32, CoreError> {
+        let mut s: c_int = 0;
+        // SAFETY: valid communicator and out-pointer.
+        check(unsafe { sys::MPI_Comm_size(self.0, &mut s) }, "MPI_Comm_size")?;
+        Ok(s)
+    }
+
+    /// Size of the remote group of an intercommunicator.
+    pub fn remote_size(self) -> Result<i32, CoreError> {
+        let mut s: c_int = 0;
+        // SAFETY: valid intercommunicator and out-pointer.
+        check(
+            unsafe { sys::MPI_Comm_remote_size(self.0, &mut s) },
+            "MPI_Comm_remote_size",
+        )?;
+        Ok(s)
+    }
+
+    /// A private duplicate (collective over the communicator).
+    pub fn dup(self) -> Result<Comm, CoreError> {
+        let mut out = Comm::null();
+        // SAFETY: valid communicator and out-pointer.
+        check(unsafe { sys::MPI_Comm_dup(self.0, &mut out.0) }, "MPI_Comm_dup")?;
+        out.errors_return()?;
+        Ok(out)
+    }
+
+    /// Makes MPI report errors on this communicator as return codes instead
+    /// of aborting, so the layers can turn them into their own error codes.
+    pub fn errors_return(self) -> Result<(), CoreError> {
+        // SAFETY: valid communicator; the errhandler constant comes from mpi-sys.
+        check(
+            unsafe { sys::MPI_Comm_set_errhandler(self.0, sys::RSMPI_ERRORS_RETURN) },
+            "MPI_Comm_set_errhandler",
+        )
+    }
+
+    /// Splits the communicator (collective); `None` color gives no communicator.
+    pub fn split(self, color: Option<i32>, key: i32) -> Result<Option<Comm>, CoreError> {
+        // SAFETY: reading a constant exported by mpi-sys's C shim.
+        let c = color.unwrap_or(unsafe { sys::RSMPI_UNDEFINED });
+        let mut out = Comm::null();
+        // SAFETY: valid communicator and out-pointer.
+        check(
+            unsafe { sys::MPI_Comm_split(self.0, c, key, &mut out.0) },
+            "MPI_Comm_split",
+        )?;
+        if out.is_null() {
+            Ok(None)
+        } else {
+            out.errors_return()?;
+            Ok(Some(out))
+        }
+    }
+
+    /// Frees the communicator (no-op after MPI was finalised).
+    pub fn free(mut self) -> Result<(), CoreError> {
+        if self.is_null() || is_finalized() {
+            return Ok(());
+        }
+        // SAFETY: the communicator is valid and owned by the caller, who gives it up.
+        check(unsafe { sys::MPI_Comm_free(&mut self.0) }, "MPI_Comm_free")
+    }
+
+    /// Disconnects a communicator that links separately started processes
+    /// (collective over both groups).
+    pub fn disconnect(mut self) -> Result<(), CoreError> {
+        if self.is_null() || is_finalized() {
+            return Ok(());
+        }
+        // SAFETY: the communicator is valid and owned by the caller, who gives it up.
+        check(
+            unsafe { sys::MPI_Comm_disconnect(&mut self.0) },
+            "MPI_Comm_disconnect",
+        )
+    }
+
+    /// The intercommunicator to the parent if this process was spawned.
+    pub fn parent() -> Result<Option<Comm>, CoreError> {
+        let mut out = Comm::null();
+        // SAFETY: valid out-pointer.
+        check(
+            unsafe { sys::MPI_Comm_get_parent(&mut out.0) },
+            "MPI_Comm_get_parent",
+        )?;
+        if out.is_null() {
+            Ok(None)
+        } else {
+            out.errors_return()?;
+            Ok(Some(out))
+        }
+    }
+
+    /// Broadcasts bytes (collective). For intercommunicators, `root` follows
+    /// MPI's rules: the sending side passes [`Root::Sender`], the receiving
+    /// side the sender's rank.
+    pub fn bcast(self, buf: &mut [u8], root: Root) -> Result<(), CoreError> {
+        let root = match root {
+            // SAFETY: reading a constant defined in the C constants file.
+            Root::Sender => unsafe { mpbridge_mpi_root },
+            Root::Rank(r) => r,
+        };
+        let count = c_int::try_from(buf.len())
+            .map_err(|_| CoreError::InvalidArgument("broadcast too long".into()))?;
+        // SAFETY: buf is valid for `count` bytes for the whole (blocking) call.
+        check(
+            unsafe {
+                sys::MPI_Bcast(
+                    buf.as_mut_ptr() as *mut c_void,
+                    count,
+                    sys::RSMPI_UINT8_T,
+                    root,
+                    self.0,
+                )
+            },
+            "MPI_Bcast",
+        )
+    }
+
+    /// Element-wise maximum and minimum of `values` over the communicator.
+    pub fn allreduce_max_min_u32(self, values: &[u32]) -> Result<(Vec<u32>, Vec<u32>), CoreError> {
+        let n = c_int::try_from(values.len())
+            .map_err(|_| CoreError::InvalidArgument("reduction too long".into()))?;
+        let mut max = vec![0u32; values.len()];
+        let mut min = vec![0u32; values.len()];
+        // SAFETY: the three buffers hold `n` u32 values for the whole blocking call.
+        check(
+            unsafe {
+                sys::MPI_Allreduce(
+                    values.as_ptr() as *const c_void,
+                    max.as_mut_ptr() as *mut c_void,
+                    n,
+                    sys::RSMPI_UINT32_T,
+                    sys::RSMPI_MAX,
+                    self.0,
+                )
+            },
+            "MPI_Allreduce",
+        )?;
+        // SAFETY: as above.
+        check(
+            unsafe {
+                sys::MPI_Allreduce(
+                    values.as_ptr() as *const c_void,
+                    min.as_mut_ptr() as *mut c_void,
+                    n,
+                    sys::RSMPI_UINT32_T,
+                    sys::RSMPI_MIN,
+                    self.0,
+                )
+            },
+            "MPI_Allreduce",
+        )?;
+        Ok((max, min))
+    }
+
+    /// Blocking barrier.
+    pub fn barrier(self) -> Result<(), CoreError> {
+        // SAFETY: valid communicator.
+        check(unsafe { sys::MPI_Barrier(self.0) }, "MPI_Barrier")
+    }
+
+    /// World ranks of `ranks` of this communicator's local group.
+    pub fn translate_to(self, other: Comm, ranks: &[i32]) -> Result<Vec<i32>, CoreError> {
+        // SAFETY: reading a handle constant exported by mpi-sys's C shim.
+        let mut g1 = unsafe { sys::RSMPI_GROUP_NULL };
+        let mut g2 = g1;
+        // SAFETY: valid communicators and out-pointers.
+        check(unsafe { sys::MPI_Comm_group(self.0, &mut g1) }, "MPI_Comm_group")?;
+        // SAFETY: as above.
+        check(unsafe { sys::MPI_Comm_group(other.0, &mut g2) }, "MPI_Comm_group")?;
+        let mut out = vec![0 as c_int; ranks.len()];
+        // SAFETY: `ranks` and `out` hold ranks.len() ints; groups are valid.
+        let rc = unsafe {
+            sys::MPI_Group_translate_ranks(
+                g1,
+                ranks.len() as c_int,
+                ranks.as_ptr(),
+                g2,
+                out.as_mut_ptr(),
+            )
+        };
+        // SAFETY: both groups were created above and are freed once.
+        unsafe {
+            sys::MPI_Group_free(&mut g1);
+            sys::MPI_Group_free(&mut g2);
+        }
+        check(rc, "MPI_Group_translate_ranks")?;
+        Ok(out)
+    }
+}
+
+/// Root argument of a collective on an intercommunicator.
+#[derive(Clone, Copy, Debug)]
+pub enum Root {
+    /// This process is the sender (`MPI_ROOT`).
+    Sender,
+    /// The sender's rank (in the remote group for intercommunicators).
+    Rank(i32),
+}
+
+/// An MPI request handle.
+struct RawRequest(sys::MPI_Request);
+
+// SAFETY: a request handle is an opaque identifier usable from any thread;
+// the crate serialises MPI calls.
+unsafe impl Send for RawRequest {}
+
+impl RawRequest {
+    fn null() -> RawRequest {
+        // SAFETY: reading a handle constant exported by mpi-sys's C shim.
+        RawRequest(unsafe { sys::RSMPI_REQUEST_NULL })
+    }
+
+    fn is_null(&self) -> bool {
+        // SAFETY: as above.
+        self.0 == unsafe { sys::RSMPI_REQUEST_NULL }
+    }
+
+    /// Tests for completion; on completion the handle becomes null.
+    fn test(&mut self) -> Result<Option<Status>, CoreError> {
+        if self.is_null() {
+            return Ok(None);
+        }
+        let mut flag: c_int = 0;
+        let mut st = empty_status();
+        // SAFETY: the request is active; flag and status are valid out-pointers.
+        check(
+            unsafe { sys::MPI_Test(&mut self.0, &mut flag, &mut st) },
+            "MPI_Test",
+        )?;
+        if flag == 0 {
+            return Ok(None);
+        }
+        Ok(Some(status_of(&st)?))
+    }
+
+    /// Cancels and completes the request (used when a buffer must be released).
+    fn cancel_and_wait(&mut self) {
+        if self.is_null() || is_finalized() {
+            return;
+        }
+        // SAFETY: the request is active; cancelling then waiting completes it
+        // so the buffer it refers to is no longer used by MPI.
+        unsafe {
+            sys::MPI_Cancel(&mut self.0);
+            sys::MPI_Wait(&mut self.0, sys::RSMPI_STATUS_IGNORE);
+        }
+    }
+
+    /// Waits for completion without polling anything else.
+    fn wait(&mut self) {
+        if self.is_null() || is_finalized() {
+            return;
+        }
+        // SAFETY: the request is active; MPI_Wait completes it.
+        unsafe { sys::MPI_Wait(&mut self.0, sys::RSMPI_STATUS_IGNORE) };
+    }
+}
+
+fn empty_status() -> sys::MPI_Status {
+    sys::MPI_Status {
+        MPI_SOURCE: 0,
+        MPI_TAG: 0,
+        MPI_ERROR: 0,
+        _cancelled: 0,
+        _ucount: 0,
+    }
+}
+
+fn status_of(st: &sys::MPI_Status) -> Result<Status, CoreError> {
+    let mut count: c_int = 0;
+    // SAFETY: `st` is a status filled by MPI; the datatype constant comes from mpi-sys.
+    check(
+        unsafe { sys::MPI_Get_count(st, sys::RSMPI_UINT8_T, &mut count) },
+        "MPI_Get_count",
+    )?;
+    Ok(Status {
+        source: st.MPI_SOURCE,
+        tag: st.MPI_TAG,
+        count: count.max(0) as usize,
+    })
+}
+
+fn c_len(len: usize) -> Result<c_int, CoreError> {
+    c_int::try_from(len).map_err(|_| {
+        CoreError::InvalidArgument(format!(
+            "message of {len} bytes exceeds one MPI transfer (2 GiB)"
+        ))
+    })
+}
+
+/// A send whose buffer is owned by the request until MPI is done with it.
+pub struct OwnedSend {
+    req: RawRequest,
+    buf: Vec<u8>,
+}
+
+impl OwnedSend {
+    /// Starts `MPI_Isend` of `buf` to `dest` with MPI tag `tag`.
+    pub fn start(buf: Vec<u8>, dest: i32, tag: i32, comm: Comm) -> Result<OwnedSend, CoreError> {
+        let count = c_len(buf.len())?;
+        let mut req = RawRequest::null();
+        // SAFETY: the heap buffer of `buf` is moved into the returned object and
+        // kept (or leaked) until the request completes.
+        check(
+            unsafe {
+                sys::MPI_Isend(
+                    buf.as_ptr() as *const c_void,
+                    count,
+                    sys::RSMPI_UINT8_T,
+                    dest,
+                    tag,
+                    comm.0,
+                    &mut req.0,
+                )
+            },
+            "MPI_Isend",
+        )?;
+        Ok(OwnedSend { req, buf })
+    }
+
+    /// Whether the send has completed (the buffer is then released on drop).
+    pub fn test(&mut self) -> Result<bool, CoreError> {
+        if self.req.is_null() {
+            return Ok(true);
+        }
+        Ok(self.req.test()?.is_some())
+    }
+}
+
+impl Drop for OwnedSend {
+    fn drop(&mut self) {
+        if self.req.is_null() {
+            return;
+        }
+        // The peer may be gone; MPI may still read the buffer later, so it is
+        // leaked rather than freed, and the request is released.
+        let buf = std::mem::take(&mut self.buf);
+        std::mem::forget(buf);
+        if !is_finalized() {
+            // SAFETY: releasing an active send request is allowed; the buffer
+            // it reads from was leaked above and stays valid.
+            unsafe { sys::MPI_Request_free(&mut self.req.0) };
+        }
+    }
+}
+
+/// A receive posted into a buffer it owns (the standing receive of a listener).
+pub struct PostedRecv {
+    req: RawRequest,
+    buf: Box<[u8]>,
+    comm: Comm,
+    tag: i32,
+}
+
+impl PostedRecv {
+    /// A listener on `comm` for MPI tag `tag` from any source, with room for `cap` bytes.
+    pub fn new(comm: Comm, tag: i32, cap: usize) -> Result<PostedRecv, CoreError> {
+        let mut p = PostedRecv {
+            req: RawRequest::null(),
+            buf: vec![0u8; cap].into_boxed_slice(),
+            comm,
+            tag,
+        };
+        p.post()?;
+        Ok(p)
+    }
+
+    fn post(&mut self) -> Result<(), CoreError> {
+        let count = c_len(self.buf.len())?;
+        // SAFETY: the boxed buffer is owned by self and outlives the request:
+        // Drop cancels and completes the request before the box is freed.
+        check(
+            unsafe {
+                sys::MPI_Irecv(
+                    self.buf.as_mut_ptr() as *mut c_void,
+                    count,
+                    sys::RSMPI_UINT8_T,
+                    sys::RSMPI_ANY_SOURCE,
+                    self.tag,
+                    self.comm.0,
+                    &mut self.req.0,
+                )
+            },
+            "MPI_Irecv",
+        )
+    }
+
+    /// The communicator this listener receives on.
+    pub fn comm(&self) -> Comm {
+        self.comm
+    }
+
+    /// If a message arrived, hands its status and bytes to `f`, then re-posts.
+    pub fn poll<R>(
+        &mut self,
+        f: impl FnOnce(Status, &[u8]) -> Result<R, CoreError>,
+    ) -> Result<Option<R>, CoreError> {
+        match self.req.test()? {
+            None => Ok(None),
+            Some(st) => {
+                let n = st.count.min(self.buf.len());
+                let r = f(st, &self.buf[..n]);
+                self.post()?;
+                r.map(Some)
+            }
+        }
+    }
+
+    /// Cancels the standing receive (before the communicator is released).
+    pub fn cancel(&mut self) {
+        self.req.cancel_and_wait();
+    }
+}
+
+impl Drop for PostedRecv {
+    fn drop(&mut self) {
+        if !self.req.is_null() && is_finalized() {
+            // MPI is gone and may not have completed the request: keep the
+            // memory valid by leaking it.
+            let b = std::mem::take(&mut self.buf);
+            std::mem::forget(b);
+            return;
+        }
+        self.req.cancel_and_wait();
+    }
+}
+
+/// Completes a request on unwind so a borrowed buffer is never freed while
+/// MPI still uses it.
+struct WaitOnDrop<'a>(&'a mut RawRequest);
+
+impl Drop for WaitOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.wait();
+    }
+}
+
+/// Sends `buf` without copying; calls `idle` between completion tests (the
+/// caller polls incoming traffic there so two processes sending large
+/// messages to each other both progress). Returns once `buf` may be reused.
+pub fn send_borrowed(
+    buf: &[u8],
+    dest: i32,
+    tag: i32,
+    comm: Comm,
+    mut idle: impl FnMut() -> Result<(), CoreError>,
+) -> Result<(), CoreError> {
+    let count = c_len(buf.len())?;
+    let mut req = RawRequest::null();
+    // SAFETY: `buf` stays borrowed until this function returns, and the
+    // request is completed before that on every path (guard below).
+    check(
+        unsafe {
+            sys::MPI_Isend(
+                buf.as_ptr() as *const c_void,
+                count,
+                sys::RSMPI_UINT8_T,
+                dest,
+                tag,
+                comm.0,
+                &mut req.0,
+            )
+        },
+        "MPI_Isend",
+    )?;
+    let guard = WaitOnDrop(&mut req);
+    loop {
+        if guard.0.test()?.is_some() {
+            return Ok(());
+        }
+        idle()?;
+    }
+}
+
+/// Receives one message from `source` with MPI tag `tag` straight into `buf`;
+/// calls `idle` between completion tests. Returns the byte count.
+pub fn recv_borrowed(
+    buf: &mut [u8],
+    source: i32,
+    tag: i32,
+    comm: Comm,
+    mut idle: impl FnMut(),
+) -> Result<usize, CoreError> {
+    let count = c_len(buf.len())?;
+    let mut req = RawRequest::null();
+    // SAFETY: `buf` stays borrowed until this function returns, and the
+    // request is completed before that on every path (guard below).
+    check(
+        unsafe {
+            sys::MPI_Irecv(
+                buf.as_mut_ptr() as *mut c_void,
+                count,
+                sys::RSMPI_UINT8_T,
+                source,
+                tag,
+                comm.0,
+                &mut req.0,
+            )
+        },
+        "MPI_Irecv",
+    )?;
+    let guard = WaitOnDrop(&mut req);
+    loop {
+        if let Some(st) = guard.0.test()? {
+            return Ok(st.count);
+        }
+        idle();
+    }
+}
+
+/// Starts `count` copies of `command` with `args` (collective over
+/// `MPI_COMM_SELF`). Returns the intercommunicator and one MPI error code
+/// per requested process (0 for started ones).
+pub fn spawn(command: &str, args: &[String], count: i32) -> Result<(Comm, Vec<i32>), CoreError> {
+    let cmd = CString::new(command)
+        .map_err(|_| CoreError::InvalidArgument("command contains a NUL byte".into()))?;
+    let cargs: Vec<CString> = args
+        .iter()
+        .map(|a| CString::new(a.as_str()))
+        .collect::<Result<_, _>>()
+        .map_err(|_| CoreError::InvalidArgument("argument contains a NUL byte".into()))?;
+    let mut argv: Vec<*mut c_char> = cargs.iter().map(|c| c.as_ptr() as *mut c_char).collect();
+    argv.push(ptr::null_mut());
+    let mut errcodes = vec![0 as c_int; count.max(0) as usize];
+    let mut inter = Comm::null();
+    Comm::self_comm().errors_return()?;
+    // SAFETY: command and argv are NUL-terminated C strings that live across
+    // the blocking call; MPI does not keep them; errcodes has `count` slots.
+    let rc = unsafe {
+        sys::MPI_Comm_spawn(
+            cmd.as_ptr(),
+            argv.as_mut_ptr(),
+            count,
+            sys::RSMPI_INFO_NULL,
+            0,
+            sys::RSMPI_COMM_SELF,
+            &mut inter.0,
+            errcodes.as_mut_ptr(),
+        )
+    };
+    if rc != 0 {
+        return Err(CoreError::Spawn(format!(
+            "MPI_Comm_spawn of '{command}' failed: {}",
+            error_string(rc)
+        )));
+    }
+    inter.errors_return()?;
+    Ok((inter, errcodes))
+}
+
+/// A port opened with `MPI_Open_port`, closed on drop.
+pub struct Port {
+    name: CString,
+}
+
+impl Port {
+    /// Opens a new port.
+    pub fn open() -> Result<Port, CoreError> {
+        // SAFETY: reading a constant defined in the C constants file.
+        let max = unsafe { mpbridge_mpi_max_port_name } as usize;
+        let mut buf = vec![0 as c_char; max + 1];
+        // SAFETY: buf holds MPI_MAX_PORT_NAME characters as the standard requires.
+        check(
+            unsafe { sys::MPI_Open_port(sys::RSMPI_INFO_NULL, buf.as_mut_ptr()) },
+            "MPI_Open_port",
+        )?;
+        // SAFETY: MPI wrote a NUL-terminated string into buf.
+        let name = unsafe { CStr::from_ptr(buf.as_ptr()) }.to_owned();
+        Ok(Port { name })
+    }
+
+    /// The port's name, to be passed to the connecting process.
+    pub fn name(&self) -> String {
+        self.name.to_string_lossy().into_owned()
+    }
+
+    /// Waits for one connection (collective over `MPI_COMM_SELF`).
+    pub fn accept(&self) -> Result<Comm, CoreError> {
+        let mut out = Comm::null();
+        // SAFETY: the port name is a valid C string; out-pointer is valid.
+        check(
+            unsafe {
+                sys::MPI_Comm_accept(
+                    self.name.as_ptr(),
+                    sys::RSMPI_INFO_NULL,
+                    0,
+                    sys::RSMPI_COMM_SELF,
+                    &mut out.0,
+                )
+            },
+            "MPI_Comm_accept",
+        )?;
+        out.errors_return()?;
+        Ok(out)
+    }
+}
+
+impl Drop for Port {
+    fn drop(&mut self) {
+        if !is_finalized() {
+            // SAFETY: the port was opened by MPI_Open_port and is closed once.
+            unsafe { sys::MPI_Close_port(self.name.as_ptr()) };
+        }
+    }
+}
+
+/// Connects to a port opened by another process (collective over `MPI_COMM_SELF`).
+pub fn connect(port: &str) -> Result<Comm, CoreError> {
+    let name = CString::new(port)
+        .map_err(|_| CoreError::InvalidArgument("port name contains a NUL byte".into()))?;
+    let mut out = Comm::null();
+    // SAFETY: the port name is a valid C string; out-pointer is valid.
+    check(
+        unsafe {
+            sys::MPI_Comm_connect(
+                name.as_ptr(),
+                sys::RSMPI_INFO_NULL,
+                0,
+                sys::RSMPI_COMM_SELF,
+                &mut out.0,
+            )
+        },
+        "MPI_Comm_connect",
+    )?;
+    out.errors_return()?;
+    Ok(out)
+}
+
+/// `MPI_Dims_create`: a balanced grid of `nnodes` over `dims.len()` dimensions;
+/// non-zero entries of `dims` are kept.
+pub fn dims_create(nnodes: i32, dims: &mut [i32]) -> Result<(), CoreError> {
+    // SAFETY: dims holds dims.len() ints.
+    check(
+        unsafe { sys::MPI_Dims_create(nnodes, dims.len() as c_int, dims.as_mut_ptr()) },
+        "MPI_Dims_create",
+    )
+}
+
+/// `MPI_Cart_create` over `base`; `None` for processes outside the grid.
+pub fn cart_create(
+    base: Comm,
+    dims: &[i32],
+    periods: &[bool],
+    reorder: bool,
+) -> Result<Option<Comm>, CoreError> {
+    let per: Vec<c_int> = periods.iter().map(|&p| p as c_int).collect();
+    let mut out = Comm::null();
+    // SAFETY: dims and per hold dims.len() ints (checked equal by the caller).
+    check(
+        unsafe {
+            sys::MPI_Cart_create(
+                base.0,
+                dims.len() as c_int,
+                dims.as_ptr(),
+                per.as_ptr(),
+                reorder as c_int,
+                &mut out.0,
+            )
+        },
+        "MPI_Cart_create",
+    )?;
+    if out.is_null() {
+        return Ok(None);
+    }
+    out.errors_return()?;
+    Ok(Some(out))
+}
+
+/// `MPI_Cart_coords`.
+pub fn cart_coords(comm: Comm, rank: i32, ndims: usize) -> Result<Vec<i32>, CoreError> {
+    let mut c = vec![0 as c_int; ndims];
+    // SAFETY: c holds ndims ints.
+    check(
+        unsafe { sys::MPI_Cart_coords(comm.0, rank, ndims as c_int, c.as_mut_ptr()) },
+        "MPI_Cart_coords",
+    )?;
+    Ok(c)
+}
+
+/// `MPI_Cart_rank`.
+pub fn cart_rank(comm: Comm, coords: &[i32]) -> Result<i32, CoreError> {
+    let mut r: c_int = 0;
+    // SAFETY: coords holds one int per grid dimension (checked by the caller).
+    check(
+        unsafe { sys::MPI_Cart_rank(comm.0, coords.as_ptr(), &mut r) },
+        "MPI_Cart_rank",
+    )?;
+    Ok(r)
+}
+
+/// `MPI_Cart_shift`; `None` stands for `MPI_PROC_NULL`.
+pub fn cart_shift(comm: Comm, dim: i32, disp: i32) -> Result<(Option<i32>, Option<i32>), CoreError> {
+    let (mut s, mut d) = (0 as c_int, 0 as c_int);
+    // SAFETY: valid communicator and out-pointers.
+    check(
+        unsafe { sys::MPI_Cart_shift(comm.0, dim, disp, &mut s, &mut d) },
+        "MPI_Cart_shift",
+    )?;
+    // SAFETY: reading a constant exported by mpi-sys's C shim.
+    let null = unsafe { sys::RSMPI_PROC_NULL };
+    let f = |x: c_int| if x == null { None } else { Some(x) };
+    Ok((f(s), f(d)))
+}
+
+/// `MPI_Cart_sub`.
+pub fn cart_sub(comm: Comm, remain: &[bool]) -> Result<Comm, CoreError> {
+    let rem: Vec<c_int> = remain.iter().map(|&r| r as c_int).collect();
+    let mut out = Comm::null();
+    // SAFETY: rem holds one int per grid dimension (checked by the caller).
+    check(
+        unsafe { sys::MPI_Cart_sub(comm.0, rem.as_ptr(), &mut out.0) },
+        "MPI_Cart_sub",
+    )?;
+    out.errors_return()?;
+    Ok(out)
+}
+
+/// The name of the processor (host) this process runs on.
+pub fn processor_name() -> String {
+    // SAFETY: reading a constant exported by mpi-sys's C shim.
+    let max = unsafe { sys::RSMPI_MAX_PROCESSOR_NAME } as usize;
+    let mut buf = vec![0 as c_char; max + 1];
+    let mut len: c_int = 0;
+    // SAFETY: buf holds MPI_MAX_PROCESSOR_NAME characters.
+    let rc = unsafe { sys::MPI_Get_processor_name(buf.as_mut_ptr(), &mut len) };
+    if rc != 0 {
+        return String::from("unknown");
+    }
+    let bytes: Vec<u8> = buf[..len.max(0) as usize].iter().map(|&c| c as u8).collect();
+    String::from_utf8_lossy(&bytes).into_owned()
+}

@@ -1,0 +1,7 @@
+//! The test harness: runs programs under `mpiexec` with a hard timeout,
+//! builds C and Fortran programs against the installed headers and
+//! libraries, and gives the multi-rank test programs a way to report checks.
+
+pub mod check;
+pub mod mpirun;
+pub mod native;

@@ -1,0 +1,116 @@
+//! Running programs under `mpiexec` with a hard timeout, so a hang fails the
+//! test quickly instead of blocking the suite.
+
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// What a finished run printed.
+#[derive(Debug)]
+pub struct Run {
+    /// Exit code (`None` if killed by a signal or by the timeout).
+    pub code: Option<i32>,
+    /// Whether the run was killed because it exceeded its timeout.
+    pub timed_out: bool,
+    /// Standard output.
+    pub stdout: String,
+    /// Standard error.
+    pub stderr: String,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+impl Run {
+    /// Panics with everything the run printed unless it exited with 0.
+    pub fn assert_ok(&self, what: &str) -> &Self {
+        assert!(
+            self.code == Some(0) && !self.timed_out,
+            "{what}: exit {:?}, timed out {}\n--- stdout\n{}\n--- stderr\n{}",
+            self.code,
+            self.timed_out,
+            self.stdout,
+            self.stderr
+        );
+        self
+    }
+}
+
+/// The environment every run gets: Open MPI as root and with more ranks
+/// than cores.
+pub fn mpi_env(cmd: &mut Command) {
+    cmd.env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .env("OMPI_MCA_rmaps_base_oversubscribe", "1");
+}
+
+/// Runs `cmd` to completion or kills its whole process group after `timeout`.
+pub fn run_with_timeout(mut cmd: Command, timeout: Duration) -> Run {
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
+    let start = Instant::now();
+    let mut child = cmd.spawn().unwrap_or_else(|e| panic!("cannot start {cmd:?}: {e}"));
+    let pgid = child.id();
+    // Read output on threads so a chatty program cannot block on a full pipe.
+    let mut out = child.stdout.take().expect("stdout");
+    let mut err = child.stderr.take().expect("stderr");
+    let to = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = std::io::Read::read_to_string(&mut out, &mut s);
+        s
+    });
+    let te = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = std::io::Read::read_to_string(&mut err, &mut s);
+        s
+    });
+    let mut timed_out = false;
+    let status = loop {
+        if let Some(st) = child.try_wait().expect("wait") {
+            break Some(st);
+        }
+        if start.elapsed() > timeout {
+            timed_out = true;
+            let _ = Command::new("kill").arg("-KILL").arg(format!("-{pgid}")).status();
+            let _ = child.kill();
+            break child.wait().ok();
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Run {
+        code: if timed_out { None } else { status.and_then(|s| s.code()) },
+        timed_out,
+        stdout: to.join().unwrap_or_default(),
+        stderr: te.join().unwrap_or_default(),
+        elapsed: start.elapsed(),
+    }
+}
+
+/// `mpiexec -n N prog args...` with a hard timeout.
+pub fn mpiexec(n: u32, prog: &Path, args: &[&str], timeout: Duration) -> Run {
+    let mut cmd = Command::new("mpiexec");
+    cmd.arg("-n").arg(n.to_string()).arg(prog).args(args);
+    mpi_env(&mut cmd);
+    run_with_timeout(cmd, timeout)
+}
+
+/// The workspace root.
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace root")
+        .to_path_buf()
+}
+
+/// The installed tree the tests use: `$MPBRIDGE_STAGE`, else
+/// `target/stage` (made by `make stage`, which `make test` runs first).
+pub fn stage() -> PathBuf {
+    let p = std::env::var_os("MPBRIDGE_STAGE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join("target/stage"));
+    assert!(
+        p.join("lib/libmpbridge.so").is_file(),
+        "no installed tree at {} (run `make test`, or `make stage` before `cargo test`)",
+        p.display()
+    );
+    p
+}

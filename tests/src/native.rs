@@ -1,0 +1,40 @@
+//! Building the project's C and Fortran test programs against the installed
+//! headers and libraries.
+
+use crate::mpirun::{stage, workspace_root};
+use std::path::PathBuf;
+use std::process::Command;
+
+/// Compiles `tests/programs/<source>` with `mpicc` (C) or `mpifort`
+/// (Fortran) against the installed tree; returns the executable's path.
+pub fn build(source: &str, extra_libs: &[&str]) -> PathBuf {
+    let stage = stage();
+    let src = workspace_root().join("tests/programs").join(source);
+    let out_dir = workspace_root().join("target/test-programs");
+    std::fs::create_dir_all(&out_dir).expect("create target/test-programs");
+    let stem = src.file_stem().expect("file name").to_string_lossy().into_owned();
+    let exe = out_dir.join(&stem);
+    let fortran = source.ends_with(".f") || source.ends_with(".f90") || source.ends_with(".F");
+    let mut cmd = Command::new(if fortran { "mpifort" } else { "mpicc" });
+    if !fortran {
+        cmd.args(["-Wall", "-Wextra", "-Werror", "-std=c11"]);
+    }
+    cmd.arg("-O1")
+        .arg(format!("-I{}", stage.join("include").display()))
+        .arg(&src)
+        .arg("-o")
+        .arg(&exe)
+        .arg(format!("-L{}", stage.join("lib").display()))
+        .arg(format!("-Wl,-rpath,{}", stage.join("lib").display()));
+    for l in extra_libs {
+        cmd.arg(format!("-l{l}"));
+    }
+    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run compiler: {e}"));
+    assert!(
+        out.status.success(),
+        "compiling {source} failed:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    exe
+}
