@@ -43,8 +43,14 @@ impl Engine {
                 "cannot start {count} processes"
             )));
         }
+        // MPI implementations handle a missing executable badly (some abort
+        // the caller, some hang), so it is found here first.
+        let Some(path) = find_executable(command) else {
+            let why = format!("no executable '{command}' (searched PATH)");
+            return Ok((0..count).map(|_| Err(why.clone())).collect());
+        };
         let batch = self.alloc_batch()?;
-        let (inter, errcodes) = mpi::spawn(command, args, count)?;
+        let (inter, errcodes) = mpi::spawn(&path.to_string_lossy(), args, count)?;
         let started = inter.remote_size()?;
         let mut hello = child_hello(batch, self.me);
         inter.bcast(&mut hello, Root::Sender)?;
@@ -70,5 +76,39 @@ impl Engine {
             slots.push(Ok(id));
         }
         Ok(slots)
+    }
+}
+
+/// Resolves `command` like a shell: a name with a `/` is taken as a path,
+/// other names are searched on `PATH`. Only executable regular files count.
+pub fn find_executable(command: &str) -> Option<std::path::PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let ok = |p: &std::path::Path| {
+        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    if command.is_empty() {
+        return None;
+    }
+    if command.contains('/') {
+        let p = std::path::PathBuf::from(command);
+        return ok(&p).then_some(p);
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path).map(|d| d.join(command)).find(|p| ok(p))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::find_executable;
+
+    #[test]
+    fn finds_programs_like_a_shell() {
+        assert!(find_executable("sh").is_some(), "sh is on PATH");
+        assert!(find_executable("/bin/sh").is_some());
+        assert!(find_executable("/nonexistent/prog").is_none());
+        assert!(find_executable("no-such-program-anywhere-xyz").is_none());
+        assert!(find_executable("/etc/hostname").is_none(), "not executable");
+        assert!(find_executable("/tmp").is_none(), "a directory");
+        assert!(find_executable("").is_none());
     }
 }

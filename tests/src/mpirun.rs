@@ -4,6 +4,7 @@
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// What a finished run printed.
@@ -44,8 +45,13 @@ pub fn mpi_env(cmd: &mut Command) {
         .env("OMPI_MCA_rmaps_base_oversubscribe", "1");
 }
 
+/// One MPI job at a time per test binary: jobs running side by side on a
+/// small machine would distort each other's timing and oversubscribe it.
+static ONE_JOB: Mutex<()> = Mutex::new(());
+
 /// Runs `cmd` to completion or kills its whole process group after `timeout`.
 pub fn run_with_timeout(mut cmd: Command, timeout: Duration) -> Run {
+    let _one = ONE_JOB.lock().unwrap_or_else(|e| e.into_inner());
     cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
     let start = Instant::now();
     let mut child = cmd.spawn().unwrap_or_else(|e| panic!("cannot start {cmd:?}: {e}"));

@@ -1,0 +1,132 @@
+//! The installed library, headers and links as a C or Fortran user sees
+//! them: exported symbols, drop-in names, and programs built with mpicc and
+//! mpifort run under mpiexec.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+use tests::mpirun::{mpiexec, stage, workspace_root};
+use tests::native::build;
+
+fn tally_ok(out: &str, procs: usize, what: &str) {
+    let t: Vec<&str> = out.lines().filter(|l| l.contains(" passed, ")).collect();
+    assert_eq!(t.len(), procs, "{what}: one tally per process\n{out}");
+    assert!(t.iter().all(|l| l.ends_with(" 0 failed")), "{what}:\n{out}");
+}
+
+/// Functions declared in the installed `mpbridge.h`.
+fn header_functions() -> Vec<String> {
+    let h = std::fs::read_to_string(stage().join("include/mpbridge.h")).expect("header");
+    let mut names: Vec<String> = h
+        .lines()
+        .filter(|l| !l.trim_start().starts_with('*') && !l.trim_start().starts_with("/*"))
+        .filter_map(|l| {
+            let i = l.find("mpb_")?;
+            let rest = &l[i..];
+            let end = rest.find('(')?;
+            Some(rest[..end].to_string())
+        })
+        .filter(|n| n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+#[test]
+fn library_exports_exactly_the_declared_functions() {
+    let lib = stage().join("lib/libmpbridge.so");
+    let out = Command::new("nm").args(["-D", "--defined-only"]).arg(&lib).output().expect("nm");
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut exported: Vec<String> = text
+        .lines()
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f.len() == 3 && f[1] == "T").then(|| f[2].to_string())
+        })
+        .collect();
+    exported.sort();
+    let declared = header_functions();
+    assert!(declared.len() >= 12, "header parsed: {declared:?}");
+    assert_eq!(exported, declared, "exported functions must match mpbridge.h exactly");
+}
+
+#[test]
+fn drop_in_names_link_to_the_one_library() {
+    let lib = stage().join("lib");
+    for name in [
+        "libpvm3.so.3",
+        "libgpvm3.so.3",
+        "libfpvm3.so",
+        "libtcgmsg.so",
+        "libga.so",
+        "libexpress.so",
+        "libpvm_shim.so",
+    ] {
+        let p = lib.join(name);
+        let target = std::fs::read_link(&p).unwrap_or_else(|e| panic!("{name} is not a link: {e}"));
+        assert_eq!(target, Path::new("libmpbridge.so"), "{name}");
+        assert!(p.is_file(), "{name} resolves");
+    }
+    for pc in ["mpbridge.pc", "pvm3.pc", "tcgmsg.pc", "ga.pc", "express.pc"] {
+        let text = std::fs::read_to_string(lib.join("pkgconfig").join(pc)).expect(pc);
+        assert!(text.contains(&stage().display().to_string()), "{pc} names the prefix");
+        assert!(!text.contains('@'), "{pc} has no unreplaced placeholder");
+    }
+    assert!(stage().join("bin/mpbridge").is_file(), "bin/mpbridge installed");
+}
+
+#[test]
+fn header_compiles_as_c_and_cxx_and_twice() {
+    let dir = workspace_root().join("target/test-programs");
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = dir.join("double_include.c");
+    std::fs::write(&src, "#include <mpbridge.h>\n#include <mpbridge.h>\nint main(void){return mpb_strerror(0)==0;}\n").unwrap();
+    for compiler in ["cc", "c++"] {
+        let st = Command::new(compiler)
+            .args(["-Wall", "-Werror", "-fsyntax-only", "-x"])
+            .arg(if compiler == "cc" { "c" } else { "c++" })
+            .arg(format!("-I{}", stage().join("include").display()))
+            .arg(&src)
+            .status()
+            .expect("compiler");
+        assert!(st.success(), "{compiler} rejects mpbridge.h");
+    }
+}
+
+#[test]
+fn c_program_that_owns_mpi() {
+    let exe = build("c_user_init.c", &["mpbridge"]);
+    for n in [1, 3] {
+        let r = mpiexec(n, &exe, &[], Duration::from_secs(60));
+        r.assert_ok("c_user_init");
+        tally_ok(&r.stdout, n as usize, "c_user_init");
+    }
+}
+
+#[test]
+fn c_program_that_leaves_mpi_to_mpbridge() {
+    let exe = build("c_self_init.c", &["mpbridge"]);
+    let r = mpiexec(4, &exe, &[], Duration::from_secs(60));
+    r.assert_ok("c_self_init");
+    tally_ok(&r.stdout, 4, "c_self_init");
+}
+
+#[test]
+fn fortran_program_over_the_c_api() {
+    let exe = build("f_ring.f90", &["mpbridge"]);
+    let r = mpiexec(3, &exe, &[], Duration::from_secs(60));
+    r.assert_ok("f_ring");
+    tally_ok(&r.stdout, 3, "f_ring");
+}
+
+#[test]
+fn mpbridge_run_launches_with_our_library_first() {
+    let exe = build("c_self_init.c", &["mpbridge"]);
+    let mut cmd = Command::new(stage().join("bin/mpbridge"));
+    cmd.args(["run", "-n", "3"]).arg(&exe);
+    let r = tests::mpirun::run_with_timeout(cmd, Duration::from_secs(60));
+    r.assert_ok("mpbridge run");
+    tally_ok(&r.stdout, 3, "c_self_init under mpbridge run");
+}
