@@ -89,7 +89,13 @@ impl Context {
     }
 
     /// Sends `data`, handing the buffer over; returns at once.
-    pub fn send_owned(self, dest: ProcId, tag: i32, encoding: u32, data: Vec<u8>) -> CoreResult<()> {
+    pub fn send_owned(
+        self,
+        dest: ProcId,
+        tag: i32,
+        encoding: u32,
+        data: Vec<u8>,
+    ) -> CoreResult<()> {
         with_engine(|e| e.send(self.id, dest, tag, encoding, Payload::Owned(data)))
     }
 
@@ -160,7 +166,12 @@ impl Context {
         })
     }
 
-    fn wait_for(self, pattern: Match, sink: &mut Sink<'_>, timeout: Option<Duration>) -> CoreResult<Got> {
+    fn wait_for(
+        self,
+        pattern: Match,
+        sink: &mut Sink<'_>,
+        timeout: Option<Duration>,
+    ) -> CoreResult<Got> {
         let deadline = timeout.map(|t| Instant::now() + t);
         let mut backoff = Backoff::new();
         loop {
@@ -178,7 +189,12 @@ impl Context {
                 *sink = want.sink;
                 let events = events?;
                 if let Some((source, tag, encoding, len)) = want.got {
-                    return Ok(Some(Got::Direct(Received { source, tag, encoding, len })));
+                    return Ok(Some(Got::Direct(Received {
+                        source,
+                        tag,
+                        encoding,
+                        len,
+                    })));
                 }
                 if let Some(m) = e.take_queued(self.id, &pattern)? {
                     return Ok(Some(Got::Queued(m)));

@@ -147,9 +147,16 @@ pub extern "C" fn mpb_context(name: *const c_char) -> c_int {
 /// Sends a message. Returns MPB_OK, MPB_EINVAL, MPB_ENOCTX, MPB_ENOPEER,
 /// MPB_ENOTINIT, MPB_EMPI.
 #[no_mangle]
-pub extern "C" fn mpb_send(ctx: c_int, dest: c_int, tag: c_int, buf: *const c_void, len: usize) -> c_int {
+pub extern "C" fn mpb_send(
+    ctx: c_int,
+    dest: c_int,
+    tag: c_int,
+    buf: *const c_void,
+    len: usize,
+) -> c_int {
     guard("mpb_send", MPB_EPANIC, || {
-        let (Some(Some(dest)), true, Some(data)) = (peer(dest), tag >= 0, ptr::bytes(buf, len)) else {
+        let (Some(Some(dest)), true, Some(data)) = (peer(dest), tag >= 0, ptr::bytes(buf, len))
+        else {
             return MPB_EINVAL;
         };
         match context(ctx).and_then(|c| c.send(dest, tag, 0, data)) {
@@ -159,17 +166,18 @@ pub extern "C" fn mpb_send(ctx: c_int, dest: c_int, tag: c_int, buf: *const c_vo
     })
 }
 
+/// Out-parameters of a receive: source, tag, length.
+type RecvOut = (*mut c_int, *mut c_int, *mut usize);
+
 fn recv_common(
     call: &str,
     ctx: c_int,
-    src: c_int,
-    tag: c_int,
-    buf: *mut c_void,
-    cap: usize,
+    pat: Option<Match>,
+    buf: Option<&mut [u8]>,
     timeout: Option<Duration>,
-    out: (*mut c_int, *mut c_int, *mut usize),
+    out: RecvOut,
 ) -> c_int {
-    let (Some(pat), Some(b)) = (pattern(src, tag), ptr::bytes_mut(buf, cap)) else {
+    let (Some(pat), Some(b)) = (pat, buf) else {
         return MPB_EINVAL;
     };
     let c = match context(ctx) {
@@ -205,7 +213,8 @@ pub extern "C" fn mpb_recv(
     out_len: *mut usize,
 ) -> c_int {
     guard("mpb_recv", MPB_EPANIC, || {
-        recv_common("mpb_recv", ctx, src, tag, buf, cap, None, (out_src, out_tag, out_len))
+        let (pat, b) = (pattern(src, tag), ptr::bytes_mut(buf, cap));
+        recv_common("mpb_recv", ctx, pat, b, None, (out_src, out_tag, out_len))
     })
 }
 
@@ -228,7 +237,8 @@ pub extern "C" fn mpb_trecv(
             return MPB_EINVAL;
         }
         let t = Some(Duration::from_secs_f64(timeout_s));
-        recv_common("mpb_trecv", ctx, src, tag, buf, cap, t, (out_src, out_tag, out_len))
+        let (pat, b) = (pattern(src, tag), ptr::bytes_mut(buf, cap));
+        recv_common("mpb_trecv", ctx, pat, b, t, (out_src, out_tag, out_len))
     })
 }
 

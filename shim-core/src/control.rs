@@ -19,7 +19,11 @@ pub enum Body {
     /// `from` wants a direct link to `to` and asks `to` (the lower id) to offer a port.
     Hello { from: ProcId, to: ProcId },
     /// `from` (the lower id) opened `port` for `to`.
-    Offer { from: ProcId, to: ProcId, port: String },
+    Offer {
+        from: ProcId,
+        to: ProcId,
+        port: String,
+    },
     /// `from` is about to connect to the port `to` offered.
     Go { from: ProcId, to: ProcId },
     /// `from` already has a link to `to`; the offered port can be closed.
@@ -36,7 +40,10 @@ pub enum Route {
     /// Up towards the registry; `trail` lists every process passed, origin first.
     ToRoot { trail: Vec<ProcId> },
     /// Along `path` (next hop first, destination last); `trail` as above.
-    Along { path: Vec<ProcId>, trail: Vec<ProcId> },
+    Along {
+        path: Vec<ProcId>,
+        trail: Vec<ProcId>,
+    },
     /// Directly to a neighbour.
     Direct,
 }
@@ -235,22 +242,46 @@ mod tests {
     fn every_message_round_trips() {
         let bodies = vec![
             Body::AllocBatch { request: 7 },
-            Body::BatchGranted { request: 7, batch: 3 },
-            Body::Hello { from: id(1, 0), to: id(2, 1) },
-            Body::Offer { from: id(1, 0), to: id(2, 1), port: "tcp://x:1;y".into() },
-            Body::Go { from: id(2, 1), to: id(1, 0) },
-            Body::Decline { from: id(2, 1), to: id(1, 0) },
+            Body::BatchGranted {
+                request: 7,
+                batch: 3,
+            },
+            Body::Hello {
+                from: id(1, 0),
+                to: id(2, 1),
+            },
+            Body::Offer {
+                from: id(1, 0),
+                to: id(2, 1),
+                port: "tcp://x:1;y".into(),
+            },
+            Body::Go {
+                from: id(2, 1),
+                to: id(1, 0),
+            },
+            Body::Decline {
+                from: id(2, 1),
+                to: id(1, 0),
+            },
             Body::Unreachable { to: id(9, 9) },
             Body::Bye { from: id(0, 3) },
         ];
         let routes = vec![
-            Route::ToRoot { trail: vec![id(1, 0), id(0, 2)] },
-            Route::Along { path: vec![id(0, 1), id(2, 0)], trail: vec![id(0, 0)] },
+            Route::ToRoot {
+                trail: vec![id(1, 0), id(0, 2)],
+            },
+            Route::Along {
+                path: vec![id(0, 1), id(2, 0)],
+                trail: vec![id(0, 0)],
+            },
             Route::Direct,
         ];
         for b in &bodies {
             for r in &routes {
-                let c = Ctl { route: r.clone(), body: b.clone() };
+                let c = Ctl {
+                    route: r.clone(),
+                    body: b.clone(),
+                };
                 assert_eq!(Ctl::decode(&c.encode()).unwrap(), c);
             }
         }
@@ -259,8 +290,15 @@ mod tests {
     #[test]
     fn garbage_is_an_error_not_a_panic() {
         let good = Ctl {
-            route: Route::Along { path: vec![id(0, 1)], trail: vec![] },
-            body: Body::Offer { from: id(1, 0), to: id(2, 1), port: "p".into() },
+            route: Route::Along {
+                path: vec![id(0, 1)],
+                trail: vec![],
+            },
+            body: Body::Offer {
+                from: id(1, 0),
+                to: id(2, 1),
+                port: "p".into(),
+            },
         }
         .encode();
         for cut in 0..good.len() {

@@ -225,12 +225,15 @@ impl Engine {
         if dest.batch() == self.me.batch() || self.unreachable.contains(&dest) {
             return Err(CoreError::UnknownPeer(dest));
         }
-        self.waiting_for_link.entry(dest).or_default().push(Outgoing {
-            context,
-            tag,
-            encoding,
-            data: payload.into_vec(),
-        });
+        self.waiting_for_link
+            .entry(dest)
+            .or_default()
+            .push(Outgoing {
+                context,
+                tag,
+                encoding,
+                data: payload.into_vec(),
+            });
         self.request_link(dest)
     }
 
@@ -532,10 +535,19 @@ impl Engine {
                 } else {
                     trail.push(self.me);
                     let up = self.up()?;
-                    self.send_control(up, &Ctl { route: CtlRoute::ToRoot { trail }, body: ctl.body })
+                    self.send_control(
+                        up,
+                        &Ctl {
+                            route: CtlRoute::ToRoot { trail },
+                            body: ctl.body,
+                        },
+                    )
                 }
             }
-            CtlRoute::Along { mut path, mut trail } => {
+            CtlRoute::Along {
+                mut path,
+                mut trail,
+            } => {
                 if path.first() == Some(&self.me) {
                     path.remove(0);
                 }
@@ -546,7 +558,13 @@ impl Engine {
                     }
                     Some(next) => {
                         trail.push(self.me);
-                        self.send_control(next, &Ctl { route: CtlRoute::Along { path, trail }, body: ctl.body })
+                        self.send_control(
+                            next,
+                            &Ctl {
+                                route: CtlRoute::Along { path, trail },
+                                body: ctl.body,
+                            },
+                        )
                     }
                 }
             }
@@ -565,12 +583,20 @@ impl Engine {
     }
 
     /// Sends a control body towards the registry (or handles it, in the registry).
-    pub fn to_root(&mut self, body: CtlBody) -> CoreResult<()> {
+    pub fn send_to_root(&mut self, body: CtlBody) -> CoreResult<()> {
         if self.me == ProcId::root() {
             return self.at_root(body, vec![self.me]);
         }
         let up = self.up()?;
-        self.send_control(up, &Ctl { route: CtlRoute::ToRoot { trail: vec![self.me] }, body })
+        self.send_control(
+            up,
+            &Ctl {
+                route: CtlRoute::ToRoot {
+                    trail: vec![self.me],
+                },
+                body,
+            },
+        )
     }
 
     /// Sends a control body along `path` (next hop first).
@@ -579,7 +605,13 @@ impl Engine {
             None => self.on_control(body, Vec::new()),
             Some(next) => self.send_control(
                 next,
-                &Ctl { route: CtlRoute::Along { path, trail: vec![self.me] }, body },
+                &Ctl {
+                    route: CtlRoute::Along {
+                        path,
+                        trail: vec![self.me],
+                    },
+                    body,
+                },
             ),
         }
     }
@@ -615,18 +647,25 @@ impl Engine {
                 self.batch_paths.insert(batch, back.clone());
                 self.along(back, CtlBody::BatchGranted { request, batch })
             }
-            CtlBody::Hello { to, .. } | CtlBody::Offer { to, .. } | CtlBody::Go { to, .. } | CtlBody::Decline { to, .. } => {
-                match self.path_to(to) {
-                    Some(path) if path.is_empty() => self.on_control(body, back),
-                    Some(path) => {
-                        let mut t = trail;
-                        t.push(self.me);
-                        let next = path[0];
-                        self.send_control(next, &Ctl { route: CtlRoute::Along { path, trail: t }, body })
-                    }
-                    None => self.along(back, CtlBody::Unreachable { to }),
+            CtlBody::Hello { to, .. }
+            | CtlBody::Offer { to, .. }
+            | CtlBody::Go { to, .. }
+            | CtlBody::Decline { to, .. } => match self.path_to(to) {
+                Some(path) if path.is_empty() => self.on_control(body, back),
+                Some(path) => {
+                    let mut t = trail;
+                    t.push(self.me);
+                    let next = path[0];
+                    self.send_control(
+                        next,
+                        &Ctl {
+                            route: CtlRoute::Along { path, trail: t },
+                            body,
+                        },
+                    )
                 }
-            }
+                None => self.along(back, CtlBody::Unreachable { to }),
+            },
             other => {
                 eprintln!("mpbridge: registry ignored an unexpected {other:?}");
                 Ok(())
@@ -642,16 +681,31 @@ impl Engine {
                 Ok(())
             }
             CtlBody::Hello { from, .. } => {
-                if self.routes.contains_key(&from) || self.offers.contains_key(&from) || from < self.me {
+                if self.routes.contains_key(&from)
+                    || self.offers.contains_key(&from)
+                    || from < self.me
+                {
                     return Ok(());
                 }
                 self.offer(from, back)
             }
             CtlBody::Offer { from, port, .. } => {
                 if self.routes.contains_key(&from) {
-                    return self.along(back, CtlBody::Decline { from: self.me, to: from });
+                    return self.along(
+                        back,
+                        CtlBody::Decline {
+                            from: self.me,
+                            to: from,
+                        },
+                    );
                 }
-                self.along(back, CtlBody::Go { from: self.me, to: from })?;
+                self.along(
+                    back,
+                    CtlBody::Go {
+                        from: self.me,
+                        to: from,
+                    },
+                )?;
                 let comm = mpi::connect(&port)?;
                 self.add_link(comm, vec![from])?;
                 Ok(())
@@ -685,9 +739,13 @@ impl Engine {
         let port = Port::open()?;
         let name = port.name();
         self.offers.insert(peer, port);
-        let body = CtlBody::Offer { from: self.me, to: peer, port: name };
+        let body = CtlBody::Offer {
+            from: self.me,
+            to: peer,
+            port: name,
+        };
         if back.is_empty() {
-            self.to_root(body)
+            self.send_to_root(body)
         } else {
             self.along(back, body)
         }
@@ -695,14 +753,20 @@ impl Engine {
 
     /// Starts setting up a direct link to `peer` (answered during progress).
     pub fn request_link(&mut self, peer: ProcId) -> CoreResult<()> {
-        if self.routes.contains_key(&peer) || self.asked.contains(&peer) || self.offers.contains_key(&peer) {
+        if self.routes.contains_key(&peer)
+            || self.asked.contains(&peer)
+            || self.offers.contains_key(&peer)
+        {
             return Ok(());
         }
         if self.me < peer {
             self.offer(peer, Vec::new())
         } else {
             self.asked.insert(peer);
-            self.to_root(CtlBody::Hello { from: self.me, to: peer })
+            self.send_to_root(CtlBody::Hello {
+                from: self.me,
+                to: peer,
+            })
         }
     }
 
@@ -711,8 +775,14 @@ impl Engine {
         let Some(Route::Link(idx, _)) = self.routes.get(&peer).copied() else {
             return Err(CoreError::UnknownPeer(peer));
         };
-        let bye = Ctl { route: CtlRoute::Direct, body: CtlBody::Bye { from: self.me } };
-        let peers = self.links[idx].as_ref().map(|l| l.peers.clone()).unwrap_or_default();
+        let bye = Ctl {
+            route: CtlRoute::Direct,
+            body: CtlBody::Bye { from: self.me },
+        };
+        let peers = self.links[idx]
+            .as_ref()
+            .map(|l| l.peers.clone())
+            .unwrap_or_default();
         for p in peers {
             self.send_control(p, &bye)?;
         }

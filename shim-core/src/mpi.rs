@@ -77,7 +77,10 @@ pub fn error_string(code: i32) -> String {
     if rc != 0 {
         return format!("MPI error {code}");
     }
-    let bytes: Vec<u8> = buf[..len.max(0) as usize].iter().map(|&c| c as u8).collect();
+    let bytes: Vec<u8> = buf[..len.max(0) as usize]
+        .iter()
+        .map(|&c| c as u8)
+        .collect();
     String::from_utf8_lossy(&bytes).into_owned()
 }
 
@@ -138,7 +141,10 @@ pub fn init_thread_multiple() -> Result<ThreadLevel, CoreError> {
 pub fn query_thread() -> Result<ThreadLevel, CoreError> {
     let mut provided: c_int = 0;
     // SAFETY: MPI is initialised (checked by the caller); out-pointer is valid.
-    check(unsafe { sys::MPI_Query_thread(&mut provided) }, "MPI_Query_thread")?;
+    check(
+        unsafe { sys::MPI_Query_thread(&mut provided) },
+        "MPI_Query_thread",
+    )?;
     Ok(level_from_raw(provided))
 }
 
@@ -194,7 +200,10 @@ impl Comm {
     pub fn rank(self) -> Result<i32, CoreError> {
         let mut r: c_int = 0;
         // SAFETY: valid communicator and out-pointer.
-        check(unsafe { sys::MPI_Comm_rank(self.0, &mut r) }, "MPI_Comm_rank")?;
+        check(
+            unsafe { sys::MPI_Comm_rank(self.0, &mut r) },
+            "MPI_Comm_rank",
+        )?;
         Ok(r)
     }
 
@@ -202,7 +211,10 @@ impl Comm {
     pub fn size(self) -> Result<i32, CoreError> {
         let mut s: c_int = 0;
         // SAFETY: valid communicator and out-pointer.
-        check(unsafe { sys::MPI_Comm_size(self.0, &mut s) }, "MPI_Comm_size")?;
+        check(
+            unsafe { sys::MPI_Comm_size(self.0, &mut s) },
+            "MPI_Comm_size",
+        )?;
         Ok(s)
     }
 
@@ -221,7 +233,10 @@ impl Comm {
     pub fn dup(self) -> Result<Comm, CoreError> {
         let mut out = Comm::null();
         // SAFETY: valid communicator and out-pointer.
-        check(unsafe { sys::MPI_Comm_dup(self.0, &mut out.0) }, "MPI_Comm_dup")?;
+        check(
+            unsafe { sys::MPI_Comm_dup(self.0, &mut out.0) },
+            "MPI_Comm_dup",
+        )?;
         out.errors_return()?;
         Ok(out)
     }
@@ -367,9 +382,15 @@ impl Comm {
         let mut g1 = unsafe { sys::RSMPI_GROUP_NULL };
         let mut g2 = g1;
         // SAFETY: valid communicators and out-pointers.
-        check(unsafe { sys::MPI_Comm_group(self.0, &mut g1) }, "MPI_Comm_group")?;
+        check(
+            unsafe { sys::MPI_Comm_group(self.0, &mut g1) },
+            "MPI_Comm_group",
+        )?;
         // SAFETY: as above.
-        check(unsafe { sys::MPI_Comm_group(other.0, &mut g2) }, "MPI_Comm_group")?;
+        check(
+            unsafe { sys::MPI_Comm_group(other.0, &mut g2) },
+            "MPI_Comm_group",
+        )?;
         let mut out = vec![0 as c_int; ranks.len()];
         // SAFETY: `ranks` and `out` hold ranks.len() ints; groups are valid.
         let rc = unsafe {
@@ -892,7 +913,11 @@ pub fn cart_rank(comm: Comm, coords: &[i32]) -> Result<i32, CoreError> {
 }
 
 /// `MPI_Cart_shift`; `None` stands for `MPI_PROC_NULL`.
-pub fn cart_shift(comm: Comm, dim: i32, disp: i32) -> Result<(Option<i32>, Option<i32>), CoreError> {
+pub fn cart_shift(
+    comm: Comm,
+    dim: i32,
+    disp: i32,
+) -> Result<(Option<i32>, Option<i32>), CoreError> {
     let (mut s, mut d) = (0 as c_int, 0 as c_int);
     // SAFETY: valid communicator and out-pointers.
     check(
@@ -929,6 +954,9 @@ pub fn processor_name() -> String {
     if rc != 0 {
         return String::from("unknown");
     }
-    let bytes: Vec<u8> = buf[..len.max(0) as usize].iter().map(|&c| c as u8).collect();
+    let bytes: Vec<u8> = buf[..len.max(0) as usize]
+        .iter()
+        .map(|&c| c as u8)
+        .collect();
     String::from_utf8_lossy(&bytes).into_owned()
 }

@@ -55,7 +55,10 @@ impl MatchQueue {
 
     /// Removes and returns the first message that matches.
     pub fn take(&mut self, want: &Match) -> Option<Message> {
-        let i = self.items.iter().position(|m| want.accepts(m.source, m.tag))?;
+        let i = self
+            .items
+            .iter()
+            .position(|m| want.accepts(m.source, m.tag))?;
         self.items.remove(i)
     }
 
@@ -98,11 +101,20 @@ mod tests {
         q.push(msg(1, 7, 4));
         let any = Match::default();
         assert_eq!(q.peek(&any).unwrap().data, vec![1]);
-        let from2 = Match { source: Some(ProcId::new(0, 2).unwrap()), tag: None };
+        let from2 = Match {
+            source: Some(ProcId::new(0, 2).unwrap()),
+            tag: None,
+        };
         assert_eq!(q.take(&from2).unwrap().data, vec![2]);
-        let tag7 = Match { source: None, tag: Some(7) };
+        let tag7 = Match {
+            source: None,
+            tag: Some(7),
+        };
         assert_eq!(q.take(&tag7).unwrap().data, vec![4]);
-        let tag5 = Match { source: Some(ProcId::new(0, 1).unwrap()), tag: Some(5) };
+        let tag5 = Match {
+            source: Some(ProcId::new(0, 1).unwrap()),
+            tag: Some(5),
+        };
         assert_eq!(q.take(&tag5).unwrap().data, vec![1]);
         assert_eq!(q.take(&tag5).unwrap().data, vec![3]);
         assert!(q.take(&tag5).is_none());

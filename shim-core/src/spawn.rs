@@ -17,7 +17,7 @@ impl Engine {
     fn alloc_batch(&mut self) -> CoreResult<u16> {
         let request = self.next_request;
         self.next_request += 1;
-        self.to_root(CtlBody::AllocBatch { request })?;
+        self.send_to_root(CtlBody::AllocBatch { request })?;
         let mut backoff = Backoff::new();
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
         loop {
@@ -37,7 +37,12 @@ impl Engine {
     }
 
     /// Starts `count` copies of `command`; one slot per requested process.
-    pub fn spawn(&mut self, command: &str, args: &[String], count: i32) -> CoreResult<Vec<SpawnSlot>> {
+    pub fn spawn(
+        &mut self,
+        command: &str,
+        args: &[String],
+        count: i32,
+    ) -> CoreResult<Vec<SpawnSlot>> {
         if count < 1 || count as u32 > crate::procid::MAX_RANK {
             return Err(CoreError::InvalidArgument(format!(
                 "cannot start {count} processes"
@@ -94,7 +99,9 @@ pub fn find_executable(command: &str) -> Option<std::path::PathBuf> {
         return ok(&p).then_some(p);
     }
     let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).map(|d| d.join(command)).find(|p| ok(p))
+    std::env::split_paths(&path)
+        .map(|d| d.join(command))
+        .find(|p| ok(p))
 }
 
 #[cfg(test)]

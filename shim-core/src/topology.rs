@@ -12,7 +12,11 @@ pub fn dims_create(nnodes: i32, fixed: &[i32]) -> CoreResult<Vec<i32>> {
             "dims_create needs nnodes >= 1 and non-negative dimensions".into(),
         ));
     }
-    let fixed_prod: i64 = fixed.iter().filter(|&&d| d > 0).map(|&d| d as i64).product();
+    let fixed_prod: i64 = fixed
+        .iter()
+        .filter(|&&d| d > 0)
+        .map(|&d| d as i64)
+        .product();
     if nnodes as i64 % fixed_prod != 0 {
         return Err(CoreError::InvalidArgument(format!(
             "{nnodes} processes do not divide into the fixed dimensions {fixed:?}"
@@ -34,7 +38,12 @@ pub struct CartGrid {
 impl CartGrid {
     /// Builds a grid over the world ranks of `ctx` (collective). Processes
     /// beyond the grid's size get `None`.
-    pub fn create(ctx: Context, dims: &[i32], periods: &[bool], reorder: bool) -> CoreResult<Option<CartGrid>> {
+    pub fn create(
+        ctx: Context,
+        dims: &[i32],
+        periods: &[bool],
+        reorder: bool,
+    ) -> CoreResult<Option<CartGrid>> {
         if dims.is_empty() || dims.len() != periods.len() || dims.iter().any(|&d| d < 1) {
             return Err(CoreError::InvalidArgument(
                 "a grid needs one positive size and one period flag per dimension".into(),
@@ -48,11 +57,13 @@ impl CartGrid {
                 base.size()?
             )));
         }
-        Ok(mpi::cart_create(base, dims, periods, reorder)?.map(|comm| CartGrid {
-            comm,
-            dims: dims.to_vec(),
-            periods: periods.to_vec(),
-        }))
+        Ok(
+            mpi::cart_create(base, dims, periods, reorder)?.map(|comm| CartGrid {
+                comm,
+                dims: dims.to_vec(),
+                periods: periods.to_vec(),
+            }),
+        )
     }
 
     /// Grid sizes.
@@ -78,7 +89,9 @@ impl CartGrid {
     /// Coordinates of grid rank `rank`.
     pub fn coords(&self, rank: i32) -> CoreResult<Vec<i32>> {
         if rank < 0 || rank >= self.comm.size()? {
-            return Err(CoreError::InvalidArgument(format!("rank {rank} is not in the grid")));
+            return Err(CoreError::InvalidArgument(format!(
+                "rank {rank} is not in the grid"
+            )));
         }
         mpi::cart_coords(self.comm, rank, self.dims.len())
     }
@@ -86,7 +99,9 @@ impl CartGrid {
     /// Grid rank at `coords` (wrapped in periodic dimensions).
     pub fn rank_of(&self, coords: &[i32]) -> CoreResult<i32> {
         if coords.len() != self.dims.len() {
-            return Err(CoreError::InvalidArgument("one coordinate per dimension".into()));
+            return Err(CoreError::InvalidArgument(
+                "one coordinate per dimension".into(),
+            ));
         }
         for (i, (&c, &d)) in coords.iter().zip(&self.dims).enumerate() {
             if !self.periods[i] && (c < 0 || c >= d) {
@@ -102,7 +117,9 @@ impl CartGrid {
     /// non-periodic edge.
     pub fn shift(&self, dim: usize, disp: i32) -> CoreResult<(Option<i32>, Option<i32>)> {
         if dim >= self.dims.len() {
-            return Err(CoreError::InvalidArgument(format!("grid has no dimension {dim}")));
+            return Err(CoreError::InvalidArgument(format!(
+                "grid has no dimension {dim}"
+            )));
         }
         mpi::cart_shift(self.comm, dim as i32, disp)
     }
@@ -114,7 +131,11 @@ impl CartGrid {
         }
         let comm = mpi::cart_sub(self.comm, remain)?;
         let keep = |v: &[i32]| -> Vec<i32> {
-            v.iter().zip(remain).filter(|(_, &r)| r).map(|(&x, _)| x).collect()
+            v.iter()
+                .zip(remain)
+                .filter(|(_, &r)| r)
+                .map(|(&x, _)| x)
+                .collect()
         };
         let dims = keep(&self.dims);
         let periods = self
@@ -124,7 +145,11 @@ impl CartGrid {
             .filter(|(_, &r)| r)
             .map(|(&p, _)| p)
             .collect();
-        Ok(CartGrid { comm, dims, periods })
+        Ok(CartGrid {
+            comm,
+            dims,
+            periods,
+        })
     }
 
     /// The world rank of grid rank `rank`.

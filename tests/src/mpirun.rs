@@ -52,9 +52,13 @@ static ONE_JOB: Mutex<()> = Mutex::new(());
 /// Runs `cmd` to completion or kills its whole process group after `timeout`.
 pub fn run_with_timeout(mut cmd: Command, timeout: Duration) -> Run {
     let _one = ONE_JOB.lock().unwrap_or_else(|e| e.into_inner());
-    cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
+    cmd.stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
     let start = Instant::now();
-    let mut child = cmd.spawn().unwrap_or_else(|e| panic!("cannot start {cmd:?}: {e}"));
+    let mut child = cmd
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {cmd:?}: {e}"));
     let pgid = child.id();
     // Read output on threads so a chatty program cannot block on a full pipe.
     let mut out = child.stdout.take().expect("stdout");
@@ -76,14 +80,21 @@ pub fn run_with_timeout(mut cmd: Command, timeout: Duration) -> Run {
         }
         if start.elapsed() > timeout {
             timed_out = true;
-            let _ = Command::new("kill").arg("-KILL").arg(format!("-{pgid}")).status();
+            let _ = Command::new("kill")
+                .arg("-KILL")
+                .arg(format!("-{pgid}"))
+                .status();
             let _ = child.kill();
             break child.wait().ok();
         }
         std::thread::sleep(Duration::from_millis(20));
     };
     Run {
-        code: if timed_out { None } else { status.and_then(|s| s.code()) },
+        code: if timed_out {
+            None
+        } else {
+            status.and_then(|s| s.code())
+        },
         timed_out,
         stdout: to.join().unwrap_or_default(),
         stderr: te.join().unwrap_or_default(),

@@ -12,7 +12,11 @@ pub fn build(source: &str, extra_libs: &[&str]) -> PathBuf {
     let src = workspace_root().join("tests/programs").join(source);
     let out_dir = workspace_root().join("target/test-programs");
     std::fs::create_dir_all(&out_dir).expect("create target/test-programs");
-    let stem = src.file_stem().expect("file name").to_string_lossy().into_owned();
+    let stem = src
+        .file_stem()
+        .expect("file name")
+        .to_string_lossy()
+        .into_owned();
     let exe = out_dir.join(&stem);
     let fortran = source.ends_with(".f") || source.ends_with(".f90") || source.ends_with(".F");
     let mut cmd = Command::new(if fortran { "mpifort" } else { "mpicc" });
@@ -29,7 +33,9 @@ pub fn build(source: &str, extra_libs: &[&str]) -> PathBuf {
     for l in extra_libs {
         cmd.arg(format!("-l{l}"));
     }
-    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run compiler: {e}"));
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run compiler: {e}"));
     assert!(
         out.status.success(),
         "compiling {source} failed:\n{}{}",

@@ -13,9 +13,22 @@ fn run(n: u32, prog: &str, args: &[&str]) -> Run {
 /// Every rank printed its tally with no failure.
 fn all_passed(r: &Run, ranks: usize, what: &str) {
     r.assert_ok(what);
-    let tallies: Vec<&str> = r.stdout.lines().filter(|l| l.contains(" passed, ")).collect();
-    assert_eq!(tallies.len(), ranks, "{what}: one tally per process\n{}", r.stdout);
-    assert!(tallies.iter().all(|l| l.ends_with(" 0 failed")), "{what}:\n{}", r.stdout);
+    let tallies: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.contains(" passed, "))
+        .collect();
+    assert_eq!(
+        tallies.len(),
+        ranks,
+        "{what}: one tally per process\n{}",
+        r.stdout
+    );
+    assert!(
+        tallies.iter().all(|l| l.ends_with(" 0 failed")),
+        "{what}:\n{}",
+        r.stdout
+    );
 }
 
 #[test]
@@ -35,8 +48,15 @@ fn ring_on_one_to_four_ranks() {
 }
 
 fn hop_us(r: &Run) -> f64 {
-    let line = r.stdout.lines().find(|l| l.starts_with("ring:")).expect("ring line");
-    line.split("hop_us=").nth(1).and_then(|v| v.trim().parse().ok()).expect("hop time")
+    let line = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("ring:"))
+        .expect("ring line");
+    line.split("hop_us=")
+        .nth(1)
+        .and_then(|v| v.trim().parse().ok())
+        .expect("hop time")
 }
 
 /// With more ranks than cores, waiting ranks must give their core away:
@@ -48,8 +68,14 @@ fn four_ranks_on_two_cores_do_not_starve() {
     let r4 = run(4, env!("CARGO_BIN_EXE_core_ring"), &["5000"]);
     r4.assert_ok("4-rank ring");
     let (h2, h4) = (hop_us(&r2), hop_us(&r4));
-    println!("hop time: 2 ranks {h2:.3} us, 4 ranks {h4:.3} us, ratio {:.2}", h4 / h2);
-    assert!(h4 <= 10.0 * h2, "4-rank hop {h4:.3} us exceeds 10x the 2-rank hop {h2:.3} us");
+    println!(
+        "hop time: 2 ranks {h2:.3} us, 4 ranks {h4:.3} us, ratio {:.2}",
+        h4 / h2
+    );
+    assert!(
+        h4 <= 10.0 * h2,
+        "4-rank hop {h4:.3} us exceeds 10x the 2-rank hop {h2:.3} us"
+    );
 }
 
 #[test]
@@ -74,7 +100,9 @@ fn started_without_a_launcher_spawns_too() {
     // Children's own lines may be lost when the singleton's private launcher
     // exits first; their results travel in their reports, which the parent checks.
     assert!(
-        r.stdout.lines().any(|l| l == "core_spawn parent: 15 passed, 0 failed"),
+        r.stdout
+            .lines()
+            .any(|l| l == "core_spawn parent: 15 passed, 0 failed"),
         "parent saw every child succeed:\n{}",
         r.stdout
     );
@@ -90,7 +118,11 @@ fn spawning_a_missing_program_is_an_error_not_a_crash() {
 #[test]
 fn a_dying_rank_ends_the_job() {
     let r = run(2, env!("CARGO_BIN_EXE_core_die"), &[]);
-    assert!(!r.timed_out, "the job hung after a rank died:\n{}\n{}", r.stdout, r.stderr);
+    assert!(
+        !r.timed_out,
+        "the job hung after a rank died:\n{}\n{}",
+        r.stdout, r.stderr
+    );
     assert_ne!(r.code, Some(0), "the job must fail");
     assert!(
         !r.stdout.contains("rank 0 receive returned"),

@@ -36,7 +36,11 @@ fn header_functions() -> Vec<String> {
 #[test]
 fn library_exports_exactly_the_declared_functions() {
     let lib = stage().join("lib/libmpbridge.so");
-    let out = Command::new("nm").args(["-D", "--defined-only"]).arg(&lib).output().expect("nm");
+    let out = Command::new("nm")
+        .args(["-D", "--defined-only"])
+        .arg(&lib)
+        .output()
+        .expect("nm");
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     let mut exported: Vec<String> = text
@@ -49,7 +53,10 @@ fn library_exports_exactly_the_declared_functions() {
     exported.sort();
     let declared = header_functions();
     assert!(declared.len() >= 12, "header parsed: {declared:?}");
-    assert_eq!(exported, declared, "exported functions must match mpbridge.h exactly");
+    assert_eq!(
+        exported, declared,
+        "exported functions must match mpbridge.h exactly"
+    );
 }
 
 #[test]
@@ -71,10 +78,16 @@ fn drop_in_names_link_to_the_one_library() {
     }
     for pc in ["mpbridge.pc", "pvm3.pc", "tcgmsg.pc", "ga.pc", "express.pc"] {
         let text = std::fs::read_to_string(lib.join("pkgconfig").join(pc)).expect(pc);
-        assert!(text.contains(&stage().display().to_string()), "{pc} names the prefix");
+        assert!(
+            text.contains(&stage().display().to_string()),
+            "{pc} names the prefix"
+        );
         assert!(!text.contains('@'), "{pc} has no unreplaced placeholder");
     }
-    assert!(stage().join("bin/mpbridge").is_file(), "bin/mpbridge installed");
+    assert!(
+        stage().join("bin/mpbridge").is_file(),
+        "bin/mpbridge installed"
+    );
 }
 
 #[test]

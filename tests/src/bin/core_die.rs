@@ -12,7 +12,13 @@ fn main() {
         eprintln!("core_die: rank 1 aborts now");
         std::process::abort();
     }
-    let r = ctx.recv(Match { source: Some(ids[1]), tag: Some(1) }, None);
+    let r = ctx.recv(
+        Match {
+            source: Some(ids[1]),
+            tag: Some(1),
+        },
+        None,
+    );
     println!("core_die: rank 0 receive returned {r:?}");
     std::process::exit(3);
 }

@@ -6,7 +6,10 @@ use shim_core::{join, leave, world_ids, world_rank, Context, Match};
 use tests::{check, check_eq};
 
 fn main() {
-    let rounds: u64 = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(2000);
+    let rounds: u64 = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(2000);
     let m = join("ring-test").expect("join");
     let ids = world_ids().expect("ids");
     let rank = world_rank().expect("rank") as usize;
@@ -14,7 +17,10 @@ fn main() {
     let ctx = Context::create("ring").expect("context");
     let right = ids[(rank + 1) % n];
     let left = ids[(rank + n - 1) % n];
-    let from_left = Match { source: Some(left), tag: Some(7) };
+    let from_left = Match {
+        source: Some(left),
+        tag: Some(7),
+    };
     let mut token = [0u8; 8];
     // One warm-up round, then the timed rounds.
     let total = rounds + 1;
@@ -37,7 +43,11 @@ fn main() {
     let elapsed = start.elapsed();
     if rank == 0 {
         let per_round: u64 = (0..n as u64).sum();
-        check_eq!(u64::from_le_bytes(token), per_round * total, "token sum after {total} rounds");
+        check_eq!(
+            u64::from_le_bytes(token),
+            per_round * total,
+            "token sum after {total} rounds"
+        );
         let hops = (rounds * n as u64) as f64;
         let hop_us = elapsed.as_secs_f64() * 1e6 / hops;
         println!("ring: ranks={n} rounds={rounds} hop_us={hop_us:.3}");

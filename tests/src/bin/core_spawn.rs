@@ -23,11 +23,16 @@ fn ids_from_bytes(b: &[u8]) -> Vec<ProcId> {
 }
 
 fn big(seed: u32) -> Vec<u8> {
-    (0..(1u32 << 20) + 3).map(|i| (i.wrapping_mul(7) ^ seed) as u8).collect()
+    (0..(1u32 << 20) + 3)
+        .map(|i| (i.wrapping_mul(7) ^ seed) as u8)
+        .collect()
 }
 
 fn any(tag: i32) -> Match {
-    Match { source: None, tag: Some(tag) }
+    Match {
+        source: None,
+        tag: Some(tag),
+    }
 }
 
 fn parent_main(ctx: Context) {
@@ -38,7 +43,10 @@ fn parent_main(ctx: Context) {
     let a: Vec<ProcId> = a.into_iter().map(|s| s.expect("A started")).collect();
     let b: Vec<ProcId> = b.into_iter().map(|s| s.expect("B started")).collect();
     check!(a[0].batch() != b[0].batch(), "two spawns are two batches");
-    check!(a[0].batch() != 0 && b[0].batch() != 0, "spawned batches are not the static world");
+    check!(
+        a[0].batch() != 0 && b[0].batch() != 0,
+        "spawned batches are not the static world"
+    );
     println!("parent {} spawned A={:?} B={:?}", my_id().unwrap(), a, b);
     let dir = ids_to_bytes(&[a[0], a[1], b[0]]);
     for &c in a.iter().chain(&b) {
@@ -46,12 +54,22 @@ fn parent_main(ctx: Context) {
     }
     let all: Vec<ProcId> = a.iter().chain(&b).copied().collect();
     for _ in 0..all.len() {
-        let r = ctx.recv(any(REPORT), Some(Duration::from_secs(60))).expect("report");
+        let r = ctx
+            .recv(any(REPORT), Some(Duration::from_secs(60)))
+            .expect("report");
         let ids = ids_from_bytes(&r.data[..8]);
         let ok = r.data[8];
         check!(all.contains(&r.source), "report from a child");
-        check_eq!(ids[0], r.source, "child's own id equals the spawn result and the message source");
-        check_eq!(ids[1], my_id().unwrap(), "child's parent id is this process");
+        check_eq!(
+            ids[0],
+            r.source,
+            "child's own id equals the spawn result and the message source"
+        );
+        check_eq!(
+            ids[1],
+            my_id().unwrap(),
+            "child's parent id is this process"
+        );
         check_eq!(ok, 1, "child {} exchanged its messages", r.source);
     }
 }
@@ -59,28 +77,49 @@ fn parent_main(ctx: Context) {
 fn child_main(ctx: Context) {
     let me = my_id().unwrap();
     let dad = parent().unwrap().expect("a spawned process has a parent");
-    let d = ctx.recv(Match { source: Some(dad), tag: Some(DIRECTORY) }, None).expect("directory");
+    let d = ctx
+        .recv(
+            Match {
+                source: Some(dad),
+                tag: Some(DIRECTORY),
+            },
+            None,
+        )
+        .expect("directory");
     let dir = ids_from_bytes(&d.data);
     let (a0, a1, b0) = (dir[0], dir[1], dir[2]);
     let mut ok = true;
     if me == b0 {
         // Serve both A processes, in whatever order they arrive.
         for _ in 0..2 {
-            let m = ctx.recv(any(PING), Some(Duration::from_secs(60))).expect("ping");
+            let m = ctx
+                .recv(any(PING), Some(Duration::from_secs(60)))
+                .expect("ping");
             let from_a = m.source == a0 || m.source == a1;
             let seed = m.source.raw();
             ok &= from_a && m.data == big(seed);
-            ctx.send(m.source, PONG, 0, &big(seed ^ 0xff)).expect("pong");
+            ctx.send(m.source, PONG, 0, &big(seed ^ 0xff))
+                .expect("pong");
         }
         // A small message after the large one keeps pairwise order.
         for _ in 0..2 {
-            let m = ctx.recv(any(PING + 1), Some(Duration::from_secs(60))).expect("order");
+            let m = ctx
+                .recv(any(PING + 1), Some(Duration::from_secs(60)))
+                .expect("order");
             ok &= m.data == b"after";
         }
     } else {
         ctx.send(b0, PING, 0, &big(me.raw())).expect("ping B");
         ctx.send(b0, PING + 1, 0, b"after").expect("ping B again");
-        let m = ctx.recv(Match { source: Some(b0), tag: Some(PONG) }, Some(Duration::from_secs(60))).expect("pong");
+        let m = ctx
+            .recv(
+                Match {
+                    source: Some(b0),
+                    tag: Some(PONG),
+                },
+                Some(Duration::from_secs(60)),
+            )
+            .expect("pong");
         ok &= m.data == big(me.raw() ^ 0xff);
     }
     check!(ok, "exchange between batches");
@@ -99,5 +138,9 @@ fn main() {
         parent_main(ctx);
     }
     check!(leave(m).is_ok(), "leave");
-    tests::check::finish(if is_child { "core_spawn child" } else { "core_spawn parent" });
+    tests::check::finish(if is_child {
+        "core_spawn child"
+    } else {
+        "core_spawn parent"
+    });
 }

@@ -13,14 +13,30 @@ fn main() {
         Err(e) => println!("spawn failed as expected: {e}"),
         Ok(slots) => {
             println!("spawn slots: {slots:?}");
-            check!(slots.iter().all(|s| s.is_err()), "no process reported as started");
+            check!(
+                slots.iter().all(|s| s.is_err()),
+                "no process reported as started"
+            );
         }
     }
-    check!(r.as_ref().map_or(true, |s| s.iter().all(|x| x.is_err())), "missing executable is reported");
+    check!(
+        r.as_ref().map_or(true, |s| s.iter().all(|x| x.is_err())),
+        "missing executable is reported"
+    );
     let me = world_ids().unwrap()[0];
-    ctx.send(me, 1, 0, b"still alive").expect("send after failed spawn");
-    let got = ctx.recv(Match { source: Some(me), tag: Some(1) }, Some(Duration::from_secs(5)));
-    check!(got.map(|g| g.data == b"still alive").unwrap_or(false), "messaging works after a failed spawn");
+    ctx.send(me, 1, 0, b"still alive")
+        .expect("send after failed spawn");
+    let got = ctx.recv(
+        Match {
+            source: Some(me),
+            tag: Some(1),
+        },
+        Some(Duration::from_secs(5)),
+    );
+    check!(
+        got.map(|g| g.data == b"still alive").unwrap_or(false),
+        "messaging works after a failed spawn"
+    );
     check!(leave(m).is_ok(), "leave");
     tests::check::finish("core_spawn_fail");
 }
