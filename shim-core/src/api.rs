@@ -1,7 +1,7 @@
 //! The Rust API the layers build on: process ids, contexts, send, receive,
 //! probe, spawn and disconnect.
 
-use crate::backoff::Backoff;
+use crate::backoff::{Backoff, Phase};
 use crate::engine::{Payload, Received, Sink, Want};
 use crate::error::{CoreError, CoreResult};
 use crate::lifecycle::with_engine;
@@ -10,6 +10,9 @@ use crate::procid::ProcId;
 use crate::queue::{Match, Message};
 use crate::spawn::SpawnSlot;
 use std::time::{Duration, Instant};
+
+/// Polls per lock acquisition while a receive spins.
+const SPIN_BURST: u32 = 256;
 
 /// This process's id.
 pub fn my_id() -> CoreResult<ProcId> {
@@ -65,6 +68,12 @@ impl Context {
     /// the same contexts in the same order.
     pub fn create(name: &str) -> CoreResult<Context> {
         with_engine(|e| e.create_context(name)).map(|id| Context { id })
+    }
+
+    /// A handle for context `id` without looking it up; using it for an id
+    /// no context has gives `CoreError::UnknownContext`.
+    pub fn by_id(id: u32) -> Context {
+        Context { id }
     }
 
     /// Finds an existing context by id.
@@ -175,6 +184,13 @@ impl Context {
         let deadline = timeout.map(|t| Instant::now() + t);
         let mut backoff = Backoff::new();
         loop {
+            // While spinning, poll in tight bursts like a blocking MPI
+            // receive does; once yielding or sleeping, poll once per pause.
+            let burst = if backoff.phase() == Phase::Spin {
+                SPIN_BURST
+            } else {
+                1
+            };
             let step = with_engine(|e| {
                 if let Some(m) = e.take_queued(self.id, &pattern)? {
                     return Ok(Some(Got::Queued(m)));
@@ -185,7 +201,7 @@ impl Context {
                     sink: std::mem::replace(sink, Sink::Vec(Vec::new())),
                     got: None,
                 };
-                let events = e.progress(Some(&mut want));
+                let events = e.progress_burst(&mut want, burst);
                 *sink = want.sink;
                 let events = events?;
                 if let Some((source, tag, encoding, len)) = want.got {
@@ -196,13 +212,13 @@ impl Context {
                         len,
                     })));
                 }
+                if events == 0 {
+                    return Err(CoreError::Timeout);
+                }
                 if let Some(m) = e.take_queued(self.id, &pattern)? {
                     return Ok(Some(Got::Queued(m)));
                 }
-                if events > 0 {
-                    return Ok(None);
-                }
-                Err(CoreError::Timeout)
+                Ok(None)
             });
             match step {
                 Ok(Some(g)) => return Ok(g),

@@ -41,7 +41,13 @@ pub struct Backoff {
     policy: Policy,
     start: Instant,
     sleep: Duration,
+    /// Spins left before the clock is read again (reading it costs more
+    /// than one poll).
+    spins_unchecked: u32,
 }
+
+/// Spins between clock reads in the spin phase.
+const SPINS_PER_CHECK: u32 = 64;
 
 impl Backoff {
     /// A new wait with the process-wide policy.
@@ -55,6 +61,7 @@ impl Backoff {
             policy,
             start: Instant::now(),
             sleep: policy.first_sleep,
+            spins_unchecked: SPINS_PER_CHECK,
         }
     }
 
@@ -62,6 +69,7 @@ impl Backoff {
     pub fn reset(&mut self) {
         self.start = Instant::now();
         self.sleep = self.policy.first_sleep;
+        self.spins_unchecked = SPINS_PER_CHECK;
     }
 
     /// The phase the next `pause` will use.
@@ -78,8 +86,16 @@ impl Backoff {
 
     /// Waits a little, according to how long this wait has lasted.
     pub fn pause(&mut self) {
+        if self.spins_unchecked > 0 {
+            self.spins_unchecked -= 1;
+            std::hint::spin_loop();
+            return;
+        }
         match self.phase() {
-            Phase::Spin => std::hint::spin_loop(),
+            Phase::Spin => {
+                self.spins_unchecked = SPINS_PER_CHECK;
+                std::hint::spin_loop()
+            }
             Phase::Yield => std::thread::yield_now(),
             Phase::Sleep => {
                 std::thread::sleep(self.sleep);
@@ -113,7 +129,7 @@ mod tests {
         assert_eq!(b.phase(), Phase::Yield);
         std::thread::sleep(Duration::from_millis(10));
         assert_eq!(b.phase(), Phase::Sleep);
-        for _ in 0..5 {
+        for _ in 0..SPINS_PER_CHECK + 5 {
             b.pause();
         }
         assert_eq!(b.sleep, Duration::from_micros(400), "sleep step is capped");

@@ -62,8 +62,9 @@ fn pattern(src: c_int, tag: c_int) -> Option<Match> {
 }
 
 fn context(ctx: c_int) -> Result<Context, CoreError> {
+    // Checked by the call that uses it (one lock per call, not two).
     let id = u32::try_from(ctx).map_err(|_| CoreError::UnknownContext(ctx as u32))?;
-    Context::from_id(id)
+    Ok(Context::by_id(id))
 }
 
 /// Joins the backend. Returns MPB_OK, MPB_EMPI.

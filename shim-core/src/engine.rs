@@ -6,13 +6,17 @@ use crate::backoff::Backoff;
 use crate::control::{Body as CtlBody, Ctl, Route as CtlRoute};
 use crate::envelope::{Body, Header, HEADER_LEN, INLINE_MAX, TAG_ENVELOPE, TAG_PAYLOAD};
 use crate::error::{CoreError, CoreResult};
-use crate::mpi::{self, Comm, OwnedSend, Port, PostedRecv, Status};
+use crate::idhash::{IdMap, IdSet};
+use crate::mpi::{self, Comm, ListenerSet, OwnedSend, Port, Status};
 use crate::procid::ProcId;
 use crate::queue::{Match, MatchQueue, Message};
-use std::collections::{HashMap, HashSet};
 
 /// Context id of the backend's own control traffic.
 pub const CONTROL_CONTEXT: &str = "mpbridge.control";
+
+/// Payloads up to this size go out with a blocking eager send from the
+/// stack (well under every MPI's eager limit).
+const SMALL_MAX: usize = 256;
 
 /// Size of a standing receive's buffer.
 const LISTEN_CAP: usize = HEADER_LEN + INLINE_MAX;
@@ -33,7 +37,8 @@ pub fn context_id(name: &str) -> u32 {
 pub(crate) struct ContextState {
     pub name: String,
     pub comm: Comm,
-    pub listener: Option<PostedRecv>,
+    /// Index of its standing receive.
+    pub listener: usize,
     pub queue: MatchQueue,
 }
 
@@ -41,7 +46,8 @@ pub(crate) struct ContextState {
 pub(crate) struct Link {
     pub comm: Comm,
     pub peers: Vec<ProcId>,
-    pub listener: Option<PostedRecv>,
+    /// Index of its standing receive.
+    pub listener: usize,
 }
 
 /// How to reach a process.
@@ -97,23 +103,25 @@ pub(crate) struct Engine {
     pub world_rank: i32,
     pub world_ids: Vec<ProcId>,
     pub parent: Option<ProcId>,
-    pub contexts: HashMap<u32, ContextState>,
+    pub contexts: IdMap<u32, ContextState>,
+    /// Every standing receive (contexts' and links').
+    pub listeners: ListenerSet,
     /// Arrivals on links for contexts this process has not created yet.
-    pub orphans: HashMap<u32, MatchQueue>,
+    pub orphans: IdMap<u32, MatchQueue>,
     pub links: Vec<Option<Link>>,
-    pub routes: HashMap<ProcId, Route>,
+    pub routes: IdMap<ProcId, Route>,
     pub pending_sends: Vec<OwnedSend>,
-    pub waiting_for_link: HashMap<ProcId, Vec<Outgoing>>,
-    pub unreachable: HashSet<ProcId>,
+    pub waiting_for_link: IdMap<ProcId, Vec<Outgoing>>,
+    pub unreachable: IdSet<ProcId>,
     /// Ports this process offered (it is the lower id of the pair).
-    pub offers: HashMap<ProcId, Port>,
+    pub offers: IdMap<ProcId, Port>,
     /// Peers this process asked for a link and has not heard from yet.
-    pub asked: HashSet<ProcId>,
+    pub asked: IdSet<ProcId>,
     /// Registry (only in the root process): next batch and the path to each batch's spawner.
     pub next_batch: u16,
-    pub batch_paths: HashMap<u16, Vec<ProcId>>,
+    pub batch_paths: IdMap<u16, Vec<ProcId>>,
     pub next_request: u32,
-    pub granted: HashMap<u32, u16>,
+    pub granted: IdMap<u32, u16>,
     pub ctl_inbox: Vec<Vec<u8>>,
 }
 
@@ -152,14 +160,14 @@ impl Engine {
             )));
         }
         let comm = world.dup()?;
-        let listener = PostedRecv::new(comm, TAG_ENVELOPE, LISTEN_CAP)?;
+        let listener = self.listeners.add(comm, TAG_ENVELOPE, LISTEN_CAP)?;
         let queue = self.orphans.remove(&id).unwrap_or_default();
         self.contexts.insert(
             id,
             ContextState {
                 name: name.to_string(),
                 comm,
-                listener: Some(listener),
+                listener,
                 queue,
             },
         );
@@ -174,7 +182,7 @@ impl Engine {
 
     /// Registers a link whose remote group is `peers` and listens on it.
     pub fn add_link(&mut self, comm: Comm, peers: Vec<ProcId>) -> CoreResult<usize> {
-        let listener = PostedRecv::new(comm, TAG_ENVELOPE, LISTEN_CAP)?;
+        let listener = self.listeners.add(comm, TAG_ENVELOPE, LISTEN_CAP)?;
         let idx = self.links.len();
         for (r, p) in peers.iter().enumerate() {
             self.routes.insert(*p, Route::Link(idx, r as i32));
@@ -184,7 +192,7 @@ impl Engine {
         self.links.push(Some(Link {
             comm,
             peers: peers.clone(),
-            listener: Some(listener),
+            listener,
         }));
         for p in peers {
             if let Some(queued) = self.waiting_for_link.remove(&p) {
@@ -263,6 +271,12 @@ impl Engine {
             len: bytes.len() as u64,
             body: Body::Inline,
         };
+        if bytes.len() <= SMALL_MAX {
+            let mut msg = [0u8; HEADER_LEN + SMALL_MAX];
+            header.write(&mut msg);
+            msg[HEADER_LEN..HEADER_LEN + bytes.len()].copy_from_slice(bytes);
+            return mpi::send_small(&msg[..HEADER_LEN + bytes.len()], rank, TAG_ENVELOPE, comm);
+        }
         if bytes.len() <= INLINE_MAX {
             let msg = header.with_inline(bytes);
             self.start_send(msg, rank, TAG_ENVELOPE, comm)?;
@@ -303,7 +317,7 @@ impl Engine {
     /// Polls everything once: outstanding sends, every standing receive
     /// (messages go to their context's queue, or straight to `want`), and
     /// control messages. Returns the number of events handled.
-    pub fn progress(&mut self, mut want: Option<&mut Want<'_>>) -> CoreResult<usize> {
+    pub fn progress(&mut self, want: Option<&mut Want<'_>>) -> CoreResult<usize> {
         let mut events = 0;
         let mut i = 0;
         while i < self.pending_sends.len() {
@@ -314,28 +328,10 @@ impl Engine {
                 i += 1;
             }
         }
-        let ids: Vec<u32> = self.contexts.keys().copied().collect();
-        for id in ids {
-            let Some(mut l) = self.contexts.get_mut(&id).and_then(|c| c.listener.take()) else {
-                continue;
-            };
-            let r = self.drain(&mut l, want.as_deref_mut());
-            if let Some(c) = self.contexts.get_mut(&id) {
-                c.listener = Some(l);
-            }
-            events += r?;
-        }
-        for idx in 0..self.links.len() {
-            let Some(mut l) = self.links[idx].as_mut().and_then(|k| k.listener.take()) else {
-                continue;
-            };
-            let r = self.drain(&mut l, want.as_deref_mut());
-            match self.links[idx].as_mut() {
-                Some(k) => k.listener = Some(l),
-                None => l.cancel(),
-            }
-            events += r?;
-        }
+        let mut listeners = std::mem::take(&mut self.listeners);
+        let r = self.drain(&mut listeners, want);
+        self.listeners = listeners;
+        events += r?;
         while !self.ctl_inbox.is_empty() {
             let inbox = std::mem::take(&mut self.ctl_inbox);
             for bytes in inbox {
@@ -349,13 +345,44 @@ impl Engine {
         Ok(events)
     }
 
-    /// Handles every message waiting on one standing receive.
-    fn drain(&mut self, l: &mut PostedRecv, mut want: Option<&mut Want<'_>>) -> CoreResult<usize> {
-        let comm = l.comm();
+    /// Polls up to `polls` times, stopping as soon as anything happened
+    /// (events are returned) or `want` was served.
+    ///
+    /// Most polls look only at the awaited context's own standing receive
+    /// (the fastest way to see a message arrive); every `FULL_EVERY`-th
+    /// poll, and the first, serve everything else too.
+    pub fn progress_burst(&mut self, want: &mut Want<'_>, polls: u32) -> CoreResult<usize> {
+        const FULL_EVERY: u32 = 16;
+        let own = self.context(want.context)?.listener;
+        for i in 0..polls.max(1) {
+            let n = if i % FULL_EVERY == 0 {
+                self.progress(Some(&mut *want))?
+            } else {
+                let mut set = std::mem::take(&mut self.listeners);
+                let r = set.poll_one(own, |comm, st, bytes| {
+                    self.arrive(comm, st, bytes, Some(&mut *want))
+                });
+                self.listeners = set;
+                usize::from(r?.is_some())
+            };
+            if n > 0 || want.got.is_some() {
+                return Ok(n.max(1));
+            }
+        }
+        Ok(0)
+    }
+
+    /// Handles the messages waiting on the standing receives.
+    fn drain(
+        &mut self,
+        set: &mut ListenerSet,
+        mut want: Option<&mut Want<'_>>,
+    ) -> CoreResult<usize> {
         let mut n = 0;
-        // Bounded, so one busy sender cannot starve the others.
+        // Bounded, so the caller gets control back under a flood.
         for _ in 0..64 {
-            let got = l.poll(|st, bytes| self.arrive(comm, st, bytes, want.as_deref_mut()))?;
+            let got =
+                set.poll(|comm, st, bytes| self.arrive(comm, st, bytes, want.as_deref_mut()))?;
             match got {
                 Some(()) => n += 1,
                 None => break,
@@ -482,10 +509,8 @@ impl Engine {
         for p in peers {
             self.disconnect(p)?;
         }
-        for (_, mut c) in self.contexts.drain() {
-            if let Some(mut l) = c.listener.take() {
-                l.cancel();
-            }
+        for (_, c) in self.contexts.drain() {
+            self.listeners.remove(c.listener);
             c.comm.free()?;
         }
         Ok(())
@@ -794,15 +819,13 @@ impl Engine {
         let Some(Route::Link(idx, _)) = self.routes.get(&peer).copied() else {
             return Ok(());
         };
-        let Some(mut link) = self.links[idx].take() else {
+        let Some(link) = self.links[idx].take() else {
             return Ok(());
         };
         for p in &link.peers {
             self.routes.remove(p);
         }
-        if let Some(mut l) = link.listener.take() {
-            l.cancel();
-        }
+        self.listeners.remove(link.listener);
         // Sends still queued on this link would block the disconnect.
         let deadline = std::time::Instant::now() + std::time::Duration::from_millis(500);
         while !self.pending_sends.is_empty() && std::time::Instant::now() < deadline {

@@ -19,6 +19,7 @@ pub mod engine;
 pub mod envelope;
 pub mod error;
 pub mod ffi_guard;
+pub mod idhash;
 pub mod lifecycle;
 pub mod mpi;
 pub mod procid;

@@ -568,84 +568,177 @@ impl Drop for OwnedSend {
     }
 }
 
-/// A receive posted into a buffer it owns (the standing receive of a listener).
-pub struct PostedRecv {
-    req: RawRequest,
+/// The standing receives of a process: one per communicator it listens on,
+/// each with its own buffer, all tested together with one `MPI_Testany`
+/// (one pass of MPI's progress engine however many there are).
+#[derive(Default)]
+pub struct ListenerSet {
+    reqs: Vec<sys::MPI_Request>,
+    slots: Vec<Option<Slot>>,
+    /// Listeners whose message was handled and that are not posted again
+    /// yet: re-posting waits for the next poll, so it is not on the path
+    /// between a message's arrival and the caller getting it.
+    repost: Vec<usize>,
+}
+
+struct Slot {
     buf: Box<[u8]>,
     comm: Comm,
     tag: i32,
 }
 
-impl PostedRecv {
-    /// A listener on `comm` for MPI tag `tag` from any source, with room for `cap` bytes.
-    pub fn new(comm: Comm, tag: i32, cap: usize) -> Result<PostedRecv, CoreError> {
-        let mut p = PostedRecv {
-            req: RawRequest::null(),
+// SAFETY: the request handles are opaque identifiers usable from any thread;
+// the crate serialises MPI calls with its lock.
+unsafe impl Send for ListenerSet {}
+
+impl ListenerSet {
+    /// Starts listening on `comm` for MPI tag `tag` from any source with room
+    /// for `cap` bytes; returns the listener's index.
+    pub fn add(&mut self, comm: Comm, tag: i32, cap: usize) -> Result<usize, CoreError> {
+        let slot = Slot {
             buf: vec![0u8; cap].into_boxed_slice(),
             comm,
             tag,
         };
-        p.post()?;
-        Ok(p)
+        let idx = match self.slots.iter().position(|s| s.is_none()) {
+            Some(i) => i,
+            None => {
+                self.slots.push(None);
+                self.reqs.push(RawRequest::null().0);
+                self.slots.len() - 1
+            }
+        };
+        self.slots[idx] = Some(slot);
+        self.post(idx)?;
+        Ok(idx)
     }
 
-    fn post(&mut self) -> Result<(), CoreError> {
-        let count = c_len(self.buf.len())?;
-        // SAFETY: the boxed buffer is owned by self and outlives the request:
-        // Drop cancels and completes the request before the box is freed.
+    fn post(&mut self, idx: usize) -> Result<(), CoreError> {
+        let Some(slot) = self.slots[idx].as_mut() else {
+            return Ok(());
+        };
+        let count = c_len(slot.buf.len())?;
+        // SAFETY: the boxed buffer is owned by the slot and outlives the
+        // request: `remove` and `Drop` complete the request before freeing it.
         check(
             unsafe {
                 sys::MPI_Irecv(
-                    self.buf.as_mut_ptr() as *mut c_void,
+                    slot.buf.as_mut_ptr() as *mut c_void,
                     count,
                     sys::RSMPI_UINT8_T,
                     sys::RSMPI_ANY_SOURCE,
-                    self.tag,
-                    self.comm.0,
-                    &mut self.req.0,
+                    slot.tag,
+                    slot.comm.0,
+                    &mut self.reqs[idx],
                 )
             },
             "MPI_Irecv",
         )
     }
 
-    /// The communicator this listener receives on.
-    pub fn comm(&self) -> Comm {
-        self.comm
+    /// The communicator of listener `idx`.
+    pub fn comm(&self, idx: usize) -> Option<Comm> {
+        self.slots.get(idx).and_then(|s| s.as_ref()).map(|s| s.comm)
     }
 
-    /// If a message arrived, hands its status and bytes to `f`, then re-posts.
+    /// If any listener received a message, hands its communicator, the
+    /// status and the bytes to `f` and re-posts that listener.
     pub fn poll<R>(
         &mut self,
-        f: impl FnOnce(Status, &[u8]) -> Result<R, CoreError>,
+        f: impl FnOnce(Comm, Status, &[u8]) -> Result<R, CoreError>,
     ) -> Result<Option<R>, CoreError> {
-        match self.req.test()? {
-            None => Ok(None),
-            Some(st) => {
-                let n = st.count.min(self.buf.len());
-                let r = f(st, &self.buf[..n]);
-                self.post()?;
-                r.map(Some)
+        while let Some(idx) = self.repost.pop() {
+            self.post(idx)?;
+        }
+        if self.reqs.is_empty() {
+            return Ok(None);
+        }
+        let mut index: c_int = 0;
+        let mut flag: c_int = 0;
+        let mut st = empty_status();
+        // SAFETY: reqs holds reqs.len() request handles (active or null).
+        check(
+            unsafe {
+                sys::MPI_Testany(
+                    self.reqs.len() as c_int,
+                    self.reqs.as_mut_ptr(),
+                    &mut index,
+                    &mut flag,
+                    &mut st,
+                )
+            },
+            "MPI_Testany",
+        )?;
+        if flag == 0 || index < 0 || index as usize >= self.slots.len() {
+            return Ok(None);
+        }
+        let idx = index as usize;
+        let status = status_of(&st)?;
+        let r = match self.slots[idx].as_ref() {
+            Some(slot) => {
+                let n = status.count.min(slot.buf.len());
+                f(slot.comm, status, &slot.buf[..n])
+            }
+            None => return Ok(None),
+        };
+        self.repost.push(idx);
+        r.map(Some)
+    }
+
+    /// Like [`poll`](Self::poll) for listener `idx` alone, with `MPI_Test`,
+    /// which looks at the request again after running MPI's progress engine
+    /// (so an arrival is seen in the same call).
+    pub fn poll_one<R>(
+        &mut self,
+        idx: usize,
+        f: impl FnOnce(Comm, Status, &[u8]) -> Result<R, CoreError>,
+    ) -> Result<Option<R>, CoreError> {
+        while let Some(i) = self.repost.pop() {
+            self.post(i)?;
+        }
+        if idx >= self.reqs.len() {
+            return Ok(None);
+        }
+        let mut req = RawRequest(self.reqs[idx]);
+        let done = req.test();
+        self.reqs[idx] = req.0;
+        let Some(status) = done? else {
+            return Ok(None);
+        };
+        let r = match self.slots[idx].as_ref() {
+            Some(slot) => {
+                let n = status.count.min(slot.buf.len());
+                f(slot.comm, status, &slot.buf[..n])
+            }
+            None => return Ok(None),
+        };
+        self.repost.push(idx);
+        r.map(Some)
+    }
+
+    /// Stops listener `idx` (before its communicator is released).
+    pub fn remove(&mut self, idx: usize) {
+        self.repost.retain(|&i| i != idx);
+        if idx < self.reqs.len() {
+            let mut r = RawRequest(self.reqs[idx]);
+            r.cancel_and_wait();
+            self.reqs[idx] = r.0;
+            if is_finalized() {
+                if let Some(slot) = self.slots[idx].take() {
+                    std::mem::forget(slot.buf);
+                }
+            } else {
+                self.slots[idx] = None;
             }
         }
     }
-
-    /// Cancels the standing receive (before the communicator is released).
-    pub fn cancel(&mut self) {
-        self.req.cancel_and_wait();
-    }
 }
 
-impl Drop for PostedRecv {
+impl Drop for ListenerSet {
     fn drop(&mut self) {
-        if !self.req.is_null() && is_finalized() {
-            // MPI is gone and may not have completed the request: keep the
-            // memory valid by leaking it.
-            let b = std::mem::take(&mut self.buf);
-            std::mem::forget(b);
-            return;
+        for idx in 0..self.reqs.len() {
+            self.remove(idx);
         }
-        self.req.cancel_and_wait();
     }
 }
 
@@ -657,6 +750,27 @@ impl Drop for WaitOnDrop<'_> {
     fn drop(&mut self) {
         self.0.wait();
     }
+}
+
+/// Sends a small message with blocking `MPI_Send`, which MPI completes as
+/// soon as the bytes are buffered (eager protocol) and serves on its fastest
+/// path. Only for messages well below MPI's eager limit.
+pub fn send_small(buf: &[u8], dest: i32, tag: i32, comm: Comm) -> Result<(), CoreError> {
+    let count = c_len(buf.len())?;
+    // SAFETY: `buf` is valid for `count` bytes for the whole blocking call.
+    check(
+        unsafe {
+            sys::MPI_Send(
+                buf.as_ptr() as *const c_void,
+                count,
+                sys::RSMPI_UINT8_T,
+                dest,
+                tag,
+                comm.0,
+            )
+        },
+        "MPI_Send",
+    )
 }
 
 /// Sends `buf` without copying; calls `idle` between completion tests (the

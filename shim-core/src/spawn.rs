@@ -114,7 +114,11 @@ mod tests {
         assert!(find_executable("/bin/sh").is_some());
         assert!(find_executable("/nonexistent/prog").is_none());
         assert!(find_executable("no-such-program-anywhere-xyz").is_none());
-        assert!(find_executable("/etc/hostname").is_none(), "not executable");
+        let plain = std::env::temp_dir().join(format!("mpbridge-plain-{}", std::process::id()));
+        std::fs::write(&plain, "not a program").unwrap();
+        let found = find_executable(plain.to_str().unwrap());
+        std::fs::remove_file(&plain).unwrap();
+        assert!(found.is_none(), "a file without execute permission");
         assert!(find_executable("/tmp").is_none(), "a directory");
         assert!(find_executable("").is_none());
     }
