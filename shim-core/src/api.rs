@@ -1,7 +1,7 @@
 //! The Rust API the layers build on: process ids, contexts, send, receive,
 //! probe, spawn and disconnect.
 
-use crate::backoff::{Backoff, Phase};
+use crate::backoff::Backoff;
 use crate::engine::{Payload, Received, Sink, Want};
 use crate::error::{CoreError, CoreResult};
 use crate::lifecycle::with_engine;
@@ -186,11 +186,7 @@ impl Context {
         loop {
             // While spinning, poll in tight bursts like a blocking MPI
             // receive does; once yielding or sleeping, poll once per pause.
-            let burst = if backoff.phase() == Phase::Spin {
-                SPIN_BURST
-            } else {
-                1
-            };
+            let burst = if backoff.spinning() { SPIN_BURST } else { 1 };
             let step = with_engine(|e| {
                 if let Some(m) = e.take_queued(self.id, &pattern)? {
                     return Ok(Some(Got::Queued(m)));

@@ -72,6 +72,12 @@ impl Backoff {
         self.spins_unchecked = SPINS_PER_CHECK;
     }
 
+    /// Whether the wait is still spinning; cheaper than [`phase`](Self::phase)
+    /// early in a wait, when no clock read is due.
+    pub fn spinning(&self) -> bool {
+        self.spins_unchecked > 0 || self.phase() == Phase::Spin
+    }
+
     /// The phase the next `pause` will use.
     pub fn phase(&self) -> Phase {
         let waited = self.start.elapsed();

@@ -15,8 +15,11 @@ pub const TAG_ENVELOPE: i32 = 1;
 pub const TAG_PAYLOAD: i32 = 2;
 /// Size of the encoded header.
 pub const HEADER_LEN: usize = 32;
-/// Payloads up to this size travel inside the header message.
-pub const INLINE_MAX: usize = 16 * 1024;
+/// Payloads up to this size travel inside the header message. Header plus
+/// payload stay within 4 KiB, the smallest eager limit of common MPI
+/// shared-memory transports; above it a combined message would switch to the
+/// slower rendezvous protocol where the payload alone would not.
+pub const INLINE_MAX: usize = 4096 - HEADER_LEN;
 
 const MAGIC: u16 = 0x4d42; // "MB"
 

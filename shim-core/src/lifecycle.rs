@@ -22,7 +22,9 @@ static LIFE: Mutex<Life> = Mutex::new(Life {
 });
 
 /// The waiting policy; its own lock, as waits happen while `LIFE` is held.
-static POLICY: Mutex<Option<Policy>> = Mutex::new(None);
+/// Read at the start of every wait, so its release is a plain store too.
+static POLICY: spin::mutex::Mutex<Option<Policy>, spin::relax::Yield> =
+    spin::mutex::Mutex::new(None);
 
 /// The engine's lock. Its release is a plain store: a lock whose release is
 /// an atomic exchange (a full barrier) stalls right after a shared-memory
@@ -49,12 +51,12 @@ pub(crate) fn with_engine<R>(f: impl FnOnce(&mut Engine) -> CoreResult<R>) -> Co
 
 /// The waiting policy in force.
 pub fn wait_policy() -> Policy {
-    lock(&POLICY).unwrap_or_default()
+    POLICY.lock().unwrap_or_default()
 }
 
 /// Changes the waiting policy (for tuning and tests).
 pub fn set_wait_policy(p: Policy) {
-    *lock(&POLICY) = Some(p);
+    *POLICY.lock() = Some(p);
 }
 
 /// Proof that a layer joined; give it back with [`leave`].

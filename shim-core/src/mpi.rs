@@ -4,7 +4,7 @@
 //! callers never see raw return codes.
 //!
 //! Buffers handed to non-blocking MPI operations are either owned by the
-//! request object (`OwnedSend`, `PostedRecv`) or borrowed only for the
+//! request object (`OwnedSend`, `ListenerSet`) or borrowed only for the
 //! duration of a call that does not return before the operation completed
 //! (`send_borrowed`, `recv_borrowed`), so no safe caller can free a buffer
 //! that MPI still uses.
@@ -457,19 +457,6 @@ impl RawRequest {
         Ok(Some(status_of(&st)?))
     }
 
-    /// Cancels and completes the request (used when a buffer must be released).
-    fn cancel_and_wait(&mut self) {
-        if self.is_null() || is_finalized() {
-            return;
-        }
-        // SAFETY: the request is active; cancelling then waiting completes it
-        // so the buffer it refers to is no longer used by MPI.
-        unsafe {
-            sys::MPI_Cancel(&mut self.0);
-            sys::MPI_Wait(&mut self.0, sys::RSMPI_STATUS_IGNORE);
-        }
-    }
-
     /// Waits for completion without polling anything else.
     fn wait(&mut self) {
         if self.is_null() || is_finalized() {
@@ -609,20 +596,23 @@ impl ListenerSet {
             }
         };
         self.slots[idx] = Some(slot);
+        self.init(idx)?;
         self.post(idx)?;
         Ok(idx)
     }
 
-    fn post(&mut self, idx: usize) -> Result<(), CoreError> {
+    /// Creates listener `idx`'s persistent receive (`MPI_Recv_init`).
+    fn init(&mut self, idx: usize) -> Result<(), CoreError> {
         let Some(slot) = self.slots[idx].as_mut() else {
             return Ok(());
         };
         let count = c_len(slot.buf.len())?;
         // SAFETY: the boxed buffer is owned by the slot and outlives the
-        // request: `remove` and `Drop` complete the request before freeing it.
+        // persistent request: `remove` and `Drop` complete and free the
+        // request before freeing the buffer.
         check(
             unsafe {
-                sys::MPI_Irecv(
+                sys::MPI_Recv_init(
                     slot.buf.as_mut_ptr() as *mut c_void,
                     count,
                     sys::RSMPI_UINT8_T,
@@ -632,8 +622,17 @@ impl ListenerSet {
                     &mut self.reqs[idx],
                 )
             },
-            "MPI_Irecv",
+            "MPI_Recv_init",
         )
+    }
+
+    /// (Re)starts listener `idx`'s persistent receive.
+    fn post(&mut self, idx: usize) -> Result<(), CoreError> {
+        if self.slots[idx].is_none() {
+            return Ok(());
+        }
+        // SAFETY: reqs[idx] is the inactive persistent request made by `init`.
+        check(unsafe { sys::MPI_Start(&mut self.reqs[idx]) }, "MPI_Start")
     }
 
     /// The communicator of listener `idx`.
@@ -718,10 +717,22 @@ impl ListenerSet {
 
     /// Stops listener `idx` (before its communicator is released).
     pub fn remove(&mut self, idx: usize) {
+        // A listener waiting to be re-started is inactive: nothing to cancel.
+        let active = !self.repost.contains(&idx);
         self.repost.retain(|&i| i != idx);
         if idx < self.reqs.len() {
             let mut r = RawRequest(self.reqs[idx]);
-            r.cancel_and_wait();
+            if !r.is_null() && !is_finalized() {
+                // SAFETY: cancelling and completing an active persistent
+                // request, then freeing it, ends MPI's use of the slot's buffer.
+                unsafe {
+                    if active {
+                        sys::MPI_Cancel(&mut r.0);
+                        sys::MPI_Wait(&mut r.0, sys::RSMPI_STATUS_IGNORE);
+                    }
+                    sys::MPI_Request_free(&mut r.0);
+                }
+            }
             self.reqs[idx] = r.0;
             if is_finalized() {
                 if let Some(slot) = self.slots[idx].take() {
