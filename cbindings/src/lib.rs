@@ -4,3 +4,4 @@
 //! are installed as links to this one file.
 
 pub use shim_core::capi::*;
+pub use shim_pvm::capi::*;

@@ -55,10 +55,7 @@ fn pattern(src: c_int, tag: c_int) -> Option<Match> {
     if tag < -1 {
         return None;
     }
-    Some(Match {
-        source: peer(src)?,
-        tag: (tag != -1).then_some(tag),
-    })
+    Some(Match::new(peer(src)?, (tag != -1).then_some(tag)))
 }
 
 fn context(ctx: c_int) -> Result<Context, CoreError> {

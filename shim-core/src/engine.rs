@@ -353,9 +353,21 @@ impl Engine {
     /// poll, and the first, serve everything else too.
     pub fn progress_burst(&mut self, want: &mut Want<'_>, polls: u32) -> CoreResult<usize> {
         const FULL_EVERY: u32 = 16;
-        let own = self.context(want.context)?.listener;
+        // A named sender of another spawn writes on its link; everyone else
+        // on the context's own communicator.
+        let linked = want.pattern.source.and_then(|s| match self.routes.get(&s) {
+            Some(Route::Link(i, _)) => self.links[*i].as_ref().map(|l| l.listener),
+            _ => None,
+        });
+        let own = match linked {
+            Some(l) => l,
+            None => self.context(want.context)?.listener,
+        };
+        // A wildcard sender may be behind any link: then every poll is full.
+        let any_linked = want.pattern.source.is_none() && self.links.iter().any(Option::is_some);
+        let full_every = if any_linked { 1 } else { FULL_EVERY };
         for i in 0..polls.max(1) {
-            let n = if i % FULL_EVERY == 0 {
+            let n = if i % full_every == 0 {
                 self.progress(Some(&mut *want))?
             } else {
                 let mut set = std::mem::take(&mut self.listeners);
@@ -416,7 +428,8 @@ impl Engine {
         if let Some(w) = want {
             if w.got.is_none()
                 && w.context == header.context
-                && w.pattern.accepts(header.source, header.tag)
+                && w.pattern
+                    .accepts(header.source, header.tag, header.encoding)
             {
                 self.deliver(w, &header, comm, st.source, bytes)?;
                 return Ok(());

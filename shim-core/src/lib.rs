@@ -34,3 +34,7 @@ pub use error::{CoreError, CoreResult};
 pub use lifecycle::{join, leave, Membership};
 pub use procid::ProcId;
 pub use queue::{Match, Message};
+
+/// The lock type of the layers' state: waiters yield their core, and release
+/// is a plain store (see `lifecycle` for why that matters after MPI sends).
+pub type Lock<T> = spin::mutex::Mutex<T, spin::relax::Yield>;

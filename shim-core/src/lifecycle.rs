@@ -30,7 +30,7 @@ static POLICY: spin::mutex::Mutex<Option<Policy>, spin::relax::Yield> =
 /// an atomic exchange (a full barrier) stalls right after a shared-memory
 /// MPI send until the line the peer is polling has left this core, which
 /// cost a third of a small message's latency. Waiters yield their core.
-type EngineLock = spin::mutex::Mutex<Option<Engine>, spin::relax::Yield>;
+type EngineLock = crate::Lock<Option<Engine>>;
 
 static ENGINE: EngineLock = EngineLock::new(None);
 

@@ -20,6 +20,7 @@ extern "C" {
     static mpbridge_mpi_max_port_name: c_int;
     static mpbridge_mpi_max_error_string: c_int;
     static mpbridge_mpi_success: c_int;
+    static mpbridge_mpi_appnum: c_int;
 }
 
 /// An MPI communicator handle.
@@ -159,6 +160,28 @@ pub fn abort(comm: Comm, code: i32) -> ! {
     // SAFETY: MPI_Abort may be called with any valid communicator.
     unsafe { sys::MPI_Abort(comm.0, code) };
     std::process::abort()
+}
+
+/// Which program of an MPMD launch (`mpiexec -n 1 a : -n 4 b`) this
+/// process runs: 0 for the first, 1 for the next...; 0 when MPI does not say.
+pub fn appnum() -> i32 {
+    let mut value: *mut c_int = ptr::null_mut();
+    let mut flag: c_int = 0;
+    // SAFETY: MPI stores a pointer to its own int attribute into `value`;
+    // the key constant comes from the C constants file.
+    let rc = unsafe {
+        sys::MPI_Comm_get_attr(
+            sys::RSMPI_COMM_WORLD,
+            mpbridge_mpi_appnum,
+            &mut value as *mut *mut c_int as *mut c_void,
+            &mut flag,
+        )
+    };
+    if rc != 0 || flag == 0 || value.is_null() {
+        return 0;
+    }
+    // SAFETY: with flag set, `value` points to MPI's attribute value.
+    unsafe { *value }
 }
 
 /// Wall-clock time in seconds from MPI's clock.
@@ -368,6 +391,31 @@ impl Comm {
             "MPI_Allreduce",
         )?;
         Ok((max, min))
+    }
+
+    /// Gathers `mine` (the same length on every rank) from every rank, in
+    /// rank order (collective).
+    pub fn allgather(self, mine: &[u8]) -> Result<Vec<u8>, CoreError> {
+        let n = c_len(mine.len())?;
+        let size = self.size()? as usize;
+        let mut all = vec![0u8; mine.len() * size];
+        // SAFETY: `mine` holds n bytes and `all` n bytes per rank, both valid
+        // for the whole blocking call.
+        check(
+            unsafe {
+                sys::MPI_Allgather(
+                    mine.as_ptr() as *const c_void,
+                    n,
+                    sys::RSMPI_UINT8_T,
+                    all.as_mut_ptr() as *mut c_void,
+                    n,
+                    sys::RSMPI_UINT8_T,
+                    self.0,
+                )
+            },
+            "MPI_Allgather",
+        )?;
+        Ok(all)
     }
 
     /// Blocking barrier.

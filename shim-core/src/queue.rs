@@ -27,12 +27,26 @@ pub struct Match {
     pub source: Option<ProcId>,
     /// Wanted tag.
     pub tag: Option<i32>,
+    /// Wanted encoding bits, as (mask, value): a layer that keeps its own
+    /// sub-contexts in the encoding word matches them here. Mask 0 accepts all.
+    pub encoding: (u32, u32),
 }
 
 impl Match {
-    /// Whether a message from `source` with `tag` fits.
-    pub fn accepts(&self, source: ProcId, tag: i32) -> bool {
-        self.source.is_none_or(|s| s == source) && self.tag.is_none_or(|t| t == tag)
+    /// A pattern on sender and tag only.
+    pub fn new(source: Option<ProcId>, tag: Option<i32>) -> Match {
+        Match {
+            source,
+            tag,
+            encoding: (0, 0),
+        }
+    }
+
+    /// Whether a message from `source` with `tag` and `encoding` fits.
+    pub fn accepts(&self, source: ProcId, tag: i32, encoding: u32) -> bool {
+        self.source.is_none_or(|s| s == source)
+            && self.tag.is_none_or(|t| t == tag)
+            && encoding & self.encoding.0 == self.encoding.1
     }
 }
 
@@ -50,7 +64,9 @@ impl MatchQueue {
 
     /// The first message that matches, left in the queue.
     pub fn peek(&self, want: &Match) -> Option<&Message> {
-        self.items.iter().find(|m| want.accepts(m.source, m.tag))
+        self.items
+            .iter()
+            .find(|m| want.accepts(m.source, m.tag, m.encoding))
     }
 
     /// Removes and returns the first message that matches.
@@ -58,7 +74,7 @@ impl MatchQueue {
         let i = self
             .items
             .iter()
-            .position(|m| want.accepts(m.source, m.tag))?;
+            .position(|m| want.accepts(m.source, m.tag, m.encoding))?;
         self.items.remove(i)
     }
 
@@ -101,20 +117,11 @@ mod tests {
         q.push(msg(1, 7, 4));
         let any = Match::default();
         assert_eq!(q.peek(&any).unwrap().data, vec![1]);
-        let from2 = Match {
-            source: Some(ProcId::new(0, 2).unwrap()),
-            tag: None,
-        };
+        let from2 = Match::new(Some(ProcId::new(0, 2).unwrap()), None);
         assert_eq!(q.take(&from2).unwrap().data, vec![2]);
-        let tag7 = Match {
-            source: None,
-            tag: Some(7),
-        };
+        let tag7 = Match::new(None, Some(7));
         assert_eq!(q.take(&tag7).unwrap().data, vec![4]);
-        let tag5 = Match {
-            source: Some(ProcId::new(0, 1).unwrap()),
-            tag: Some(5),
-        };
+        let tag5 = Match::new(Some(ProcId::new(0, 1).unwrap()), Some(5));
         assert_eq!(q.take(&tag5).unwrap().data, vec![1]);
         assert_eq!(q.take(&tag5).unwrap().data, vec![3]);
         assert!(q.take(&tag5).is_none());

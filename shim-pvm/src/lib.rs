@@ -1,1 +1,25 @@
+//! shim-pvm: PVM 3.4 on the mpbridge backend.
+//!
+//! - [`consts`]: every constant of `pvm3.h` with its exact value.
+//! - [`errors`]: error codes, their texts, and PVM's error reporting.
+//! - [`pack`]: message buffers and packing (XDR, raw, in place).
+//! - [`task`], [`ops`], [`msgstate`]: an enrolled task and its operations.
+//! - [`state`]: the process's task and PVM's error reporting.
+//! - [`capi`]: the C ABI of `pvm3.h`.
 
+pub mod capi;
+pub mod consts;
+pub mod errors;
+pub mod msgstate;
+pub mod ops;
+pub mod pack;
+mod ptr;
+pub mod state;
+pub mod task;
+
+/// A PVM error: the negative code `pvm3.h` defines (e.g. `PvmBadParam` = -2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PvmError(pub i32);
+
+/// Result of a PVM operation.
+pub type PvmResult<T> = Result<T, PvmError>;

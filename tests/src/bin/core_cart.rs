@@ -85,15 +85,7 @@ fn main() {
     let up = ids[g.world_rank_of(dst0.unwrap()).unwrap() as usize];
     let down = ids[g.world_rank_of(src0.unwrap()).unwrap() as usize];
     ctx.send(up, 5, 0, &me.to_le_bytes()).unwrap();
-    let got = ctx
-        .recv(
-            Match {
-                source: Some(down),
-                tag: Some(5),
-            },
-            None,
-        )
-        .unwrap();
+    let got = ctx.recv(Match::new(Some(down), Some(5)), None).unwrap();
     check_eq!(
         i32::from_le_bytes(got.data[..4].try_into().unwrap()),
         src0.unwrap(),

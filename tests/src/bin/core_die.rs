@@ -12,13 +12,7 @@ fn main() {
         eprintln!("core_die: rank 1 aborts now");
         std::process::abort();
     }
-    let r = ctx.recv(
-        Match {
-            source: Some(ids[1]),
-            tag: Some(1),
-        },
-        None,
-    );
+    let r = ctx.recv(Match::new(Some(ids[1]), Some(1)), None);
     println!("core_die: rank 0 receive returned {r:?}");
     std::process::exit(3);
 }

@@ -17,10 +17,7 @@ fn main() {
     let ctx = Context::create("ring").expect("context");
     let right = ids[(rank + 1) % n];
     let left = ids[(rank + n - 1) % n];
-    let from_left = Match {
-        source: Some(left),
-        tag: Some(7),
-    };
+    let from_left = Match::new(Some(left), Some(7));
     let mut token = [0u8; 8];
     // One warm-up round, then the timed rounds.
     let total = rounds + 1;

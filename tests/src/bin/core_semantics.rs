@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use tests::{check, check_eq};
 
 fn pattern(src: Option<ProcId>, tag: Option<i32>) -> Match {
-    Match { source: src, tag }
+    Match::new(src, tag)
 }
 
 fn fill(len: usize, seed: u8) -> Vec<u8> {

@@ -29,10 +29,7 @@ fn big(seed: u32) -> Vec<u8> {
 }
 
 fn any(tag: i32) -> Match {
-    Match {
-        source: None,
-        tag: Some(tag),
-    }
+    Match::new(None, Some(tag))
 }
 
 fn parent_main(ctx: Context) {
@@ -78,13 +75,7 @@ fn child_main(ctx: Context) {
     let me = my_id().unwrap();
     let dad = parent().unwrap().expect("a spawned process has a parent");
     let d = ctx
-        .recv(
-            Match {
-                source: Some(dad),
-                tag: Some(DIRECTORY),
-            },
-            None,
-        )
+        .recv(Match::new(Some(dad), Some(DIRECTORY)), None)
         .expect("directory");
     let dir = ids_from_bytes(&d.data);
     let (a0, a1, b0) = (dir[0], dir[1], dir[2]);
@@ -113,10 +104,7 @@ fn child_main(ctx: Context) {
         ctx.send(b0, PING + 1, 0, b"after").expect("ping B again");
         let m = ctx
             .recv(
-                Match {
-                    source: Some(b0),
-                    tag: Some(PONG),
-                },
+                Match::new(Some(b0), Some(PONG)),
                 Some(Duration::from_secs(60)),
             )
             .expect("pong");

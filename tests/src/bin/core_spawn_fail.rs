@@ -26,13 +26,7 @@ fn main() {
     let me = world_ids().unwrap()[0];
     ctx.send(me, 1, 0, b"still alive")
         .expect("send after failed spawn");
-    let got = ctx.recv(
-        Match {
-            source: Some(me),
-            tag: Some(1),
-        },
-        Some(Duration::from_secs(5)),
-    );
+    let got = ctx.recv(Match::new(Some(me), Some(1)), Some(Duration::from_secs(5)));
     check!(
         got.map(|g| g.data == b"still alive").unwrap_or(false),
         "messaging works after a failed spawn"

@@ -1,0 +1,253 @@
+//! Message buffers of one task: the buffer table with the active send and
+//! receive buffers, messages that arrived and got a buffer id but were not
+//! received yet (after `pvm_probe`), the current context, and options.
+
+use crate::consts::{err, opt};
+use crate::pack::{Encoding, MsgBuf};
+use crate::{PvmError, PvmResult};
+use shim_core::idhash::IdMap;
+use std::collections::VecDeque;
+
+/// Bits of the envelope's encoding word that hold the packing encoding;
+/// the PVM context sits above them.
+pub const ENC_BITS: u32 = 4;
+
+/// The envelope encoding word for a message of `context` packed with `enc`.
+pub fn encoding_word(context: i32, enc: Encoding) -> u32 {
+    ((context as u32) << ENC_BITS) | enc.code() as u32
+}
+
+/// Splits an envelope encoding word into (context, encoding).
+pub fn split_word(word: u32) -> (i32, Encoding) {
+    let enc = Encoding::from_code((word & ((1 << ENC_BITS) - 1)) as i32).unwrap_or(Encoding::Raw);
+    ((word >> ENC_BITS) as i32, enc)
+}
+
+/// One buffer: its contents and, for received ones, where it came from.
+pub struct Buf {
+    /// Packed contents.
+    pub msg: MsgBuf,
+    /// Message tag (0 for buffers made locally).
+    pub tag: i32,
+    /// Sender's tid (own tid for buffers made locally).
+    pub src: i32,
+    /// Context the message travelled in.
+    pub ctx: i32,
+}
+
+/// Buffers, queue and options of a task.
+pub struct MsgState {
+    me: i32,
+    /// Current context (`pvm_setcontext`).
+    pub context: i32,
+    bufs: IdMap<i32, Buf>,
+    next_buf: i32,
+    /// Active send buffer (0 = none).
+    pub sbuf: i32,
+    /// Active receive buffer (0 = none).
+    pub rbuf: i32,
+    /// Arrived messages with buffer ids, not yet received, in arrival order.
+    pub queued: VecDeque<i32>,
+    options: [i32; 32],
+    /// Next context id `pvm_newcontext` hands out.
+    pub next_context: i32,
+}
+
+impl MsgState {
+    /// A fresh state for task `me`.
+    pub fn new(me: i32) -> MsgState {
+        let mut options = [0; 32];
+        options[opt::AUTO_ERR as usize] = 1;
+        options[opt::ROUTE as usize] = opt::ALLOW_DIRECT;
+        options[opt::FRAG_SIZE as usize] = 4096;
+        options[opt::POLL_TYPE as usize] = opt::POLL_CONSTANT;
+        MsgState {
+            me,
+            context: 0,
+            bufs: IdMap::default(),
+            next_buf: 1,
+            sbuf: 0,
+            rbuf: 0,
+            queued: VecDeque::new(),
+            options,
+            next_context: 1,
+        }
+    }
+
+    /// Makes a buffer and returns its id.
+    pub fn add(&mut self, buf: Buf) -> i32 {
+        let id = self.next_buf;
+        self.next_buf = self.next_buf.checked_add(1).unwrap_or(1);
+        self.bufs.insert(id, buf);
+        id
+    }
+
+    /// `pvm_mkbuf`.
+    pub fn mkbuf(&mut self, enc: i32) -> PvmResult<i32> {
+        let enc = Encoding::from_code(enc).ok_or(PvmError(err::BAD_PARAM))?;
+        let me = self.me;
+        Ok(self.add(Buf {
+            msg: MsgBuf::new(enc),
+            tag: 0,
+            src: me,
+            ctx: self.context,
+        }))
+    }
+
+    /// `pvm_freebuf`.
+    pub fn freebuf(&mut self, id: i32) -> PvmResult<()> {
+        if id <= 0 {
+            return Err(PvmError(err::BAD_PARAM));
+        }
+        if self.bufs.remove(&id).is_none() {
+            return Err(PvmError(err::NO_SUCH_BUF));
+        }
+        if self.sbuf == id {
+            self.sbuf = 0;
+        }
+        if self.rbuf == id {
+            self.rbuf = 0;
+        }
+        self.queued.retain(|&q| q != id);
+        Ok(())
+    }
+
+    /// `pvm_initsend`: frees the send buffer and makes a new one.
+    pub fn initsend(&mut self, enc: i32) -> PvmResult<i32> {
+        let id = self.mkbuf(enc)?;
+        if self.sbuf != 0 {
+            let old = self.sbuf;
+            let _ = self.freebuf(old);
+        }
+        self.sbuf = id;
+        Ok(id)
+    }
+
+    fn check_settable(&self, id: i32) -> PvmResult<()> {
+        if id < 0 {
+            return Err(PvmError(err::BAD_PARAM));
+        }
+        if id != 0 && !self.bufs.contains_key(&id) {
+            return Err(PvmError(err::NO_SUCH_BUF));
+        }
+        Ok(())
+    }
+
+    /// `pvm_setsbuf`: returns the previous send buffer.
+    pub fn setsbuf(&mut self, id: i32) -> PvmResult<i32> {
+        self.check_settable(id)?;
+        Ok(std::mem::replace(&mut self.sbuf, id))
+    }
+
+    /// `pvm_setrbuf`: returns the previous receive buffer.
+    pub fn setrbuf(&mut self, id: i32) -> PvmResult<i32> {
+        self.check_settable(id)?;
+        if id != 0 {
+            if let Some(b) = self.bufs.get_mut(&id) {
+                b.msg.rewind();
+            }
+        }
+        Ok(std::mem::replace(&mut self.rbuf, id))
+    }
+
+    /// A buffer by id.
+    pub fn get(&self, id: i32) -> PvmResult<&Buf> {
+        if id <= 0 {
+            return Err(PvmError(err::BAD_PARAM));
+        }
+        self.bufs.get(&id).ok_or(PvmError(err::NO_SUCH_BUF))
+    }
+
+    /// The active send buffer (`PvmNoBuf` if none).
+    pub fn sbuf_mut(&mut self) -> PvmResult<&mut MsgBuf> {
+        let id = self.sbuf;
+        self.bufs
+            .get_mut(&id)
+            .map(|b| &mut b.msg)
+            .ok_or(PvmError(err::NO_BUF))
+    }
+
+    /// The active receive buffer (`PvmNoBuf` if none).
+    pub fn rbuf_mut(&mut self) -> PvmResult<&mut MsgBuf> {
+        let id = self.rbuf;
+        self.bufs
+            .get_mut(&id)
+            .map(|b| &mut b.msg)
+            .ok_or(PvmError(err::NO_BUF))
+    }
+
+    /// Frees the active receive buffer (what every receive does first).
+    pub fn drop_rbuf(&mut self) {
+        if self.rbuf != 0 {
+            let old = self.rbuf;
+            let _ = self.freebuf(old);
+        }
+    }
+
+    /// Files an arrived message under a new buffer id, queued.
+    pub fn enqueue(&mut self, src: i32, tag: i32, word: u32, data: Vec<u8>) -> i32 {
+        let (ctx, enc) = split_word(word);
+        let id = self.add(Buf {
+            msg: MsgBuf::received(enc, data),
+            tag,
+            src,
+            ctx,
+        });
+        self.queued.push_back(id);
+        id
+    }
+
+    /// The first queued message matching (src, tag) in the current context.
+    pub fn find_queued(&self, src: Option<i32>, tag: Option<i32>) -> Option<i32> {
+        self.queued.iter().copied().find(|id| {
+            self.bufs.get(id).is_some_and(|b| {
+                b.ctx == self.context
+                    && src.is_none_or(|s| s == b.src)
+                    && tag.is_none_or(|t| t == b.tag)
+            })
+        })
+    }
+
+    /// Removes `id` from the queue (it becomes an ordinary buffer).
+    pub fn unqueue(&mut self, id: i32) {
+        self.queued.retain(|&q| q != id);
+    }
+
+    /// (bytes, tag, source) of a buffer (`pvm_bufinfo`).
+    pub fn info(&self, id: i32) -> PvmResult<(i32, i32, i32)> {
+        let b = self.get(id)?;
+        Ok((b.msg.byte_len() as i32, b.tag, b.src))
+    }
+
+    /// A task-exit notice arrived for a `pvm_notify` of this task: queue the
+    /// message PVM's daemon would have sent (body: the exited tid).
+    pub fn notify_arrived(&mut self, tag: i32, ctx: i32, exited: i32) {
+        let mut msg = MsgBuf::new(Encoding::Default);
+        let _ = msg.pk_int(&[exited], 1, 1);
+        let wire = msg.wire(&|_, _, _, _| Vec::new());
+        let src = crate::task::Task::daemon_tid(exited);
+        let id = self.add(Buf {
+            msg: MsgBuf::received(Encoding::Default, wire),
+            tag,
+            src,
+            ctx,
+        });
+        self.queued.push_back(id);
+    }
+
+    /// `pvm_getopt`.
+    pub fn getopt(&self, what: i32) -> PvmResult<i32> {
+        usize::try_from(what)
+            .ok()
+            .filter(|&w| (1..=opt::NO_RESET as usize).contains(&w))
+            .map(|w| self.options[w])
+            .ok_or(PvmError(err::BAD_PARAM))
+    }
+
+    /// `pvm_setopt`: returns the previous value.
+    pub fn setopt(&mut self, what: i32, value: i32) -> PvmResult<i32> {
+        let old = self.getopt(what)?;
+        self.options[what as usize] = value;
+        Ok(old)
+    }
+}

@@ -1,0 +1,361 @@
+//! PVM operations of an enrolled task, in PVM's terms: send, multicast and
+//! the receive family, psend/precv, spawn, kill, notify and configuration.
+
+use crate::consts::{err, notify};
+use crate::msgstate::{encoding_word, split_word};
+use crate::pack::Encoding;
+use crate::task::{family_body, from_core, id_of, sys_tag, tid_of, Task};
+use crate::{PvmError, PvmResult};
+use shim_core::{CoreError, Match};
+use std::time::{Duration, Instant};
+
+/// How long a blocked receive waits between looks at system messages
+/// (kill requests and exit notices).
+const SYSTEM_CHECK: Duration = Duration::from_millis(20);
+
+/// How a receive waits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wait {
+    /// Until a message comes (`pvm_recv`).
+    Forever,
+    /// Not at all (`pvm_nrecv`).
+    Poll,
+    /// Until a deadline (`pvm_trecv`).
+    For(Duration),
+}
+
+/// What a blocking receive ended with.
+pub enum Outcome<T> {
+    /// The result.
+    Done(T),
+    /// A `pvm_kill` arrived: the task must end.
+    Killed,
+}
+
+/// Reads the memory of an in-place send buffer: `(addr, size, nitem, stride)`
+/// to packed bytes. Supplied by the C layer's pointer module.
+pub type InPlaceReader<'a> = &'a dyn Fn(usize, usize, usize, usize) -> Vec<u8>;
+
+fn check_tag(tag: i32) -> PvmResult<()> {
+    if tag < 0 {
+        Err(PvmError(err::BAD_PARAM))
+    } else {
+        Ok(())
+    }
+}
+
+fn check_pattern(tid: i32, tag: i32) -> PvmResult<(Option<i32>, Option<i32>)> {
+    if tag < -1 || (tid != -1 && !crate::consts::tid::is_task(tid)) {
+        return Err(PvmError(err::BAD_PARAM));
+    }
+    Ok(((tid != -1).then_some(tid), (tag != -1).then_some(tag)))
+}
+
+impl Task {
+    fn send_bytes(&mut self, tid: i32, tag: i32, word: u32, bytes: &[u8]) -> PvmResult<()> {
+        let Some(id) = id_of(tid) else {
+            // A well-formed tid nobody has: PVM drops the message silently.
+            return Ok(());
+        };
+        match self.user.send(id, tag, word, bytes) {
+            Ok(()) | Err(CoreError::UnknownPeer(_)) => Ok(()),
+            Err(e) => Err(from_core(e)),
+        }
+    }
+
+    /// The active send buffer's bytes and envelope word.
+    fn outgoing(&mut self, read: InPlaceReader<'_>) -> PvmResult<(Vec<u8>, u32)> {
+        let ctx = self.msg.context;
+        let buf = self.msg.sbuf_mut()?;
+        Ok((buf.wire(read), encoding_word(ctx, buf.encoding())))
+    }
+
+    /// `pvm_send`.
+    pub fn send(&mut self, tid: i32, tag: i32, read: InPlaceReader<'_>) -> PvmResult<()> {
+        check_tag(tag)?;
+        if !crate::consts::tid::is_task(tid) {
+            return Err(PvmError(err::BAD_PARAM));
+        }
+        let (bytes, word) = self.outgoing(read)?;
+        self.send_bytes(tid, tag, word, &bytes)
+    }
+
+    /// `pvm_mcast`: every listed task once, never the caller.
+    pub fn mcast(&mut self, tids: &[i32], tag: i32, read: InPlaceReader<'_>) -> PvmResult<()> {
+        check_tag(tag)?;
+        if tids.iter().any(|&t| !crate::consts::tid::is_task(t)) {
+            return Err(PvmError(err::BAD_PARAM));
+        }
+        let (bytes, word) = self.outgoing(read)?;
+        let mut list = tids.to_vec();
+        list.sort_unstable();
+        list.dedup();
+        let me = self.me;
+        for t in list.into_iter().filter(|&t| t != me) {
+            self.send_bytes(t, tag, word, &bytes)?;
+        }
+        Ok(())
+    }
+
+    /// `pvm_psend`: raw bytes, the active send buffer untouched.
+    pub fn psend(&mut self, tid: i32, tag: i32, bytes: &[u8]) -> PvmResult<()> {
+        check_tag(tag)?;
+        if !crate::consts::tid::is_task(tid) {
+            return Err(PvmError(err::BAD_PARAM));
+        }
+        let word = encoding_word(self.msg.context, Encoding::Raw);
+        self.send_bytes(tid, tag, word, bytes)
+    }
+
+    fn pattern(&self, src: Option<i32>, tag: Option<i32>) -> Option<Match> {
+        let source = match src {
+            Some(t) => Some(id_of(t)?),
+            None => None,
+        };
+        let mut m = Match::new(source, tag);
+        let mask = !((1u32 << crate::msgstate::ENC_BITS) - 1);
+        m.encoding = (mask, (self.msg.context as u32) << crate::msgstate::ENC_BITS);
+        Some(m)
+    }
+
+    /// Finds the first message matching (tid, tag) in the current context,
+    /// waiting as `wait` says; the message is queued under a buffer id, which
+    /// is returned (`None`: nothing came).
+    pub fn find(&mut self, tid: i32, tag: i32, wait: Wait) -> PvmResult<Outcome<Option<i32>>> {
+        let (src, tag) = check_pattern(tid, tag)?;
+        if let Some(id) = self.msg.find_queued(src, tag) {
+            return Ok(Outcome::Done(Some(id)));
+        }
+        let Some(pattern) = self.pattern(src, tag) else {
+            // A tid nobody has never sends anything.
+            return match wait {
+                Wait::Forever => self.idle_forever(),
+                Wait::Poll => Ok(Outcome::Done(None)),
+                Wait::For(d) => {
+                    std::thread::sleep(d);
+                    Ok(Outcome::Done(None))
+                }
+            };
+        };
+        let deadline = match wait {
+            Wait::For(d) => Some(Instant::now() + d),
+            _ => None,
+        };
+        loop {
+            if self.serve_system()? {
+                return Ok(Outcome::Killed);
+            }
+            let slice = match (wait, deadline) {
+                (Wait::Poll, _) => Duration::ZERO,
+                (_, Some(d)) => d
+                    .saturating_duration_since(Instant::now())
+                    .min(SYSTEM_CHECK),
+                _ => SYSTEM_CHECK,
+            };
+            match self.user.recv(pattern, Some(slice)) {
+                Ok(m) => {
+                    let id = self
+                        .msg
+                        .enqueue(tid_of(m.source), m.tag, m.encoding, m.data);
+                    return Ok(Outcome::Done(Some(id)));
+                }
+                Err(CoreError::Timeout) => {
+                    let expired = match (wait, deadline) {
+                        (Wait::Poll, _) => true,
+                        (_, Some(d)) => Instant::now() >= d,
+                        _ => false,
+                    };
+                    if expired {
+                        return Ok(Outcome::Done(None));
+                    }
+                }
+                Err(e) => return Err(from_core(e)),
+            }
+        }
+    }
+
+    fn idle_forever(&mut self) -> PvmResult<Outcome<Option<i32>>> {
+        loop {
+            if self.serve_system()? {
+                return Ok(Outcome::Killed);
+            }
+            std::thread::sleep(SYSTEM_CHECK);
+        }
+    }
+
+    /// `pvm_recv`/`pvm_nrecv`/`pvm_trecv`: frees the receive buffer, then
+    /// makes the matching message the new one. Returns its id, or 0.
+    pub fn receive(&mut self, tid: i32, tag: i32, wait: Wait) -> PvmResult<Outcome<i32>> {
+        check_pattern(tid, tag)?;
+        self.msg.drop_rbuf();
+        match self.find(tid, tag, wait)? {
+            Outcome::Killed => Ok(Outcome::Killed),
+            Outcome::Done(None) => Ok(Outcome::Done(0)),
+            Outcome::Done(Some(id)) => {
+                self.msg.unqueue(id);
+                self.msg.rbuf = id;
+                Ok(Outcome::Done(id))
+            }
+        }
+    }
+
+    /// `pvm_probe`: the matching message's buffer id (it stays queued), or 0.
+    pub fn probe(&mut self, tid: i32, tag: i32) -> PvmResult<Outcome<i32>> {
+        match self.find(tid, tag, Wait::Poll)? {
+            Outcome::Killed => Ok(Outcome::Killed),
+            Outcome::Done(id) => Ok(Outcome::Done(id.unwrap_or(0))),
+        }
+    }
+
+    /// `pvm_precv`: copies the message's bytes into `out` (truncating) and
+    /// returns (source, tag, full length in bytes); buffers untouched.
+    pub fn precv(
+        &mut self,
+        tid: i32,
+        tag: i32,
+        out: &mut [u8],
+    ) -> PvmResult<Outcome<(i32, i32, usize)>> {
+        match self.find(tid, tag, Wait::Forever)? {
+            Outcome::Killed => Ok(Outcome::Killed),
+            Outcome::Done(None) => Err(PvmError(err::SYS_ERR)),
+            Outcome::Done(Some(id)) => {
+                let read = |_: usize, _: usize, _: usize, _: usize| Vec::new();
+                let (src, tag, bytes) = {
+                    let b = self.msg.get(id)?;
+                    (b.src, b.tag, b.msg.wire(&read))
+                };
+                let n = bytes.len().min(out.len());
+                out[..n].copy_from_slice(&bytes[..n]);
+                self.msg.unqueue(id);
+                let _ = self.msg.freebuf(id);
+                Ok(Outcome::Done((src, tag, bytes.len())))
+            }
+        }
+    }
+
+    /// `pvm_spawn`: claims idle pre-launched ranks running `task`, then
+    /// starts the rest with the backend's spawn. One slot per requested
+    /// task: a tid or a negative PVM error.
+    pub fn spawn(&mut self, task: &str, args: &[String], ntask: i32) -> PvmResult<Vec<i32>> {
+        if ntask < 1 || task.is_empty() {
+            return Err(PvmError(err::BAD_PARAM));
+        }
+        let want = crate::task::base_name(task);
+        let mut claimed: Vec<i32> = Vec::new();
+        let pool = std::mem::take(&mut self.pool);
+        for t in pool {
+            let rank = self.world_tids.iter().position(|&w| w == t);
+            let runs_it = rank.is_some_and(|r| self.world[r].program == want);
+            if runs_it && (claimed.len() as i32) < ntask {
+                claimed.push(t);
+            } else {
+                self.pool.push(t);
+            }
+        }
+        let mut slots: Vec<i32> = claimed.clone();
+        let rest = ntask - claimed.len() as i32;
+        let mut started: Vec<i32> = Vec::new();
+        if rest > 0 {
+            match shim_core::spawn::find_executable(task).or_else(|| pvm_path_lookup(task)) {
+                None => slots.extend(std::iter::repeat_n(err::NO_FILE, rest as usize)),
+                Some(path) => {
+                    let got =
+                        shim_core::spawn(&path.to_string_lossy(), args, rest).map_err(from_core)?;
+                    for s in got {
+                        match s {
+                            Ok(id) => {
+                                started.push(tid_of(id));
+                                slots.push(tid_of(id));
+                            }
+                            Err(_) => slots.push(err::NO_FILE),
+                        }
+                    }
+                }
+            }
+        }
+        let family: Vec<i32> = slots.iter().copied().filter(|&t| t > 0).collect();
+        let body = family_body(self.me, self.msg.context, &family);
+        for &t in &claimed {
+            if let Some(id) = id_of(t) {
+                self.sys
+                    .send(id, sys_tag::CLAIM, 0, &body)
+                    .map_err(from_core)?;
+            }
+        }
+        for &t in &started {
+            if let Some(id) = id_of(t) {
+                self.sys
+                    .send(id, sys_tag::SIBLINGS, 0, &body)
+                    .map_err(from_core)?;
+            }
+        }
+        // Successes first, failures after them, as PVM reports them.
+        slots.sort_by_key(|&t| t < 0);
+        Ok(slots)
+    }
+
+    /// `pvm_kill`: asks the task to end.
+    pub fn kill(&mut self, tid: i32) -> PvmResult<()> {
+        if !crate::consts::tid::is_task(tid) {
+            return Err(PvmError(err::BAD_PARAM));
+        }
+        let id = id_of(tid).ok_or(PvmError(err::NO_TASK))?;
+        match self.sys.send(id, sys_tag::KILL, 0, &[]) {
+            Ok(()) => Ok(()),
+            Err(CoreError::UnknownPeer(_)) => Err(PvmError(err::NO_TASK)),
+            Err(e) => Err(from_core(e)),
+        }
+    }
+
+    /// `pvm_notify` for task exits: the watched tasks tell this one when
+    /// they exit; unknown tasks count as already gone.
+    pub fn notify(&mut self, what: i32, tag: i32, tids: &[i32]) -> PvmResult<()> {
+        let kind = what & !notify::CANCEL;
+        if kind != notify::TASK_EXIT {
+            // Hosts never come or go under MPI: nothing to report.
+            return if matches!(kind, notify::HOST_ADD | notify::HOST_DELETE) {
+                Ok(())
+            } else {
+                Err(PvmError(err::BAD_PARAM))
+            };
+        }
+        let ctx = self.msg.context;
+        for &t in tids {
+            let reachable = id_of(t).is_some_and(|id| {
+                t != self.me
+                    && self
+                        .sys
+                        .send(
+                            id,
+                            sys_tag::NOTIFY_ME,
+                            0,
+                            &[tag.to_le_bytes(), ctx.to_le_bytes()].concat(),
+                        )
+                        .is_ok()
+            });
+            if !reachable || what & notify::CANCEL != 0 {
+                self.msg.notify_arrived(tag, ctx, t);
+            }
+        }
+        Ok(())
+    }
+
+    /// The packing encoding and context of a buffer's envelope word.
+    pub fn word_parts(word: u32) -> (i32, Encoding) {
+        split_word(word)
+    }
+}
+
+/// PVM's own search path for spawned programs: `$HOME/pvm3/bin/$PVM_ARCH`.
+fn pvm_path_lookup(task: &str) -> Option<std::path::PathBuf> {
+    if task.contains('/') {
+        return None;
+    }
+    let home = std::env::var_os("HOME")?;
+    let arch = std::env::var("PVM_ARCH").unwrap_or_else(|_| "LINUX64".into());
+    let p = std::path::Path::new(&home)
+        .join("pvm3/bin")
+        .join(arch)
+        .join(task);
+    shim_core::spawn::find_executable(&p.to_string_lossy())
+}

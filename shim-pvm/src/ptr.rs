@@ -1,0 +1,155 @@
+//! Every raw-pointer conversion of the PVM C and Fortran ABI, each checked
+//! for NULL and size overflow before use.
+
+use std::ffi::{c_char, c_int, CStr};
+
+/// A C string argument; `None` for NULL.
+pub fn c_str<'a>(p: *const c_char) -> Option<&'a [u8]> {
+    if p.is_null() {
+        return None;
+    }
+    // SAFETY: non-NULL; PVM's API requires a NUL-terminated string valid for the call.
+    Some(unsafe { CStr::from_ptr(p) }.to_bytes())
+}
+
+/// Elements spanned by `nitem` items every `stride`-th element.
+fn span(nitem: usize, stride: usize) -> Option<usize> {
+    if nitem == 0 {
+        return Some(0);
+    }
+    (nitem - 1).checked_mul(stride)?.checked_add(1)
+}
+
+/// The elements `nitem` strided items read from `p`.
+pub fn items<'a, T>(p: *const T, nitem: usize, stride: usize) -> Option<&'a [T]> {
+    let n = span(nitem, stride)?;
+    if n == 0 {
+        return Some(&[]);
+    }
+    if p.is_null() || n.checked_mul(std::mem::size_of::<T>())? > isize::MAX as usize {
+        return None;
+    }
+    // SAFETY: non-NULL; PVM's API requires `p` to hold the strided items.
+    Some(unsafe { std::slice::from_raw_parts(p, n) })
+}
+
+/// The elements `nitem` strided items are written to at `p`.
+pub fn items_mut<'a, T>(p: *mut T, nitem: usize, stride: usize) -> Option<&'a mut [T]> {
+    let n = span(nitem, stride)?;
+    if n == 0 {
+        return Some(&mut []);
+    }
+    if p.is_null() || n.checked_mul(std::mem::size_of::<T>())? > isize::MAX as usize {
+        return None;
+    }
+    // SAFETY: non-NULL; PVM's API requires `p` to have room for the strided items.
+    Some(unsafe { std::slice::from_raw_parts_mut(p, n) })
+}
+
+/// Packed native bytes of `nitem` items of `size` bytes every `stride`-th
+/// item from address `addr` (an in-place buffer read at send time).
+pub fn read_strided(addr: usize, size: usize, nitem: usize, stride: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(size * nitem);
+    let Some(all) = span(nitem, stride).and_then(|n| n.checked_mul(size)) else {
+        return out;
+    };
+    if addr == 0 || all == 0 {
+        return out;
+    }
+    // SAFETY: the address was recorded from a user pointer when packing in
+    // place; PVM's contract is that the memory stays valid until the send.
+    let mem = unsafe { std::slice::from_raw_parts(addr as *const u8, all) };
+    for i in 0..nitem {
+        out.extend_from_slice(&mem[i * stride * size..i * stride * size + size]);
+    }
+    out
+}
+
+/// Writes an optional int out-parameter (NULL = not wanted).
+pub fn put(p: *mut c_int, v: c_int) {
+    if !p.is_null() {
+        // SAFETY: non-NULL; the caller passes a valid int pointer.
+        unsafe { p.write(v) };
+    }
+}
+
+/// Writes `bytes` and a NUL to a caller's char buffer (PVM's `upkstr` has
+/// no bound; the caller must have room).
+pub fn put_c_string(p: *mut c_char, bytes: &[u8]) -> bool {
+    if p.is_null() {
+        return false;
+    }
+    // SAFETY: non-NULL; PVM's contract is that the buffer holds the string.
+    unsafe {
+        std::ptr::copy_nonoverlapping(bytes.as_ptr(), p as *mut u8, bytes.len());
+        *p.add(bytes.len()) = 0;
+    }
+    true
+}
+
+/// Writes a pointer out-parameter.
+pub fn put_ptr<T>(p: *mut *mut T, v: *mut T) {
+    if !p.is_null() {
+        // SAFETY: non-NULL; the caller passes a valid pointer-to-pointer.
+        unsafe { p.write(v) };
+    }
+}
+
+/// Reads a `struct timeval` argument as a duration; `None` for NULL.
+pub fn timeval(p: *const libc::timeval) -> Option<Option<std::time::Duration>> {
+    if p.is_null() {
+        return Some(None);
+    }
+    // SAFETY: non-NULL; the caller passes a valid timeval.
+    let tv = unsafe { p.read() };
+    if tv.tv_sec < 0 || tv.tv_usec < 0 {
+        return None;
+    }
+    let d = std::time::Duration::from_secs(tv.tv_sec as u64)
+        + std::time::Duration::from_micros(tv.tv_usec as u64);
+    Some(Some(d))
+}
+
+/// Writes a `struct timeval`.
+pub fn put_timeval(p: *mut libc::timeval, d: std::time::Duration) -> bool {
+    if p.is_null() {
+        return false;
+    }
+    let tv = libc::timeval {
+        tv_sec: d.as_secs() as libc::time_t,
+        tv_usec: d.subsec_micros() as libc::suseconds_t,
+    };
+    // SAFETY: non-NULL; the caller passes a valid timeval.
+    unsafe { p.write(tv) };
+    true
+}
+
+/// Reads the C global `pvm_errno`.
+pub fn errno() -> c_int {
+    // SAFETY: a plain int global; see `set_errno`.
+    unsafe { std::ptr::addr_of!(crate::capi::pvm_errno).read() }
+}
+
+/// Sets the C global `pvm_errno`.
+pub fn set_errno(code: c_int) {
+    // SAFETY: a plain int global, written from the (serialised) PVM calls;
+    // C programs read it between calls.
+    unsafe { *std::ptr::addr_of_mut!(crate::capi::pvm_errno) = code };
+}
+
+extern "C" fn exit_zero() {
+    // SAFETY: flushing every C stream, then ending the process at once.
+    unsafe {
+        libc::fflush(std::ptr::null_mut());
+        libc::_exit(0);
+    }
+}
+
+/// After `pvm_exit` the process is no longer part of the parallel job: its
+/// exit status must not make the MPI launcher abort the tasks still
+/// running (PVM programs often `exit(1)` after `pvm_exit`), so the process
+/// ends with status 0 when it exits.
+pub fn detach_exit_status() {
+    // SAFETY: registering a handler with the C runtime.
+    unsafe { libc::atexit(exit_zero) };
+}

@@ -1,0 +1,350 @@
+//! A PVM task: enrolment on the backend, its tid, parent and siblings, the
+//! pool of pre-launched ranks that `pvm_spawn` claims, and the system
+//! messages tasks exchange (claims, sibling lists, kill requests).
+//!
+//! Tids are the backend's process ids, which follow PVM's layout (`t40001`
+//! is rank 0 of the processes `mpiexec` started).
+
+use crate::consts::{ctx, err};
+use crate::msgstate::MsgState;
+use crate::{PvmError, PvmResult};
+use shim_core::mpi::Comm;
+use shim_core::{Context, Match, Membership, ProcId};
+use std::time::Duration;
+
+/// System message tags (on the layer's own system context).
+pub mod sys_tag {
+    /// A pre-launched rank is claimed: parent, context, siblings.
+    pub const CLAIM: i32 = 1;
+    /// A pre-launched rank is not needed: it leaves quietly.
+    pub const RELEASE: i32 = 2;
+    /// A dynamically spawned task's context and siblings.
+    pub const SIBLINGS: i32 = 3;
+    /// `pvm_kill`.
+    pub const KILL: i32 = 4;
+    /// Ask a task to tell the sender when it exits (`pvm_notify`).
+    pub const NOTIFY_ME: i32 = 5;
+    /// A watched task exited: (tag, context, tid) for the watcher.
+    pub const EXITED: i32 = 6;
+}
+
+/// Bytes each rank contributes to the enrolment exchange.
+const FACT_LEN: usize = 128;
+
+/// What every rank of the static world learns about every other at enrolment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RankFacts {
+    /// Which program of an MPMD launch it runs.
+    pub appnum: i32,
+    /// File name of its executable.
+    pub program: String,
+    /// Host it runs on.
+    pub host: String,
+}
+
+impl RankFacts {
+    fn encode(&self) -> [u8; FACT_LEN] {
+        let mut b = [0u8; FACT_LEN];
+        b[..4].copy_from_slice(&self.appnum.to_le_bytes());
+        let put = |b: &mut [u8], s: &str| {
+            let n = s.len().min(b.len() - 1);
+            b[..n].copy_from_slice(&s.as_bytes()[..n]);
+        };
+        put(&mut b[4..64], &self.program);
+        put(&mut b[64..], &self.host);
+        b
+    }
+
+    fn decode(b: &[u8]) -> RankFacts {
+        let text = |b: &[u8]| {
+            let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
+            String::from_utf8_lossy(&b[..end]).into_owned()
+        };
+        RankFacts {
+            appnum: i32::from_le_bytes([b[0], b[1], b[2], b[3]]),
+            program: text(&b[4..64]),
+            host: text(&b[64..FACT_LEN]),
+        }
+    }
+}
+
+/// The file name part of a path.
+pub fn base_name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+/// How this task came to be.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// Started by the launcher, not spawned.
+    Launched,
+    /// Started by `MPI_Comm_spawn` on behalf of `pvm_spawn`.
+    Spawned,
+    /// Pre-launched and claimed by a `pvm_spawn`.
+    Claimed,
+}
+
+/// One enrolled task.
+pub struct Task {
+    membership: Option<Membership>,
+    /// Own tid.
+    pub me: i32,
+    /// User messages.
+    pub user: Context,
+    /// System messages of the layer.
+    pub sys: Context,
+    /// Parent tid, if spawned or claimed.
+    pub parent: Option<i32>,
+    /// Sibling tids, once known.
+    pub siblings: Option<Vec<i32>>,
+    /// How the task started.
+    pub origin: Origin,
+    /// Facts of the static world, by rank.
+    pub world: Vec<RankFacts>,
+    /// The static world's tids, by rank.
+    pub world_tids: Vec<i32>,
+    /// Pre-launched ranks nobody claimed yet (kept by the first process).
+    pub pool: Vec<i32>,
+    /// Messages, buffers and options.
+    pub msg: MsgState,
+    /// Tasks to tell when this one exits: (watcher, tag, context).
+    pub watchers: Vec<(i32, i32, i32)>,
+}
+
+fn core_err(e: shim_core::CoreError) -> PvmError {
+    match e {
+        shim_core::CoreError::InvalidArgument(_) => PvmError(err::BAD_PARAM),
+        shim_core::CoreError::UnknownPeer(_) => PvmError(err::NO_TASK),
+        _ => PvmError(err::SYS_ERR),
+    }
+}
+
+/// Maps a backend error to a PVM code.
+pub fn from_core(e: shim_core::CoreError) -> PvmError {
+    core_err(e)
+}
+
+/// The tid of a backend process id.
+pub fn tid_of(id: ProcId) -> i32 {
+    id.raw() as i32
+}
+
+/// The backend process id of a tid that names a task.
+pub fn id_of(tid: i32) -> Option<ProcId> {
+    u32::try_from(tid).ok().and_then(ProcId::from_raw)
+}
+
+fn ids_bytes(tids: &[i32]) -> Vec<u8> {
+    tids.iter().flat_map(|t| t.to_le_bytes()).collect()
+}
+
+fn bytes_ids(b: &[u8]) -> Vec<i32> {
+    b.chunks_exact(4)
+        .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// Body of a CLAIM or SIBLINGS message: parent, context, siblings.
+pub fn family_body(parent: i32, context: i32, siblings: &[i32]) -> Vec<u8> {
+    let mut v = Vec::with_capacity(8 + 4 * siblings.len());
+    v.extend_from_slice(&parent.to_le_bytes());
+    v.extend_from_slice(&context.to_le_bytes());
+    v.extend_from_slice(&ids_bytes(siblings));
+    v
+}
+
+fn parse_family(b: &[u8]) -> Option<(i32, i32, Vec<i32>)> {
+    if b.len() < 8 || !b.len().is_multiple_of(4) {
+        return None;
+    }
+    let p = i32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+    let c = i32::from_le_bytes([b[4], b[5], b[6], b[7]]);
+    Some((p, c, bytes_ids(&b[8..])))
+}
+
+fn own_program() -> String {
+    std::env::current_exe()
+        .ok()
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_default()
+}
+
+impl Task {
+    /// Enrols this process: joins the backend and exchanges the facts of the
+    /// static world (collective over it). A pre-launched rank of a later
+    /// MPMD program waits here until a `pvm_spawn` claims it; if nobody does,
+    /// it leaves and the process ends quietly.
+    pub fn enroll() -> PvmResult<Task> {
+        let membership = shim_core::join("pvm").map_err(core_err)?;
+        let user = Context::create("pvm").map_err(core_err)?;
+        let sys = Context::create("pvm.sys").map_err(core_err)?;
+        let me = tid_of(shim_core::my_id().map_err(core_err)?);
+        let world_tids: Vec<i32> = shim_core::world_ids()
+            .map_err(core_err)?
+            .into_iter()
+            .map(tid_of)
+            .collect();
+        let parent = shim_core::parent().map_err(core_err)?.map(tid_of);
+        let mine = RankFacts {
+            appnum: shim_core::mpi::appnum(),
+            program: own_program(),
+            host: shim_core::mpi::processor_name(),
+        };
+        let all = Comm::world().allgather(&mine.encode()).map_err(core_err)?;
+        let world: Vec<RankFacts> = all.chunks_exact(FACT_LEN).map(RankFacts::decode).collect();
+        let mut task = Task {
+            membership: Some(membership),
+            me,
+            user,
+            sys,
+            parent,
+            siblings: None,
+            origin: Origin::Launched,
+            world,
+            world_tids,
+            pool: Vec::new(),
+            msg: MsgState::new(me),
+            watchers: Vec::new(),
+        };
+        if parent.is_some() {
+            task.origin = Origin::Spawned;
+            return Ok(task);
+        }
+        let first_app = task.world.iter().map(|f| f.appnum).min().unwrap_or(0);
+        if mine.appnum == first_app {
+            task.siblings = Some(
+                task.world
+                    .iter()
+                    .zip(&task.world_tids)
+                    .filter(|(f, _)| f.appnum == first_app)
+                    .map(|(_, t)| *t)
+                    .collect(),
+            );
+            if me == task.world_tids[0] {
+                task.pool = task
+                    .world
+                    .iter()
+                    .zip(&task.world_tids)
+                    .filter(|(f, _)| f.appnum != first_app)
+                    .map(|(_, t)| *t)
+                    .collect();
+            }
+            return Ok(task);
+        }
+        task.wait_for_claim()?;
+        Ok(task)
+    }
+
+    /// A pre-launched rank waits for its claim (or release).
+    fn wait_for_claim(&mut self) -> PvmResult<()> {
+        let root = id_of(self.world_tids[0]).ok_or(PvmError(err::SYS_ERR))?;
+        loop {
+            let m = self
+                .sys
+                .recv(Match::new(Some(root), None), None)
+                .map_err(core_err)?;
+            match m.tag {
+                sys_tag::CLAIM => {
+                    let (p, c, sibs) = parse_family(&m.data).ok_or(PvmError(err::BAD_MSG))?;
+                    self.parent = Some(p);
+                    self.msg.context = c;
+                    self.siblings = Some(sibs);
+                    self.origin = Origin::Claimed;
+                    return Ok(());
+                }
+                sys_tag::RELEASE => {
+                    self.leave();
+                    std::process::exit(0);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The sibling list, waiting for it if this task was just spawned.
+    pub fn siblings(&mut self) -> PvmResult<Vec<i32>> {
+        while self.siblings.is_none() {
+            let parent = self.parent.and_then(id_of).ok_or(PvmError(err::SYS_ERR))?;
+            let m = self
+                .sys
+                .recv(Match::new(Some(parent), Some(sys_tag::SIBLINGS)), None)
+                .map_err(core_err)?;
+            let (_, c, sibs) = parse_family(&m.data).ok_or(PvmError(err::BAD_MSG))?;
+            self.msg.context = c;
+            self.siblings = Some(sibs);
+        }
+        Ok(self.siblings.clone().unwrap_or_default())
+    }
+
+    /// Distinct hosts of the static world, in first-seen order.
+    pub fn hosts(&self) -> Vec<String> {
+        let mut hosts: Vec<String> = Vec::new();
+        for f in &self.world {
+            if !hosts.contains(&f.host) {
+                hosts.push(f.host.clone());
+            }
+        }
+        hosts
+    }
+
+    /// Handles pending system messages: kill requests, notify requests and
+    /// exit notices. Returns `true` if this task was killed.
+    pub fn serve_system(&mut self) -> PvmResult<bool> {
+        loop {
+            let m = match self.sys.recv(Match::new(None, None), Some(Duration::ZERO)) {
+                Ok(m) => m,
+                Err(shim_core::CoreError::Timeout) => return Ok(false),
+                Err(e) => return Err(core_err(e)),
+            };
+            let from = tid_of(m.source);
+            match m.tag {
+                sys_tag::KILL => return Ok(true),
+                sys_tag::NOTIFY_ME if m.data.len() == 8 => {
+                    let w = bytes_ids(&m.data);
+                    self.watchers.push((from, w[0], w[1]));
+                }
+                sys_tag::EXITED if m.data.len() == 8 => {
+                    let w = bytes_ids(&m.data);
+                    self.msg.notify_arrived(w[0], w[1], from);
+                }
+                sys_tag::SIBLINGS => {
+                    if let Some((_, c, sibs)) = parse_family(&m.data) {
+                        self.msg.context = c;
+                        self.siblings = Some(sibs);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Tells watchers this task exits, releases unclaimed pre-launched
+    /// ranks, and leaves the backend.
+    pub fn leave(&mut self) {
+        let _ = self.serve_system();
+        for (w, tag, c) in std::mem::take(&mut self.watchers) {
+            if let Some(id) = id_of(w) {
+                let body = ids_bytes(&[tag, c]);
+                let _ = self.sys.send(id, sys_tag::EXITED, 0, &body);
+            }
+        }
+        for t in std::mem::take(&mut self.pool) {
+            if let Some(id) = id_of(t) {
+                let _ = self.sys.send(id, sys_tag::RELEASE, 0, &[]);
+            }
+        }
+        if let Some(m) = self.membership.take() {
+            let _ = shim_core::leave(m);
+        }
+    }
+
+    /// The pvmd-style tid that exit notices come from (host part, top bit).
+    pub fn daemon_tid(tid: i32) -> i32 {
+        (0x8000_0000u32 | (tid as u32 & 0x3ffc_0000)) as i32
+    }
+
+    /// The context id a new `pvm_newcontext` may use next.
+    pub fn base_context() -> i32 {
+        ctx::BASE
+    }
+}
