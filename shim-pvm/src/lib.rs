@@ -10,6 +10,7 @@
 pub mod capi;
 pub mod consts;
 pub mod errors;
+pub mod groups;
 pub mod msgstate;
 pub mod ops;
 pub mod pack;

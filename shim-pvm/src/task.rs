@@ -26,6 +26,8 @@ pub mod sys_tag {
     pub const NOTIFY_ME: i32 = 5;
     /// A watched task exited: (tag, context, tid) for the watcher.
     pub const EXITED: i32 = 6;
+    /// Tags from here on belong to the group service (`groups`).
+    pub const GROUP_FIRST: i32 = 100;
 }
 
 /// Bytes each rank contributes to the enrolment exchange.
@@ -93,6 +95,11 @@ pub struct Task {
     pub user: Context,
     /// System messages of the layer.
     pub sys: Context,
+    /// Group operations' data (bcast, reduce, scatter, gather), apart from
+    /// user messages.
+    pub groups: Context,
+    /// Group membership and barrier state (see `groups`).
+    pub group_state: crate::groups::GroupState,
     /// Parent tid, if spawned or claimed.
     pub parent: Option<i32>,
     /// Sibling tids, once known.
@@ -178,6 +185,7 @@ impl Task {
         let membership = shim_core::join("pvm").map_err(core_err)?;
         let user = Context::create("pvm").map_err(core_err)?;
         let sys = Context::create("pvm.sys").map_err(core_err)?;
+        let groups = Context::create("pvm.groups").map_err(core_err)?;
         let me = tid_of(shim_core::my_id().map_err(core_err)?);
         let world_tids: Vec<i32> = shim_core::world_ids()
             .map_err(core_err)?
@@ -197,6 +205,8 @@ impl Task {
             me,
             user,
             sys,
+            groups,
+            group_state: Default::default(),
             parent,
             siblings: None,
             origin: Origin::Launched,
@@ -313,6 +323,7 @@ impl Task {
                         self.siblings = Some(sibs);
                     }
                 }
+                t if t >= sys_tag::GROUP_FIRST => crate::groups::on_system(self, from, t, &m.data)?,
                 _ => {}
             }
         }
