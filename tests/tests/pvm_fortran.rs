@@ -1,0 +1,370 @@
+//! The PVM Fortran API (`libfpvm3`, gfortran conventions): Fortran programs
+//! built with `mpifort` against the installed `fpvm3.h` and libraries and
+//! run under `mpiexec`; Debian's example Fortran sources rebuilt the same
+//! way; and the exported symbol set compared with Debian's `libfpvm3.a`.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+use tests::mpirun::{mpi_env, run_with_timeout, stage, workspace_root, Run};
+
+const LIMIT: Duration = Duration::from_secs(90);
+
+/// Where the programs of this file are built.
+fn out_dir() -> PathBuf {
+    let d = workspace_root().join("target/test-programs");
+    std::fs::create_dir_all(&d).expect("create target/test-programs");
+    d
+}
+
+/// Compiles Fortran `sources` into `exe` with `mpifort` against the
+/// installed tree. `mismatch` adds `-fallow-argument-mismatch`: legacy PVM
+/// codes pass arrays of several types to `pvmfpack`, which gfortran >= 10
+/// rejects without it.
+fn fortran(sources: &[&Path], exe: &Path, include: &Path, mismatch: bool) -> PathBuf {
+    let lib = stage().join("lib");
+    let mut cmd = Command::new("mpifort");
+    cmd.arg("-O1").arg(format!("-I{}", include.display()));
+    if mismatch {
+        cmd.args(["-fallow-argument-mismatch", "-w"]);
+    }
+    cmd.args(sources)
+        .arg("-o")
+        .arg(exe)
+        .arg(format!("-L{}", lib.display()))
+        .arg(format!("-Wl,-rpath,{}", lib.display()))
+        .args(["-lfpvm3", "-lgpvm3", "-lpvm3"]);
+    let out = cmd.output().expect("cannot run mpifort");
+    assert!(
+        out.status.success(),
+        "compiling {sources:?} failed:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    exe.to_path_buf()
+}
+
+/// One of this project's test programs, built with mismatched arguments
+/// allowed.
+fn legacy_program(source: &str) -> PathBuf {
+    let src = workspace_root().join("tests/programs").join(source);
+    let stem = Path::new(source).file_stem().expect("file name");
+    fortran(
+        &[&src],
+        &out_dir().join(stem),
+        &stage().join("include"),
+        true,
+    )
+}
+
+/// `mpiexec -n N prog args` with `dir` first on `PATH` (spawn by name
+/// finds the children there).
+fn mpiexec_with_path(n: u32, prog: &Path, args: &[&str], dir: &Path) -> Run {
+    let mut cmd = Command::new("mpiexec");
+    cmd.args(["-x", "PATH", "-n", &n.to_string()])
+        .arg(prog)
+        .args(args)
+        .env(
+            "PATH",
+            format!(
+                "{}:{}",
+                dir.display(),
+                std::env::var("PATH").unwrap_or_default()
+            ),
+        );
+    mpi_env(&mut cmd);
+    run_with_timeout(cmd, LIMIT)
+}
+
+/// Every line `<who>...: N passed, M failed`: asserts there are `lines` of
+/// them, all with M = 0 and N >= `min_passed`.
+fn tallies(r: &Run, who: &str, lines: usize, min_passed: usize) {
+    let all = format!("--- stdout\n{}\n--- stderr\n{}", r.stdout, r.stderr);
+    assert!(!r.timed_out, "{who} hung:\n{all}");
+    let found: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with(who) && l.ends_with(" failed"))
+        .collect();
+    assert_eq!(found.len(), lines, "{who}: tally lines\n{all}");
+    for l in found {
+        let words: Vec<&str> = l.split_whitespace().collect();
+        let n = words.len();
+        let passed: usize = words[n - 4].parse().expect("passed count");
+        let failed: usize = words[n - 2].parse().expect("failed count");
+        assert_eq!(failed, 0, "{who}: {l}\n{all}");
+        assert!(passed >= min_passed, "{who}: too few checks in {l}\n{all}");
+    }
+    assert_eq!(r.code, Some(0), "{who}: exit status\n{all}");
+}
+
+#[test]
+fn basic_api_on_one_three_and_four_ranks() {
+    // Only INTEGER data goes through the untyped arguments, so the program
+    // compiles without -fallow-argument-mismatch.
+    let exe = tests::native::build("pvmf_basic.f90", &["fpvm3", "pvm3"]);
+    for n in [1u32, 4] {
+        let r = tests::mpirun::mpiexec(n, &exe, &[&n.to_string()], LIMIT);
+        tallies(&r, "pvmf_basic rank", n as usize, 90);
+    }
+    let r = tests::mpirun::mpiexec(3, &exe, &["3"], LIMIT);
+    tallies(&r, "pvmf_basic rank", 3, 90);
+    // pvmfperror prints the message and the last error's text.
+    assert_eq!(
+        r.stderr
+            .matches("fortran perror check: Bad parameter")
+            .count(),
+        3,
+        "{}",
+        r.stderr
+    );
+    // With PvmAutoErr 1, errors are printed: one found by the C layer, one
+    // by the Fortran layer (under the Fortran routine's name).
+    assert!(
+        r.stderr.contains("pvm_send(): Bad parameter"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("pvmfpack(): Bad parameter"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn pack_and_unpack_every_data_type() {
+    let exe = legacy_program("pvmf_pack.f90");
+    let r = tests::mpirun::mpiexec(2, &exe, &[], LIMIT);
+    tallies(&r, "pvmf_pack rank", 2, 110);
+    assert!(!r.stderr.contains("libpvm ["), "{}", r.stderr);
+}
+
+#[test]
+fn group_routines_on_four_ranks() {
+    let exe = legacy_program("pvmf_groups.f90");
+    let r = tests::mpirun::mpiexec(4, &exe, &[], LIMIT);
+    tallies(&r, "pvmf_groups inst", 4, 35);
+    assert!(!r.stderr.contains("libpvm ["), "{}", r.stderr);
+}
+
+#[test]
+fn spawn_a_fortran_program_by_name() {
+    tests::native::build("pvmf_child.f", &["fpvm3", "pvm3"]);
+    let exe = tests::native::build("pvmf_spawn.f90", &["fpvm3", "pvm3"]);
+    let r = mpiexec_with_path(1, &exe, &[], &out_dir());
+    tallies(&r, "pvmf_spawn parent", 1, 38);
+    tallies(&r, "pvmf_child", 3, 8);
+}
+
+/// Debian's example Fortran sources (`pvm-examples`), extracted and built
+/// against our `fpvm3.h` and libraries (they `include '../include/fpvm3.h'`).
+/// Debian's prebuilt Fortran binaries link its own libfpvm3 statically, so
+/// only a rebuild exercises our Fortran entry points. Each name is
+/// `("examples/spmd.f", "fspmd")` or `("gexamples/frsg.f", "frsg")`.
+fn debian_examples(names: &[(&str, &str)]) -> PathBuf {
+    let root = out_dir().join("debian-fortran");
+    let include = root.join("include");
+    let bin = root.join("bin");
+    // Tests run side by side: set the shared directories up once.
+    static SETUP: std::sync::Once = std::sync::Once::new();
+    SETUP.call_once(|| {
+        std::fs::create_dir_all(&include).expect("create include dir");
+        std::fs::copy(stage().join("include/fpvm3.h"), include.join("fpvm3.h"))
+            .expect("copy fpvm3.h");
+        std::fs::create_dir_all(&bin).expect("create bin dir");
+    });
+    for (member, exe) in names {
+        let dir = member.split('/').next().expect("tarball directory");
+        let tarball = PathBuf::from(format!("/usr/share/doc/pvm-examples/{dir}.tar.gz"));
+        assert!(
+            tarball.is_file(),
+            "{} missing: apt-get install pvm-examples",
+            tarball.display()
+        );
+        let st = Command::new("tar")
+            .arg("xzf")
+            .arg(&tarball)
+            .arg("-C")
+            .arg(&root)
+            .arg(member)
+            .status()
+            .expect("tar");
+        assert!(st.success(), "extracting {member}");
+        fortran(&[&root.join(member)], &bin.join(exe), &include, true);
+    }
+    bin
+}
+
+#[test]
+fn debian_fspmd_rebuilt_against_our_fortran_api() {
+    let bin = debian_examples(&[("examples/spmd.f", "fspmd")]);
+    let r = mpiexec_with_path(4, &bin.join("fspmd"), &[], &bin);
+    assert!(!r.timed_out, "{}\n{}", r.stdout, r.stderr);
+    assert_eq!(
+        r.stdout.matches("token ring done").count(),
+        1,
+        "{}\n{}",
+        r.stdout,
+        r.stderr
+    );
+    assert!(!r.stderr.contains("libpvm ["), "{}", r.stderr);
+}
+
+#[test]
+fn debian_fmaster1_rebuilt_spawns_fslave1() {
+    let bin = debian_examples(&[
+        ("examples/master1.f", "fmaster1"),
+        ("examples/slave1.f", "fslave1"),
+    ]);
+    let r = mpiexec_with_path(1, &bin.join("fmaster1"), &[], &bin);
+    let all = format!("{}\n{}", r.stdout, r.stderr);
+    assert!(!r.timed_out, "{all}");
+    assert_eq!(r.stdout.matches("SUCCESSFUL").count(), 1, "{all}");
+    let got: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.trim_start().starts_with("I got"))
+        .collect();
+    assert_eq!(got.len(), 3, "{all}");
+    for l in got {
+        // " I got     200.0000000 from   0 (expected     200.0000000 )"
+        let nums: Vec<&str> = l
+            .split([' ', '(', ')'])
+            .filter(|w| w.contains('.'))
+            .collect();
+        assert_eq!(nums.len(), 2, "{l}");
+        assert_eq!(nums[0], nums[1], "wrong result in {l}");
+    }
+    assert!(!r.stderr.contains("libpvm ["), "{all}");
+}
+
+#[test]
+fn debian_hitc_rebuilt_farms_out_work() {
+    let bin = debian_examples(&[
+        ("examples/hitc.f", "fhitc"),
+        ("examples/hitc_slave.f", "hitc_slave"),
+    ]);
+    let r = mpiexec_with_path(1, &bin.join("fhitc"), &[], &bin);
+    let all = format!("{}\n{}", r.stdout, r.stderr);
+    assert!(!r.timed_out, "{all}");
+    assert!(r.stdout.contains("Program Finished"), "{all}");
+    assert!(r.stdout.contains("received no-more-work flag"), "{all}");
+    assert!(!r.stderr.contains("libpvm ["), "{all}");
+}
+
+#[test]
+fn debian_fgexample_rebuilt_reduces_over_a_group() {
+    let bin = debian_examples(&[("examples/gexample.f", "fgexample")]);
+    // Four ranks started together, and one rank that spawns its partner.
+    for n in [4u32, 1] {
+        let r = mpiexec_with_path(n, &bin.join("fgexample"), &[], &bin);
+        let all = format!("{}\n{}", r.stdout, r.stderr);
+        assert!(!r.timed_out, "{all}");
+        assert!(r.stdout.contains("The 1-Norm is         5050"), "{all}");
+        assert!(
+            r.stdout
+                .contains("The product of column 1 is   9.33262154439441"),
+            "{all}"
+        );
+        assert!(!r.stderr.contains("libpvm ["), "{all}");
+    }
+}
+
+#[test]
+#[ignore = "intermittent hang outside the Fortran layer: a member's pvm_lvgroup can wait \
+            forever when the task hosting the group service has already called pvm_exit \
+            (Debian's prebuilt frsg and trsg hang the same way)"]
+fn debian_frsg_rebuilt_reduces_scatters_and_gathers() {
+    let bin = debian_examples(&[("gexamples/frsg.f", "frsg")]);
+    // frsg asks for the number of tasks and the row length on stdin, then
+    // spawns the other tasks (frsg, found on PATH).
+    let input = bin.join("frsg.input");
+    std::fs::write(&input, "3\n5\n").expect("write frsg input");
+    let mut cmd = Command::new("mpiexec");
+    cmd.args(["-x", "PATH", "-n", "1"])
+        .arg(bin.join("frsg"))
+        .env(
+            "PATH",
+            format!(
+                "{}:{}",
+                bin.display(),
+                std::env::var("PATH").unwrap_or_default()
+            ),
+        )
+        .stdin(std::fs::File::open(&input).expect("open frsg input"));
+    mpi_env(&mut cmd);
+    let r = run_with_timeout(cmd, LIMIT);
+    let all = format!("{}\n{}", r.stdout, r.stderr);
+    assert!(!r.timed_out, "{all}");
+    assert!(
+        r.stdout.contains("INPUT values: nprocs =            3"),
+        "{all}"
+    );
+    assert!(
+        r.stdout
+            .contains("Test OK: Sum of Squares of first           15  integers is         1240"),
+        "{all}"
+    );
+    assert!(r.stdout.contains("Test Ok: Received (   5.0000"), "{all}");
+    assert!(!r.stdout.contains("ERROR"), "{all}");
+    assert!(!r.stderr.contains("libpvm ["), "{all}");
+}
+
+/// Routines of Debian's libfpvm3 that mpbridge does not export yet, each
+/// waiting for its C counterpart.
+const PENDING: &[&str] = &[
+    // mailbox, message handlers, signals, hosts, task list
+    "pvmfputinfo_",
+    "pvmfrecvinfo_",
+    "pvmfdelinfo_",
+    "pvmfgetmboxinfo_",
+    "pvmfaddmhf_",
+    "pvmfdelmhf_",
+    "pvmfsendsig_",
+    "pvmfaddhost_",
+    "pvmfdelhost_",
+    "pvmfhalt_",
+    "pvmfmstat_",
+    "pvmfarchcode_",
+    "pvmfstartpvmd_",
+    "pvmfhostsync_",
+    "pvmftasks_",
+];
+
+fn defined_symbols(file: &Path, dynamic: bool) -> BTreeSet<String> {
+    let mut cmd = Command::new("nm");
+    if dynamic {
+        cmd.arg("-D");
+    }
+    let out = cmd.arg(file).output().expect("nm");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            (w.len() == 3 && w[1] == "T").then(|| w[2].to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn exports_the_fortran_symbols_of_debian_libfpvm3() {
+    let debian = Path::new("/usr/lib/x86_64-linux-gnu/libfpvm3.a");
+    assert!(
+        debian.is_file(),
+        "{} missing: apt-get install pvm-dev",
+        debian.display()
+    );
+    let want: BTreeSet<String> = defined_symbols(debian, false)
+        .into_iter()
+        .filter(|s| s.ends_with('_'))
+        .collect();
+    assert!(want.len() > 60, "Debian's symbol list: {want:?}");
+    let have = defined_symbols(&stage().join("lib/libmpbridge.so"), true);
+    let missing: Vec<&String> = want
+        .iter()
+        .filter(|s| !have.contains(*s) && !PENDING.contains(&s.as_str()))
+        .collect();
+    assert!(missing.is_empty(), "not exported: {missing:?}");
+}
