@@ -12,11 +12,14 @@
  * default 8 B to 4 MiB) the program
  *   1. checks one round trip of each kind end to end (full buffer compare
  *      on both processes, plus source/tag/length for mpb_recv),
- *   2. runs untimed warm-up round trips of both kinds, then times a second
- *      batch to choose an iteration count giving rounds of about --round-ms,
+ *   2. runs untimed warm-up round trips of both kinds, then times three
+ *      more batches and uses the fastest to choose an iteration count that
+ *      gives rounds of about --round-ms,
  *   3. runs --rounds timed rounds of each kind, alternating which kind goes
  *      first, and keeps the minimum over rounds of the mean one-way time
  *      (round trip / 2).
+ * The table also shows how noisy the rounds were: "spread%" is the larger,
+ * over the two kinds, of (median - minimum) / minimum of the round means.
  *
  * Rank 0 prints a table to stdout and, with --csv, appends rows
  *     core,pingpong,BYTES,OURS_US,mpi,MPI_US,RATIO
@@ -47,9 +50,9 @@
 #define PING_TAG 1
 #define DEFAULT_MIN_BYTES ((size_t)8)
 #define DEFAULT_MAX_BYTES ((size_t)4 << 20)
-#define DEFAULT_ROUNDS 7
-#define DEFAULT_ROUND_MS 25.0
-#define MIN_ITERS 3L
+#define DEFAULT_ROUNDS 9
+#define DEFAULT_ROUND_MS 20.0
+#define MIN_ITERS 10L
 #define MAX_ITERS 200000L
 
 enum kind { KIND_MPI = 0, KIND_OURS = 1, NKINDS = 2 };
@@ -352,6 +355,20 @@ static void check_round_trip(const struct state *s, int kind, size_t size)
 /* Iterations per round so that one round lasts about round_ms, from a timed
  * batch of `probe` round trips of the slower kind.  Decided on rank 0 and
  * broadcast, so both processes run the same loops. */
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* (median - min) / min of n values, in percent; sorts v. */
+static double spread_percent(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    double med = (n % 2) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    return v[0] > 0.0 ? (med - v[0]) / v[0] * 100.0 : 0.0;
+}
+
 static long choose_iters(double slowest_s, long probe, double round_ms)
 {
     double per_rt = slowest_s / (double)probe;
@@ -404,6 +421,12 @@ int main(int argc, char **argv)
     const char *version = "(not built in)";
 #endif
 
+    double *samples[NKINDS];
+    for (int k = 0; k < NKINDS; k++) {
+        samples[k] = malloc((size_t)opt.rounds * sizeof(double));
+        if (samples[k] == NULL)
+            die("out of memory");
+    }
     s.sbuf = malloc(opt.max_bytes);
     s.rbuf = malloc(opt.max_bytes);
     if (s.sbuf == NULL || s.rbuf == NULL)
@@ -425,8 +448,8 @@ int main(int argc, char **argv)
                opt.rounds, opt.round_ms);
         printf("# MPI: %s\n# mpbridge: %s%s\n", mpi_version, version,
                opt.baseline_only ? " (baseline only)" : "");
-        printf("%10s %12s %12s %8s %8s\n", "bytes", "ours_us", "mpi_us",
-               "ratio", "iters");
+        printf("%10s %12s %12s %8s %8s %8s\n", "bytes", "ours_us", "mpi_us",
+               "ratio", "iters", "spread%");
         fflush(stdout);
         if (opt.csv_path != NULL && !opt.baseline_only) {
             csv = fopen(opt.csv_path, "a");
@@ -452,8 +475,15 @@ int main(int argc, char **argv)
             probe = 2000;
         for (int k = 0; k < nkinds; k++)
             (void)run_iters(&s, k, size, probe);
-        for (int k = 0; k < nkinds; k++)
-            warm[k] = run_iters(&s, k, size, probe);
+        for (int rep = 0; rep < 3; rep++) {
+            /* fastest of three batches: a batch that lost the CPU to
+             * another process would make the rounds too short */
+            for (int k = 0; k < nkinds; k++) {
+                double t = run_iters(&s, k, size, probe);
+                if (rep == 0 || t < warm[k])
+                    warm[k] = t;
+            }
+        }
         long iters = choose_iters(warm[0] > warm[1] ? warm[0] : warm[1],
                                   probe, opt.round_ms);
         check_mpi(MPI_Bcast(&iters, 1, MPI_LONG, 0, MPI_COMM_WORLD),
@@ -465,19 +495,26 @@ int main(int argc, char **argv)
                 int k = (r % 2 == 0) ? j : nkinds - 1 - j;
                 double t = run_iters(&s, k, size, iters);
                 double one_way_us = t / (double)iters / 2.0 * 1e6;
+                samples[k][r] = one_way_us;
                 if (r == 0 || one_way_us < best[k])
                     best[k] = one_way_us;
             }
         }
 
         if (s.rank == 0) {
+            double spread = 0.0;
+            for (int k = 0; k < nkinds; k++) {
+                double p = spread_percent(samples[k], opt.rounds);
+                if (p > spread)
+                    spread = p;
+            }
             if (opt.baseline_only) {
-                printf("%10zu %12s %12.3f %8s %8ld\n", size, "-",
-                       best[KIND_MPI], "-", iters);
+                printf("%10zu %12s %12.3f %8s %8ld %8.1f\n", size, "-",
+                       best[KIND_MPI], "-", iters, spread);
             } else {
                 double ratio = best[KIND_OURS] / best[KIND_MPI];
-                printf("%10zu %12.3f %12.3f %8.3f %8ld\n", size,
-                       best[KIND_OURS], best[KIND_MPI], ratio, iters);
+                printf("%10zu %12.3f %12.3f %8.3f %8ld %8.1f\n", size,
+                       best[KIND_OURS], best[KIND_MPI], ratio, iters, spread);
                 if (csv != NULL) {
                     fprintf(csv, "core,pingpong,%zu,%.3f,mpi,%.3f,%.3f\n",
                             size, best[KIND_OURS], best[KIND_MPI], ratio);
@@ -494,6 +531,8 @@ int main(int argc, char **argv)
         die("cannot write %s: %s", opt.csv_path, strerror(errno));
     free(s.sbuf);
     free(s.rbuf);
+    for (int k = 0; k < NKINDS; k++)
+        free(samples[k]);
 
 #ifndef BENCH_WITHOUT_MPB
     if (!opt.baseline_only) {

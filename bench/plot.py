@@ -114,7 +114,9 @@ def nice_step(span, target_ticks=5):
 def fmt_tick(v):
     if v == 0:
         return "0"
-    if abs(v) >= 1000 or abs(v) < 0.01:
+    if 1 <= abs(v) < 1e7 and v == int(v):
+        return str(int(v))
+    if abs(v) >= 1e7 or abs(v) < 0.01:
         return f"{v:.0e}".replace("e+0", "e").replace("e-0", "e-")
     return f"{v:g}"
 
@@ -183,8 +185,9 @@ class Svg:
                 self.add(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" '
                          f'fill="{colour}"/>')
             else:
-                self.add(f'<rect x="{x - 3:.1f}" y="{y - 3:.1f}" width="6" '
-                         f'height="6" fill="{colour}"/>')
+                self.add(f'<rect x="{x - 4:.1f}" y="{y - 4:.1f}" width="8" '
+                         f'height="8" fill="white" stroke="{colour}" '
+                         f'stroke-width="1.5"/>')
 
     def legend(self, x, y, entries):
         """entries: (label, colour, style) with style 'circle', 'square' or
@@ -205,8 +208,9 @@ class Svg:
                     self.add(f'<circle cx="{x0 + 14:.1f}" cy="{cy:.1f}" r="3" '
                              f'fill="{colour}"/>')
                 else:
-                    self.add(f'<rect x="{x0 + 11:.1f}" y="{cy - 3:.1f}" '
-                             f'width="6" height="6" fill="{colour}"/>')
+                    self.add(f'<rect x="{x0 + 10:.1f}" y="{cy - 4:.1f}" '
+                             f'width="8" height="8" fill="white" '
+                             f'stroke="{colour}" stroke-width="1.5"/>')
             self.text(x0 + 28, cy + 4, label, anchor="start", size=11)
 
     def render(self, width, height):
@@ -223,8 +227,9 @@ def panel_frame(svg, ox, oy, title):
     """Returns the plot rectangle (x0, y0, x1, y1) of a panel at (ox, oy)."""
     x0, y0 = ox + MARGIN_L, oy + MARGIN_T
     x1, y1 = ox + PANEL_W - MARGIN_R, oy + PANEL_H - MARGIN_B
-    svg.add(f'<rect x="{x0}" y="{y0}" width="{x1 - x0}" height="{y1 - y0}" '
-            f'fill="none" stroke="#444444" stroke-width="1"/>')
+    svg.add(f'<rect class="panel" x="{x0}" y="{y0}" width="{x1 - x0}" '
+            f'height="{y1 - y0}" fill="none" stroke="#444444" '
+            f'stroke-width="1"/>')
     svg.text((x0 + x1) / 2, oy + 18, title, size=13, weight="bold")
     return x0, y0, x1, y1
 
@@ -245,12 +250,14 @@ def draw_x_axis(svg, xs, sizes, rect):
 
 def x_axis_for(sizes, rect):
     ks, _ = log2_x_ticks(sizes)
-    return Axis(2.0 ** ks[0], 2.0 ** ks[-1], rect[0], rect[2], math.log2)
+    # a little room beyond the outer ticks so edge markers are not clipped
+    return Axis(2.0 ** (ks[0] - 0.3), 2.0 ** (ks[-1] + 0.3), rect[0], rect[2],
+                math.log2)
 
 
 def draw_ratio_panel(svg, ox, oy, rows, key):
     layer, op, baseline = key
-    rect = panel_frame(svg, ox, oy, f"ratio {layer} / {baseline}")
+    rect = panel_frame(svg, ox, oy, f"{layer} {op}: ours / {baseline}")
     x0, y0, x1, y1 = rect
     pts = [(r[0], r[3]) for r in rows if r[3] is not None]
     sizes = [r[0] for r in rows]
@@ -261,7 +268,8 @@ def draw_ratio_panel(svg, ox, oy, rows, key):
     span = max(hi - lo, 0.2)
     step = nice_step(span)
     lo = math.floor((lo - 0.05 * span) / step) * step
-    hi = math.ceil((hi + 0.05 * span) / step) * step
+    # extra headroom at the top keeps the legend off the data
+    hi = math.ceil((hi + 0.45 * span) / step) * step
     if lo < 0:
         lo = 0.0
     ys = Axis(lo, hi, y1, y0)
@@ -277,7 +285,7 @@ def draw_ratio_panel(svg, ox, oy, rows, key):
 
     svg.line(x0, ys(1.0), x1, ys(1.0), "#555555", 1.5, "6,4")
     svg.series([(xs(s), ys(r)) for s, r in pts], RATIO_COLOUR)
-    svg.legend(x1 - 6, y0 + 6, [(f"{layer} {op} / {baseline}", RATIO_COLOUR,
+    svg.legend(x1 - 6, y0 + 6, [(f"ours_us / {baseline}_us", RATIO_COLOUR,
                                  "circle"),
                                 ("parity (1.0)", "#555555", "dash")])
     if not pts:
@@ -350,7 +358,7 @@ def check_svg(text, expected_groups):
     if root.tag != f"{{{SVG_NS}}}svg":
         raise ValueError(f"root element is {root.tag}, expected svg")
     frames = [r for r in root.iter(f"{{{SVG_NS}}}rect")
-              if r.get("fill") == "none" and r.get("stroke") == "#444444"]
+              if r.get("class") == "panel"]
     if len(frames) != 2 * expected_groups:
         raise ValueError(f"found {len(frames)} panels, expected "
                          f"{2 * expected_groups}")

@@ -27,13 +27,19 @@ SVG=$OUT/results.svg
 CSV_HEADER='layer,op,bytes,ours_us,baseline,baseline_us,ratio'
 
 # Layers in the order they run.
-LAYERS=(core)
+LAYERS=(core pvm)
 
 # Targets: layer op baseline bytes max_ratio (ratio = ours_us / baseline_us).
 # A target is checked when its layer ran; a missing row counts as a failure.
 TARGETS='
 core pingpong mpi 8       1.2
 core pingpong mpi 4194304 1.1
+pvm send-recv-raw mpi 8 2.0
+pvm send-recv-raw mpi 4194304 1.25
+pvm psend-precv mpi 8 1.25
+pvm psend-precv mpi 4194304 1.1
+pvm send-recv-raw pvm-3.4.6 8 0.2
+pvm send-recv-raw pvm-3.4.6 1048576 0.2
 '
 
 export OMPI_ALLOW_RUN_AS_ROOT=1
@@ -67,7 +73,77 @@ run_mpi() {
     fi
 }
 
+# Ratios are only meaningful on a quiet machine: say so when it is busy.
+warn_if_busy() {
+    local load cores
+    [ -r /proc/loadavg ] || return 0
+    read -r load _ </proc/loadavg
+    cores=$(nproc 2>/dev/null || echo 1)
+    if awk -v l="$load" -v c="$cores" 'BEGIN { exit !(l + 0 > c + 0) }'; then
+        echo "bench.sh: warning: load average $load on $cores cores;" \
+            "other work competes with the benchmark and timings will be noisy" >&2
+    fi
+}
+
 # ---- layers -----------------------------------------------------------------
+
+# RESULT lines of pvm_pingpong -> CSV rows. With an MPI column:
+# (mode, bytes, ours, mpi); without: (mode, bytes, time).
+pvm_rows_vs_mpi() {
+    awk -v OFS=, '$1 == "RESULT" && NF == 5 {
+        op = ($2 == "raw") ? "send-recv-raw" : "psend-precv"
+        printf "pvm,%s,%s,%.3f,mpi,%.3f,%.3f\n", op, $3, $4, $5, $4 / $5
+    }' "$1"
+}
+
+# Runs the benchmark built against Debian's PVM 3.4.6 under its own pvmd,
+# started here and stopped afterwards (direct routing is set by the program).
+run_real_pvm() {
+    local out=$1
+    shift
+    local tmpd
+    tmpd=$(mktemp -d)
+    (
+        export PVM_ROOT=/usr/lib/pvm3 PVM_ALLOW_ROOT=1 PVM_TMP="$tmpd"
+        setsid /usr/bin/pvmd </dev/null >"$tmpd/pvmd.log" 2>&1 &
+        pid=$!
+        for _ in $(seq 100); do
+            compgen -G "$tmpd/pvmd.*" >/dev/null && break
+            sleep 0.1
+        done
+        rc=0
+        timeout -k 5 "$JOB_TIMEOUT" "$@" </dev/null >"$out" || rc=$?
+        kill "$pid" 2>/dev/null || true
+        sleep 0.3
+        kill -9 "$pid" 2>/dev/null || true
+        exit "$rc"
+    )
+    local rc=$?
+    rm -rf "$tmpd"
+    return $rc
+}
+
+bench_pvm() {
+    echo "== pvm: initsend(raw)+pkbyte+send / recv+upkbyte and psend/precv against MPI_Send/MPI_Recv (same job)"
+    mpicc -O2 -Wall -Wextra -DWITH_MPI -I "$STAGE/include" -o "$OUT/pvm_pingpong_ours" bench/pvm_pingpong.c \
+        -L "$STAGE/lib" -Wl,-rpath,"$STAGE/lib" -lpvm3
+    run_mpi 2 "$OUT/pvm_pingpong_ours" >"$OUT/pvm_ours.txt"
+    cat "$OUT/pvm_ours.txt"
+    pvm_rows_vs_mpi "$OUT/pvm_ours.txt" >>"$CSV"
+    if [ ! -x /usr/bin/pvmd ] || [ ! -e /usr/lib/x86_64-linux-gnu/libpvm3.so.3 ]; then
+        die "Debian's PVM is missing (apt-get install pvm pvm-dev): no baseline pvm-3.4.6"
+    fi
+    echo "== pvm: the same program on Debian's PVM 3.4.6 (pvmd, direct routing)"
+    cc -O2 -Wall -Wextra -I /usr/include -o "$OUT/pvm_pingpong_real" bench/pvm_pingpong.c \
+        /usr/lib/x86_64-linux-gnu/libpvm3.so.3
+    run_real_pvm "$OUT/pvm_real.txt" "$OUT/pvm_pingpong_real" --max-bytes 1048576 ||
+        die "the PVM 3.4.6 run failed (see $OUT/pvm_real.txt)"
+    cat "$OUT/pvm_real.txt"
+    awk -v OFS=, 'NR == FNR { if ($1 == "RESULT" && $2 == "raw") ours[$3] = $4; next }
+        $1 == "RESULT" && $2 == "raw" && ($3 in ours) {
+            printf "pvm,send-recv-raw,%s,%.3f,pvm-3.4.6,%.3f,%.3f\n", $3, ours[$3], $4, ours[$3] / $4
+        }' "$OUT/pvm_ours.txt" "$OUT/pvm_real.txt" >>"$CSV"
+}
 
 bench_core() {
     echo "== core: ping-pong, mpb_send/mpb_recv against MPI_Send/MPI_Recv"
@@ -140,6 +216,7 @@ main() {
 
     mkdir -p "$OUT"
     echo "$CSV_HEADER" >"$CSV"
+    warn_if_busy
 
     for layer in "${layers[@]}"; do
         "bench_$layer"
@@ -147,6 +224,7 @@ main() {
 
     python3 bench/plot.py "$CSV" "$SVG"
     print_results
+    warn_if_busy
     check_targets "${layers[@]}"
 }
 

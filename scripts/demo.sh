@@ -33,7 +33,21 @@ demo_core() {
     "$MPBRIDGE" run -n 4 "$prog"
 }
 
-SECTIONS=(core)
+demo_pvm() {
+    section "PVM: Debian's unchanged pvm-examples binaries on mpbridge"
+    need_program /usr/bin/spmd || return 1
+    echo "-- spmd, 4 ranks (token ring over pvm_siblings)"
+    "$MPBRIDGE" run -n 4 /usr/bin/spmd || return 1
+    echo "-- master1, 1 rank: spawns 3 slave1 tasks by name"
+    PATH=/usr/bin:$PATH "$MPBRIDGE" run -n 1 /usr/bin/master1 || return 1
+    echo "-- the same with the slaves pre-launched (MPMD): pvm_spawn claims them"
+    "$MPBRIDGE" run -n 1 /usr/bin/master1 : -n 3 /usr/bin/slave1 || return 1
+    echo "-- the safe Rust API: a typed token ring"
+    need_program "$EXAMPLES/examples/pvm_ring" || return 1
+    "$MPBRIDGE" run -n 4 "$EXAMPLES/examples/pvm_ring"
+}
+
+SECTIONS=(core pvm)
 
 if [[ ! -x "$MPBRIDGE" ]]; then
     echo "demo: $MPBRIDGE not found (run 'make stage' first)" >&2

@@ -5,3 +5,27 @@
 
 pub use shim_core::capi::*;
 pub use shim_pvm::capi::*;
+pub use shim_pvm::capi_extra::*;
+pub use shim_pvm::capi_groups::*;
+pub use shim_pvm::fapi::*;
+
+/// The C glue of `csrc/` (`pvm_packf` and friends). A shared library only
+/// takes the members of a static archive that something references, so the
+/// glue's entry points are referenced here.
+mod cglue {
+    use std::ffi::{c_char, c_int, c_void};
+
+    extern "C" {
+        fn pvm_packf(fmt: *const c_char, ...) -> c_int;
+        fn pvm_unpackf(fmt: *const c_char, ...) -> c_int;
+        fn pvm_vpackf(fmt: *const c_char, ap: *mut c_void) -> c_int;
+        fn pvm_vunpackf(fmt: *const c_char, ap: *mut c_void) -> c_int;
+    }
+
+    #[used]
+    static VARIADIC: [unsafe extern "C" fn(*const c_char, ...) -> c_int; 2] =
+        [pvm_packf, pvm_unpackf];
+    #[used]
+    static WITH_LIST: [unsafe extern "C" fn(*const c_char, *mut c_void) -> c_int; 2] =
+        [pvm_vpackf, pvm_vunpackf];
+}

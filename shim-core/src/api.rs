@@ -111,7 +111,19 @@ impl Context {
     /// Receives the first message matching `pattern` as an owned message.
     /// `timeout`: `None` waits for ever, `Some(0)` polls once.
     pub fn recv(self, pattern: Match, timeout: Option<Duration>) -> CoreResult<Message> {
-        let mut sink = Sink::Vec(Vec::new());
+        self.recv_reusing(pattern, timeout, Vec::new())
+    }
+
+    /// Like [`recv`](Self::recv), receiving into `storage` (its contents are
+    /// dropped, its capacity reused), so a caller that recycles buffers does
+    /// not allocate and fault in fresh memory for every large message.
+    pub fn recv_reusing(
+        self,
+        pattern: Match,
+        timeout: Option<Duration>,
+        storage: Vec<u8>,
+    ) -> CoreResult<Message> {
+        let mut sink = Sink::Vec(storage);
         let got = self.wait_for(pattern, &mut sink, timeout)?;
         let data = match sink {
             Sink::Vec(v) => v,
@@ -139,6 +151,22 @@ impl Context {
         buf: &mut [u8],
         timeout: Option<Duration>,
     ) -> CoreResult<Received> {
+        let r = self.recv_into_truncating(pattern, buf, timeout)?;
+        if r.len > buf.len() {
+            return Err(CoreError::Truncated { len: r.len });
+        }
+        Ok(r)
+    }
+
+    /// Like [`recv_into`](Self::recv_into), but a longer message is not an
+    /// error: its first `buf.len()` bytes are kept and `len` tells its full
+    /// length (PVM's `pvm_precv` semantics).
+    pub fn recv_into_truncating(
+        self,
+        pattern: Match,
+        buf: &mut [u8],
+        timeout: Option<Duration>,
+    ) -> CoreResult<Received> {
         let cap = buf.len();
         let mut sink = Sink::Buf(buf);
         let got = self.wait_for(pattern, &mut sink, timeout)?;
@@ -146,11 +174,7 @@ impl Context {
             let n = m.data.len().min(cap);
             b[..n].copy_from_slice(&m.data[..n]);
         }
-        let r = got.received();
-        if r.len > cap {
-            return Err(CoreError::Truncated { len: r.len });
-        }
-        Ok(r)
+        Ok(got.received())
     }
 
     /// Whether a matching message is waiting (after polling once); it stays queued.

@@ -438,8 +438,8 @@ impl Engine {
         let data = match header.body {
             Body::Inline => payload_of(bytes).to_vec(),
             Body::Separate => {
-                let mut v = vec![0u8; len];
-                recv_payload(&mut v, st.source, comm)?;
+                let mut v = Vec::new();
+                recv_payload_append(&mut v, len, st.source, comm)?;
                 v
             }
         };
@@ -480,10 +480,13 @@ impl Engine {
                 let n = buf.len();
                 buf.copy_from_slice(&v[..n]);
             }
-            (Sink::Vec(v), Body::Inline) => *v = payload_of(bytes).to_vec(),
+            (Sink::Vec(v), Body::Inline) => {
+                v.clear();
+                v.extend_from_slice(payload_of(bytes));
+            }
             (Sink::Vec(v), Body::Separate) => {
-                *v = vec![0u8; len];
-                recv_payload(v, rank, comm)?;
+                v.clear();
+                recv_payload_append(v, len, rank, comm)?;
             }
         }
         w.got = Some((header.source, header.tag, header.encoding, len));
@@ -535,6 +538,12 @@ impl Engine {
 fn recv_payload(buf: &mut [u8], rank: i32, comm: Comm) -> CoreResult<usize> {
     let mut backoff = Backoff::new();
     mpi::recv_borrowed(buf, rank, TAG_PAYLOAD, comm, || backoff.pause())
+}
+
+/// Like [`recv_payload`], appending to `v` without zero-filling it first.
+fn recv_payload_append(v: &mut Vec<u8>, len: usize, rank: i32, comm: Comm) -> CoreResult<usize> {
+    let mut backoff = Backoff::new();
+    mpi::recv_append(v, len, rank, TAG_PAYLOAD, comm, || backoff.pause())
 }
 
 /// A payload to send: borrowed (sent in place) or owned (handed to MPI).
@@ -837,6 +846,8 @@ impl Engine {
         };
         for p in &link.peers {
             self.routes.remove(p);
+            // A process of another spawn that left is not reconnected to.
+            self.unreachable.insert(*p);
         }
         self.listeners.remove(link.listener);
         // Sends still queued on this link would block the disconnect.

@@ -905,6 +905,29 @@ pub fn recv_borrowed(
     }
 }
 
+/// Receives one message from `source` with MPI tag `tag` of at most `len`
+/// bytes into the spare capacity of `v` (after its current contents),
+/// without zero-filling first; calls `idle` between completion tests.
+pub fn recv_append(
+    v: &mut Vec<u8>,
+    len: usize,
+    source: i32,
+    tag: i32,
+    comm: Comm,
+    idle: impl FnMut(),
+) -> Result<usize, CoreError> {
+    v.reserve(len);
+    let start = v.len();
+    let spare = &mut v.spare_capacity_mut()[..len];
+    // SAFETY: `MaybeUninit<u8>` has the layout of `u8`; MPI only writes
+    // into the buffer, which is borrowed for the whole receive.
+    let buf = unsafe { std::slice::from_raw_parts_mut(spare.as_mut_ptr() as *mut u8, len) };
+    let got = recv_borrowed(buf, source, tag, comm, idle)?.min(len);
+    // SAFETY: MPI wrote `got` bytes right after the vector's contents.
+    unsafe { v.set_len(start + got) };
+    Ok(got)
+}
+
 /// Starts `count` copies of `command` with `args` (collective over
 /// `MPI_COMM_SELF`). Returns the intercommunicator and one MPI error code
 /// per requested process (0 for started ones).

@@ -41,7 +41,9 @@ fn bad() -> PvmError {
 
 /// Runs an entry point: panic boundary, then PVM's error reporting.
 fn entry(name: &str, f: impl FnOnce() -> PvmResult<i32>) -> c_int {
-    guard(name, err::SYS_ERR, || finish(name, f()))
+    let r = guard(name, err::SYS_ERR, || finish(name, f()));
+    crate::capi_extra::dispatch_handlers();
+    r
 }
 
 /// Enrols the caller if needed; returns its tid, or PvmSysErr when the MPI
@@ -203,7 +205,7 @@ pub extern "C" fn pvm_config(
                 hi_name: n.as_ptr() as *mut c_char,
                 hi_arch: ARCH.as_ptr() as *mut c_char,
                 hi_speed: 1000,
-                hi_dsig: 0x0040_8841,
+                hi_dsig: crate::capi_extra::LINUX64_DSIG,
             })
             .collect();
         let mut g = TABLE.lock();
@@ -458,6 +460,9 @@ pub extern "C" fn pvm_mcast(tids: *mut c_int, ntask: c_int, msgtag: c_int) -> c_
 #[no_mangle]
 pub extern "C" fn pvm_recv(tid: c_int, msgtag: c_int) -> c_int {
     entry("pvm_recv", || {
+        if let Some(r) = crate::capi_extra::hooked_receive(tid, msgtag, Wait::Forever, false) {
+            return r;
+        }
         blocking(|t| t.receive(tid, msgtag, Wait::Forever))
     })
 }
@@ -467,6 +472,9 @@ pub extern "C" fn pvm_recv(tid: c_int, msgtag: c_int) -> c_int {
 #[no_mangle]
 pub extern "C" fn pvm_nrecv(tid: c_int, msgtag: c_int) -> c_int {
     entry("pvm_nrecv", || {
+        if let Some(r) = crate::capi_extra::hooked_receive(tid, msgtag, Wait::Poll, false) {
+            return r;
+        }
         blocking(|t| t.receive(tid, msgtag, Wait::Poll))
     })
 }
@@ -481,6 +489,9 @@ pub extern "C" fn pvm_trecv(tid: c_int, msgtag: c_int, tmout: *mut libc::timeval
             Some(d) if d.is_zero() => Wait::Poll,
             Some(d) => Wait::For(d),
         };
+        if let Some(r) = crate::capi_extra::hooked_receive(tid, msgtag, wait, false) {
+            return r;
+        }
         blocking(|t| t.receive(tid, msgtag, wait))
     })
 }
@@ -489,7 +500,12 @@ pub extern "C" fn pvm_trecv(tid: c_int, msgtag: c_int, tmout: *mut libc::timeval
 /// 0. Returns PvmBadParam, PvmSysErr on failure.
 #[no_mangle]
 pub extern "C" fn pvm_probe(tid: c_int, msgtag: c_int) -> c_int {
-    entry("pvm_probe", || blocking(|t| t.probe(tid, msgtag)))
+    entry("pvm_probe", || {
+        if let Some(r) = crate::capi_extra::hooked_receive(tid, msgtag, Wait::Poll, true) {
+            return r;
+        }
+        blocking(|t| t.probe(tid, msgtag))
+    })
 }
 
 /// Sends `len` items of type `datatype` straight from `buf`. Returns PvmOk,

@@ -6,15 +6,22 @@
 //! - [`task`], [`ops`], [`msgstate`]: an enrolled task and its operations.
 //! - [`state`]: the process's task and PVM's error reporting.
 //! - [`capi`]: the C ABI of `pvm3.h`.
+//! - [`capi_extra`]: the rest of it (headers, recvf, handlers, tasks,
+//!   machine control, mailbox entry points); [`mbox`]: the mailbox.
 
 pub mod capi;
+pub mod capi_extra;
+pub mod capi_groups;
 pub mod consts;
 pub mod errors;
+pub mod fapi;
 pub mod groups;
+pub mod mbox;
 pub mod msgstate;
 pub mod ops;
 pub mod pack;
 mod ptr;
+pub mod rust_api;
 pub mod state;
 pub mod task;
 

@@ -51,7 +51,15 @@ pub struct MsgState {
     options: [i32; 32],
     /// Next context id `pvm_newcontext` hands out.
     pub next_context: i32,
+    /// Storage of freed buffers, reused by new ones (no fresh memory to
+    /// fault in for every large message).
+    spare: Vec<Vec<u8>>,
 }
+
+/// Freed storage smaller than this is not worth keeping.
+const SPARE_MIN: usize = 64 * 1024;
+/// At most this many freed buffers are kept.
+const SPARE_MAX: usize = 4;
 
 impl MsgState {
     /// A fresh state for task `me`.
@@ -71,6 +79,7 @@ impl MsgState {
             queued: VecDeque::new(),
             options,
             next_context: 1,
+            spare: Vec::new(),
         }
     }
 
@@ -86,8 +95,9 @@ impl MsgState {
     pub fn mkbuf(&mut self, enc: i32) -> PvmResult<i32> {
         let enc = Encoding::from_code(enc).ok_or(PvmError(err::BAD_PARAM))?;
         let me = self.me;
+        let storage = self.take_spare();
         Ok(self.add(Buf {
-            msg: MsgBuf::new(enc),
+            msg: MsgBuf::with_storage(enc, storage),
             tag: 0,
             src: me,
             ctx: self.context,
@@ -99,8 +109,12 @@ impl MsgState {
         if id <= 0 {
             return Err(PvmError(err::BAD_PARAM));
         }
-        if self.bufs.remove(&id).is_none() {
+        let Some(buf) = self.bufs.remove(&id) else {
             return Err(PvmError(err::NO_SUCH_BUF));
+        };
+        let storage = buf.msg.into_storage();
+        if storage.capacity() >= SPARE_MIN && self.spare.len() < SPARE_MAX {
+            self.spare.push(storage);
         }
         if self.sbuf == id {
             self.sbuf = 0;
@@ -184,6 +198,24 @@ impl MsgState {
         }
     }
 
+    /// Removes a buffer from the table and hands it over.
+    pub fn take(&mut self, id: i32) -> PvmResult<Buf> {
+        let buf = self.bufs.remove(&id).ok_or(PvmError(err::NO_SUCH_BUF))?;
+        if self.sbuf == id {
+            self.sbuf = 0;
+        }
+        if self.rbuf == id {
+            self.rbuf = 0;
+        }
+        self.queued.retain(|&q| q != id);
+        Ok(buf)
+    }
+
+    /// Storage for a new buffer: a freed one's if any, else empty.
+    pub fn take_spare(&mut self) -> Vec<u8> {
+        self.spare.pop().unwrap_or_default()
+    }
+
     /// Files an arrived message under a new buffer id, queued.
     pub fn enqueue(&mut self, src: i32, tag: i32, word: u32, data: Vec<u8>) -> i32 {
         let (ctx, enc) = split_word(word);
@@ -224,7 +256,7 @@ impl MsgState {
     pub fn notify_arrived(&mut self, tag: i32, ctx: i32, exited: i32) {
         let mut msg = MsgBuf::new(Encoding::Default);
         let _ = msg.pk_int(&[exited], 1, 1);
-        let wire = msg.wire(&|_, _, _, _| Vec::new());
+        let wire = msg.wire(&|_, _, _, _| Vec::new()).into_owned();
         let src = crate::task::Task::daemon_tid(exited);
         let id = self.add(Buf {
             msg: MsgBuf::received(Encoding::Default, wire),

@@ -6,7 +6,7 @@ use crate::msgstate::{encoding_word, split_word};
 use crate::pack::Encoding;
 use crate::task::{family_body, from_core, id_of, sys_tag, tid_of, Task};
 use crate::{PvmError, PvmResult};
-use shim_core::{CoreError, Match};
+use shim_core::{Context, CoreError, Match};
 use std::time::{Duration, Instant};
 
 /// How long a blocked receive waits between looks at system messages
@@ -51,33 +51,39 @@ fn check_pattern(tid: i32, tag: i32) -> PvmResult<(Option<i32>, Option<i32>)> {
     Ok(((tid != -1).then_some(tid), (tag != -1).then_some(tag)))
 }
 
+/// Sends on the user context; a tid nobody has drops the message, as PVM does.
+fn deliver(user: Context, tid: i32, tag: i32, word: u32, bytes: &[u8]) -> PvmResult<()> {
+    let Some(id) = id_of(tid) else {
+        return Ok(());
+    };
+    match user.send(id, tag, word, bytes) {
+        Ok(()) | Err(CoreError::UnknownPeer(_)) => Ok(()),
+        Err(e) => Err(from_core(e)),
+    }
+}
+
 impl Task {
-    fn send_bytes(&mut self, tid: i32, tag: i32, word: u32, bytes: &[u8]) -> PvmResult<()> {
-        let Some(id) = id_of(tid) else {
-            // A well-formed tid nobody has: PVM drops the message silently.
-            return Ok(());
-        };
-        match self.user.send(id, tag, word, bytes) {
-            Ok(()) | Err(CoreError::UnknownPeer(_)) => Ok(()),
-            Err(e) => Err(from_core(e)),
-        }
-    }
-
-    /// The active send buffer's bytes and envelope word.
-    fn outgoing(&mut self, read: InPlaceReader<'_>) -> PvmResult<(Vec<u8>, u32)> {
-        let ctx = self.msg.context;
-        let buf = self.msg.sbuf_mut()?;
-        Ok((buf.wire(read), encoding_word(ctx, buf.encoding())))
-    }
-
     /// `pvm_send`.
     pub fn send(&mut self, tid: i32, tag: i32, read: InPlaceReader<'_>) -> PvmResult<()> {
         check_tag(tag)?;
         if !crate::consts::tid::is_task(tid) {
             return Err(PvmError(err::BAD_PARAM));
         }
-        let (bytes, word) = self.outgoing(read)?;
-        self.send_bytes(tid, tag, word, &bytes)
+        let (user, ctx) = (self.user, self.msg.context);
+        let buf = self.msg.sbuf_mut()?;
+        let word = encoding_word(ctx, buf.encoding());
+        deliver(user, tid, tag, word, &buf.wire(read))
+    }
+
+    /// Sends a buffer that is not in the buffer table (the Rust API's).
+    pub fn send_msg(&mut self, tid: i32, tag: i32, msg: &crate::pack::MsgBuf) -> PvmResult<()> {
+        check_tag(tag)?;
+        if !crate::consts::tid::is_task(tid) {
+            return Err(PvmError(err::BAD_PARAM));
+        }
+        let word = encoding_word(self.msg.context, msg.encoding());
+        let none = |_: usize, _: usize, _: usize, _: usize| Vec::new();
+        deliver(self.user, tid, tag, word, &msg.wire(&none))
     }
 
     /// `pvm_mcast`: every listed task once, never the caller.
@@ -86,13 +92,15 @@ impl Task {
         if tids.iter().any(|&t| !crate::consts::tid::is_task(t)) {
             return Err(PvmError(err::BAD_PARAM));
         }
-        let (bytes, word) = self.outgoing(read)?;
         let mut list = tids.to_vec();
         list.sort_unstable();
         list.dedup();
-        let me = self.me;
+        let (user, ctx, me) = (self.user, self.msg.context, self.me);
+        let buf = self.msg.sbuf_mut()?;
+        let word = encoding_word(ctx, buf.encoding());
+        let bytes = buf.wire(read);
         for t in list.into_iter().filter(|&t| t != me) {
-            self.send_bytes(t, tag, word, &bytes)?;
+            deliver(user, t, tag, word, &bytes)?;
         }
         Ok(())
     }
@@ -104,7 +112,17 @@ impl Task {
             return Err(PvmError(err::BAD_PARAM));
         }
         let word = encoding_word(self.msg.context, Encoding::Raw);
-        self.send_bytes(tid, tag, word, bytes)
+        deliver(self.user, tid, tag, word, bytes)
+    }
+
+    /// Looks at system messages if the last look is older than
+    /// `SYSTEM_CHECK` (or `now` is set). Returns `true` if killed.
+    fn system_check(&mut self, now: bool) -> PvmResult<bool> {
+        if !now && self.last_system_check.elapsed() < SYSTEM_CHECK {
+            return Ok(false);
+        }
+        self.last_system_check = Instant::now();
+        self.serve_system()
     }
 
     fn pattern(&self, src: Option<i32>, tag: Option<i32>) -> Option<Match> {
@@ -141,10 +159,18 @@ impl Task {
             Wait::For(d) => Some(Instant::now() + d),
             _ => None,
         };
+        let mut waited = false;
         loop {
-            if self.serve_system()? {
+            // While messages flow, system messages are looked at every
+            // SYSTEM_CHECK; a receive that has to wait looks every slice.
+            if self.system_check(waited)? {
                 return Ok(Outcome::Killed);
             }
+            // System messages may have queued a match (an exit notice).
+            if let Some(id) = self.msg.find_queued(src, tag) {
+                return Ok(Outcome::Done(Some(id)));
+            }
+            waited = true;
             let slice = match (wait, deadline) {
                 (Wait::Poll, _) => Duration::ZERO,
                 (_, Some(d)) => d
@@ -152,7 +178,8 @@ impl Task {
                     .min(SYSTEM_CHECK),
                 _ => SYSTEM_CHECK,
             };
-            match self.user.recv(pattern, Some(slice)) {
+            let storage = self.msg.take_spare();
+            match self.user.recv_reusing(pattern, Some(slice), storage) {
                 Ok(m) => {
                     let id = self
                         .msg
@@ -199,36 +226,69 @@ impl Task {
         }
     }
 
-    /// `pvm_probe`: the matching message's buffer id (it stays queued), or 0.
-    pub fn probe(&mut self, tid: i32, tag: i32) -> PvmResult<Outcome<i32>> {
-        match self.find(tid, tag, Wait::Poll)? {
-            Outcome::Killed => Ok(Outcome::Killed),
-            Outcome::Done(id) => Ok(Outcome::Done(id.unwrap_or(0))),
+    /// Moves every message that has arrived (any context) into the task's
+    /// queue, in arrival order.
+    pub fn pull_arrivals(&mut self) -> PvmResult<()> {
+        while let Some(m) = self.user.take_where(|_| true).map_err(from_core)? {
+            self.msg
+                .enqueue(tid_of(m.source), m.tag, m.encoding, m.data);
         }
+        Ok(())
+    }
+
+    /// `pvm_probe`: the matching message's buffer id (it stays queued), or 0.
+    /// Everything that arrived is queued first, so the probed message keeps
+    /// its place among earlier ones from the same sender.
+    pub fn probe(&mut self, tid: i32, tag: i32) -> PvmResult<Outcome<i32>> {
+        let (src, tag) = check_pattern(tid, tag)?;
+        if self.system_check(false)? {
+            return Ok(Outcome::Killed);
+        }
+        self.pull_arrivals()?;
+        Ok(Outcome::Done(self.msg.find_queued(src, tag).unwrap_or(0)))
     }
 
     /// `pvm_precv`: copies the message's bytes into `out` (truncating) and
-    /// returns (source, tag, full length in bytes); buffers untouched.
+    /// returns (source, tag, full length in bytes); buffers untouched. A
+    /// message not yet queued is received straight into `out`.
     pub fn precv(
         &mut self,
         tid: i32,
         tag: i32,
         out: &mut [u8],
     ) -> PvmResult<Outcome<(i32, i32, usize)>> {
-        match self.find(tid, tag, Wait::Forever)? {
-            Outcome::Killed => Ok(Outcome::Killed),
-            Outcome::Done(None) => Err(PvmError(err::SYS_ERR)),
-            Outcome::Done(Some(id)) => {
-                let read = |_: usize, _: usize, _: usize, _: usize| Vec::new();
-                let (src, tag, bytes) = {
-                    let b = self.msg.get(id)?;
-                    (b.src, b.tag, b.msg.wire(&read))
-                };
-                let n = bytes.len().min(out.len());
-                out[..n].copy_from_slice(&bytes[..n]);
-                self.msg.unqueue(id);
-                let _ = self.msg.freebuf(id);
-                Ok(Outcome::Done((src, tag, bytes.len())))
+        let (src, tag) = check_pattern(tid, tag)?;
+        if let Some(id) = self.msg.find_queued(src, tag) {
+            let read = |_: usize, _: usize, _: usize, _: usize| Vec::new();
+            let b = self.msg.get(id)?;
+            let (from, t) = (b.src, b.tag);
+            let bytes = b.msg.wire(&read);
+            let n = bytes.len().min(out.len());
+            out[..n].copy_from_slice(&bytes[..n]);
+            let full = bytes.len();
+            self.msg.unqueue(id);
+            let _ = self.msg.freebuf(id);
+            return Ok(Outcome::Done((from, t, full)));
+        }
+        let Some(pattern) = self.pattern(src, tag) else {
+            return match self.idle_forever()? {
+                Outcome::Killed => Ok(Outcome::Killed),
+                Outcome::Done(_) => Err(PvmError(err::SYS_ERR)),
+            };
+        };
+        let mut waited = false;
+        loop {
+            if self.system_check(waited)? {
+                return Ok(Outcome::Killed);
+            }
+            waited = true;
+            match self
+                .user
+                .recv_into_truncating(pattern, out, Some(SYSTEM_CHECK))
+            {
+                Ok(r) => return Ok(Outcome::Done((tid_of(r.source), r.tag, r.len))),
+                Err(CoreError::Timeout) => {}
+                Err(e) => return Err(from_core(e)),
             }
         }
     }

@@ -17,6 +17,7 @@
 //!   in-place send buffer is readable once it has been sent and received.
 
 use crate::{PvmError, PvmResult};
+use std::borrow::Cow;
 
 /// `PvmBadParam`: an argument is invalid.
 const PVM_BAD_PARAM: i32 = -2;
@@ -102,7 +103,7 @@ pub struct MsgBuf {
 }
 
 /// A C type that can be packed: its native layout and its XDR form.
-trait Item: Copy {
+trait Item: crate::ptr::Plain {
     /// Bytes of one item in the native layout.
     const RAW_SIZE: usize;
     /// Bytes of one item in XDR (before the padding of a run).
@@ -244,6 +245,22 @@ impl MsgBuf {
         }
     }
 
+    /// An empty send buffer that reuses `storage`'s capacity.
+    pub fn with_storage(enc: Encoding, mut storage: Vec<u8>) -> MsgBuf {
+        storage.clear();
+        MsgBuf {
+            enc,
+            body: storage,
+            refs: Vec::new(),
+            cursor: 0,
+        }
+    }
+
+    /// Gives up the buffer, returning its storage for reuse.
+    pub fn into_storage(self) -> Vec<u8> {
+        self.body
+    }
+
     /// The encoding of this buffer.
     pub fn encoding(&self) -> Encoding {
         self.enc
@@ -268,6 +285,16 @@ impl MsgBuf {
     /// Appends `nitem` items of `data` at `stride`; on failure nothing is appended.
     fn pack<T: Item>(&mut self, data: &[T], nitem: usize, stride: usize) -> PvmResult<()> {
         check_span(data.len(), nitem, stride)?;
+        // Contiguous items whose stored form is their native bytes (any
+        // type in the raw layout, bytes in XDR) are copied as one block.
+        if stride == 1 && (!self.xdr() || T::XDR_SIZE == T::RAW_SIZE && T::RAW_SIZE == 1) {
+            self.body
+                .extend_from_slice(crate::ptr::bytes_of(&data[..nitem]));
+            if self.xdr() {
+                self.body.resize(pad4(self.body.len()), 0);
+            }
+            return Ok(());
+        }
         let items = data.iter().step_by(stride).take(nitem);
         if !self.xdr() {
             items.for_each(|v| v.put_raw(&mut self.body));
@@ -301,6 +328,11 @@ impl MsgBuf {
         let run = nitem.checked_mul(size).ok_or(NO_DATA)?;
         let taken = if self.xdr() { pad4(run) } else { run };
         let bytes = self.peek(self.cursor, taken)?;
+        if stride == 1 && size == T::RAW_SIZE && (!self.xdr() || size == 1) {
+            crate::ptr::bytes_of_mut(&mut out[..nitem]).copy_from_slice(&bytes[..run]);
+            self.cursor += taken;
+            return Ok(());
+        }
         for (slot, chunk) in out
             .iter_mut()
             .step_by(stride)
@@ -391,7 +423,11 @@ impl MsgBuf {
     /// The bytes to send. In-place regions are fetched now, in packing order,
     /// with `read(addr, elem_size, nitem, stride)`, which returns their packed
     /// native bytes.
-    pub fn wire(&self, read: &dyn Fn(usize, usize, usize, usize) -> Vec<u8>) -> Vec<u8> {
+    /// Without in-place regions the body itself is returned, uncopied.
+    pub fn wire(&self, read: &dyn Fn(usize, usize, usize, usize) -> Vec<u8>) -> Cow<'_, [u8]> {
+        if self.refs.is_empty() {
+            return Cow::Borrowed(&self.body);
+        }
         let mut out = Vec::with_capacity(self.byte_len());
         let mut done = 0;
         for r in &self.refs {
@@ -400,7 +436,7 @@ impl MsgBuf {
             out.extend_from_slice(&read(r.addr, r.elem_size, r.nitem, r.stride));
         }
         out.extend_from_slice(&self.body[done..]);
-        out
+        Cow::Owned(out)
     }
 
     /// Moves the read cursor back to the start of the body.
@@ -426,7 +462,8 @@ mod tests {
     fn deliver(b: &MsgBuf) -> MsgBuf {
         MsgBuf::received(
             b.encoding(),
-            b.wire(&|_, _, _, _| panic!("no in-place data")),
+            b.wire(&|_, _, _, _| panic!("no in-place data"))
+                .into_owned(),
         )
     }
 
@@ -755,7 +792,7 @@ mod tests {
         assert_eq!(wire.len(), b.byte_len());
 
         // the receiver decodes the raw layout
-        let mut r = MsgBuf::received(Encoding::InPlace, wire);
+        let mut r = MsgBuf::received(Encoding::InPlace, wire.into_owned());
         assert_eq!(r.encoding(), Encoding::InPlace);
         let (mut i, mut s, mut d) = ([0i32; 3], [0i16], [0f64; 2]);
         r.upk_int(&mut i, 3, 1).unwrap();

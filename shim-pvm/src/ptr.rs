@@ -153,3 +153,27 @@ pub fn detach_exit_status() {
     // SAFETY: registering a handler with the C runtime.
     unsafe { libc::atexit(exit_zero) };
 }
+
+/// Plain numeric data: no padding, and every byte pattern is a valid value,
+/// so a slice of it can be seen as its bytes (in native order).
+pub trait Plain: Copy {}
+
+macro_rules! plain {
+    ($($t:ty),*) => { $(impl Plain for $t {})* };
+}
+plain!(u8, i16, u16, i32, u32, i64, u64, f32, f64);
+// A pair of plain values has no padding between or after its elements.
+impl<T: Plain> Plain for [T; 2] {}
+
+/// The native bytes of a slice of plain values.
+pub fn bytes_of<T: Plain>(s: &[T]) -> &[u8] {
+    // SAFETY: `Plain` types have no padding bytes; the byte view covers
+    // exactly the slice's memory and lives as long as the borrow.
+    unsafe { std::slice::from_raw_parts(s.as_ptr() as *const u8, std::mem::size_of_val(s)) }
+}
+
+/// The native bytes of a slice of plain values, writable.
+pub fn bytes_of_mut<T: Plain>(s: &mut [T]) -> &mut [u8] {
+    // SAFETY: as in `bytes_of`; any bytes written form valid `Plain` values.
+    unsafe { std::slice::from_raw_parts_mut(s.as_mut_ptr() as *mut u8, std::mem::size_of_val(s)) }
+}

@@ -116,6 +116,8 @@ pub struct Task {
     pub msg: MsgState,
     /// Tasks to tell when this one exits: (watcher, tag, context).
     pub watchers: Vec<(i32, i32, i32)>,
+    /// When system messages were last looked at.
+    pub last_system_check: std::time::Instant,
 }
 
 fn core_err(e: shim_core::CoreError) -> PvmError {
@@ -215,6 +217,7 @@ impl Task {
             pool: Vec::new(),
             msg: MsgState::new(me),
             watchers: Vec::new(),
+            last_system_check: std::time::Instant::now(),
         };
         if parent.is_some() {
             task.origin = Origin::Spawned;
@@ -323,6 +326,9 @@ impl Task {
                         self.siblings = Some(sibs);
                     }
                 }
+                t if (crate::mbox::tag::FIRST..=crate::mbox::tag::LAST).contains(&t) => {
+                    crate::mbox::on_system(self, from, t, &m.data)?
+                }
                 t if t >= sys_tag::GROUP_FIRST => crate::groups::on_system(self, from, t, &m.data)?,
                 _ => {}
             }
@@ -333,6 +339,10 @@ impl Task {
     /// ranks, and leaves the backend.
     pub fn leave(&mut self) {
         let _ = self.serve_system();
+        // Before the pool is released and the backend left: the first
+        // process keeps serving group requests here until every other task
+        // has left PVM.
+        crate::groups::leave_all(self);
         for (w, tag, c) in std::mem::take(&mut self.watchers) {
             if let Some(id) = id_of(w) {
                 let body = ids_bytes(&[tag, c]);

@@ -187,3 +187,215 @@ fn timing_kills_a_slave_blocked_in_recv() {
         r.stderr
     );
 }
+
+/// `mpiexec -n N /usr/bin/<name> args...`, set up as [`mpmd`] does.
+fn mpiexec_args(n: u32, name: &str, args: &[&str]) -> Run {
+    let lib = stage().join("lib");
+    let mut cmd = Command::new("mpiexec");
+    cmd.args(["-x", "LD_LIBRARY_PATH", "-x", "PATH"])
+        .arg("-n")
+        .arg(n.to_string())
+        .arg(example(name))
+        .args(args)
+        .env("LD_LIBRARY_PATH", &lib)
+        .env(
+            "PATH",
+            format!("/usr/bin:{}", std::env::var("PATH").unwrap_or_default()),
+        );
+    mpi_env(&mut cmd);
+    run_with_timeout(cmd, LIMIT)
+}
+
+/// The group examples link only `libgpvm3.so.3` (Debian's pulls in
+/// `libpvm3.so.3` itself); ours is the one library.
+fn uses_our_group_library(name: &str) {
+    let lib = stage().join("lib");
+    let out = Command::new("ldd")
+        .arg(example(name))
+        .env("LD_LIBRARY_PATH", &lib)
+        .output()
+        .expect("ldd");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let ours: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("libgpvm3.so.3") || l.contains("libpvm3.so.3"))
+        .collect();
+    assert!(
+        !ours.is_empty() && ours.iter().all(|l| l.contains(&lib.display().to_string())),
+        "{name} must load our libraries:\n{text}"
+    );
+}
+
+#[test]
+fn gexample_reduces_over_a_frozen_group() {
+    uses_our_group_library("gexample");
+    let r = mpiexec(4, "gexample");
+    expect_output(&r, "gexample", "Using 4 processors", 1);
+    expect_output(&r, "gexample", "The 1-Norm is 5050", 1);
+    // 100! from the reduce with the program's own function (PVM_DOUBLE).
+    expect_output(&r, "gexample", "The product of column 1 is 9.33262e+157", 1);
+    assert!(!r.stdout.contains("Barrier failed"), "{}", r.stdout);
+}
+
+#[test]
+fn fortran_gexample_reduces_over_a_frozen_group() {
+    let r = mpiexec(4, "fgexample");
+    let words: Vec<&str> = r.stdout.split_whitespace().collect();
+    assert!(
+        words.windows(3).any(|w| w == ["using", "4", "processors"]),
+        "fgexample: SPMD start on 4 tasks\n{}",
+        r.stdout
+    );
+    let norm: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.contains("The 1-Norm is"))
+        .collect();
+    assert_eq!(norm.len(), 1, "fgexample: one norm line\n{}", r.stdout);
+    assert_eq!(
+        norm[0].split_whitespace().last(),
+        Some("5050"),
+        "fgexample: {}",
+        norm[0]
+    );
+    expect_output(&r, "fgexample", "9.3326215443944", 1);
+}
+
+fn bwtest(name: &str) {
+    let r = mpiexec(2, name);
+    // Both sides validate the 100000 doubles that went there and back.
+    expect_output(&r, name, "100000 doubles received correctly", 2);
+    expect_output(&r, name, "Data size: 800000", 1);
+}
+
+#[test]
+fn bwtest_default_packing() {
+    bwtest("dbwtest");
+}
+
+#[test]
+fn bwtest_in_place_packing() {
+    bwtest("ibwtest");
+}
+
+#[test]
+fn bwtest_raw_packing() {
+    bwtest("rbwtest");
+}
+
+#[test]
+fn bwtest_psend_precv() {
+    bwtest("pbwtest");
+}
+
+#[test]
+fn tst_joins_and_leaves_two_groups() {
+    uses_our_group_library("tst");
+    let r = mpiexec(1, "tst");
+    expect_output(&r, "tst", "joined prognosis 0, negative 0", 1);
+    expect_output(&r, "tst", "left prognosis 0, negative 0", 1);
+}
+
+fn many_groups(name: &str, ranks: u32) {
+    let r = mpiexec(ranks, name);
+    assert!(!r.timed_out, "{name} hung:\n{}\n{}", r.stdout, r.stderr);
+    assert_eq!(
+        r.stderr.matches("joined group31\n").count(),
+        ranks as usize,
+        "{name}: every task joins 32 groups\n{}",
+        r.stderr
+    );
+    assert!(
+        !r.stderr.contains("I'm not myself"),
+        "{name}: getinst/gettid disagree\n{}",
+        r.stderr
+    );
+    assert!(
+        !r.stderr.contains("libpvm ["),
+        "{name}: PVM reported an error\n{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn tjf_group_instances_are_consistent() {
+    many_groups("tjf", 1);
+    many_groups("tjf", 2);
+}
+
+#[test]
+fn tjl_group_instances_are_consistent() {
+    many_groups("tjl", 1);
+    many_groups("tjl", 3);
+}
+
+#[test]
+fn joinleave_reuses_the_instance_a_thousand_times() {
+    let r = mpiexec_args(1, "joinleave", &["1000"]);
+    assert!(!r.timed_out, "joinleave hung:\n{}\n{}", r.stdout, r.stderr);
+    assert_eq!(
+        r.stdout.matches("Joined 1000 times").count(),
+        1,
+        "joinleave:\n{}\n{}",
+        r.stdout,
+        r.stderr
+    );
+    assert!(
+        !r.stderr.contains("JoinLeave") && !r.stderr.contains("libpvm ["),
+        "joinleave: a join or leave failed\n{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn gs_spawns_copies_that_poll_the_group_size() {
+    let r = mpiexec_args(1, "gs.pvm", &["3"]);
+    assert!(!r.timed_out, "gs.pvm hung:\n{}\n{}", r.stdout, r.stderr);
+    assert_eq!(
+        r.stderr.matches(" enrolled").count(),
+        3,
+        "gs.pvm: itself and two spawned copies\n{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("libpvm ["), "gs.pvm:\n{}", r.stderr);
+    assert_eq!(r.code, Some(0), "gs.pvm:\n{}", r.stderr);
+}
+
+#[test]
+fn gexample_alone_spawns_its_group() {
+    // Started alone, gexample asks for the dimension and the number of
+    // tasks on stdin and spawns the others.
+    let input = std::env::temp_dir().join(format!("gexample-input-{}", std::process::id()));
+    std::fs::write(&input, "100 4\n").expect("write gexample input");
+    let lib = stage().join("lib");
+    let mut cmd = Command::new("mpiexec");
+    cmd.args(["-x", "LD_LIBRARY_PATH", "-x", "PATH", "-n", "1"])
+        .arg(example("gexample"))
+        .env("LD_LIBRARY_PATH", &lib)
+        .env(
+            "PATH",
+            format!("/usr/bin:{}", std::env::var("PATH").unwrap_or_default()),
+        )
+        .stdin(std::fs::File::open(&input).expect("gexample input"));
+    mpi_env(&mut cmd);
+    let r = run_with_timeout(cmd, LIMIT);
+    let _ = std::fs::remove_file(&input);
+    expect_output(&r, "gexample (spawning)", "Using 4 processors", 1);
+    expect_output(&r, "gexample (spawning)", "The 1-Norm is 5050", 1);
+    expect_output(&r, "gexample (spawning)", "9.33262e+157", 1);
+}
+
+#[test]
+fn fortran_gexample_alone_spawns_its_group() {
+    // One host: fgexample runs 2 tasks (it spawns one copy of itself).
+    let r = mpiexec(1, "fgexample");
+    let words: Vec<&str> = r.stdout.split_whitespace().collect();
+    assert!(
+        words.windows(3).any(|w| w == ["using", "2", "processors"]),
+        "fgexample (spawning): two tasks\n{}\n{}",
+        r.stdout,
+        r.stderr
+    );
+    expect_output(&r, "fgexample (spawning)", "5050", 1);
+    expect_output(&r, "fgexample (spawning)", "9.3326215443944", 1);
+}

@@ -1,0 +1,75 @@
+//! The project's own PVM programs (C), built against the installed
+//! `pvm3.h` and `-lpvm3`, run under `mpiexec` with a hard timeout.
+
+use std::time::Duration;
+use tests::mpirun::mpiexec;
+use tests::native::build;
+
+fn tallies_ok(out: &str, procs: usize, what: &str) {
+    let t: Vec<&str> = out.lines().filter(|l| l.contains(" passed, ")).collect();
+    assert_eq!(t.len(), procs, "{what}: one tally per process\n{out}");
+    assert!(t.iter().all(|l| l.ends_with(" 0 failed")), "{what}:\n{out}");
+}
+
+#[test]
+fn message_semantics_on_three_ranks() {
+    let exe = build("pvm_semantics.c", &["pvm3"]);
+    let r = mpiexec(3, &exe, &[], Duration::from_secs(90));
+    assert!(!r.timed_out, "hung:\n{}\n{}", r.stdout, r.stderr);
+    tallies_ok(&r.stdout, 3, "pvm_semantics");
+    assert!(!r.stderr.contains("FAILED"), "{}", r.stderr);
+    // The one deliberate failure with PvmAutoErr on, in libpvm's format.
+    let line = r
+        .stderr
+        .lines()
+        .find(|l| l.starts_with("libpvm [t"))
+        .unwrap_or("");
+    assert!(
+        line.ends_with("]: pvm_send(): Bad parameter"),
+        "auto-error line: {line:?}\n{}",
+        r.stderr
+    );
+    assert_eq!(
+        r.stderr.matches("libpvm [").count(),
+        1,
+        "only the deliberate error is printed:\n{}",
+        r.stderr
+    );
+    assert_eq!(r.code, Some(0));
+}
+
+/// The safe Rust API's example (`shim-pvm/examples/pvm_ring.rs`), built by
+/// cargo next to this test's own binary.
+#[test]
+fn rust_api_token_ring_on_four_ranks() {
+    let exe = std::env::current_exe().expect("test binary");
+    let profile_dir = exe
+        .parent()
+        .and_then(|d| d.parent())
+        .expect("target/<profile>");
+    let ring = profile_dir.join("examples/pvm_ring");
+    assert!(
+        ring.is_file(),
+        "{} not built (cargo build --examples)",
+        ring.display()
+    );
+    let r = mpiexec(4, &ring, &[], Duration::from_secs(60));
+    r.assert_ok("pvm_ring");
+    assert!(
+        r.stdout.contains("pvm_ring: 1 passed, 0 failed"),
+        "{}",
+        r.stdout
+    );
+}
+
+/// A parent is told when its children exit, including one killed while
+/// blocked in a receive, and the job still ends cleanly.
+#[test]
+fn exit_notices_for_a_finished_and_a_killed_child() {
+    let exe = build("pvm_notify.c", &["pvm3"]);
+    let r = mpiexec(1, &exe, &[], Duration::from_secs(90));
+    assert!(!r.timed_out, "hung:\n{}\n{}", r.stdout, r.stderr);
+    tallies_ok(&r.stdout, 1, "pvm_notify");
+    assert!(!r.stderr.contains("was not killed"), "{}", r.stderr);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+}
