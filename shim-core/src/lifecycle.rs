@@ -86,6 +86,10 @@ pub fn join(layer: &str) -> CoreResult<Membership> {
         } else {
             let l = mpi::init_thread_multiple()?;
             life.we_initialized = true;
+            // A program that ends without leaving (no pvm_exit, no
+            // mpb_finalize) must still finalise the MPI we started, or the
+            // launcher treats its exit as a crash and ends the job.
+            mpi::at_exit(finalize_at_exit);
             l
         };
         life.thread_level = Some(level);
@@ -116,6 +120,22 @@ pub fn leave(m: Membership) -> CoreResult<()> {
         mpi::finalize()?;
     }
     Ok(())
+}
+
+/// Leaves every layer still joined and finalises MPI if this library
+/// started it (run at process exit).
+extern "C" fn finalize_at_exit() {
+    let _ = std::panic::catch_unwind(|| {
+        let mut life = lock(&LIFE);
+        life.layers.clear();
+        if let Some(mut e) = ENGINE.lock().take() {
+            let _ = e.shutdown();
+        }
+        if life.we_initialized && !mpi::is_finalized() {
+            life.we_initialized = false;
+            let _ = mpi::finalize();
+        }
+    });
 }
 
 /// Names of the layers currently joined.

@@ -184,6 +184,12 @@ pub fn appnum() -> i32 {
     unsafe { *value }
 }
 
+/// Registers `f` to run when the process exits normally (C `atexit`).
+pub fn at_exit(f: extern "C" fn()) -> bool {
+    // SAFETY: registering a plain function with the C runtime.
+    unsafe { libc::atexit(f) == 0 }
+}
+
 /// Wall-clock time in seconds from MPI's clock.
 pub fn wtime() -> f64 {
     // SAFETY: MPI_Wtime has no preconditions beyond initialisation.

@@ -345,6 +345,14 @@ fn joinleave_reuses_the_instance_a_thousand_times() {
         "joinleave: a join or leave failed\n{}",
         r.stderr
     );
+    // joinleave never calls pvm_exit: MPI is still finalised at exit, so
+    // the launcher sees a clean end.
+    assert_eq!(
+        r.code,
+        Some(0),
+        "joinleave's job must end cleanly:\n{}",
+        r.stderr
+    );
 }
 
 #[test]
