@@ -1,6 +1,7 @@
 //! The environment `mpbridge run` gives to `mpiexec` (and through it to every
 //! rank): our library directory first on `LD_LIBRARY_PATH`, and the switches
-//! Open MPI needs to run as root or with more ranks than cores.
+//! Open MPI needs to run as root and to start more processes than cores
+//! (ranks plus those PVM programs spawn later).
 
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
@@ -13,9 +14,6 @@ use crate::launcher::Flavour;
 pub struct EnvInputs<'a> {
     pub flavour: Flavour,
     pub is_root: bool,
-    /// Every rank in the job, data servers included.
-    pub total_ranks: u32,
-    pub cores: usize,
     pub libdir: Option<&'a Path>,
     pub current_ld_library_path: Option<&'a OsStr>,
 }
@@ -34,10 +32,10 @@ pub fn launch_env(inputs: &EnvInputs<'_>) -> Vec<(&'static str, OsString)> {
             env.push(("OMPI_ALLOW_RUN_AS_ROOT", OsString::from("1")));
             env.push(("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", OsString::from("1")));
         }
-        let ranks = usize::try_from(inputs.total_ranks).unwrap_or(usize::MAX);
-        if ranks > inputs.cores {
-            env.push(("OMPI_MCA_rmaps_base_oversubscribe", OsString::from("1")));
-        }
+        // Processes started later by pvm_spawn (MPI_Comm_spawn) need slots
+        // too, and how many a program spawns is not known here: allow
+        // more processes than cores whatever the initial count.
+        env.push(("OMPI_MCA_rmaps_base_oversubscribe", OsString::from("1")));
     }
     env
 }
@@ -63,12 +61,10 @@ pub fn prepend_dir(dir: &Path, current: Option<&OsStr>) -> OsString {
 mod tests {
     use super::*;
 
-    fn inputs(flavour: Flavour, is_root: bool, ranks: u32, cores: usize) -> EnvInputs<'static> {
+    fn inputs(flavour: Flavour, is_root: bool) -> EnvInputs<'static> {
         EnvInputs {
             flavour,
             is_root,
-            total_ranks: ranks,
-            cores,
             libdir: Some(Path::new("/opt/mpb/lib")),
             current_ld_library_path: None,
         }
@@ -100,7 +96,7 @@ mod tests {
 
     #[test]
     fn open_mpi_as_root_and_oversubscribed() {
-        let env = launch_env(&inputs(Flavour::OpenMpi, true, 3, 2));
+        let env = launch_env(&inputs(Flavour::OpenMpi, true));
         assert_eq!(
             names(&env),
             vec![
@@ -115,20 +111,23 @@ mod tests {
     }
 
     #[test]
-    fn open_mpi_plain_user_within_cores() {
-        let env = launch_env(&inputs(Flavour::OpenMpi, false, 2, 2));
-        assert_eq!(names(&env), vec!["LD_LIBRARY_PATH"]);
+    fn open_mpi_allows_spawning_beyond_the_cores() {
+        let env = launch_env(&inputs(Flavour::OpenMpi, false));
+        assert_eq!(
+            names(&env),
+            vec!["LD_LIBRARY_PATH", "OMPI_MCA_rmaps_base_oversubscribe"]
+        );
     }
 
     #[test]
     fn mpich_needs_nothing_special() {
-        let env = launch_env(&inputs(Flavour::Mpich, true, 16, 2));
+        let env = launch_env(&inputs(Flavour::Mpich, true));
         assert_eq!(names(&env), vec!["LD_LIBRARY_PATH"]);
     }
 
     #[test]
     fn no_libdir_no_library_path() {
-        let mut i = inputs(Flavour::Unknown, false, 1, 4);
+        let mut i = inputs(Flavour::Unknown, false);
         i.libdir = None;
         assert!(launch_env(&i).is_empty());
     }

@@ -36,11 +36,6 @@ pub fn parse_status_euid(status: &str) -> Option<u32> {
     line["Uid:".len()..].split_whitespace().nth(1)?.parse().ok()
 }
 
-/// Number of cores this process may use (at least 1).
-pub fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
 /// True when `path` is a regular file with an execute bit set.
 pub fn is_executable(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)

@@ -253,10 +253,6 @@ fn launch(opts: &RunOptions) -> u8 {
     let env = env_setup::launch_env(&EnvInputs {
         flavour,
         is_root: host::is_root(),
-        total_ranks: opts
-            .total_ranks()
-            .saturating_add(u32::from(ga_server.is_some())),
-        cores: host::cores(),
         libdir: libdir.as_deref(),
         current_ld_library_path: current_ld.as_deref(),
     });

@@ -32,32 +32,6 @@ pub struct RunOptions {
     pub program_args: Vec<OsString>,
 }
 
-impl RunOptions {
-    /// Ranks of the whole launch: `-n` plus the `-n`/`-np` of every further
-    /// program of an MPMD line (`prog : -n 3 other`), which mpiexec reads
-    /// from what follows the first program.
-    pub fn total_ranks(&self) -> u32 {
-        let mut total = self.np;
-        let mut after_colon = false;
-        let mut args = self.program_args.iter();
-        while let Some(a) = args.next() {
-            if a == ":" {
-                after_colon = true;
-                continue;
-            }
-            if after_colon && (a == "-n" || a == "-np") {
-                let n = args
-                    .next()
-                    .and_then(|v| v.to_str())
-                    .and_then(|v| v.parse::<u32>().ok());
-                total = total.saturating_add(n.unwrap_or(1));
-                after_colon = false;
-            }
-        }
-        total
-    }
-}
-
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Parsed {
     Help,
@@ -225,37 +199,5 @@ mod tests {
     fn help() {
         assert_eq!(parse(&os(&["--help"])).unwrap(), Parsed::Help);
         assert_eq!(parse(&os(&["-n", "2", "-h", "p"])).unwrap(), Parsed::Help);
-    }
-}
-
-#[cfg(test)]
-mod mpmd_tests {
-    use super::RunOptions;
-    use std::ffi::OsString;
-
-    fn opts(np: u32, rest: &[&str]) -> RunOptions {
-        RunOptions {
-            np,
-            ga_servers: false,
-            mpiexec: None,
-            dry_run: false,
-            program: OsString::from("master1"),
-            program_args: rest.iter().map(OsString::from).collect(),
-        }
-    }
-
-    #[test]
-    fn counts_every_program_of_an_mpmd_line() {
-        assert_eq!(opts(1, &[]).total_ranks(), 1);
-        assert_eq!(opts(1, &[":", "-n", "3", "slave1"]).total_ranks(), 4);
-        assert_eq!(
-            opts(2, &[":", "-np", "2", "b", ":", "-n", "1", "c"]).total_ranks(),
-            5
-        );
-        assert_eq!(
-            opts(4, &["-n", "9"]).total_ranks(),
-            4,
-            "the program's own -n is its argument"
-        );
     }
 }

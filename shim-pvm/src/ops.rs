@@ -319,8 +319,17 @@ impl Task {
             match shim_core::spawn::find_executable(task).or_else(|| pvm_path_lookup(task)) {
                 None => slots.extend(std::iter::repeat_n(err::NO_FILE, rest as usize)),
                 Some(path) => {
-                    let got =
-                        shim_core::spawn(&path.to_string_lossy(), args, rest).map_err(from_core)?;
+                    // MPI refusing to start them at all (no free slots, say)
+                    // is a per-task failure for PVM: every slot says so.
+                    let got = match shim_core::spawn(&path.to_string_lossy(), args, rest) {
+                        Ok(got) => got,
+                        Err(CoreError::InvalidArgument(_)) => return Err(PvmError(err::BAD_PARAM)),
+                        Err(e) => {
+                            eprintln!("mpbridge: pvm_spawn of {task}: {e}");
+                            slots.extend(std::iter::repeat_n(err::OUT_OF_RES, rest as usize));
+                            Vec::new()
+                        }
+                    };
                     for s in got {
                         match s {
                             Ok(id) => {

@@ -407,3 +407,57 @@ fn fortran_gexample_alone_spawns_its_group() {
     expect_output(&r, "fgexample (spawning)", "5050", 1);
     expect_output(&r, "fgexample (spawning)", "9.3326215443944", 1);
 }
+
+/// Every acceptance example also runs under `mpbridge run`, which sets up
+/// the environment (our libraries first, Open MPI as root, more ranks than
+/// cores) by itself.
+#[test]
+fn every_example_under_mpbridge_run() {
+    let cases: &[(u32, &str, &[&str], &str)] = &[
+        (4, "fspmd", &[], "token ring done"),
+        (4, "gexample", &[], "The 1-Norm is 5050"),
+        (4, "fgexample", &[], "5050"),
+        (2, "dbwtest", &[], "100000 doubles received correctly"),
+        (2, "ibwtest", &[], "100000 doubles received correctly"),
+        (2, "rbwtest", &[], "100000 doubles received correctly"),
+        (2, "pbwtest", &[], "100000 doubles received correctly"),
+        (1, "tst", &[], "left prognosis 0, negative 0"),
+        (1, "tjf", &[], ""),
+        (1, "tjl", &[], ""),
+        (1, "joinleave", &["1000"], "Joined 1000 times"),
+        (1, "hello.pvm", &[], "hello, world from"),
+        (1, "master1", &[], "SUCCESSFUL"),
+        (1, "fmaster1", &[], "SUCCESSFUL"),
+        (1, "timing", &[], "done"),
+    ];
+    for &(n, name, args, needle) in cases {
+        let r = mpbridge_run(n, name, args);
+        assert!(
+            !r.timed_out,
+            "{name} hung under mpbridge run:\n{}\n{}",
+            r.stdout, r.stderr
+        );
+        assert!(
+            r.stdout.contains(needle),
+            "{name} under mpbridge run:\n{}\n{}",
+            r.stdout,
+            r.stderr
+        );
+        assert!(
+            !r.stderr.contains("I'm not myself"),
+            "{name}:\n{}",
+            r.stderr
+        );
+        assert!(
+            !r.stderr.contains("libpvm ["),
+            "{name} reported a PVM error:\n{}",
+            r.stderr
+        );
+        assert_eq!(
+            r.code,
+            Some(0),
+            "{name}'s job must end cleanly:\n{}",
+            r.stderr
+        );
+    }
+}
