@@ -725,17 +725,8 @@ impl ListenerSet {
         if flag == 0 || index < 0 || index as usize >= self.slots.len() {
             return Ok(None);
         }
-        let idx = index as usize;
         let status = status_of(&st)?;
-        let r = match self.slots[idx].as_ref() {
-            Some(slot) => {
-                let n = status.count.min(slot.buf.len());
-                f(slot.comm, status, &slot.buf[..n])
-            }
-            None => return Ok(None),
-        };
-        self.repost.push(idx);
-        r.map(Some)
+        self.complete(index as usize, status, f)
     }
 
     /// Like [`poll`](Self::poll) for listener `idx` alone, with `MPI_Test`,
@@ -758,13 +749,22 @@ impl ListenerSet {
         let Some(status) = done? else {
             return Ok(None);
         };
-        let r = match self.slots[idx].as_ref() {
-            Some(slot) => {
-                let n = status.count.min(slot.buf.len());
-                f(slot.comm, status, &slot.buf[..n])
-            }
-            None => return Ok(None),
+        self.complete(idx, status, f)
+    }
+
+    /// Hands a completed listener's message to `f`; the listener is posted
+    /// again at the next poll.
+    fn complete<R>(
+        &mut self,
+        idx: usize,
+        status: Status,
+        f: impl FnOnce(Comm, Status, &[u8]) -> Result<R, CoreError>,
+    ) -> Result<Option<R>, CoreError> {
+        let Some(slot) = self.slots[idx].as_ref() else {
+            return Ok(None);
         };
+        let n = status.count.min(slot.buf.len());
+        let r = f(slot.comm, status, &slot.buf[..n]);
         self.repost.push(idx);
         r.map(Some)
     }

@@ -87,13 +87,11 @@ fn text_arg(p: *const c_char) -> Option<String> {
 // Message headers (pvm_getminfo / pvm_setminfo)
 
 /// Header fields a buffer carries beyond what the buffer table keeps: the
-/// wait id, the destination, and values set with `pvm_setminfo`.
+/// wait id and a destination set with `pvm_setminfo` (or carried by a
+/// message unpacked with `pvm_upkmesg` or read from the mailbox).
 #[derive(Clone, Copy, Debug, Default)]
 struct Extra {
     wid: i32,
-    ctx: Option<i32>,
-    tag: Option<i32>,
-    src: Option<i32>,
     dst: Option<i32>,
 }
 
@@ -138,12 +136,12 @@ pub fn minfo(t: &Task, id: i32) -> PvmResult<[i32; 8]> {
     let dst = if local { 0 } else { t.me };
     Ok([
         b.msg.byte_len() as i32,
-        x.ctx.unwrap_or(b.ctx),
-        x.tag.unwrap_or(b.tag),
+        b.ctx,
+        b.tag,
         x.wid,
         enc_code(b.msg.encoding()),
         0,
-        x.src.unwrap_or(b.src),
+        b.src,
         x.dst.unwrap_or(dst),
     ])
 }
@@ -175,9 +173,11 @@ pub extern "C" fn pvm_getminfo(bufid: c_int, info: *mut c_void) -> c_int {
 }
 
 /// Sets the ctx, tag, wid, src and dst of a message's header (len, enc and
-/// crc are kept); `pvm_getminfo` reports them. The wait id does not travel
-/// with a sent message under MPI. Returns PvmOk, PvmBadParam,
-/// PvmNoSuchBuf.
+/// crc are kept); `pvm_getminfo` reports them, `pvm_bufinfo` reports the
+/// new tag and source, and a queued (probed) message is then matched by
+/// the receive calls with its new source, tag and context. The wait id
+/// does not travel with a sent message under MPI. Returns PvmOk,
+/// PvmBadParam, PvmNoSuchBuf.
 #[no_mangle]
 pub extern "C" fn pvm_setminfo(bufid: c_int, info: *mut c_void) -> c_int {
     entry("pvm_setminfo", || {
@@ -186,15 +186,15 @@ pub extern "C" fn pvm_setminfo(bufid: c_int, info: *mut c_void) -> c_int {
         }
         let h = read_minfo(info)?;
         with_task(|t| {
-            t.msg.get(bufid)?;
+            let b = t.msg.get_mut(bufid)?;
+            b.ctx = h[1];
+            b.tag = h[2];
+            b.src = h[6];
             set_extra(
                 t,
                 bufid,
                 Extra {
                     wid: h[3],
-                    ctx: Some(h[1]),
-                    tag: Some(h[2]),
-                    src: Some(h[6]),
                     dst: Some(h[7]),
                 },
             );
@@ -325,7 +325,6 @@ pub extern "C" fn pvm_upkmesg() -> c_int {
                 Extra {
                     wid: h[3],
                     dst: Some(h[7]),
-                    ..Extra::default()
                 },
             );
             Ok(id)
@@ -373,7 +372,6 @@ pub(crate) fn buffer_from_blob(t: &mut Task, blob: &[u8]) -> PvmResult<i32> {
         Extra {
             wid: h[3],
             dst: Some(h[7]),
-            ..Extra::default()
         },
     );
     Ok(id)

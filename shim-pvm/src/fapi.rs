@@ -25,8 +25,9 @@
 //!   characters; the hidden length of a `CHARACTER` actual argument is not
 //!   read (the routine has no declared `CHARACTER` argument), as in libfpvm3.
 //!
-//! Each routine calls the C entry point of [`crate::capi`] or
-//! [`crate::capi_groups`], so a failure sets `pvm_errno` and is reported
+//! Each routine calls the C entry point of [`crate::capi`],
+//! [`crate::capi_extra`] or [`crate::capi_groups`], so a failure sets
+//! `pvm_errno` and is reported
 //! as `PvmAutoErr` says, exactly as from C. A failure found here (a name
 //! too long, an unknown data type) is handled like the C counterpart's
 //! failures: printed under the Fortran routine's name (`pvmfpack(): Bad
@@ -37,6 +38,7 @@
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
 use crate::capi::{self, PvmHostInfo};
+use crate::capi_extra::{self as extra, HandlerFn, PvmMboxInfo, PvmTaskInfo};
 use crate::capi_groups::{self as groups, ReduceFn};
 use crate::consts::err;
 use crate::ptr;
@@ -170,6 +172,16 @@ pub extern "C" fn pvmfexit_(info: *mut c_int) {
 #[no_mangle]
 pub extern "C" fn pvmfkill_(tid: *mut c_int, info: *mut c_int) {
     call("pvmfkill", info, || Ok(capi::pvm_kill(arg(tid)?)));
+}
+
+/// `pvmfsendsig(tid, signum, info)`: sends signal `signum` to task `tid`
+/// (see `pvm_sendsig`); stores PvmOk, or PvmBadParam (not a task tid, an
+/// invalid signal), PvmSysErr.
+#[no_mangle]
+pub extern "C" fn pvmfsendsig_(tid: *mut c_int, signum: *mut c_int, info: *mut c_int) {
+    call("pvmfsendsig", info, || {
+        Ok(extra::pvm_sendsig(arg(tid)?, arg(signum)?))
+    });
 }
 
 /// `pvmfpstat(tid, status)`: stores PvmOk if `tid` runs, else PvmNoTask,
@@ -414,6 +426,254 @@ pub extern "C" fn pvmfconfig_(
 #[no_mangle]
 pub extern "C" fn pvmftidtohost_(tid: *mut c_int, dtid: *mut c_int) {
     call("pvmftidtohost", dtid, || Ok(capi::pvm_tidtohost(arg(tid)?)));
+}
+
+/// `struct pvmtaskinfo` as `pvm3.h` lays it out (what `pvm_tasks`
+/// returns an array of).
+#[repr(C)]
+struct TaskView {
+    ti_tid: c_int,
+    ti_ptid: c_int,
+    ti_host: c_int,
+    ti_flag: c_int,
+    ti_a_out: *const c_char,
+    #[allow(dead_code)] // part of the layout; Fortran does not report it
+    ti_pid: c_int,
+}
+
+const _: () = assert!(std::mem::size_of::<TaskView>() == std::mem::size_of::<PvmTaskInfo>());
+
+/// One task of a `pvmftasks` cycle, copied out of `pvm_tasks`'s table.
+struct TaskRow {
+    tid: c_int,
+    ptid: c_int,
+    dtid: c_int,
+    flag: c_int,
+    aout: Vec<u8>,
+}
+
+/// A `pvmftasks` cycle in progress: the tasks read at its start and the
+/// next one to report.
+struct TaskCycle {
+    tasks: Vec<TaskRow>,
+    next: usize,
+}
+
+static TASKS: Lock<Option<TaskCycle>> = Lock::new(None);
+
+fn read_tasks(which: c_int) -> Result<TaskCycle, c_int> {
+    let mut ntask = 0;
+    let mut table: *mut PvmTaskInfo = std::ptr::null_mut();
+    let rc = extra::pvm_tasks(which, &mut ntask, &mut table);
+    if rc < 0 {
+        return Err(rc);
+    }
+    let view = table as *const TaskView;
+    let rows = ptr::items(view, ntask.max(0) as usize, 1).unwrap_or(&[]);
+    let tasks = rows
+        .iter()
+        .map(|t| TaskRow {
+            tid: t.ti_tid,
+            ptid: t.ti_ptid,
+            dtid: t.ti_host,
+            flag: t.ti_flag,
+            aout: ptr::c_str(t.ti_a_out).unwrap_or(&[]).to_vec(),
+        })
+        .collect();
+    Ok(TaskCycle { tasks, next: 0 })
+}
+
+/// `pvmftasks(where, ntask, tid, ptid, dtid, flag, aout, info)`: reports
+/// one task per call, cycling through the tasks `pvm_tasks(where)` lists
+/// (`where` 0: all, a host's daemon tid: that host's, a tid: that task;
+/// read at the start of each cycle; `ntask` = -1 on input restarts the
+/// cycle). Stores the number of tasks of the cycle in `ntask`, the task's
+/// tid, parent tid, daemon tid, status flag and program name (blank for a
+/// task not spawned) and 1 in `info` (as libfpvm3 does; its man page says
+/// 0); with no task to report, 0 in `ntask` and `info`; or PvmNoHost,
+/// PvmSysErr in `info`.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn pvmftasks_(
+    r#where: *mut c_int,
+    ntask: *mut c_int,
+    tid: *mut c_int,
+    ptid: *mut c_int,
+    dtid: *mut c_int,
+    flag: *mut c_int,
+    aout: *mut c_char,
+    info: *mut c_int,
+    aout_len: usize,
+) {
+    guard("pvmftasks", (), || {
+        let mut cycle = TASKS.lock();
+        if cycle.is_some() && arg(ntask) == Ok(-1) {
+            *cycle = None;
+        }
+        if cycle.is_none() {
+            let which = match arg(r#where) {
+                Ok(w) => w,
+                Err(e) => {
+                    drop(cycle);
+                    ptr::put(info, finish("pvmftasks", Err(e)));
+                    return;
+                }
+            };
+            match read_tasks(which) {
+                Ok(c) => *cycle = Some(c),
+                Err(code) => {
+                    ptr::put(info, code);
+                    return;
+                }
+            }
+        }
+        let Some(c) = cycle.as_mut() else { return };
+        if let Some(t) = c.tasks.get(c.next) {
+            ptr::put(ntask, c.tasks.len() as c_int);
+            ptr::put(tid, t.tid);
+            ptr::put(ptid, t.ptid);
+            ptr::put(dtid, t.dtid);
+            ptr::put(flag, t.flag);
+            out_str(aout, aout_len, &t.aout);
+            ptr::put(info, 1);
+            c.next += 1;
+        } else {
+            ptr::put(ntask, 0);
+            ptr::put(info, 0);
+        }
+        if c.next >= c.tasks.len() {
+            *cycle = None;
+        }
+    });
+}
+
+/// Calls `pvm_addhosts` or `pvm_delhosts` with the single host `name`:
+/// the host's own code, or the call's failure.
+fn one_host(
+    f: extern "C" fn(*mut *mut c_char, c_int, *mut c_int) -> c_int,
+    name: &CString,
+) -> c_int {
+    let mut names = [c_ptr(name)];
+    let mut code = 0;
+    let n = f(names.as_mut_ptr(), 1, &mut code);
+    if n < 0 {
+        n
+    } else {
+        code
+    }
+}
+
+/// `pvmfaddhost(host, info)`: asks to add one host (a hostfile-style
+/// line). Stores the host's code as libfpvm3 does: its daemon tid if
+/// added; here, the machine being the MPI job, PvmDupHost for a host
+/// already in it and PvmCantStart for any other; or PvmBadParam (blank or
+/// longer than 256), PvmSysErr.
+#[no_mangle]
+pub extern "C" fn pvmfaddhost_(host: *mut c_char, info: *mut c_int, host_len: usize) {
+    call("pvmfaddhost", info, || {
+        let h = in_str(host, host_len, MAX_NAME)?;
+        Ok(one_host(extra::pvm_addhosts, &h))
+    });
+}
+
+/// `pvmfdelhost(host, info)`: asks to remove one host. Stores the host's
+/// code: PvmNotImpl for a host of the machine (an MPI job keeps its
+/// hosts), PvmNoHost for any other; or PvmBadParam (blank or longer than
+/// 256), PvmSysErr.
+#[no_mangle]
+pub extern "C" fn pvmfdelhost_(host: *mut c_char, info: *mut c_int, host_len: usize) {
+    call("pvmfdelhost", info, || {
+        let h = in_str(host, host_len, MAX_NAME)?;
+        Ok(one_host(extra::pvm_delhosts, &h))
+    });
+}
+
+/// `pvmfhalt(info)`: ends every task this one knows of and leaves PVM (see
+/// `pvm_halt`); stores PvmOk, PvmSysErr.
+#[no_mangle]
+pub extern "C" fn pvmfhalt_(info: *mut c_int) {
+    call("pvmfhalt", info, || Ok(extra::pvm_halt()));
+}
+
+/// `pvmfmstat(host, mstat)`: stores PvmOk if `host` is a host of the
+/// machine, else PvmNoHost; PvmBadParam (longer than 256), PvmSysErr.
+#[no_mangle]
+pub extern "C" fn pvmfmstat_(host: *mut c_char, mstat: *mut c_int, host_len: usize) {
+    call("pvmfmstat", mstat, || {
+        let h = in_str(host, host_len, MAX_NAME)?;
+        Ok(extra::pvm_mstat(c_ptr(&h)))
+    });
+}
+
+/// `pvmfarchcode(arch, cod)`: stores the data signature of architecture
+/// `arch` (LINUX64: 4230209), or PvmNotFound (no host of that
+/// architecture), PvmBadParam (longer than 256), PvmSysErr.
+#[no_mangle]
+pub extern "C" fn pvmfarchcode_(arch: *mut c_char, cod: *mut c_int, arch_len: usize) {
+    call("pvmfarchcode", cod, || {
+        let a = in_str(arch, arch_len, MAX_NAME)?;
+        Ok(extra::pvm_archcode(c_ptr(&a)))
+    });
+}
+
+/// `pvmfstartpvmd(args, block, info)`: passes the blank-separated words
+/// of `args` to `pvm_start_pvmd`; stores PvmDupHost (the machine, the MPI
+/// job, is already running), or PvmSysErr.
+#[no_mangle]
+pub extern "C" fn pvmfstartpvmd_(
+    args: *mut c_char,
+    block: *mut c_int,
+    info: *mut c_int,
+    args_len: usize,
+) {
+    call("pvmfstartpvmd", info, || {
+        let text = in_str(args, args_len, usize::MAX)?;
+        let words: Vec<CString> = text
+            .as_bytes()
+            .split(|&b| b == b' ' || b == b'\t')
+            .filter(|w| !w.is_empty())
+            .map(|w| CString::new(w).map_err(|_| bad()))
+            .collect::<PvmResult<_>>()?;
+        let mut argv: Vec<*mut c_char> = words.iter().map(c_ptr).collect();
+        argv.push(std::ptr::null_mut());
+        Ok(extra::pvm_start_pvmd(
+            words.len() as c_int,
+            argv.as_mut_ptr(),
+            arg(block)?,
+        ))
+    });
+}
+
+/// `pvmfhostsync(host, clksec, clkusec, deltasec, deltausec, info)`:
+/// samples the clock of host `host` (a daemon tid, as `pvmfconfig`
+/// reports); stores its time of day in `clksec`/`clkusec`, its difference
+/// to the local clock in `deltasec`/`deltausec` (0: the hosts of an MPI
+/// job count as synchronised) and PvmOk in `info`, or PvmNoHost,
+/// PvmSysErr (the other arguments unchanged).
+#[no_mangle]
+pub extern "C" fn pvmfhostsync_(
+    host: *mut c_int,
+    clksec: *mut c_int,
+    clkusec: *mut c_int,
+    deltasec: *mut c_int,
+    deltausec: *mut c_int,
+    info: *mut c_int,
+) {
+    call("pvmfhostsync", info, || {
+        let zero = libc::timeval {
+            tv_sec: 0,
+            tv_usec: 0,
+        };
+        let (mut clk, mut delta) = (zero, zero);
+        let rc = extra::pvm_hostsync(arg(host)?, &mut clk, &mut delta);
+        if rc >= 0 {
+            ptr::put(clksec, clk.tv_sec as c_int);
+            ptr::put(clkusec, clk.tv_usec as c_int);
+            ptr::put(deltasec, delta.tv_sec as c_int);
+            ptr::put(deltausec, delta.tv_usec as c_int);
+        }
+        Ok(rc)
+    });
 }
 
 // ---- Buffers ------------------------------------------------------------
@@ -674,6 +934,122 @@ pub extern "C" fn pvmfprecv_(
     });
 }
 
+// ---- Message handlers ---------------------------------------------------
+//
+// `pvm_addmhf` calls a handler as `f(bufid)` with the id by value; a
+// Fortran handler (`integer function f(mid)` or `subroutine f(mid)`) takes
+// it by reference. Each Fortran handler therefore sits in a slot whose
+// trampoline is what the C layer installs.
+
+/// A Fortran message handler: `f(mid)`, `mid` by reference.
+type FortranHandler = extern "C" fn(*mut c_int) -> c_int;
+
+/// How many Fortran handlers can be installed at once.
+const HANDLER_SLOTS: usize = 16;
+
+/// A slot: the Fortran handler and the handler id `pvm_addmhf` gave it
+/// (-1 while being installed).
+static FHANDLERS: Lock<[Option<(FortranHandler, c_int)>; HANDLER_SLOTS]> =
+    Lock::new([None; HANDLER_SLOTS]);
+
+/// Calls slot `N`'s Fortran handler with `mid` by reference.
+extern "C" fn trampoline<const N: usize>(mid: c_int) -> c_int {
+    let f = FHANDLERS.lock()[N].map(|(f, _)| f);
+    match f {
+        Some(f) => {
+            let mut m = mid;
+            f(&mut m)
+        }
+        None => 0,
+    }
+}
+
+const TRAMPOLINES: [HandlerFn; HANDLER_SLOTS] = [
+    trampoline::<0>,
+    trampoline::<1>,
+    trampoline::<2>,
+    trampoline::<3>,
+    trampoline::<4>,
+    trampoline::<5>,
+    trampoline::<6>,
+    trampoline::<7>,
+    trampoline::<8>,
+    trampoline::<9>,
+    trampoline::<10>,
+    trampoline::<11>,
+    trampoline::<12>,
+    trampoline::<13>,
+    trampoline::<14>,
+    trampoline::<15>,
+];
+
+/// `pvmfaddmhf(src, tag, ctx, mid, func, info)`: installs the `external`
+/// `func` (`integer function func(mid)` or `subroutine func(mid)`, given
+/// the message's buffer id, which is the receive buffer while it runs) as
+/// the handler of arriving messages matching `src`, `tag` and `ctx` (-1:
+/// any); it runs during a later PVM call. `mid` is neither read nor
+/// written (as in libfpvm3). Stores the handler id in `info`, or
+/// PvmExists (an installed handler overlaps), PvmBadParam, PvmOutOfRes
+/// (16 Fortran handlers installed already), PvmSysErr.
+#[no_mangle]
+pub extern "C" fn pvmfaddmhf_(
+    src: *mut c_int,
+    tag: *mut c_int,
+    ctx: *mut c_int,
+    _mid: *mut c_int,
+    func: Option<FortranHandler>,
+    info: *mut c_int,
+) {
+    call("pvmfaddmhf", info, || {
+        let (src, tag, ctx) = (arg(src)?, arg(tag)?, arg(ctx)?);
+        let Some(f) = func else {
+            return Ok(extra::pvm_addmhf(src, tag, ctx, None));
+        };
+        let slot = {
+            let mut slots = FHANDLERS.lock();
+            let i = slots
+                .iter()
+                .position(Option::is_none)
+                .ok_or(PvmError(err::OUT_OF_RES))?;
+            slots[i] = Some((f, -1));
+            i
+        };
+        let id = extra::pvm_addmhf(src, tag, ctx, Some(TRAMPOLINES[slot]));
+        let mut slots = FHANDLERS.lock();
+        if id < 0 {
+            slots[slot] = None;
+        } else {
+            // A slot still naming this id lost its handler to a C
+            // `pvm_delmhf`: the id was free again.
+            for s in slots.iter_mut() {
+                if matches!(s, Some((_, m)) if *m == id) {
+                    *s = None;
+                }
+            }
+            slots[slot] = Some((f, id));
+        }
+        Ok(id)
+    });
+}
+
+/// `pvmfdelmhf(mhid, info)`: removes handler `mhid`; stores PvmOk, or
+/// PvmBadParam (negative), PvmNotFound, PvmSysErr.
+#[no_mangle]
+pub extern "C" fn pvmfdelmhf_(mhid: *mut c_int, info: *mut c_int) {
+    call("pvmfdelmhf", info, || {
+        let id = arg(mhid)?;
+        let rc = extra::pvm_delmhf(id);
+        if rc >= 0 {
+            for s in FHANDLERS.lock().iter_mut() {
+                if matches!(s, Some((_, m)) if *m == id) {
+                    *s = None;
+                }
+            }
+        }
+        Ok(rc)
+    });
+}
+
 // ---- Options, errors, contexts ------------------------------------------
 
 /// `pvmfgetopt(what, val)`: stores the option's value, or PvmBadParam.
@@ -728,6 +1104,197 @@ pub extern "C" fn pvmfgetcontext_(ctx: *mut c_int) {
 pub extern "C" fn pvmffreecontext_(ctx: *mut c_int, info: *mut c_int) {
     call("pvmffreecontext", info, || {
         Ok(capi::pvm_freecontext(arg(ctx)?))
+    });
+}
+
+// ---- Mailbox --------------------------------------------------------------
+//
+// A class name longer than 256 characters gives PvmBadParam; a blank one is
+// "" for C, which gives PvmBadParam too.
+
+/// `pvmfputinfo(name, bufid, flags, index)`: stores message `bufid` in the
+/// mailbox under `name` (flags: PVMMBOXDEFAULT, PVMMBOXPERSISTENT,
+/// PVMMBOXMULTIINSTANCE, PVMMBOXOVERWRITABLE, added); stores the entry's
+/// index in `index`, or PvmBadParam, PvmNoSuchBuf, PvmExists, PvmDenied,
+/// PvmSysErr.
+#[no_mangle]
+pub extern "C" fn pvmfputinfo_(
+    name: *mut c_char,
+    bufid: *mut c_int,
+    flags: *mut c_int,
+    index: *mut c_int,
+    name_len: usize,
+) {
+    call("pvmfputinfo", index, || {
+        let n = in_str(name, name_len, MAX_NAME)?;
+        Ok(extra::pvm_putinfo(c_ptr(&n), arg(bufid)?, arg(flags)?))
+    });
+}
+
+/// `pvmfrecvinfo(name, index, flags, bufid)`: copies mailbox entry
+/// `name`/`index` into a new message, which becomes the receive buffer
+/// (flags: PVMMBOXFIRSTAVAIL, PVMMBOXREADANDDELETE, PVMMBOXWAITFORINFO,
+/// added); stores its buffer id in `bufid`, or PvmBadParam, PvmNotFound,
+/// PvmDenied, PvmSysErr.
+#[no_mangle]
+pub extern "C" fn pvmfrecvinfo_(
+    name: *mut c_char,
+    index: *mut c_int,
+    flags: *mut c_int,
+    bufid: *mut c_int,
+    name_len: usize,
+) {
+    call("pvmfrecvinfo", bufid, || {
+        let n = in_str(name, name_len, MAX_NAME)?;
+        Ok(extra::pvm_recvinfo(c_ptr(&n), arg(index)?, arg(flags)?))
+    });
+}
+
+/// `pvmfdelinfo(name, index, flags, info)`: deletes mailbox entry
+/// `name`/`index`; stores PvmOk (or the deleted index), or PvmBadParam,
+/// PvmNotFound, PvmDenied, PvmSysErr.
+#[no_mangle]
+pub extern "C" fn pvmfdelinfo_(
+    name: *mut c_char,
+    index: *mut c_int,
+    flags: *mut c_int,
+    info: *mut c_int,
+    name_len: usize,
+) {
+    call("pvmfdelinfo", info, || {
+        let n = in_str(name, name_len, MAX_NAME)?;
+        Ok(extra::pvm_delinfo(c_ptr(&n), arg(index)?, arg(flags)?))
+    });
+}
+
+/// `struct pvmmboxinfo` as `pvm3.h` lays it out (what `pvm_getmboxinfo`
+/// returns an array of).
+#[repr(C)]
+struct MboxView {
+    mi_name: *const c_char,
+    mi_nentries: c_int,
+    mi_indices: *const c_int,
+    mi_owners: *const c_int,
+    mi_flags: *const c_int,
+}
+
+const _: () = assert!(std::mem::size_of::<MboxView>() == std::mem::size_of::<PvmMboxInfo>());
+
+/// One class of a `pvmfgetmboxinfo` cycle: its name and, per entry, the
+/// index, owner and flags.
+struct MboxRow {
+    name: Vec<u8>,
+    indices: Vec<c_int>,
+    owners: Vec<c_int>,
+    flags: Vec<c_int>,
+}
+
+/// A `pvmfgetmboxinfo` cycle in progress.
+struct MboxCycle {
+    classes: Vec<MboxRow>,
+    next: usize,
+}
+
+static MBOXES: Lock<Option<MboxCycle>> = Lock::new(None);
+
+fn read_mboxes(pattern: &CString) -> Result<MboxCycle, c_int> {
+    let mut n = 0;
+    let mut table: *mut PvmMboxInfo = std::ptr::null_mut();
+    let rc = extra::pvm_getmboxinfo(c_ptr(pattern), &mut n, &mut table);
+    if rc < 0 {
+        return Err(rc);
+    }
+    let view = table as *const MboxView;
+    let rows = ptr::items(view, n.max(0) as usize, 1).unwrap_or(&[]);
+    let col =
+        |p: *const c_int, k: c_int| ptr::items(p, k.max(0) as usize, 1).unwrap_or(&[]).to_vec();
+    let classes = rows
+        .iter()
+        .map(|m| MboxRow {
+            name: ptr::c_str(m.mi_name).unwrap_or(&[]).to_vec(),
+            indices: col(m.mi_indices, m.mi_nentries),
+            owners: col(m.mi_owners, m.mi_nentries),
+            flags: col(m.mi_flags, m.mi_nentries),
+        })
+        .collect();
+    Ok(MboxCycle { classes, next: 0 })
+}
+
+/// Copies `v` to the first `v.len()` elements of an `INTEGER` array.
+fn out_ints(p: *mut c_int, v: &[c_int]) {
+    if v.is_empty() {
+        return;
+    }
+    if let Some(dst) = ptr::items_mut(p, v.len(), 1) {
+        dst.copy_from_slice(v);
+    }
+}
+
+/// `pvmfgetmboxinfo(pattern, name, nclasses, nentries, index, owner,
+/// flags, info)`: reports one mailbox class per call, cycling through the
+/// classes whose names match `pattern` (`*` matches any run of
+/// characters; blank matches every name; the list is read at the start of
+/// each cycle, and `nclasses` = -1 on input restarts it). Stores the
+/// class's name in `name`, the number of classes in `nclasses`, its
+/// number of entries in `nentries`, each entry's index, owner tid (0 once
+/// a persistent entry's owner left) and flags in the first `nentries`
+/// elements of the arrays `index`, `owner` and `flags`, and PvmOk in
+/// `info`; or, when no class matches, 0 in `nclasses` and PvmNotFound in
+/// `info` (not printed); or PvmBadParam (`pattern` longer than 256),
+/// PvmSysErr.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn pvmfgetmboxinfo_(
+    pattern: *mut c_char,
+    name: *mut c_char,
+    nclasses: *mut c_int,
+    nentries: *mut c_int,
+    index: *mut c_int,
+    owner: *mut c_int,
+    flags: *mut c_int,
+    info: *mut c_int,
+    pattern_len: usize,
+    name_len: usize,
+) {
+    guard("pvmfgetmboxinfo", (), || {
+        let mut cycle = MBOXES.lock();
+        if cycle.is_some() && arg(nclasses) == Ok(-1) {
+            *cycle = None;
+        }
+        if cycle.is_none() {
+            let pat = match in_str(pattern, pattern_len, MAX_NAME) {
+                Ok(p) => p,
+                Err(e) => {
+                    drop(cycle);
+                    ptr::put(info, finish("pvmfgetmboxinfo", Err(e)));
+                    return;
+                }
+            };
+            match read_mboxes(&pat) {
+                Ok(c) => *cycle = Some(c),
+                Err(code) => {
+                    ptr::put(info, code);
+                    return;
+                }
+            }
+        }
+        let Some(c) = cycle.as_mut() else { return };
+        if let Some(m) = c.classes.get(c.next) {
+            out_str(name, name_len, &m.name);
+            ptr::put(nclasses, c.classes.len() as c_int);
+            ptr::put(nentries, m.indices.len() as c_int);
+            out_ints(index, &m.indices);
+            out_ints(owner, &m.owners);
+            out_ints(flags, &m.flags);
+            ptr::put(info, 0);
+            c.next += 1;
+        } else {
+            ptr::put(nclasses, 0);
+            ptr::put(info, finish_quiet(Err(PvmError(err::NOT_FOUND))));
+        }
+        if c.next >= c.classes.len() {
+            *cycle = None;
+        }
     });
 }
 
@@ -982,6 +1549,14 @@ mod tests {
         assert_eq!(
             std::mem::align_of::<HostView>(),
             std::mem::align_of::<PvmHostInfo>()
+        );
+        assert_eq!(
+            std::mem::align_of::<TaskView>(),
+            std::mem::align_of::<PvmTaskInfo>()
+        );
+        assert_eq!(
+            std::mem::align_of::<MboxView>(),
+            std::mem::align_of::<PvmMboxInfo>()
         );
     }
 }

@@ -172,6 +172,14 @@ impl MsgState {
         self.bufs.get(&id).ok_or(PvmError(err::NO_SUCH_BUF))
     }
 
+    /// A buffer by id, to change (same checks as [`MsgState::get`]).
+    pub fn get_mut(&mut self, id: i32) -> PvmResult<&mut Buf> {
+        if id <= 0 {
+            return Err(PvmError(err::BAD_PARAM));
+        }
+        self.bufs.get_mut(&id).ok_or(PvmError(err::NO_SUCH_BUF))
+    }
+
     /// The active send buffer (`PvmNoBuf` if none).
     pub fn sbuf_mut(&mut self) -> PvmResult<&mut MsgBuf> {
         let id = self.sbuf;

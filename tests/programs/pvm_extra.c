@@ -280,6 +280,22 @@ static void minfo(void)
     pvm_getminfo(pvm_getsbuf(), &mi);
     CHECK(mi.wid == 1234 && mi.tag == 9, "after setminfo wid %d tag %d",
           mi.wid, mi.tag);
+    {
+        /* The buffer itself changes: bufinfo sees the new tag and src. */
+        int blen = -1, btag = -1, bsrc = -1;
+        mi.tag = 77;
+        mi.src = me + 3;
+        CHECK_EQ(pvm_setminfo(pvm_getsbuf(), &mi), 0, "setminfo tag/src");
+        CHECK_EQ(pvm_bufinfo(pvm_getsbuf(), &blen, &btag, &bsrc), 0,
+                 "bufinfo after setminfo");
+        CHECK(btag == 77 && bsrc == me + 3,
+              "bufinfo after setminfo tag %d src %x", btag, bsrc);
+        memset(&mi, 0, sizeof mi);
+        pvm_getminfo(pvm_getsbuf(), &mi);
+        CHECK(mi.tag == 77 && mi.src == me + 3 && mi.wid == 1234,
+              "getminfo after second setminfo tag %d src %x wid %d",
+              mi.tag, mi.src, mi.wid);
+    }
     CHECK_EQ(pvm_getminfo(0, &mi), PvmBadParam, "getminfo(0)");
     CHECK_EQ(pvm_getminfo(999999, &mi), PvmNoSuchBuf, "getminfo(unknown)");
     CHECK_EQ(pvm_setminfo(-1, &mi), PvmBadParam, "setminfo(-1)");
