@@ -433,3 +433,37 @@ fn every_example_under_mpbridge_run() {
         );
     }
 }
+
+/// Debian's trsg (C): reduce with PvmSum and a user function, scatter and
+/// gather over 3 tasks it spawns itself; task count and row length on stdin.
+#[test]
+fn trsg_reduce_scatter_gather_with_its_own_tasks() {
+    let dir = tests::mpirun::workspace_root().join("target/test-programs");
+    std::fs::create_dir_all(&dir).expect("create target/test-programs");
+    let input = dir.join("trsg.input");
+    std::fs::write(&input, "3\n5\n").expect("write trsg input");
+    let mut cmd = Command::new("mpiexec");
+    cmd.args(["-x", "LD_LIBRARY_PATH", "-x", "PATH", "-n", "1"])
+        .arg(example("trsg"))
+        .env("LD_LIBRARY_PATH", stage().join("lib"))
+        .env(
+            "PATH",
+            format!("/usr/bin:{}", std::env::var("PATH").unwrap_or_default()),
+        )
+        .stdin(std::fs::File::open(&input).expect("open trsg input"));
+    mpi_env(&mut cmd);
+    let r = run_with_timeout(cmd, LIMIT);
+    expect_output(
+        &r,
+        "trsg",
+        "Test OK: Sum of Squares of first 15 integers is 1240",
+        1,
+    );
+    assert!(
+        r.stdout.contains("Test Ok: Received (5.000000, 1.000000)"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("ERROR"), "{}", r.stdout);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+}
