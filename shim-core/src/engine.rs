@@ -23,14 +23,21 @@ const LISTEN_CAP: usize = HEADER_LEN + INLINE_MAX;
 
 /// The id of a context name: the same in every process, whatever the order
 /// of creation (32-bit FNV-1a, top bit cleared so it is positive as `i32`).
-pub fn context_id(name: &str) -> u32 {
+pub const fn context_id(name: &str) -> u32 {
+    let bytes = name.as_bytes();
     let mut h: u32 = 0x811c_9dc5;
-    for b in name.bytes() {
-        h ^= b as u32;
+    let mut i = 0;
+    while i < bytes.len() {
+        h ^= bytes[i] as u32;
         h = h.wrapping_mul(0x0100_0193);
+        i += 1;
     }
     h & 0x7fff_ffff
 }
+
+/// Id of the control context, computed once at compile time (it is compared
+/// with every arriving message's context).
+const CONTROL_ID: u32 = context_id(CONTROL_CONTEXT);
 
 /// One context: a private duplicate of the world communicator and the queue
 /// of its arrived messages.
@@ -130,10 +137,6 @@ fn payload_of(bytes: &[u8]) -> &[u8] {
 }
 
 impl Engine {
-    pub fn control_id() -> u32 {
-        context_id(CONTROL_CONTEXT)
-    }
-
     /// Creates the context `name` (collective over the world on first use).
     pub fn create_context(&mut self, name: &str) -> CoreResult<u32> {
         if name.is_empty() || name.len() > 256 {
@@ -418,7 +421,7 @@ impl Engine {
                 return Ok(());
             }
         };
-        if header.context == Self::control_id() {
+        if header.context == CONTROL_ID {
             if header.body == Body::Inline {
                 self.ctl_inbox.push(payload_of(bytes).to_vec());
             }
@@ -496,7 +499,7 @@ impl Engine {
     /// Sends a control message to a neighbour (a process with a route).
     pub fn send_control(&mut self, to: ProcId, ctl: &Ctl) -> CoreResult<()> {
         let bytes = ctl.encode();
-        let id = Self::control_id();
+        let id = CONTROL_ID;
         if to == self.me {
             self.ctl_inbox.push(bytes);
             return Ok(());

@@ -6,8 +6,8 @@
 
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
-use crate::consts::{dt, err, opt};
-use crate::errors::{error_text, perror_line, ERROR_SLOTS};
+use crate::consts::{dt, err};
+use crate::errors::{perror_line, ERROR_SLOTS};
 use crate::ops::Wait;
 use crate::pack::{datatype_size, Encoding, MsgBuf};
 use crate::ptr;
@@ -672,12 +672,4 @@ pub extern "C" fn lpvmerr(f: *const c_char, code: c_int) -> c_int {
 #[no_mangle]
 pub extern "C" fn pvm_strerror() -> *const c_char {
     crate::errors::error_text_c(crate::ptr::errno())
-}
-
-/// Keeps the option names referenced for documentation tools.
-pub const AUTO_ERR_OPTION: i32 = opt::AUTO_ERR;
-
-/// The text of a code (Rust callers).
-pub fn text(code: i32) -> &'static str {
-    error_text(code)
 }

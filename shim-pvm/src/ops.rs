@@ -2,7 +2,7 @@
 //! the receive family, psend/precv, spawn, kill, notify and configuration.
 
 use crate::consts::{err, notify};
-use crate::msgstate::{encoding_word, split_word};
+use crate::msgstate::encoding_word;
 use crate::pack::Encoding;
 use crate::task::{family_body, from_core, id_of, sys_tag, tid_of, Task};
 use crate::{PvmError, PvmResult};
@@ -407,11 +407,6 @@ impl Task {
             }
         }
         Ok(())
-    }
-
-    /// The packing encoding and context of a buffer's envelope word.
-    pub fn word_parts(word: u32) -> (i32, Encoding) {
-        split_word(word)
     }
 }
 

@@ -5,7 +5,7 @@
 //! Tids are the backend's process ids, which follow PVM's layout (`t40001`
 //! is rank 0 of the processes `mpiexec` started).
 
-use crate::consts::{ctx, err};
+use crate::consts::err;
 use crate::msgstate::MsgState;
 use crate::{PvmError, PvmResult};
 use shim_core::mpi::Comm;
@@ -362,10 +362,5 @@ impl Task {
     /// The pvmd-style tid that exit notices come from (host part, top bit).
     pub fn daemon_tid(tid: i32) -> i32 {
         (0x8000_0000u32 | (tid as u32 & 0x3ffc_0000)) as i32
-    }
-
-    /// The context id a new `pvm_newcontext` may use next.
-    pub fn base_context() -> i32 {
-        ctx::BASE
     }
 }
