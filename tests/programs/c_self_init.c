@@ -3,13 +3,7 @@
 #include <mpi.h>
 #include <mpbridge.h>
 #include <stdio.h>
-
-static int passed, failed;
-#define CHECK(cond, what)                                                   \
-    do {                                                                    \
-        if (cond) passed++;                                                 \
-        else { failed++; fprintf(stderr, "FAILED %s:%d: %s\n", __FILE__, __LINE__, what); } \
-    } while (0)
+#include "tally.h"
 
 int main(void) {
     int flag = 1;

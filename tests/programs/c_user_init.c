@@ -5,13 +5,7 @@
 #include <mpbridge.h>
 #include <stdio.h>
 #include <string.h>
-
-static int passed, failed;
-#define CHECK(cond, what)                                                   \
-    do {                                                                    \
-        if (cond) passed++;                                                 \
-        else { failed++; fprintf(stderr, "FAILED %s:%d: %s\n", __FILE__, __LINE__, what); } \
-    } while (0)
+#include "tally.h"
 
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <pvm3.h>
+#include "tally.h"
 
 /* pvmtev.h */
 int pvm_gettmask(int who, char *mask);
@@ -23,26 +24,7 @@ int pvm_settmask(int who, char *mask);
 /* pvm3.h declares it only with NOTMPNAM */
 char *pvmtmpnam(char *buf);
 
-static int passed, failed;
 static int me, rank;
-
-#define CHECK(cond, ...)                                                  \
-    do {                                                                  \
-        if (cond) {                                                       \
-            passed++;                                                     \
-        } else {                                                          \
-            failed++;                                                     \
-            fprintf(stderr, "FAILED rank %d line %d: ", rank, __LINE__);  \
-            fprintf(stderr, __VA_ARGS__);                                 \
-            fputc('\n', stderr);                                          \
-        }                                                                 \
-    } while (0)
-
-#define CHECK_EQ(a, b, what)                                              \
-    do {                                                                  \
-        long va_ = (long)(a), vb_ = (long)(b);                            \
-        CHECK(va_ == vb_, "%s: %ld != %ld", what, va_, vb_);              \
-    } while (0)
 
 static int vpackf_wrapper(const char *fmt, ...)
 {
@@ -549,6 +531,7 @@ int main(void)
     }
     nsib = pvm_siblings(&sibs);
     rank = sibs[0] == me ? 0 : 1;
+    tally_who = rank;
     other = sibs[rank == 0 ? 1 : 0];
     pvm_setopt(PvmAutoErr, 0);
 

@@ -20,28 +20,10 @@
 #include <time.h>
 
 #include <pvm3.h>
+#include "tally.h"
 
-static int passed, failed;
 static int me, rank;
 static int tids[3];
-
-#define CHECK(cond, ...)                                                  \
-    do {                                                                  \
-        if (cond) {                                                       \
-            passed++;                                                     \
-        } else {                                                          \
-            failed++;                                                     \
-            fprintf(stderr, "FAILED rank %d line %d: ", rank, __LINE__);  \
-            fprintf(stderr, __VA_ARGS__);                                 \
-            fputc('\n', stderr);                                          \
-        }                                                                 \
-    } while (0)
-
-#define CHECK_EQ(a, b, what)                                              \
-    do {                                                                  \
-        long va_ = (long)(a), vb_ = (long)(b);                            \
-        CHECK(va_ == vb_, "%s: %ld != %ld", what, va_, vb_);              \
-    } while (0)
 
 static void send_int(int to, int tag, int v)
 {
@@ -444,6 +426,7 @@ int main(void)
     memcpy(tids, sibs, sizeof tids);
     for (rank = 0; rank < 3 && tids[rank] != me; rank++)
         ;
+    tally_who = rank;
     pvm_setopt(PvmAutoErr, 0);
 
     recvf_tests();

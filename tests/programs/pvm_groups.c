@@ -7,28 +7,9 @@
 #include <pvm3.h>
 #include <stdio.h>
 #include <string.h>
+#include "tally.h"
 
-static int passed, failed, mytid;
-
-#define CHECK(cond, what)                                                     \
-    do {                                                                      \
-        if (cond) passed++;                                                   \
-        else {                                                                \
-            failed++;                                                         \
-            printf("t%x FAILED line %d: %s\n", mytid, __LINE__, what);         \
-        }                                                                     \
-    } while (0)
-
-#define EXPECT(call, want)                                                    \
-    do {                                                                      \
-        int got_ = (call);                                                    \
-        if (got_ == (want)) passed++;                                         \
-        else {                                                                \
-            failed++;                                                         \
-            printf("t%x FAILED line %d: %s = %d, want %d\n", mytid, __LINE__, \
-                   #call, got_, (int)(want));                                 \
-        }                                                                     \
-    } while (0)
+static int mytid;
 
 static int n;       /* tasks */
 static int *sibs;   /* their tids; sibs[0] runs the group service */
@@ -356,6 +337,7 @@ static void freezing(void) {
 
 int main(void) {
     mytid = pvm_mytid();
+    tally_who = mytid;
     n = pvm_siblings(&sibs);
     for (me = 0; me < n && sibs[me] != mytid; me++)
         ;

@@ -6,19 +6,9 @@
 #include <pvm3.h>
 #include <stdio.h>
 #include <time.h>
+#include "tally.h"
 
-static int passed, failed, mytid;
-
-#define EXPECT(call, want)                                                    \
-    do {                                                                      \
-        int got_ = (call);                                                    \
-        if (got_ == (want)) passed++;                                         \
-        else {                                                                \
-            failed++;                                                         \
-            printf("t%x FAILED line %d: %s = %d, want %d\n", mytid, __LINE__, \
-                   #call, got_, (int)(want));                                 \
-        }                                                                     \
-    } while (0)
+static int mytid;
 
 /* Polls until task `tid` is no longer a member of group g (at most about
  * 20 s); returns the last pvm_getinst result. */
@@ -38,6 +28,7 @@ static void done(void) {
 int main(void) {
     int *sibs, me;
     mytid = pvm_mytid();
+    tally_who = mytid;
     int n = pvm_siblings(&sibs);
     for (me = 0; me < n && sibs[me] != mytid; me++)
         ;

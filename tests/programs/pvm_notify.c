@@ -8,14 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/time.h>
-
-static int passed, failed;
-#define CHECK(cond, what)                                                     \
-    do {                                                                      \
-        if (cond) passed++;                                                   \
-        else { failed++; fprintf(stderr, "FAILED %s:%d: %s\n", __FILE__,     \
-                                 __LINE__, what); }                           \
-    } while (0)
+#include "tally.h"
 
 #define EXIT_TAG 77
 

@@ -7,14 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/time.h>
+#include "tally.h"
 
-static int passed, failed, me_index;
-#define CHECK(cond, what)                                                     \
-    do {                                                                      \
-        if (cond) passed++;                                                   \
-        else { failed++; fprintf(stderr, "FAILED rank %d %s:%d: %s\n",       \
-                                 me_index, __FILE__, __LINE__, what); }       \
-    } while (0)
+static int me_index;
 
 static double now(void) {
     struct timeval tv;
@@ -344,6 +339,7 @@ int main(void) {
         tids[i] = sibs[i];
         if (sibs[i] == me) me_index = i;
     }
+    tally_who = me_index;
     pvm_setopt(PvmAutoErr, 0);
     byte_counts();
     packing_errors();
