@@ -307,16 +307,4 @@ program pvmf_basic
         ' passed, ', nfail, ' failed'
 end program pvmf_basic
 
-subroutine ok(cond, what)
-  implicit none
-  logical cond
-  character(len=*) what
-  integer npass, nfail
-  common /tally/ npass, nfail
-  if (cond) then
-    npass = npass + 1
-  else
-    nfail = nfail + 1
-    print '(a,a)', 'FAILED: ', what
-  end if
-end subroutine ok
+include 'pvmf_tally.inc'

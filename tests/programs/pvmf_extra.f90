@@ -262,16 +262,4 @@ integer function hfun(mid)
   hfun = 0
 end function hfun
 
-subroutine ok(cond, what)
-  implicit none
-  logical cond
-  character(len=*) what
-  integer npass, nfail
-  common /tally/ npass, nfail
-  if (cond) then
-    npass = npass + 1
-  else
-    nfail = nfail + 1
-    print '(a,a)', 'FAILED: ', what
-  end if
-end subroutine ok
+include 'pvmf_tally.inc'

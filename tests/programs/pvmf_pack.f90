@@ -184,16 +184,4 @@ subroutine fill(d, who)
   d(2) = d(2) - who
 end subroutine fill
 
-subroutine ok(cond, what)
-  implicit none
-  logical cond
-  character(len=*) what
-  integer npass, nfail
-  common /tally/ npass, nfail
-  if (cond) then
-    npass = npass + 1
-  else
-    nfail = nfail + 1
-    print '(a,a)', 'FAILED: ', what
-  end if
-end subroutine ok
+include 'pvmf_tally.inc'
