@@ -1,0 +1,166 @@
+//! The explicit model of a composition, after parsing and expansion: what
+//! the checks, the drawing and the loaders work on. Every process is one
+//! concrete instance (index ranges and parametric rules are already
+//! expanded), and every channel joins two concrete ports.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// A place in a script: 1-based line and column.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Span {
+    pub line: u32,
+    pub col: u32,
+}
+
+/// The target environment named by `environment ...;`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Environment {
+    Pvm3,
+    Mpi,
+}
+
+/// How many ports of one type a process has.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PortGroup {
+    /// Port type name (`S`, `C`, `P`, `Out`...).
+    pub port_type: String,
+    /// Number of ports of this type (ports are numbered 1..=count).
+    pub count: u32,
+}
+
+/// One process of the composition.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Process {
+    /// Component (process family) name, e.g. `T`; also the key of
+    /// `Application::locations`.
+    pub component: String,
+    /// The index written in the script, e.g. 3 for `T[3]`.
+    pub index: i64,
+    /// Port types in declaration order, with counts (a count may be 0).
+    pub ports: Vec<PortGroup>,
+    /// Per-process parameters, passed to the component as arguments after
+    /// the loader's own ones (e.g. the value a terminal holds).
+    pub params: Vec<String>,
+    /// Where the process was declared.
+    pub span: Span,
+}
+
+impl Process {
+    /// `T[3]`.
+    pub fn label(&self) -> String {
+        format!("{}[{}]", self.component, self.index)
+    }
+
+    /// Number of ports of `port_type` (0 if it has none).
+    pub fn port_count(&self, port_type: &str) -> u32 {
+        self.ports
+            .iter()
+            .find(|g| g.port_type == port_type)
+            .map_or(0, |g| g.count)
+    }
+}
+
+/// One end of a channel: port `port` (1-based) of type `port_type` of
+/// process `process` (an index into `Application::processes`).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Endpoint {
+    pub process: usize,
+    pub port_type: String,
+    pub port: u32,
+}
+
+/// A bidirectional channel between two ports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Channel {
+    pub a: Endpoint,
+    pub b: Endpoint,
+    /// The message tag both directions use (PVM `RequestID` annotation;
+    /// the MPI tag of the port binding). Positive and unique per channel.
+    pub tag: i32,
+    pub span: Span,
+}
+
+/// An executable for a component (`Location` / `SEQUENTIAL COMPONENTS`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Location {
+    /// As written: an absolute path, a path relative to the script's
+    /// directory, or a bare name looked up on `PATH`.
+    pub path: String,
+    pub span: Span,
+}
+
+/// A host named in the allocation section, for one process.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Placement {
+    pub host: String,
+    pub span: Span,
+}
+
+/// The MPI annotation: each process's virtual envelope bindings.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MpiAnnotation {
+    /// (process, context name, group name): processes that bind a context
+    /// to the same group name form one communicator.
+    pub contexts: Vec<(usize, String, String)>,
+    /// (process, root name, context name, root process).
+    pub roots: Vec<(usize, String, String, usize)>,
+    /// Which context each multiport type lives in, per process:
+    /// (process, port type, context name). Ports themselves come from
+    /// the PCG channels (peer process and tag).
+    pub port_contexts: Vec<(usize, String, String)>,
+    /// (process, name, value): topology arguments such as `RingSize`.
+    pub topology_args: Vec<(usize, String, String)>,
+}
+
+/// A whole composition.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Application {
+    /// From the `Application NAME` line.
+    pub name: String,
+    /// The script file (for messages and to resolve relative locations).
+    pub source: PathBuf,
+    /// Every process; the loader's "process N" is `processes[N-1]`.
+    pub processes: Vec<Process>,
+    pub channels: Vec<Channel>,
+    pub environment: Environment,
+    /// Component name to executable.
+    pub locations: BTreeMap<String, Location>,
+    /// Process index to host, for the processes the allocation names.
+    pub allocation: BTreeMap<usize, Placement>,
+    /// Present when `environment MPI;`.
+    pub mpi: Option<MpiAnnotation>,
+}
+
+impl Application {
+    /// Index of process `component[index]`.
+    pub fn find(&self, component: &str, index: i64) -> Option<usize> {
+        self.processes
+            .iter()
+            .position(|p| p.component == component && p.index == index)
+    }
+
+    /// The bindings of process `p`: for each of its connected ports
+    /// (type, port number, peer process, tag), sorted by type order of
+    /// declaration then port number.
+    pub fn bindings(&self, p: usize) -> Vec<(String, u32, usize, i32)> {
+        let mut out = Vec::new();
+        for c in &self.channels {
+            if c.a.process == p {
+                out.push((c.a.port_type.clone(), c.a.port, c.b.process, c.tag));
+            }
+            if c.b.process == p && c.a != c.b {
+                out.push((c.b.port_type.clone(), c.b.port, c.a.process, c.tag));
+            }
+        }
+        let order = |t: &str| {
+            self.processes[p]
+                .ports
+                .iter()
+                .position(|g| g.port_type == t)
+                .unwrap_or(usize::MAX)
+        };
+        out.sort_by(|x, y| (order(&x.0), x.1).cmp(&(order(&y.0), y.1)));
+        out
+    }
+}
