@@ -1,0 +1,1 @@
+//! TCGMSG's NXTVAL shared counter.
