@@ -9,6 +9,12 @@ mod types;
 
 pub use types::{codes, fmt_patch, Distribution, ElemType, GaError, GaResult, Handle};
 
+/// One owner's part of a patch: compute rank, lo, hi.
+pub type Region = (i32, Vec<i64>, Vec<i64>);
+
+/// A process's own block: pointer into the shared segment, lo, hi, ld.
+pub type LocalBlock = (*mut u8, Vec<i64>, Vec<i64>, Vec<i64>);
+
 fn not_yet(call: &'static str) -> GaError {
     GaError::new(call, "not yet available")
 }
@@ -101,11 +107,7 @@ pub fn locate(g: Handle, subs: &[i64]) -> GaResult<i32> {
 }
 
 /// The owners of the patch `lo..=hi` with the part each owns.
-pub fn locate_region(
-    g: Handle,
-    lo: &[i64],
-    hi: &[i64],
-) -> GaResult<Vec<(i32, Vec<i64>, Vec<i64>)>> {
+pub fn locate_region(g: Handle, lo: &[i64], hi: &[i64]) -> GaResult<Vec<Region>> {
     let _ = (g, lo, hi);
     Err(not_yet("NGA_Locate_region"))
 }
@@ -219,7 +221,7 @@ pub fn nb_test(h: i64) -> GaResult<bool> {
 
 /// This process's own block of `g`: pointer into the shared segment, its
 /// lo/hi and leading dimensions (elements); `None` if it owns nothing.
-pub fn access(g: Handle) -> GaResult<Option<(*mut u8, Vec<i64>, Vec<i64>, Vec<i64>)>> {
+pub fn access(g: Handle) -> GaResult<Option<LocalBlock>> {
     let _ = g;
     Err(not_yet("NGA_Access"))
 }
