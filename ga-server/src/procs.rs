@@ -3,10 +3,9 @@
 //! compute ranks' communicator and a private duplicate of `MPI_COMM_WORLD`
 //! for the traffic between clients and servers.
 //!
-//! The duplicate is made collectively over the world: a server posts it
-//! right after the role split and waits for it with a backoff that sleeps
-//! (so it takes no core while the program has not started GA yet); a
-//! compute rank makes it when it first uses GA or NXTVAL.
+//! The duplicate is shim-core's link communicator, made by every process
+//! during the role split, so a compute rank's first use of GA or NXTVAL
+//! is not collective.
 
 use crate::sys::{self, Comm};
 use std::sync::{Mutex, OnceLock};
@@ -75,15 +74,8 @@ pub fn setup(server: bool) -> Result<&'static Procs, String> {
         let l = shim_core::roles::layout().map_err(|e| e.to_string())?;
         (l, Comm(c.raw()))
     };
-    let world = sys::world();
-    // Both sides use the non-blocking duplicate: MPI matches non-blocking
-    // collectives only with non-blocking ones.
-    let mut wait = if server {
-        shim_core::backoff::Backoff::with_policy(crate::server::idle_policy())
-    } else {
-        shim_core::backoff::Backoff::new()
-    };
-    let ga_comm = world.dup_polling(|| wait.pause())?;
+    let link = shim_core::roles::link_comm().map_err(|e| e.to_string())?;
+    let ga_comm = Comm(link.raw());
     ga_comm.errors_return();
     let p = Procs {
         world_rank: layout.world_rank,

@@ -221,33 +221,6 @@ impl Comm {
         Ok(())
     }
 
-    /// Duplicate (collective), waiting for the other processes by testing
-    /// and calling `idle` in between.
-    pub fn dup_polling(self, mut idle: impl FnMut()) -> Result<Comm, String> {
-        // SAFETY: reading handle constants.
-        let mut out = Comm(unsafe { mpi::RSMPI_COMM_NULL });
-        // SAFETY: as above.
-        let mut req = unsafe { mpi::RSMPI_REQUEST_NULL };
-        // SAFETY: valid communicator; `out` lives until the request completes
-        // below (the loop only exits on completion or error).
-        check(
-            unsafe { mpi::MPI_Comm_idup(self.0, &mut out.0, &mut req) },
-            "MPI_Comm_idup",
-        )?;
-        loop {
-            let mut flag: c_int = 0;
-            // SAFETY: active request, valid out-pointers.
-            check(
-                unsafe { mpi::MPI_Test(&mut req, &mut flag, mpi::RSMPI_STATUS_IGNORE) },
-                "MPI_Test",
-            )?;
-            if flag != 0 {
-                return Ok(out);
-            }
-            idle();
-        }
-    }
-
     /// Makes MPI errors on this communicator return codes.
     pub fn errors_return(self) {
         // SAFETY: valid communicator; constant handler.

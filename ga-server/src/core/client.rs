@@ -151,6 +151,8 @@ pub(crate) fn connect(call: &'static str) -> GaResult<()> {
     });
     drop(g);
     shim_core::mpi::at_exit(leave_at_exit);
+    // A layer that finalises MPI for the user (TCGMSG's PEND) runs this first.
+    shim_core::lifecycle::before_finalize(leave);
     Ok(())
 }
 
