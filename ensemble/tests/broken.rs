@@ -401,7 +401,12 @@ fn explicit_tags_and_default_numbering() {
 
 #[test]
 fn executable_missing() {
-    let d = checked(&edit(PVM_BASE, 15, "T: \"/nonexistent/terminal\";")).1;
+    let d = checked(&edit(
+        PVM_BASE,
+        15,
+        "T: \"/nonexistent/no-such-terminal-program\";",
+    ))
+    .1;
     expect(
         &d,
         Severity::Error,
