@@ -9,9 +9,7 @@ use ensemble::model::{Application, Environment};
 mod common;
 
 fn shared(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/ensemble")
-        .join(name)
+    common::published_dir().join(name)
 }
 
 fn load(name: &str) -> Application {
