@@ -57,3 +57,30 @@ fn svg_through_graphviz() {
     let err = ensemble::draw_svg(&app, std::path::Path::new("/nonexistent-dir/x.svg")).unwrap_err();
     assert!(err.contains("dot"), "{err}");
 }
+
+#[test]
+fn mpi_groups_are_drawn_with_their_members() {
+    let app = ensemble::parse_file(
+        &examples_dir().join("getmax-mpi-servers.ens"),
+        &BTreeMap::new(),
+    )
+    .unwrap();
+    let dot = ensemble::to_dot(&app);
+    for g in ["TG1", "TG2", "TG3", "Servers"] {
+        assert!(
+            dot.contains(&format!("style=dashed, label=\"{g}\"]")),
+            "{g}: {dot}"
+        );
+    }
+    // One dashed edge per context binding: 3 + 6 terminal/server groups + 3 servers.
+    let dashed = dot.lines().filter(|l| l.contains(" -- g")).count();
+    assert_eq!(dashed, 12);
+    // T[3] (process 3) joins TG2 through LocalGroup.
+    assert!(
+        dot.contains("p2 -- g1 [style=dashed, label=\"LocalGroup\"];"),
+        "{dot}"
+    );
+    let out = scratch_dir("draw").join("servers.svg");
+    ensemble::draw_svg(&app, &out).unwrap();
+    assert!(std::fs::read_to_string(&out).unwrap().contains("Servers"));
+}
