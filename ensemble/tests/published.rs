@@ -171,3 +171,21 @@ fn published_scripts_check_clean_with_a_host_map_and_executables() {
         );
     }
 }
+
+/// The later paper's words (`Processes`, `Channels`, `PARALLEL SYSTEM`,
+/// `SEQUENTIAL COMPONENTS`) give the same model as the first paper's.
+#[test]
+fn both_spellings_of_the_section_names() {
+    let first = std::fs::read_to_string(shared("getmax-tree.ens")).unwrap();
+    let later = first
+        .replace("Components\n", "Processes\n")
+        .replace("Connections\n", "Channels\n")
+        .replace("Parallel System", "PARALLEL SYSTEM")
+        .replace("Sequential System", "SEQUENTIAL COMPONENTS");
+    assert_ne!(first, later);
+    let a = ensemble::parse_str(&first, Path::new("a.ens"), &BTreeMap::new()).unwrap();
+    let b = ensemble::parse_str(&later, Path::new("a.ens"), &BTreeMap::new()).unwrap();
+    assert_eq!(a.processes, b.processes);
+    assert_eq!(a.channels, b.channels);
+    assert_eq!(a.locations, b.locations);
+}
