@@ -160,7 +160,7 @@ impl Application {
                 .position(|g| g.port_type == t)
                 .unwrap_or(usize::MAX)
         };
-        out.sort_by(|x, y| (order(&x.0), x.1).cmp(&(order(&y.0), y.1)));
+        out.sort_by_key(|x| (order(&x.0), x.1));
         out
     }
 }
