@@ -21,8 +21,10 @@
 //! every split is collective over `MPI_COMM_WORLD`. Ids become ranks in each
 //! new communicator through an all-gather of the members' ids.
 //!
-//! Names are script identifiers (letters, digits, `_`, `-`), so none of the
-//! separators `= @ / [ ] ,` can occur inside one.
+//! Context, root, port and argument names are script identifiers (letters,
+//! digits, `_`, `-`, `.`), so none of the separators `= @ / [ ] ,` occurs
+//! inside one; group names may also be indexed (`TG[3]`, made by a rule)
+//! and only exclude `,`, `=` and white space.
 
 use std::fmt;
 
@@ -75,6 +77,14 @@ impl fmt::Display for EnvArgsError {
 }
 
 impl std::error::Error for EnvArgsError {}
+
+/// Group names may be indexed (`TG[3]`, from a rule).
+fn valid_group(s: &str) -> bool {
+    !s.is_empty()
+        && !s
+            .chars()
+            .any(|c| c == ',' || c == '=' || c.is_whitespace() || c.is_control())
+}
 
 fn valid_name(s: &str) -> bool {
     !s.is_empty()
@@ -169,14 +179,14 @@ impl EnvSpec {
                         .filter(|g| !g.is_empty())
                         .map(str::to_string)
                         .collect();
-                    if let Some(g) = spec.groups.iter().find(|g| !valid_name(g)) {
+                    if let Some(g) = spec.groups.iter().find(|g| !valid_group(g)) {
                         return Err(bad(key, v, &format!("bad group name {g:?}")));
                     }
                 }
                 "-ens:context" => {
                     let (c, g) = v
                         .split_once('=')
-                        .filter(|(c, g)| valid_name(c) && valid_name(g))
+                        .filter(|(c, g)| valid_name(c) && valid_group(g))
                         .ok_or_else(|| bad(key, v, "expected CONTEXT=GROUP"))?;
                     spec.contexts.push((c.to_string(), g.to_string()));
                 }
@@ -261,9 +271,9 @@ mod tests {
         EnvSpec {
             id: 2,
             name: "S[2]".into(),
-            groups: vec!["Servers".into(), "TG1".into(), "TG2".into()],
+            groups: vec!["Servers".into(), "TG[1]".into(), "TG[2]".into()],
             contexts: vec![
-                ("TerminalGroup".into(), "TG2".into()),
+                ("TerminalGroup".into(), "TG[2]".into()),
                 ("ServerGroup".into(), "Servers".into()),
             ],
             roots: vec![RootBinding {

@@ -138,28 +138,53 @@ fn load_and_wait(pvm: &Pvm, app: &Application, exes: &[PathBuf]) -> i32 {
     wait_for_components(pvm, app, &tids)
 }
 
+/// How long the loader waits for the remaining components to go once it
+/// has killed them after a failure.
+const AFTER_KILL: Duration = Duration::from_secs(10);
+
 fn wait_for_components(pvm: &Pvm, app: &Application, tids: &[Tid]) -> i32 {
     let n = tids.len();
     let mut status: Vec<Option<i32>> = vec![None; n];
     let mut exited = vec![false; n];
+    let mut killed = false;
     let index = |t: Tid| tids.iter().position(|&x| x == t);
     while (0..n).any(|i| status[i].is_none() && !exited[i]) {
-        let mut r = match pvm.recv(None, None) {
-            Ok(r) => r,
+        let got = if killed {
+            pvm.recv_timeout(None, None, AFTER_KILL)
+        } else {
+            pvm.recv(None, None).map(Some)
+        };
+        let mut r = match got {
+            Ok(Some(r)) => r,
+            Ok(None) => break,
             Err(e) => {
                 eprintln!("ensemble: the loader's receive failed: {}", text(e.0));
                 return 1;
             }
         };
         let value = r.unpack::<i32>(1).ok().map(|v| v[0]);
+        let mut failed = false;
         match (r.tag, value) {
             (TAG_DONE, Some(s)) => match index(r.source) {
-                Some(i) => status[i] = Some(s),
+                Some(i) => {
+                    status[i] = Some(s);
+                    failed = s != 0;
+                }
                 None => eprintln!("ensemble: status {s} from unknown task {}", r.source),
             },
             (TAG_EXIT, Some(t)) => {
                 if let Some(i) = index(Tid(t)) {
                     exited[i] = true;
+                    if status[i].is_none() {
+                        // The status may still be on its way (it travels
+                        // apart from the exit notice).
+                        if let Ok(Some(mut d)) =
+                            pvm.recv_timeout(Some(tids[i]), Some(TAG_DONE), Duration::from_secs(2))
+                        {
+                            status[i] = d.unpack::<i32>(1).ok().map(|v| v[0]);
+                        }
+                        failed = status[i] != Some(0);
+                    }
                 }
             }
             _ => eprintln!(
@@ -167,40 +192,31 @@ fn wait_for_components(pvm: &Pvm, app: &Application, tids: &[Tid]) -> i32 {
                 r.tag, r.source
             ),
         }
-    }
-    // A status sent just before the exit notice may still be on its way.
-    for i in 0..n {
-        if status[i].is_none() {
-            if let Ok(Some(mut r)) =
-                pvm.recv_timeout(Some(tids[i]), Some(TAG_DONE), Duration::from_secs(2))
-            {
-                status[i] = r.unpack::<i32>(1).ok().map(|v| v[0]);
-            }
+        if failed && !killed {
+            // The others may be waiting for the one that failed: end them.
+            killed = true;
+            let rest: Vec<Tid> = (0..n)
+                .filter(|&i| status[i].is_none() && !exited[i])
+                .map(|i| tids[i])
+                .collect();
+            kill_all(&rest);
         }
     }
     let mut rc = 0;
     for (i, p) in app.processes.iter().enumerate() {
-        match status[i] {
-            Some(0) => {}
-            Some(s) => {
-                eprintln!(
-                    "ensemble: process {} ({}, {}) failed with status {s}",
-                    i + 1,
-                    p.label(),
-                    tids[i]
-                );
-                rc = 1;
-            }
-            None => {
-                eprintln!(
-                    "ensemble: process {} ({}, {}) exited without reporting its status",
-                    i + 1,
-                    p.label(),
-                    tids[i]
-                );
-                rc = 1;
-            }
-        }
+        let what = match status[i] {
+            Some(0) => continue,
+            Some(s) => format!("failed with status {s}"),
+            None if killed => "was ended after another component failed".to_string(),
+            None => "exited without reporting its status".to_string(),
+        };
+        eprintln!(
+            "ensemble: process {} ({}, {}) {what}",
+            i + 1,
+            p.label(),
+            tids[i]
+        );
+        rc = 1;
     }
     rc
 }
