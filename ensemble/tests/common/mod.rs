@@ -1,0 +1,73 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use ensemble::model::Application;
+use ensemble::Diagnostic;
+
+pub fn examples_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples")
+}
+
+pub fn published_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/ensemble")
+}
+
+/// A fresh empty directory under the system temporary directory.
+pub fn scratch_dir(tag: &str) -> PathBuf {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let d = std::env::temp_dir().join(format!(
+        "ensemble-test-{}-{}-{}",
+        tag,
+        std::process::id(),
+        N.fetch_add(1, Ordering::SeqCst)
+    ));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Writes an executable shell script `name` into `dir`.
+pub fn fake_executable(dir: &Path, name: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, "#!/bin/sh\nexit 0\n").unwrap();
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    p
+}
+
+pub fn params(kv: &[(&str, i64)]) -> BTreeMap<String, i64> {
+    kv.iter().map(|(k, v)| (k.to_string(), *v)).collect()
+}
+
+pub fn parse_ok(src: &str, file: &Path) -> Application {
+    match ensemble::parse_str(src, file, &BTreeMap::new()) {
+        Ok(a) => a,
+        Err(d) => panic!("unexpected errors: {}", render(&d)),
+    }
+}
+
+pub fn render(d: &[Diagnostic]) -> String {
+    d.iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Copies a script into a scratch directory next to fake executables for
+/// the given location names, and parses it from there.
+pub fn staged(script: &Path, exes: &[&str], params: &BTreeMap<String, i64>) -> Application {
+    let dir = scratch_dir("staged");
+    for e in exes {
+        fake_executable(&dir, e);
+    }
+    let dst = dir.join(script.file_name().unwrap());
+    std::fs::copy(script, &dst).unwrap();
+    match ensemble::parse_file(&dst, params) {
+        Ok(a) => a,
+        Err(d) => panic!("{}", render(&d)),
+    }
+}
