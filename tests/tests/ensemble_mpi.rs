@@ -74,7 +74,11 @@ fn a_root_outside_its_group_is_refused_before_launch() {
         "{}",
         dump(&r)
     );
-    assert!(!r.stdout.contains("The maximum"), "nothing ran\n{}", dump(&r));
+    assert!(
+        !r.stdout.contains("The maximum"),
+        "nothing ran\n{}",
+        dump(&r)
+    );
 }
 
 #[test]
@@ -89,7 +93,11 @@ fn the_launch_line_carries_each_envelope() {
     r.assert_ok("dry run");
     let line = r.stdout.trim();
     assert_eq!(line.matches("-ens:begin").count(), 9, "{line}");
-    assert_eq!(line.matches(" : ").count(), 8, "one context per process\n{line}");
+    assert_eq!(
+        line.matches(" : ").count(),
+        8,
+        "one context per process\n{line}"
+    );
     assert!(line.contains("-ens:groups Servers,TG1,TG2,TG3"), "{line}");
     assert!(line.contains("-ens:arg RingSize=3"), "{line}");
 }

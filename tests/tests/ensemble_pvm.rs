@@ -124,7 +124,11 @@ fn published_hosts_need_a_host_map() {
     );
     assert_eq!(r.code, Some(1), "{}", dump(&r));
     assert!(r.stderr.contains("orion"), "{}", dump(&r));
-    assert!(!r.stdout.contains("Spawn process"), "nothing starts\n{}", dump(&r));
+    assert!(
+        !r.stdout.contains("Spawn process"),
+        "nothing starts\n{}",
+        dump(&r)
+    );
 }
 
 #[test]

@@ -43,8 +43,11 @@ pub fn components() -> &'static Path {
             );
             std::fs::rename(&tmp, dir.join(name)).expect("install the component");
         }
-        std::fs::write(dir.join("hosts"), "# every published host is this machine\n* localhost\n")
-            .expect("write the host map");
+        std::fs::write(
+            dir.join("hosts"),
+            "# every published host is this machine\n* localhost\n",
+        )
+        .expect("write the host map");
         dir
     })
 }
