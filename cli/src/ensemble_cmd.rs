@@ -404,9 +404,18 @@ fn launch(units: &[LaunchUnit], opts: &Opts) -> u8 {
         current_ld_library_path: current_ld.as_deref(),
     });
     let mut args: Vec<String> = Vec::new();
-    if flavour == Flavour::OpenMpi && env.iter().any(|(k, _)| *k == "LD_LIBRARY_PATH") {
-        args.push("-x".into());
-        args.push("LD_LIBRARY_PATH".into());
+    // Local runs inherit the environment anyway; these also carry the
+    // library path to ranks on other hosts.
+    if let Some((_, v)) = env.iter().find(|(k, _)| *k == "LD_LIBRARY_PATH") {
+        match flavour {
+            Flavour::OpenMpi => args.extend(["-x".into(), "LD_LIBRARY_PATH".into()]),
+            Flavour::Mpich => args.extend([
+                "-genv".into(),
+                "LD_LIBRARY_PATH".into(),
+                v.to_string_lossy().into_owned(),
+            ]),
+            Flavour::Unknown => {}
+        }
     }
     args.extend(mpmd_args(units));
     if opts.dry_run {
