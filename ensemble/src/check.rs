@@ -44,6 +44,25 @@ pub fn resolve_location(app: &Application, component: &str) -> Option<PathBuf> {
     None
 }
 
+/// `1..3, 5` for [1, 2, 3, 5].
+fn ranges(v: &[u32]) -> String {
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < v.len() {
+        let mut j = i;
+        while j + 1 < v.len() && v[j + 1] == v[j] + 1 {
+            j += 1;
+        }
+        parts.push(if i == j {
+            v[i].to_string()
+        } else {
+            format!("{}..{}", v[i], v[j])
+        });
+        i = j + 1;
+    }
+    parts.join(", ")
+}
+
 struct Checker<'a> {
     app: &'a Application,
     out: Vec<Diagnostic>,
@@ -189,14 +208,28 @@ impl Checker<'_> {
         }
         for (pi, p) in app.processes.iter().enumerate() {
             for g in &p.ports {
-                for k in 1..=g.count {
-                    if !used.contains_key(&(pi, g.port_type.as_str(), k)) {
-                        self.warning(
-                            p.span,
-                            format!("port {}.{}[{k}] is not connected", p.label(), g.port_type),
-                        );
-                    }
+                let free: Vec<u32> = (1..=g.count)
+                    .filter(|k| !used.contains_key(&(pi, g.port_type.as_str(), *k)))
+                    .collect();
+                if free.is_empty() {
+                    continue;
                 }
+                let msg = if free.len() == 1 {
+                    format!(
+                        "port {}.{}[{}] is not connected",
+                        p.label(),
+                        g.port_type,
+                        free[0]
+                    )
+                } else {
+                    format!(
+                        "ports {}.{}[{}] are not connected",
+                        p.label(),
+                        g.port_type,
+                        ranges(&free)
+                    )
+                };
+                self.warning(p.span, msg);
             }
         }
     }

@@ -2,6 +2,7 @@
 //! the explicit [`Application`]: ranges and rules unrolled, expressions
 //! evaluated, processes and ports resolved, tags assigned.
 
+use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
@@ -12,19 +13,48 @@ use crate::model::*;
 /// Most iterations one rule or range may make, and most processes a
 /// composition may have: a typo such as `1..1000000000` must give an
 /// error, not exhaust the machine.
-pub const MAX_EXPANSION: i64 = 1_000_000;
+pub const MAX_EXPANSION: i64 = 100_000;
 pub const MAX_PROCESSES: usize = 100_000;
+/// Most work (rule cases, indices and ports, summed over the script) one
+/// expansion may do.
+pub const MAX_WORK: i64 = 1_000_000;
 
 type EResult<T> = Result<T, (Span, String)>;
 
 /// Parameter values and the index variables of the rule being unrolled.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 struct Env {
     params: BTreeMap<String, i64>,
     vars: Vec<(String, i64)>,
+    /// Work left (see [`MAX_WORK`]).
+    work: Cell<i64>,
+}
+
+impl Default for Env {
+    fn default() -> Self {
+        Env {
+            params: BTreeMap::new(),
+            vars: Vec::new(),
+            work: Cell::new(MAX_WORK),
+        }
+    }
 }
 
 impl Env {
+    /// Takes `n` units of work, or says the script expands to too much.
+    fn spend(&self, n: i64, span: Span) -> EResult<()> {
+        let left = self.work.get().saturating_sub(n.max(0));
+        self.work.set(left);
+        if left < 0 {
+            Err((
+                span,
+                format!("the composition expands to more than {MAX_WORK} processes, ports, channels and rule cases together"),
+            ))
+        } else {
+            Ok(())
+        }
+    }
+
     fn get(&self, name: &str) -> Option<i64> {
         self.vars
             .iter()
@@ -134,6 +164,7 @@ fn unroll(
     let hi = eval(hi, env)?;
     let mut i = lo;
     while i <= hi {
+        env.spend(1, *sp)?;
         *budget -= 1;
         if *budget < 0 {
             return Err((
@@ -163,6 +194,7 @@ fn indices(set: &IndexSet, env: &Env) -> EResult<Vec<i64>> {
                     format!("range {a}..{b} has more than {MAX_EXPANSION} indices"),
                 ));
             }
+            env.spend(b.saturating_sub(a).saturating_add(1), lo.span())?;
             Ok((a..=b).collect())
         }
     }
@@ -344,8 +376,11 @@ pub fn expand(
             let mut ports: Vec<PortGroup> = Vec::new();
             for (t, n, sp) in &d.ports {
                 let n = eval(n, env)?;
-                if n < 0 || n > u32::MAX as i64 {
-                    return Err((*sp, format!("port count {n} of type {t} is not a count")));
+                if !(0..=MAX_EXPANSION).contains(&n) {
+                    return Err((
+                        *sp,
+                        format!("port count {n} of type {t} is not between 0 and {MAX_EXPANSION}"),
+                    ));
                 }
                 if ports.iter().any(|g| &g.port_type == t) {
                     return Err((*sp, format!("port type {t} is given twice")));
@@ -355,8 +390,10 @@ pub fn expand(
                     count: n as u32,
                 });
             }
+            let total: i64 = ports.iter().map(|g| g.count as i64).sum();
             for r in &d.procs {
                 for i in indices(&r.index, env)? {
+                    env.spend(total, r.span)?;
                     new.push(Process {
                         component: r.component.clone(),
                         index: i,
@@ -443,6 +480,7 @@ pub fn expand(
                     port: port as u32,
                 })
             };
+            env.spend(1, d.span)?;
             let a = end(&d.a)?;
             let b = end(&d.b)?;
             let tag = match &d.tag {

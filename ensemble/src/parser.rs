@@ -160,6 +160,9 @@ impl<'a> Parser<'a> {
                 | Section::Ports
                 | Section::Arguments
         );
+        if script.name.is_empty() && word != "application" && word != "parameters" {
+            return self.err("`Application NAME` to start the script");
+        }
         let (n, part, section) = match word.as_str() {
             "application" => {
                 self.bump();
@@ -221,7 +224,7 @@ impl<'a> Parser<'a> {
             if self.heading(&mut s)? {
                 continue;
             }
-            if s.name.is_empty() {
+            if s.name.is_empty() && self.section != Section::TopParams {
                 return self.err("`Application NAME` to start the script");
             }
             if self.is_kw(0, "environment") && !matches!(self.peek_at(1), Tok::Sym("[" | ".")) {
