@@ -123,3 +123,81 @@ pub fn plan(
         Err(errors)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+    use std::path::Path;
+
+    fn servers() -> Application {
+        let src = include_str!("../examples/getmax-mpi-servers.ens");
+        crate::parse_str(src, Path::new("servers.ens"), &BTreeMap::new()).expect("parses")
+    }
+
+    #[test]
+    fn server_envelope_binds_contexts_roots_ring_ports_and_ring_size() {
+        let app = servers();
+        let s2 = app.find("S", 2).unwrap();
+        let (s1, s3) = (app.find("S", 1).unwrap(), app.find("S", 3).unwrap());
+        let e = envelope(&app, s2).unwrap();
+        assert_eq!(e.id, s2 as i32);
+        assert_eq!(e.name, "S[2]");
+        assert_eq!(e.groups, vec!["Servers", "TG1", "TG2", "TG3"]);
+        assert_eq!(e.group_of("TerminalGroup"), Some("TG2"));
+        assert_eq!(e.group_of("ServerGroup"), Some("Servers"));
+        assert_eq!(e.roots.len(), 1);
+        assert_eq!(e.roots[0].id, s2 as i32);
+        let out = e.ports.iter().find(|p| p.port_type == "Out").unwrap();
+        let inp = e.ports.iter().find(|p| p.port_type == "In").unwrap();
+        assert_eq!((out.peer, inp.peer), (s3 as i32, s1 as i32));
+        assert_eq!(out.context, "ServerGroup");
+        assert_ne!(out.tag, inp.tag, "each channel has its own tag");
+        assert_eq!(e.args, vec![("RingSize".to_string(), "3".to_string())]);
+    }
+
+    #[test]
+    fn terminal_root_is_its_server() {
+        let app = servers();
+        let t3 = app.find("T", 3).unwrap();
+        let e = envelope(&app, t3).unwrap();
+        assert_eq!(e.group_of("LocalGroup"), Some("TG2"));
+        assert_eq!(e.roots[0].id, app.find("S", 2).unwrap() as i32);
+        assert!(e.ports.is_empty());
+    }
+
+    #[test]
+    fn plan_puts_envelope_before_parameters_in_process_order() {
+        let app = servers();
+        let exes: Vec<PathBuf> = app
+            .processes
+            .iter()
+            .map(|p| PathBuf::from(format!("/bin/{}", p.component)))
+            .collect();
+        let units = plan(&app, &exes, &[]).unwrap();
+        assert_eq!(units.len(), app.processes.len());
+        for (u, p) in units.iter().zip(&app.processes) {
+            assert_eq!(u.exe, PathBuf::from(format!("/bin/{}", p.component)));
+            let end = u
+                .args
+                .iter()
+                .position(|a| a == crate::envargs::END)
+                .unwrap();
+            assert_eq!(u.args[0], crate::envargs::BEGIN);
+            assert_eq!(&u.args[end + 1..], p.params.as_slice());
+        }
+    }
+
+    #[test]
+    fn a_port_without_context_is_refused() {
+        let mut app = servers();
+        let s1 = app.find("S", 1).unwrap();
+        app.mpi
+            .as_mut()
+            .unwrap()
+            .port_contexts
+            .retain(|(p, t, _)| !(*p == s1 && t == "Out"));
+        let e = envelope(&app, s1).unwrap_err();
+        assert!(e.contains("S[1]") && e.contains("Out"), "{e}");
+    }
+}

@@ -147,3 +147,37 @@ fn sixty_four_processes_on_the_pvm_loader() {
         dump(&r)
     );
 }
+
+/// The Rust terminal (`ensemble/components/terminal.rs`, built by cargo as
+/// the `terminal_rs` example) takes the C terminal's place in an unchanged
+/// script, next to C relays.
+#[test]
+fn rust_terminals_with_c_relays() {
+    let exe = std::env::current_exe().expect("test binary");
+    let profile_dir = exe
+        .parent()
+        .and_then(|d| d.parent())
+        .expect("target/<profile>");
+    let rust_terminal = profile_dir.join("examples/terminal_rs");
+    assert!(
+        rust_terminal.is_file(),
+        "{} not built (cargo build --release --examples)",
+        rust_terminal.display()
+    );
+    let dir = tests::mpirun::workspace_root().join("target/test-programs/ensemble-rust");
+    std::fs::create_dir_all(&dir).expect("create directory");
+    std::fs::copy(&rust_terminal, dir.join("terminal")).expect("copy the Rust terminal");
+    std::fs::copy(components().join("relay"), dir.join("relay")).expect("copy the relay");
+    let script = example("getmax-five.ens");
+    let truth = largest_parameter(&script, &BTreeMap::new()).to_string();
+    let r = ensemble(
+        "run",
+        &script,
+        &["--path", &dir.display().to_string()],
+        LIMIT,
+    );
+    r.assert_ok("Rust terminals");
+    let printed = values_after(&r.stdout, "The maximum is ");
+    assert_eq!(printed.len(), 5, "{}", dump(&r));
+    assert!(printed.iter().all(|p| *p == truth), "{}", dump(&r));
+}
