@@ -40,6 +40,9 @@ Options:
                      the Graphviz source instead
   --mpiexec PATH     mpiexec to use (default: the one on PATH)
   --dry-run          (run) print the mpiexec command instead of running it
+  --spawn            (run, PVM) start only the loader and let pvm_spawn start
+                     every component dynamically (MPI_Comm_spawn) instead of
+                     pre-launching them in the same job; hosts are ignored
   -h, --help         show this help
 ";
 
@@ -52,6 +55,7 @@ struct Opts {
     output: Option<PathBuf>,
     mpiexec: Option<OsString>,
     dry_run: bool,
+    spawn: bool,
     /// Loader only: component name -> executable, as resolved by `run`.
     exes: BTreeMap<String, PathBuf>,
 }
@@ -77,6 +81,7 @@ fn parse_opts(args: &[OsString]) -> Result<Opts, String> {
             "-o" | "--output" => o.output = Some(value(&mut it, "-o")?.into()),
             "--mpiexec" => o.mpiexec = Some(value(&mut it, "--mpiexec")?),
             "--dry-run" => o.dry_run = true,
+            "--spawn" => o.spawn = true,
             "--exe" => {
                 let v = value(&mut it, "--exe")?;
                 let v = v.to_string_lossy();
@@ -375,7 +380,17 @@ fn run_cmd(script: &Path, opts: &Opts) -> u8 {
                 args,
                 host: None,
             };
-            ensemble::loader_pvm::plan(loader, &app, &exes, &places)
+            if opts.spawn {
+                if places.iter().any(Option::is_some) {
+                    eprintln!(
+                        "mpbridge ensemble run: warning: --spawn starts every component \
+                         where MPI chooses; the allocation's hosts are not used"
+                    );
+                }
+                vec![loader]
+            } else {
+                ensemble::loader_pvm::plan(loader, &app, &exes, &places)
+            }
         }
     };
     launch(&units, opts)

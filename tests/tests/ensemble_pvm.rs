@@ -181,3 +181,15 @@ fn rust_terminals_with_c_relays() {
     assert_eq!(printed.len(), 5, "{}", dump(&r));
     assert!(printed.iter().all(|p| *p == truth), "{}", dump(&r));
 }
+
+/// With `--spawn` the loader starts alone and every component is started
+/// by `pvm_spawn` through `MPI_Comm_spawn`: same protocol, same result.
+#[test]
+fn published_star_with_dynamically_spawned_components() {
+    let r = run_script(
+        &example("published/getmax-star.ens"),
+        &["--spawn"],
+        Duration::from_secs(180),
+    );
+    assert_max_tid(&r, 13, 8);
+}
