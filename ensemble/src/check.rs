@@ -17,8 +17,11 @@ fn is_executable(p: &Path) -> bool {
 }
 
 /// The executable of a component: absolute path, relative to the script's
-/// directory, or found on PATH (bare names only). `None` if the component
-/// has no location or no executable file is there.
+/// directory, or found on PATH (bare names only). An absolute path that
+/// does not exist here (a published script names the authors' machines)
+/// falls back to its file name in the script's directory or on PATH;
+/// `check` warns when it does. `None` if the component has no location or
+/// no executable file is found.
 pub fn resolve_location(app: &Application, component: &str) -> Option<PathBuf> {
     let loc = app.locations.get(component)?;
     if loc.path.is_empty() {
@@ -26,22 +29,29 @@ pub fn resolve_location(app: &Application, component: &str) -> Option<PathBuf> {
     }
     let path = Path::new(&loc.path);
     if path.is_absolute() {
-        return is_executable(path).then(|| path.to_path_buf());
+        if is_executable(path) {
+            return Some(path.to_path_buf());
+        }
+        let base = path.file_name()?;
+        return find_bare(app, Path::new(base));
     }
-    let rel = app.script_dir().join(path);
+    if loc.path.contains('/') {
+        let rel = app.script_dir().join(path);
+        return is_executable(&rel).then(|| std::fs::canonicalize(&rel).unwrap_or(rel));
+    }
+    find_bare(app, path)
+}
+
+/// A bare file name: in the script's directory, then on PATH.
+fn find_bare(app: &Application, name: &Path) -> Option<PathBuf> {
+    let rel = app.script_dir().join(name);
     if is_executable(&rel) {
         return Some(std::fs::canonicalize(&rel).unwrap_or(rel));
     }
-    if !loc.path.contains('/') {
-        let dirs = std::env::var_os("PATH")?;
-        for dir in std::env::split_paths(&dirs) {
-            let cand = dir.join(path);
-            if is_executable(&cand) {
-                return Some(cand);
-            }
-        }
-    }
-    None
+    let dirs = std::env::var_os("PATH")?;
+    std::env::split_paths(&dirs)
+        .map(|d| d.join(name))
+        .find(|c| is_executable(c))
 }
 
 /// `1..3, 5` for [1, 2, 3, 5].
@@ -260,9 +270,27 @@ impl Checker<'_> {
                     );
                 }
                 Some(loc) => {
-                    if resolve_location(app, comp).is_none() {
+                    let found = resolve_location(app, comp);
+                    if let Some(f) = &found {
+                        if Path::new(&loc.path).is_absolute() && f != Path::new(&loc.path) {
+                            self.warning(
+                                loc.span,
+                                format!(
+                                    "{} does not exist here; component {comp} uses {}",
+                                    loc.path,
+                                    f.display()
+                                ),
+                            );
+                        }
+                    }
+                    if found.is_none() {
                         let msg = if Path::new(&loc.path).is_absolute() {
-                            format!("executable of component {comp} is missing: {} is not an executable file", loc.path)
+                            format!(
+                                "executable of component {comp} is missing: {} is not an executable file, and {} is neither in {} nor on PATH",
+                                loc.path,
+                                Path::new(&loc.path).file_name().map_or(String::new(), |b| b.to_string_lossy().into_owned()),
+                                app.script_dir().display()
+                            )
                         } else if loc.path.contains('/') {
                             format!(
                                 "executable of component {comp} is missing: {} is not an executable file",

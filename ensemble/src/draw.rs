@@ -1,5 +1,6 @@
 //! Drawing the process communication graph: processes as nodes showing
-//! their ports by type, channels as edges labelled with their tags.
+//! their ports by type, channels as edges labelled with their tags, and on
+//! MPI the symbolic groups as dashed nodes joined to their members.
 
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -76,6 +77,31 @@ pub fn to_dot(app: &Application) -> String {
             }
         };
         let _ = writeln!(s, "  {} -- {} [label=\"{}\"];", end(&c.a), end(&c.b), c.tag);
+    }
+    // MPI: each symbolic group is a dashed ellipse joined to its members
+    // by dashed edges labelled with the member's context name.
+    if let Some(mpi) = &app.mpi {
+        let mut groups: Vec<&str> = Vec::new();
+        for (_, _, g) in &mpi.contexts {
+            if !groups.contains(&g.as_str()) {
+                groups.push(g);
+            }
+        }
+        for (k, g) in groups.iter().enumerate() {
+            let _ = writeln!(
+                s,
+                "  g{k} [shape=ellipse, style=dashed, label=\"{}\"];",
+                quote(g)
+            );
+        }
+        for (p, ctx, g) in &mpi.contexts {
+            let k = groups.iter().position(|x| x == g).unwrap_or(0);
+            let _ = writeln!(
+                s,
+                "  p{p} -- g{k} [style=dashed, label=\"{}\"];",
+                quote(ctx)
+            );
+        }
     }
     s.push_str("}\n");
     s

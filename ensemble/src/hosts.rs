@@ -54,11 +54,17 @@ impl HostMap {
         let mut errors = Vec::new();
         for (n, raw) in text.lines().enumerate() {
             let line = raw.split('#').next().unwrap_or("");
-            let words: Vec<&str> = line.split_whitespace().filter(|w| *w != "=").collect();
-            let words: Vec<&str> = if words.len() == 1 && words[0].contains('=') {
-                words[0].splitn(2, '=').collect()
-            } else {
-                words
+            let words: Vec<&str> = match line.split_once('=') {
+                Some((name, host)) => {
+                    let host: Vec<&str> = host.split_whitespace().collect();
+                    let name = name.trim();
+                    if host.len() == 1 && !name.contains(char::is_whitespace) {
+                        vec![name, host[0]]
+                    } else {
+                        vec![name, ""]
+                    }
+                }
+                None => line.split_whitespace().collect(),
             };
             if words.is_empty() {
                 continue;

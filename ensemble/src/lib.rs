@@ -62,3 +62,27 @@ pub fn parse_file(
         )]),
     }
 }
+
+/// Reads one command-line parameter definition `NAME=VALUE` (as given to
+/// `-D`), e.g. `N=64`.
+pub fn parse_define(text: &str) -> Result<(String, i64), String> {
+    let (name, value) = text
+        .split_once('=')
+        .ok_or_else(|| format!("parameter `{text}`: expected NAME=VALUE, e.g. N=64"))?;
+    let name = name.trim();
+    let ok_name = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !ok_name {
+        return Err(format!(
+            "parameter `{text}`: `{name}` is not a parameter name"
+        ));
+    }
+    let v = value
+        .trim()
+        .parse::<i64>()
+        .map_err(|_| format!("parameter `{text}`: `{}` is not an integer", value.trim()))?;
+    Ok((name.to_string(), v))
+}

@@ -37,9 +37,10 @@ enum Section {
     ProcParams,
 }
 
-/// Deepest expression nesting accepted (keeps hostile input from
-/// exhausting the stack).
+/// Deepest expression nesting, and most operators in one expression,
+/// accepted (keeps hostile input from exhausting the stack).
 const MAX_DEPTH: u32 = 64;
+const MAX_OPS: u32 = 256;
 
 struct Parser<'a> {
     toks: &'a [Token],
@@ -47,6 +48,8 @@ struct Parser<'a> {
     part: Part,
     section: Section,
     depth: u32,
+    /// Operators in the current top-level expression.
+    ops: u32,
 }
 
 fn text_len(t: &Tok) -> u32 {
@@ -66,6 +69,7 @@ pub fn parse(toks: &[Token]) -> PResult<Script> {
         part: Part::Top,
         section: Section::None,
         depth: 0,
+        ops: 0,
     };
     p.script()
 }
@@ -686,6 +690,9 @@ impl<'a> Parser<'a> {
     // ---- expressions ----
 
     fn expr(&mut self) -> PResult<Expr> {
+        if self.depth == 0 {
+            self.ops = 0;
+        }
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             return Err((self.span(), "expression nested too deeply".into()));
@@ -713,15 +720,26 @@ impl<'a> Parser<'a> {
                 _ => break,
             };
             let sp = self.bump().span;
+            self.count_op(sp)?;
             let rhs = self.binary(level + 1)?;
             lhs = Expr::Binary(op, Box::new(lhs), Box::new(rhs), sp);
         }
         Ok(lhs)
     }
 
+    fn count_op(&mut self, sp: Span) -> PResult<()> {
+        self.ops += 1;
+        if self.ops > MAX_OPS {
+            Err((sp, format!("expression has more than {MAX_OPS} operators")))
+        } else {
+            Ok(())
+        }
+    }
+
     fn unary(&mut self) -> PResult<Expr> {
         if self.is_sym("-") || self.is_sym("!") {
             let t = self.bump();
+            self.count_op(t.span)?;
             let op = match t.tok {
                 Tok::Sym(s) => s,
                 _ => "-",

@@ -401,7 +401,12 @@ fn explicit_tags_and_default_numbering() {
 
 #[test]
 fn executable_missing() {
-    let d = checked(&edit(PVM_BASE, 15, "T: \"/nonexistent/terminal\";")).1;
+    let d = checked(&edit(
+        PVM_BASE,
+        15,
+        "T: \"/nonexistent/no-such-terminal-program\";",
+    ))
+    .1;
     expect(
         &d,
         Severity::Error,
@@ -540,7 +545,10 @@ fn host_map_file_errors_have_lines() {
     assert_eq!(e.len(), 1);
     assert_eq!(e[0].span.line, 3);
     assert_eq!(e[0].span.col, 3);
-    let m = HostMap::parse("a b  # comment\nc=d\ne = f\n", Path::new("hosts")).unwrap();
+    let e = HostMap::parse("a = b c\n", Path::new("hosts")).unwrap_err();
+    assert_eq!(e[0].span.line, 1);
+    let m = HostMap::parse("a b  # comment\nc=d\ne = f\ng= h\n", Path::new("hosts")).unwrap();
+    assert_eq!(m.resolve("g").as_deref(), Some("h"));
     assert_eq!(m.resolve("a").as_deref(), Some("b"));
     assert_eq!(m.resolve("c").as_deref(), Some("d"));
     assert_eq!(m.resolve("e").as_deref(), Some("f"));
@@ -720,4 +728,21 @@ fn mpi_context_or_argument_bound_twice() {
 fn mpi_root_process_must_exist() {
     let d = parse_errors(&edit(MPI_BASE, 20, "T[1].CalcRoot = S[7] in LocalGroup;"));
     expect(&d, Severity::Error, 20, 17, "no process S[7]");
+}
+
+#[test]
+fn hostile_expressions_are_refused_not_crashed() {
+    let long = format!("T[1].S[1] <-> R[1].C[1{}];", "+0".repeat(100_000));
+    let d = parse_errors(&edit(PVM_BASE, 7, &long));
+    expect(&d, Severity::Error, 7, 535, "more than 256 operators");
+    let deep = format!(
+        "T[1].S[1] <-> R[1].C[{}1{}];",
+        "(".repeat(10_000),
+        ")".repeat(10_000)
+    );
+    let d = parse_errors(&edit(PVM_BASE, 7, &deep));
+    expect(&d, Severity::Error, 7, 86, "nested too deeply");
+    let neg = format!("T[1].S[1] <-> R[1].C[{}1];", "-".repeat(100_000));
+    let d = parse_errors(&edit(PVM_BASE, 7, &neg));
+    expect(&d, Severity::Error, 7, 85, "nested too deeply");
 }

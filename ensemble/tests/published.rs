@@ -6,10 +6,10 @@ use std::path::{Path, PathBuf};
 
 use ensemble::model::{Application, Environment};
 
+mod common;
+
 fn shared(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/ensemble")
-        .join(name)
+    common::published_dir().join(name)
 }
 
 fn load(name: &str) -> Application {
@@ -123,4 +123,69 @@ fn tree_composition() {
     // The relays are declared in the order R1, R2, R3, R5, R6, R4, R7.
     let order: Vec<i64> = app.processes[8..].iter().map(|p| p.index).collect();
     assert_eq!(order, vec![1, 2, 3, 5, 6, 4, 7]);
+}
+
+/// The published scripts pass every check once their host names are
+/// mapped and their executables can be found: the full composition's
+/// absolute paths (the authors' machines) fall back to the file names,
+/// with a warning saying so.
+#[test]
+fn published_scripts_check_clean_with_a_host_map_and_executables() {
+    let dir = common::scratch_dir("published");
+    common::fake_executable(&dir, "terminal");
+    common::fake_executable(&dir, "relay");
+    let hosts = ensemble::HostMap::parse(
+        "orion localhost\nzeus localhost\niamini = localhost\nadonis localhost\n",
+        Path::new("hosts"),
+    )
+    .unwrap();
+    for name in ["getmax-full.ens", "getmax-star.ens", "getmax-tree.ens"] {
+        let dst = dir.join(name);
+        std::fs::copy(shared(name), &dst).unwrap();
+        let app = ensemble::parse_file(&dst, &BTreeMap::new()).unwrap();
+        let d = ensemble::check(&app, &hosts);
+        assert!(
+            !ensemble::diag::has_errors(&d),
+            "{name}: {}",
+            common::render(&d)
+        );
+        if name == "getmax-full.ens" {
+            assert_eq!(d.len(), 2, "{}", common::render(&d));
+            assert!(d[0]
+                .message
+                .contains("/home/users/easy_spawn/bcast/relay does not exist here"));
+            assert_eq!(
+                ensemble::resolve_location(&app, "R"),
+                Some(std::fs::canonicalize(dir.join("relay")).unwrap())
+            );
+        } else {
+            assert!(d.is_empty(), "{name}: {}", common::render(&d));
+        }
+        // Without the host map the full composition's hosts are unknown.
+        let d = ensemble::check(&app, &ensemble::HostMap::local());
+        assert_eq!(
+            d.iter()
+                .filter(|x| x.message.contains("unknown host"))
+                .count(),
+            if name == "getmax-full.ens" { 4 } else { 0 }
+        );
+    }
+}
+
+/// The later paper's words (`Processes`, `Channels`, `PARALLEL SYSTEM`,
+/// `SEQUENTIAL COMPONENTS`) give the same model as the first paper's.
+#[test]
+fn both_spellings_of_the_section_names() {
+    let first = std::fs::read_to_string(shared("getmax-tree.ens")).unwrap();
+    let later = first
+        .replace("Components\n", "Processes\n")
+        .replace("Connections\n", "Channels\n")
+        .replace("Parallel System", "PARALLEL SYSTEM")
+        .replace("Sequential System", "SEQUENTIAL COMPONENTS");
+    assert_ne!(first, later);
+    let a = ensemble::parse_str(&first, Path::new("a.ens"), &BTreeMap::new()).unwrap();
+    let b = ensemble::parse_str(&later, Path::new("a.ens"), &BTreeMap::new()).unwrap();
+    assert_eq!(a.processes, b.processes);
+    assert_eq!(a.channels, b.channels);
+    assert_eq!(a.locations, b.locations);
 }

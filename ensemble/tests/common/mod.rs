@@ -13,8 +13,23 @@ pub fn examples_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples")
 }
 
+/// The directory of the published compositions: `$ENSEMBLE_PUBLISHED_DIR`,
+/// or `shared/ensemble` beside the checkout or any directory above it.
 pub fn published_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/ensemble")
+    if let Some(d) = std::env::var_os("ENSEMBLE_PUBLISHED_DIR") {
+        return PathBuf::from(d);
+    }
+    let mut dir = Some(Path::new(env!("CARGO_MANIFEST_DIR")));
+    while let Some(d) = dir {
+        let cand = d.join("shared/ensemble");
+        if cand.join("getmax-full.ens").is_file() {
+            return cand;
+        }
+        dir = d.parent();
+    }
+    panic!(
+        "the published compositions (shared/ensemble/getmax-*.ens) are not beside the checkout; set ENSEMBLE_PUBLISHED_DIR"
+    );
 }
 
 /// A fresh empty directory under the system temporary directory.
