@@ -8,6 +8,8 @@
 #   PREFIX/bin/mpbridge                  launcher and doctor
 #   PREFIX/bin/ga-server                 Global Arrays data server (once built)
 #   PREFIX/share/mpbridge/               examples
+#   PREFIX/share/mpbridge/ensemble/      Ensemble Get-Maximum components (C
+#                                        sources) and example compositions
 #
 # Usage: scripts/install.sh PREFIX
 #
@@ -87,5 +89,18 @@ install -m 0755 "$LAUNCHER" "$DEST/bin/mpbridge"
 if [[ -x "$BUILD/ga-server" ]]; then
     install -m 0755 "$BUILD/ga-server" "$DEST/bin/ga-server"
 fi
+
+# Ensemble examples: the Get-Maximum components (built by the user with
+# mpicc against the installed headers) and the compositions.
+install -d "$DEST/share/mpbridge/ensemble"
+install -m 0644 "$SRC"/ensemble/components/*.c "$DEST/share/mpbridge/ensemble/"
+for dir in "$SRC/ensemble/examples" "$SRC/ensemble/examples/published"; do
+    for f in "$dir"/*.ens; do
+        [[ -e "$f" ]] || continue
+        sub=${dir#"$SRC/ensemble/examples"}
+        install -d "$DEST/share/mpbridge/ensemble/examples$sub"
+        install -m 0644 "$f" "$DEST/share/mpbridge/ensemble/examples$sub/"
+    done
+done
 
 echo "install: mpbridge $VERSION installed into $DEST"

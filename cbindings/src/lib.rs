@@ -3,6 +3,7 @@
 //! re-exports them. The drop-in names (`libpvm3.so.3`, `libtcgmsg.so`, ...)
 //! are installed as links to this one file.
 
+pub use ensemble::capi::*;
 pub use shim_core::capi::*;
 pub use shim_pvm::capi::*;
 pub use shim_pvm::capi_extra::*;

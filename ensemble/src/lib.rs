@@ -9,14 +9,21 @@
 //! process communication graph. The grammar is in the crate's README.
 
 pub mod ast;
+pub mod capi;
 pub mod check;
 pub mod diag;
 pub mod draw;
+pub mod envargs;
 pub mod expand;
 pub mod hosts;
+pub mod launch;
 pub mod lexer;
+pub mod loader_mpi;
+pub mod loader_pvm;
 pub mod model;
 pub mod parser;
+mod ptr;
+pub mod runtime;
 
 use std::collections::BTreeMap;
 use std::path::Path;
