@@ -6,7 +6,8 @@
 #   PREFIX/lib/pkgconfig/*.pc            mpbridge, pvm3, tcgmsg, ga, express
 #   PREFIX/include/                      every header of cbindings/include
 #   PREFIX/bin/mpbridge                  launcher and doctor
-#   PREFIX/bin/ga-server                 Global Arrays data server (once built)
+#   PREFIX/bin/mpbridge-ens-loader       the Ensemble PVM loader (run by mpbridge)
+#   PREFIX/bin/ga-server                 Global Arrays data server
 #   PREFIX/share/mpbridge/               examples
 #   PREFIX/share/mpbridge/ensemble/      Ensemble Get-Maximum components (C
 #                                        sources) and example compositions
@@ -86,6 +87,8 @@ done
 
 # Programs.
 install -m 0755 "$LAUNCHER" "$DEST/bin/mpbridge"
+[[ -x "$BUILD/mpbridge-ens-loader" ]] || die "$BUILD/mpbridge-ens-loader not found: build it first with 'make build'"
+install -m 0755 "$BUILD/mpbridge-ens-loader" "$DEST/bin/mpbridge-ens-loader"
 if [[ -x "$BUILD/ga-server" ]]; then
     install -m 0755 "$BUILD/ga-server" "$DEST/bin/ga-server"
 fi

@@ -2,9 +2,8 @@
 //!
 //! `run` chooses the loader from the script's environment. Both start one
 //! MPMD `mpiexec` job in which rank i runs process i of the script; the
-//! PVM loader adds itself as rank 0 (this executable, hidden subcommand
-//! `__pvm-loader`), since it must be a PVM task to spawn and bind the
-//! components.
+//! PVM loader is rank 0 (the `mpbridge-ens-loader` executable beside this
+//! one), since it must be a PVM task to spawn and bind the components.
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
@@ -130,7 +129,7 @@ pub fn run(args: &[OsString]) -> u8 {
             print!("{ENSEMBLE_USAGE}");
             return 0;
         }
-        "check" | "draw" | "run" | "__pvm-loader" => (first.as_str(), &args[1..]),
+        "check" | "draw" | "run" => (first.as_str(), &args[1..]),
         _ => ("run", args),
     };
     if rest.iter().any(|a| a == "-h" || a == "--help") {
@@ -147,7 +146,6 @@ pub fn run(args: &[OsString]) -> u8 {
     match cmd {
         "check" => check_cmd(&script, &opts),
         "draw" => draw_cmd(&script, &opts),
-        "__pvm-loader" => loader_cmd(&script, &opts),
         _ => run_cmd(&script, &opts),
     }
 }
@@ -360,10 +358,13 @@ fn run_cmd(script: &Path, opts: &Opts) -> u8 {
             }
         },
         Environment::Pvm3 => {
-            let Some(me) = libdir::current_exe() else {
-                return fail("cannot find the mpbridge executable".into());
+            let Some(me) = loader_exe() else {
+                return fail(format!(
+                    "cannot find {LOADER} beside the mpbridge executable or on PATH \
+                     (it is installed with mpbridge)"
+                ));
             };
-            let mut args = vec!["ensemble".to_string(), "__pvm-loader".to_string()];
+            let mut args = Vec::new();
             let abs = script
                 .canonicalize()
                 .unwrap_or_else(|_| script.to_path_buf());
@@ -463,25 +464,18 @@ fn launch(units: &[LaunchUnit], opts: &Opts) -> u8 {
     }
 }
 
-/// The PVM loader, started by `run` as rank 0 of the job.
-fn loader_cmd(script: &Path, opts: &Opts) -> u8 {
-    let Some(app) = parse(script, opts) else {
-        return 1;
-    };
-    let mut exes = Vec::with_capacity(app.processes.len());
-    for p in &app.processes {
-        match opts.exes.get(&p.component) {
-            Some(e) => exes.push(e.clone()),
-            None => {
-                eprintln!(
-                    "mpbridge ensemble: loader: no executable given for component {}",
-                    p.component
-                );
-                return 1;
-            }
+/// The PVM loader's executable.
+const LOADER: &str = "mpbridge-ens-loader";
+
+/// The PVM loader: beside this executable (installed layout and cargo's
+/// target directory), else on `PATH`.
+fn loader_exe() -> Option<PathBuf> {
+    if let Some(beside) = libdir::current_exe().map(|me| me.with_file_name(LOADER)) {
+        if beside.is_file() {
+            return Some(beside);
         }
     }
-    ensemble::loader_pvm::run(&app, &exes) as u8
+    host::find_program(std::ffi::OsStr::new(LOADER))
 }
 
 #[cfg(test)]

@@ -14,10 +14,15 @@ pub fn examples_dir() -> PathBuf {
 }
 
 /// The directory of the published compositions: `$ENSEMBLE_PUBLISHED_DIR`,
-/// or `shared/ensemble` beside the checkout or any directory above it.
+/// the repository's unchanged copy in `examples/published`, or
+/// `shared/ensemble` beside the checkout or any directory above it.
 pub fn published_dir() -> PathBuf {
     if let Some(d) = std::env::var_os("ENSEMBLE_PUBLISHED_DIR") {
         return PathBuf::from(d);
+    }
+    let in_repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/published");
+    if in_repo.join("getmax-full.ens").is_file() {
+        return in_repo;
     }
     let mut dir = Some(Path::new(env!("CARGO_MANIFEST_DIR")));
     while let Some(d) = dir {
