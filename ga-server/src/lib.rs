@@ -10,3 +10,8 @@
 pub mod core;
 pub mod nxtval;
 pub mod server;
+
+// The Fortran API (`ga_*`/`nga_*`, gfortran conventions) and MA for Fortran.
+pub mod fapi;
+mod fapi_ptr;
+pub mod ma_fortran;
