@@ -9,6 +9,10 @@ pub use shim_pvm::capi_extra::*;
 pub use shim_pvm::capi_groups::*;
 pub use shim_pvm::fapi::*;
 
+// Global Arrays for Fortran: ga_*/nga_* and MA (with its base arrays).
+pub use ga_server::fapi::*;
+pub use ga_server::ma_fortran::*;
+
 /// The C glue of `csrc/` (`pvm_packf` and friends). A shared library only
 /// takes the members of a static archive that something references, so the
 /// glue's entry points are referenced here.
