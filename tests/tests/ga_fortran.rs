@@ -1,0 +1,172 @@
+//! The Global Arrays Fortran API: the project's Fortran programs
+//! (`tests/programs/ga_fortran/`) built with `mpifort -fdefault-integer-8`
+//! against the installed `global.fh`/`mafdecls.fh` and `-lga`, run under
+//! `mpiexec` with 1 to 4 compute ranks beside one `ga-server`. Each
+//! program checks its results against serial Fortran arrays and prints
+//! `<name>: N checks passed, 0 failed` on rank 0; a failed check ends
+//! the job through `ga_error`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+use std::time::Duration;
+use tests::mpirun::{mpi_env, run_with_timeout, stage, workspace_root, Run};
+
+const LIMIT: Duration = Duration::from_secs(120);
+
+/// Programs are compiled once per test binary, one at a time.
+static BUILD: Mutex<()> = Mutex::new(());
+
+/// Compiles `tests/programs/ga_fortran/<name>.f90` (or `.F`) into
+/// `target/test-programs/ga_fortran/<name>`.
+fn program(name: &str) -> PathBuf {
+    let _one = BUILD.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = workspace_root().join("tests/programs/ga_fortran");
+    let src = ["f90", "F"]
+        .iter()
+        .map(|ext| dir.join(format!("{name}.{ext}")))
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| panic!("no source for {name} in {}", dir.display()));
+    let out = workspace_root().join("target/test-programs/ga_fortran");
+    std::fs::create_dir_all(&out).expect("create target/test-programs/ga_fortran");
+    let exe = out.join(name);
+    let lib = stage().join("lib");
+    let result = Command::new("mpifort")
+        .args([
+            "-O1",
+            "-fdefault-integer-8",
+            "-fallow-argument-mismatch",
+            "-w",
+        ])
+        .arg(format!("-I{}", stage().join("include").display()))
+        .arg(format!("-I{}", dir.display()))
+        .arg(&src)
+        .arg("-o")
+        .arg(&exe)
+        .arg(format!("-L{}", lib.display()))
+        .arg(format!("-Wl,-rpath,{}", lib.display()))
+        .arg("-lga")
+        .output()
+        .expect("cannot run mpifort");
+    assert!(
+        result.status.success(),
+        "compiling {} failed:\n{}{}",
+        src.display(),
+        String::from_utf8_lossy(&result.stdout),
+        String::from_utf8_lossy(&result.stderr)
+    );
+    exe
+}
+
+/// The data server: the installed one, else the workspace build.
+fn server() -> PathBuf {
+    let installed = stage().join("bin/ga-server");
+    if installed.is_file() {
+        return installed;
+    }
+    let built = workspace_root().join("target/release/ga-server");
+    assert!(
+        built.is_file(),
+        "no ga-server at {} or {}",
+        installed.display(),
+        built.display()
+    );
+    built
+}
+
+/// `mpiexec -n <n> exe args : -n 1 ga-server` with a hard timeout.
+fn run(exe: &Path, n: u32, args: &[&str]) -> Run {
+    let mut cmd = Command::new("mpiexec");
+    cmd.arg("-n")
+        .arg(n.to_string())
+        .arg(exe)
+        .args(args)
+        .args([":", "-n", "1"])
+        .arg(server());
+    mpi_env(&mut cmd);
+    run_with_timeout(cmd, LIMIT)
+}
+
+/// Runs program `name` on each rank count and checks its summary line.
+fn passes(name: &str, ranks: &[u32]) {
+    let exe = program(name);
+    for &n in ranks {
+        let what = format!("{name} on {n} compute rank(s)");
+        let r = run(&exe, n, &[]);
+        r.assert_ok(&what);
+        let line = r
+            .stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("{name}: ")))
+            .unwrap_or_else(|| panic!("{what}: no summary line\n{}", r.stdout));
+        assert!(
+            line.ends_with(" checks passed, 0 failed") && !line.contains(": 0 checks"),
+            "{what}: {line}\n{}",
+            r.stdout
+        );
+        assert!(!r.stdout.contains("FAILED"), "{what}:\n{}", r.stdout);
+    }
+}
+
+#[test]
+fn ga_fortran_basic() {
+    passes("basic", &[1, 2, 4]);
+}
+
+#[test]
+fn ga_fortran_access_into_ma_base_arrays() {
+    passes("access", &[1, 3]);
+}
+
+#[test]
+fn ga_fortran_irregular_distributions() {
+    passes("irreg", &[1, 3, 4]);
+}
+
+#[test]
+fn ga_fortran_read_inc_counter_and_atomic_acc() {
+    passes("counter", &[2, 4]);
+}
+
+#[test]
+fn ga_fortran_locks() {
+    passes("locks", &[3, 4]);
+}
+
+/// Bad input ends the job (non-zero exit) with a message naming the call
+/// and what was wrong, in the program's own 1-based terms.
+#[test]
+fn ga_fortran_bad_input_aborts_with_the_call_and_patch() {
+    let exe = program("errors");
+    let cases: [(&str, u32, &[&str]); 5] = [
+        (
+            "patch",
+            2,
+            &["nga_put", "patch [1:10,3:20] outside g_a 'A' [1:10,1:10]"],
+        ),
+        ("ld", 1, &["ga_get", "ld(1) = 5", "[1:8,1:2]"]),
+        ("handle", 1, &["ga_get", "invalid array handle"]),
+        (
+            "access",
+            2,
+            &["ga_access", "not inside this process's block"],
+        ),
+        ("type", 1, &["nga_read_inc", "not integers"]),
+    ];
+    for (case, n, expect) in cases {
+        let r = run(&exe, n, &[case]);
+        let all = format!("{}{}", r.stdout, r.stderr);
+        assert!(
+            !r.timed_out && r.code != Some(0),
+            "{case}: the job should fail: exit {:?}\n{all}",
+            r.code
+        );
+        assert!(
+            !all.contains("the bad call returned"),
+            "{case}: the call returned\n{all}"
+        );
+        for e in expect {
+            assert!(all.contains(e), "{case}: no '{e}' in the output\n{all}");
+        }
+    }
+}
