@@ -129,6 +129,16 @@ fn ga_fortran_read_inc_counter_and_atomic_acc() {
 }
 
 #[test]
+fn ga_fortran_ndim_fixed_form() {
+    passes("ndim", &[1, 2, 4]);
+}
+
+#[test]
+fn ga_fortran_array_and_patch_operations() {
+    passes("ops", &[1, 3]);
+}
+
+#[test]
 fn ga_fortran_locks() {
     passes("locks", &[3, 4]);
 }
