@@ -89,7 +89,13 @@ fn run(exe: &Path, n: u32, args: &[&str]) -> Run {
 
 /// Runs program `name` on each rank count and checks its summary line.
 fn passes(name: &str, ranks: &[u32]) {
+    checked_output(name, ranks);
+}
+
+/// As [`passes`]; returns the last run's standard output.
+fn checked_output(name: &str, ranks: &[u32]) -> String {
     let exe = program(name);
+    let mut last = String::new();
     for &n in ranks {
         let what = format!("{name} on {n} compute rank(s)");
         let r = run(&exe, n, &[]);
@@ -105,7 +111,9 @@ fn passes(name: &str, ranks: &[u32]) {
             r.stdout
         );
         assert!(!r.stdout.contains("FAILED"), "{what}:\n{}", r.stdout);
+        last = r.stdout;
     }
+    last
 }
 
 #[test]
@@ -130,7 +138,13 @@ fn ga_fortran_read_inc_counter_and_atomic_acc() {
 
 #[test]
 fn ga_fortran_ndim_fixed_form() {
-    passes("ndim", &[1, 2, 4]);
+    let out = checked_output("ndim", &[1, 2, 4]);
+    // ga_print shows the 2-D array in Fortran terms, once (rank 0).
+    assert_eq!(
+        out.matches("global array: ndim[1:13,1:11]").count(),
+        1,
+        "ga_print output:\n{out}"
+    );
 }
 
 #[test]
