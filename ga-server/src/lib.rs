@@ -7,9 +7,17 @@
 //!   arrays' memory in POSIX shared memory and serves the other nodes.
 //! - [`nxtval`]: TCGMSG's shared loop counter on the server's shared memory.
 
+// Index loops over several per-dimension arrays at once read best as such.
+#![allow(clippy::needless_range_loop)]
+
 pub mod core;
 pub mod nxtval;
+mod procs;
+pub mod protocol;
+mod ptr;
 pub mod server;
+mod shm;
+mod sys;
 
 // The Fortran API (`ga_*`/`nga_*`, gfortran conventions) and MA for Fortran.
 pub mod fapi;
