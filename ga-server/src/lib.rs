@@ -7,6 +7,11 @@
 //!   arrays' memory in POSIX shared memory and serves the other nodes.
 //! - [`nxtval`]: TCGMSG's shared loop counter on the server's shared memory.
 
+pub mod capi;
+pub mod capi_ops;
+mod capi_ptr;
 pub mod core;
+pub mod ma;
 pub mod nxtval;
+pub mod ops;
 pub mod server;
