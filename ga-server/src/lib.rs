@@ -10,8 +10,13 @@
 // Index loops over several per-dimension arrays at once read best as such.
 #![allow(clippy::needless_range_loop)]
 
+pub mod capi;
+pub mod capi_ops;
+mod capi_ptr;
 pub mod core;
+pub mod ma;
 pub mod nxtval;
+pub mod ops;
 mod procs;
 pub mod protocol;
 mod ptr;
