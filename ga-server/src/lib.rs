@@ -26,5 +26,6 @@ mod sys;
 
 // The Fortran API (`ga_*`/`nga_*`, gfortran conventions) and MA for Fortran.
 pub mod fapi;
+pub mod fapi_ops;
 mod fapi_ptr;
 pub mod ma_fortran;
