@@ -11,6 +11,7 @@ pub use shim_pvm::fapi::*;
 
 // Global Arrays for Fortran: ga_*/nga_* and MA (with its base arrays).
 pub use ga_server::fapi::*;
+pub use ga_server::fapi_ops::*;
 pub use ga_server::ma_fortran::*;
 
 /// The C glue of `csrc/` (`pvm_packf` and friends). A shared library only

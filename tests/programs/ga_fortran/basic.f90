@@ -109,7 +109,9 @@ program basic
   call nga_get(g_a, lo, hi, buf, ld)
   call ok(all(buf .eq. -a), 'nga_put of columns by every rank')
 
-  ! Accumulate: everyone adds (rank+1) * 1 to an inner patch of zeros.
+  ! Accumulate: everyone adds (rank+1) * 1 to an inner patch of zeros
+  ! (once every rank has read the array).
+  call ga_sync()
   buf = 0
   if (me .eq. 0) call ga_put(g_a, 1, n, 1, m, buf, n)
   call ga_sync()

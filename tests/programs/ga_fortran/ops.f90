@@ -97,6 +97,7 @@ program ops
   call ga_dgemm('n', 't', n, m, k, alpha, g_a, g_bt, beta, g_c)
   call ga_get(g_c, 1, n, 1, m, r, n)
   call ok(maxval(abs(r - c)) .lt. tol * maxval(abs(c)), 'ga_dgemm N T')
+  call ga_sync()
   if (me .eq. 0) call ga_put(g_c, 1, n, 1, m, c0, n)
   call ga_sync()
   alpha = 2
@@ -147,6 +148,7 @@ program ops
   d = nga_ddot_patch(g_x, 'n', lo, hi, g_y, 'n', lo2, hi2)
   call ok(abs(d - sum(x(2:6, 3:4) * y(1:5, 6:7))) .lt. 1d-9 * abs(d) + tol, &
     'nga_ddot_patch')
+  call ga_sync()
   if (me .eq. 0) call ga_put(g_z, 1, n, 1, m, c0, n)
   call ga_sync()
   alpha = 1
