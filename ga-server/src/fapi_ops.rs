@@ -9,12 +9,13 @@
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 #![allow(clippy::too_many_arguments)]
 
-use crate::core::{ElemType, GaError};
-use crate::fapi::{entry, fail, fail_core, int, Arr};
+use crate::core::{self, ElemType, GaError};
+use crate::fapi::{entry, fail, fail_core, fpatch, int, to_f, Arr};
 use crate::fapi_ptr as ptr;
 use crate::ma_fortran::{FInt, FLog};
 use crate::ops;
 use std::ffi::{c_char, c_void};
+use std::io::Write as _;
 
 /// Ends the job with an operation's error.
 fn done(call: &str, r: Result<(), GaError>) {
@@ -270,13 +271,39 @@ pub extern "C" fn ga_print_(g_a: *const FInt) {
 }
 
 /// `subroutine ga_print_distribution(g_a)`: process 0 prints which
-/// process owns which block.
+/// process owns which block, in Fortran terms (1-based, dimensions in
+/// Fortran order; `[0:-1,...]` for a process that owns nothing).
 #[no_mangle]
 pub extern "C" fn ga_print_distribution_(g_a: *const FInt) {
     const C: &str = "ga_print_distribution";
     entry(C, || {
         let a = Arr::get(C, g_a);
-        done(C, ops::print_distribution(C, a.h))
+        core::sync().unwrap_or_else(|e| fail_core(C, e));
+        if core::nodeid() == 0 {
+            let fd: Vec<String> = a.dims.iter().rev().map(|d| d.to_string()).collect();
+            let mut text = format!(
+                "Array Handle={} Name:'{}' Data Type:{}\nArray Dimensions:{}\n",
+                a.h,
+                a.name(),
+                ops::elem::type_name(a.ty),
+                fd.join("x")
+            );
+            for p in 0..core::nnodes() {
+                let (lo, hi) = match core::distribution(a.h, p).unwrap_or_else(|e| fail_core(C, e))
+                {
+                    Some((lo, hi)) => (to_f(&lo), to_f(&hi)),
+                    None => (vec![0; a.ndim()], vec![-1; a.ndim()]),
+                };
+                text.push_str(&format!(
+                    "Process={p}\t owns array section: {} \n",
+                    fpatch(&lo, &hi)
+                ));
+            }
+            let mut out = std::io::stdout().lock();
+            let _ = out.write_all(text.as_bytes());
+            let _ = out.flush();
+        }
+        core::sync().unwrap_or_else(|e| fail_core(C, e));
     })
 }
 
@@ -314,8 +341,8 @@ fn same_count(call: &str, alo: &[i64], ahi: &[i64], blo: &[i64], bhi: &[i64]) {
             call,
             format!(
                 "patches {} and {} hold {na} and {nb} elements",
-                crate::fapi::fpatch(&crate::fapi::to_f(alo), &crate::fapi::to_f(ahi)),
-                crate::fapi::fpatch(&crate::fapi::to_f(blo), &crate::fapi::to_f(bhi))
+                fpatch(&to_f(alo), &to_f(ahi)),
+                fpatch(&to_f(blo), &to_f(bhi))
             ),
         );
     }

@@ -150,6 +150,18 @@ fn ga_fortran_ndim_fixed_form() {
         1,
         "ga_print output:\n{out}"
     );
+    // ga_print_distribution (last run: 4 ranks) in Fortran terms: the
+    // dimensions in Fortran order and 1-based sections, one per rank.
+    assert!(out.contains("Array Dimensions:13x11"), "{out}");
+    let sections: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("owns array section: ["))
+        .collect();
+    assert_eq!(sections.len(), 4, "{out}");
+    assert!(
+        sections.iter().any(|l| l.contains("13,")) && sections.iter().all(|l| !l.contains("[0:")),
+        "sections not 1-based:\n{out}"
+    );
 }
 
 #[test]

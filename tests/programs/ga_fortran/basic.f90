@@ -7,6 +7,7 @@ program basic
   implicit none
   include 'mafdecls.fh'
   include 'global.fh'
+  include 'ga-mpi.fh'
   integer npass, nfail, me
   common /tally/ npass, nfail, me
   integer n, m
@@ -143,6 +144,12 @@ program basic
   call nga_nbget(g_a, lo, hi, buf, ld, t)
   call nga_nbwait(t)
   call ok(all(buf(1:6, 1:10) .eq. a(4:9, 2:11)), 'nga_nbget')
+  ! The same through nga_nbtest polling.
+  buf = 0
+  call nga_nbget(g_a, lo, hi, buf, ld, t)
+  do while (nga_nbtest(t) .eq. 0)
+  end do
+  call ok(all(buf(1:6, 1:10) .eq. a(4:9, 2:11)), 'nga_nbget completed by nga_nbtest')
   call ga_sync()
   alpha = 2
   call nga_nbacc(g_a, lo, hi, one, ld, alpha, t)
@@ -275,6 +282,16 @@ program basic
   call ga_inquire(g_b, typ, d1, d2)
   call ok(typ .eq. MT_F_DBL .and. d1 .eq. n .and. d2 .eq. m, 'duplicate shape')
 
+  ! ga_fence completes this rank's puts at their targets.
+  call ga_sync()
+  call ga_init_fence()
+  buf(1, 1) = -7
+  call ga_put(g_a, n - me, n - me, m, m, buf, n)
+  call ga_fence()
+  call ga_sync()
+  call ga_get(g_a, n - np + 1, n, m, m, got, n)
+  call ok(all(got(1:np) .eq. -7), 'ga_init_fence / ga_fence')
+
   ! --- collectives
   x(1) = me + 1
   x(2) = -(me + 1)
@@ -292,6 +309,9 @@ program basic
   if (me .eq. np - 1) ivals = 77
   call ga_brdcst(3, ivals, 4 * 8, np - 1)
   call ok(all(ivals .eq. 77), 'ga_brdcst')
+  ! The compute ranks' communicator is not MPI_COMM_WORLD (whose Fortran
+  ! handle is 0 in Open MPI): the ga-server rank is not part of it.
+  call ok(ga_mpi_comm() .ne. 0, 'ga_mpi_comm is not MPI_COMM_WORLD')
 
   call ok(ga_destroy(g_b), 'ga_destroy duplicate')
   call ok(ga_destroy(g_h), 'ga_destroy handle array')

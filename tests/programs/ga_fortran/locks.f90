@@ -1,6 +1,6 @@
 ! Mutexes: a read-modify-write of a shared value by get + put is only
 ! safe under ga_lock; every rank does it many times and no update is
-! lost. Also create/destroy rules.
+! lost. Also create/destroy rules; GA started by ga_initialize_ltd.
 program locks
   implicit none
   include 'mafdecls.fh'
@@ -13,7 +13,7 @@ program locks
 
   npass = 0
   nfail = 0
-  call ga_initialize()
+  call ga_initialize_ltd(100000000)
   me = ga_nodeid()
   np = ga_nnodes()
   dims(1) = 2
