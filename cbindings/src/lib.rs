@@ -8,6 +8,8 @@ pub use shim_pvm::capi::*;
 pub use shim_pvm::capi_extra::*;
 pub use shim_pvm::capi_groups::*;
 pub use shim_pvm::fapi::*;
+// NXTVAL of TCGMSG on the ga-server counter: tcg_nxtval, NXTVAL_, nxtval_.
+pub use ga_server::nxtval::*;
 
 // Global Arrays for Fortran: ga_*/nga_* and MA (with its base arrays).
 pub use ga_server::fapi::*;
