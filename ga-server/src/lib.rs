@@ -7,6 +7,9 @@
 //!   arrays' memory in POSIX shared memory and serves the other nodes.
 //! - [`nxtval`]: TCGMSG's shared loop counter on the server's shared memory.
 
+// Index loops over several per-dimension arrays at once read best as such.
+#![allow(clippy::needless_range_loop)]
+
 pub mod capi;
 pub mod capi_ops;
 mod capi_ptr;
@@ -14,4 +17,9 @@ pub mod core;
 pub mod ma;
 pub mod nxtval;
 pub mod ops;
+mod procs;
+pub mod protocol;
+mod ptr;
 pub mod server;
+mod shm;
+mod sys;
