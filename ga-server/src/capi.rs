@@ -191,7 +191,11 @@ fn xfer(
     let (ty, dims) = inquire(call, g)?;
     let n = dims.len();
     let (lo, hi) = patch(call, n, lo, hi)?;
-    let ld = ints(call, "ld", ld, n.saturating_sub(1))?;
+    // A NULL ld means a contiguous buffer shaped like the patch.
+    let ld = match ptr::ints_opt(ld, n.saturating_sub(1)) {
+        Some(l) => l,
+        None => lo.iter().zip(&hi).skip(1).map(|(l, h)| h - l + 1).collect(),
+    };
     let len = span(call, g, &lo, &hi, &ld, ty.size())?;
     Ok(Xfer {
         g,
