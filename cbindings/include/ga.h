@@ -3,7 +3,8 @@
  *
  * Conventions (as in Global Arrays): indices are 0-based and row-major
  * (the last dimension varies fastest); a patch is lo[]..hi[] with hi
- * inclusive; ld[] gives the ndim-1 trailing extents of the user's buffer.
+ * inclusive; ld[] gives the ndim-1 trailing extents of the user's buffer
+ * (NULL: a contiguous buffer shaped like the patch).
  * Both C_* and F_* type codes are accepted. Handles are non-zero; creation
  * calls return 0 when the array cannot be made. A bad argument (invalid
  * handle, patch outside the array, wrong type) ends the job through
