@@ -28,8 +28,9 @@
 //! # Limits
 //! `ma_init(type, stack, heap)` sets the stack and heap sizes in elements
 //! of `type` (negative: no limit); allocations beyond them fail. Before
-//! `ma_init` every allocation fails, as in MA. A failing call prints what
-//! was wrong (`ma_push_get: ...`) to stderr and returns `.false.`.
+//! `ma_init` (or the C `MA_init`) every allocation fails, as in MA. A
+//! failing call prints what was wrong (`ma_push_get: ...`) to stderr and
+//! returns `.false.`.
 
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
@@ -235,7 +236,9 @@ fn allocate(code: i64, nelem: i64, name: String, on_stack: bool) -> Result<(i64,
         .and_then(|n| n.checked_mul(base.size()))
         .ok_or_else(|| format!("block '{name}' of {nelem} elements is too large"))?;
     let mut ma = MA.lock();
-    if !ma.initialized {
+    // A program that started MA from C (MA_init) may allocate from
+    // Fortran too, without limits here.
+    if !ma.initialized && crate::ma::MA_initialized() == 0 {
         return Err("MA is not initialized (call ma_init first)".into());
     }
     let (limit, used) = if on_stack {

@@ -7,6 +7,7 @@
 //! `<name>: N checks passed, 0 failed` on rank 0; a failed check ends
 //! the job through `ga_error`.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;
@@ -210,4 +211,70 @@ fn ga_fortran_bad_input_aborts_with_the_call_and_patch() {
             assert!(all.contains(e), "{case}: no '{e}' in the output\n{all}");
         }
     }
+}
+
+/// The defined text symbols of a library or archive, by `nm`.
+fn defined_symbols(path: &Path, dynamic: bool) -> BTreeSet<String> {
+    let mut cmd = Command::new("nm");
+    if dynamic {
+        cmd.arg("-D");
+    }
+    let out = cmd
+        .arg("--defined-only")
+        .arg(path)
+        .output()
+        .expect("cannot run nm");
+    assert!(out.status.success(), "nm {} failed", path.display());
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f.len() == 3 && f[1] == "T").then(|| f[2].to_string())
+        })
+        .collect()
+}
+
+/// Every routine `global.fh`, `ga-mpi.fh` and `mafdecls.fh` declare is
+/// exported under its gfortran name, and every GA/MA Fortran name we
+/// export is a real one: Debian's GA 5.8 (`libga-openmpi.a`) defines it.
+#[test]
+fn ga_fortran_names_match_the_headers_and_debian_ga() {
+    let ours = defined_symbols(&stage().join("lib/libmpbridge.so"), true);
+    let fortran: BTreeSet<String> = ours
+        .iter()
+        .filter(|s| {
+            (s.starts_with("ga_") || s.starts_with("nga_") || s.starts_with("ma_"))
+                && s.ends_with('_')
+        })
+        .cloned()
+        .collect();
+    assert!(fortran.len() > 100, "too few Fortran names: {fortran:?}");
+    for header in ["global.fh", "ga-mpi.fh", "mafdecls.fh"] {
+        let text = std::fs::read_to_string(stage().join("include").join(header))
+            .unwrap_or_else(|e| panic!("{header}: {e}"));
+        let declared: Vec<String> = text
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("external "))
+            .flat_map(|names| names.split(','))
+            .map(|n| format!("{}_", n.trim().to_lowercase()))
+            .collect();
+        assert!(!declared.is_empty(), "{header} declares no routine");
+        for name in &declared {
+            assert!(
+                fortran.contains(name),
+                "{header} declares {name}, which libmpbridge does not export"
+            );
+        }
+    }
+    let debian = Path::new("/usr/lib/x86_64-linux-gnu/libga-openmpi.a");
+    assert!(
+        debian.is_file(),
+        "Debian's GA is not installed (libglobalarrays-dev)"
+    );
+    let real = defined_symbols(debian, false);
+    let unknown: Vec<&String> = fortran.iter().filter(|s| !real.contains(*s)).collect();
+    assert!(
+        unknown.is_empty(),
+        "not GA Fortran routine names: {unknown:?}"
+    );
 }
