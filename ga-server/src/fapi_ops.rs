@@ -1,7 +1,8 @@
 //! The array-wide and patch operations of the GA Fortran API (`ga_zero`,
 //! `ga_fill`, `ga_scale`, `ga_copy`, `ga_add`, `ga_ddot`, `ga_dgemm`,
-//! `ga_transpose`, `ga_symmetrize`, the `*_patch` routines, `ga_print`,
-//! `ga_print_distribution`), over [`crate::ops`]. Conventions as in
+//! `ga_transpose`, `ga_symmetrize`, the `*_patch` routines (with
+//! `ga_matmul_patch`), `ga_print`, `ga_print_distribution`), over
+//! [`crate::ops`]. Conventions as in
 //! [`crate::fapi`]: 1-based column-major patches, checked in the caller's
 //! terms before the work starts, reversed to the core's C order. All of
 //! them are collective.
@@ -656,6 +657,158 @@ pub extern "C" fn nga_add_patch_(
         done(
             C,
             ops::add_patch(C, al, a.h, &alo, &ahi, be, b.h, &blo, &bhi, c.h, &clo, &chi),
+        )
+    })
+}
+
+fn matmul_common(
+    call: &'static str,
+    (ta, tb): (bool, bool),
+    (alpha, beta): (*const c_void, *const c_void),
+    (a, alo, ahi): (&Arr, Vec<i64>, Vec<i64>),
+    (b, blo, bhi): (&Arr, Vec<i64>, Vec<i64>),
+    (c, clo, chi): (&Arr, Vec<i64>, Vec<i64>),
+) {
+    same_type(call, a, b);
+    same_type(call, a, c);
+    // Fortran shapes (rows × columns) of op(A), op(B) and C.
+    let shape = |lo: &[i64], hi: &[i64], t: bool| {
+        let (r, c) = (hi[1] - lo[1] + 1, hi[0] - lo[0] + 1);
+        if t {
+            (c, r)
+        } else {
+            (r, c)
+        }
+    };
+    let (m, k) = shape(&alo, &ahi, ta);
+    let (k2, n) = shape(&blo, &bhi, tb);
+    let (cm, cn) = shape(&clo, &chi, false);
+    if k != k2 || m != cm || n != cn {
+        fail(
+            call,
+            format!(
+                "patch shapes do not multiply: op(A {}) is {m}x{k}, op(B {}) is {k2}x{n}, C {} is {cm}x{cn}",
+                fpatch(&to_f(&alo), &to_f(&ahi)),
+                fpatch(&to_f(&blo), &to_f(&bhi)),
+                fpatch(&to_f(&clo), &to_f(&chi))
+            ),
+        );
+    }
+    let code = |t: bool| if t { b'T' } else { b'N' };
+    let (al, be) = (a.value(call, alpha), a.value(call, beta));
+    // Cᵀ = op(B)ᵀ·op(A)ᵀ in the core's C order.
+    done(
+        call,
+        ops::matmul_patch(
+            call,
+            code(tb),
+            code(ta),
+            al,
+            be,
+            b.h,
+            &blo,
+            &bhi,
+            a.h,
+            &alo,
+            &ahi,
+            c.h,
+            &clo,
+            &chi,
+        ),
+    )
+}
+
+/// `subroutine ga_matmul_patch(transa, transb, alpha, beta, g_a, ailo,
+/// aihi, ajlo, ajhi, g_b, bilo, bihi, bjlo, bjhi, g_c, cilo, cihi, cjlo,
+/// cjhi)`: C's patch = alpha·op(A's patch)·op(B's patch) + beta·C's patch
+/// (`alpha`, `beta` of the arrays' type; op transposes for `'T'`).
+#[no_mangle]
+pub extern "C" fn ga_matmul_patch_(
+    transa: *const c_char,
+    transb: *const c_char,
+    alpha: *const c_void,
+    beta: *const c_void,
+    g_a: *const FInt,
+    ailo: *const FInt,
+    aihi: *const FInt,
+    ajlo: *const FInt,
+    ajhi: *const FInt,
+    g_b: *const FInt,
+    bilo: *const FInt,
+    bihi: *const FInt,
+    bjlo: *const FInt,
+    bjhi: *const FInt,
+    g_c: *const FInt,
+    cilo: *const FInt,
+    cihi: *const FInt,
+    cjlo: *const FInt,
+    cjhi: *const FInt,
+    lta: usize,
+    ltb: usize,
+) {
+    const C: &str = "ga_matmul_patch";
+    entry(C, || {
+        let t = (trans_arg(C, transa, lta), trans_arg(C, transb, ltb));
+        let (a, b, c) = (Arr::get(C, g_a), Arr::get(C, g_b), Arr::get(C, g_c));
+        for x in [&a, &b, &c] {
+            if x.ndim() != 2 {
+                fail(C, format!("g '{}' is not a 2-D array", x.name()));
+            }
+        }
+        let (alo, ahi) = p2(C, &a, ailo, aihi, ajlo, ajhi);
+        let (blo, bhi) = p2(C, &b, bilo, bihi, bjlo, bjhi);
+        let (clo, chi) = p2(C, &c, cilo, cihi, cjlo, cjhi);
+        matmul_common(
+            C,
+            t,
+            (alpha, beta),
+            (&a, alo, ahi),
+            (&b, blo, bhi),
+            (&c, clo, chi),
+        )
+    })
+}
+
+/// `subroutine nga_matmul_patch(transa, transb, alpha, beta, g_a, alo,
+/// ahi, g_b, blo, bhi, g_c, clo, chi)`: as `ga_matmul_patch` with
+/// `lo`/`hi` lists (2-D arrays).
+#[no_mangle]
+pub extern "C" fn nga_matmul_patch_(
+    transa: *const c_char,
+    transb: *const c_char,
+    alpha: *const c_void,
+    beta: *const c_void,
+    g_a: *const FInt,
+    alo: *const FInt,
+    ahi: *const FInt,
+    g_b: *const FInt,
+    blo: *const FInt,
+    bhi: *const FInt,
+    g_c: *const FInt,
+    clo: *const FInt,
+    chi: *const FInt,
+    lta: usize,
+    ltb: usize,
+) {
+    const C: &str = "nga_matmul_patch";
+    entry(C, || {
+        let t = (trans_arg(C, transa, lta), trans_arg(C, transb, ltb));
+        let (a, b, c) = (Arr::get(C, g_a), Arr::get(C, g_b), Arr::get(C, g_c));
+        for x in [&a, &b, &c] {
+            if x.ndim() != 2 {
+                fail(C, format!("g '{}' is not a 2-D array", x.name()));
+            }
+        }
+        let pa = a.patch_n(C, alo, ahi);
+        let pb = b.patch_n(C, blo, bhi);
+        let pc = c.patch_n(C, clo, chi);
+        matmul_common(
+            C,
+            t,
+            (alpha, beta),
+            (&a, pa.0, pa.1),
+            (&b, pb.0, pb.1),
+            (&c, pc.0, pc.1),
         )
     })
 }

@@ -107,6 +107,34 @@ program ops
   c = 2 * matmul(a, b) + 0.5d0 * c0
   call ok(maxval(abs(r - c)) .lt. tol * maxval(abs(c)), 'ga_dgemm T T alpha beta')
 
+  ! matmul on patches: C(1:4,1:5) = 2 A(2:5,1:3) B(1:3,2:6) + 0.5 C,
+  ! then with both factors taken transposed from At and Bt.
+  call ga_sync()
+  if (me .eq. 0) call ga_put(g_c, 1, n, 1, m, c0, n)
+  call ga_sync()
+  alpha = 2
+  beta = 0.5d0
+  call ga_matmul_patch('N', 'N', alpha, beta, g_a, 2, 5, 1, 3, g_b, 1, 3, 2, 6, &
+    g_c, 1, 4, 1, 5)
+  call ga_get(g_c, 1, n, 1, m, r, n)
+  c = c0
+  c(1:4, 1:5) = 2 * matmul(a(2:5, 1:3), b(1:3, 2:6)) + 0.5d0 * c0(1:4, 1:5)
+  call ok(maxval(abs(r - c)) .lt. tol * maxval(abs(c)), 'ga_matmul_patch N N')
+  beta = 0
+  lo(1) = 1
+  lo(2) = 2
+  hi(1) = 3
+  hi(2) = 5
+  lo2(1) = 2
+  lo2(2) = 1
+  hi2(1) = 6
+  hi2(2) = 3
+  call nga_matmul_patch('T', 'T', alpha, beta, g_at, lo, hi, g_bt, lo2, hi2, &
+    g_c, (/ 6, 3 /), (/ 9, 7 /))
+  call ga_get(g_c, 1, n, 1, m, r, n)
+  c(6:9, 3:7) = 2 * matmul(transpose(at(1:3, 2:5)), transpose(bt(2:6, 1:3)))
+  call ok(maxval(abs(r - c)) .lt. tol * maxval(abs(c)), 'nga_matmul_patch T T')
+
   ! transpose and symmetrize
   call ok(ga_create(MT_F_DBL, k, n, 'T', 0, 0, g_t), 'create T')
   call ga_transpose(g_a, g_t)
