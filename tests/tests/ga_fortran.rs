@@ -82,7 +82,15 @@ fn server() -> PathBuf {
 
 /// `mpiexec -n <n> exe args : -n 1 ga-server` with a hard timeout.
 fn run(exe: &Path, n: u32, args: &[&str]) -> Run {
+    run_env(exe, n, args, &[])
+}
+
+/// As [`run`] with extra environment variables for every rank.
+fn run_env(exe: &Path, n: u32, args: &[&str], env: &[(&str, &str)]) -> Run {
     let mut cmd = Command::new("mpiexec");
+    for (k, v) in env {
+        cmd.arg("-x").arg(format!("{k}={v}"));
+    }
     cmd.arg("-n")
         .arg(n.to_string())
         .arg(exe)
@@ -173,6 +181,23 @@ fn ga_fortran_array_and_patch_operations() {
 #[test]
 fn ga_fortran_locks() {
     passes("locks", &[3, 4]);
+}
+
+/// The same programs with every operation forced through the data
+/// server, as if each owner were on another node.
+#[test]
+fn ga_fortran_through_the_server() {
+    for name in ["basic", "access", "counter"] {
+        let exe = program(name);
+        let what = format!("{name} with MPBRIDGE_GA_REMOTE=1 on 2 compute ranks");
+        let r = run_env(&exe, 2, &[], &[("MPBRIDGE_GA_REMOTE", "1")]);
+        r.assert_ok(&what);
+        assert!(
+            r.stdout.contains(&format!("{name}: ")) && r.stdout.contains(" passed, 0 failed"),
+            "{what}:\n{}",
+            r.stdout
+        );
+    }
 }
 
 /// Bad input ends the job (non-zero exit) with a message naming the call
