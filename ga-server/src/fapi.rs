@@ -144,12 +144,13 @@ const PSEUDO_FIRST: i64 = -1_000_000;
 /// The core handle a Fortran handle stands for; ends the job if it names
 /// no array.
 pub(crate) fn resolve(call: &str, g: i64) -> Handle {
-    {
+    if g <= PSEUDO_FIRST {
         let t = TABLES.lock();
         if let Some(&h) = t.alias.get(&g) {
             return h;
         }
         if t.pending.contains_key(&g) {
+            drop(t);
             fail(
                 call,
                 format!("array handle {g} has no data yet: call ga_allocate after ga_set_data"),
@@ -159,6 +160,20 @@ pub(crate) fn resolve(call: &str, g: i64) -> Handle {
     match i32::try_from(g) {
         Ok(h) if core::valid(h) => h,
         _ => fail(call, format!("invalid array handle {g}")),
+    }
+}
+
+/// The core handle and shape of a Fortran handle; ends the job if it
+/// names no array. One look-up in the core for the common case.
+fn lookup(call: &str, g: i64) -> (Handle, ElemType, Vec<i64>) {
+    let h = if g <= PSEUDO_FIRST {
+        resolve(call, g)
+    } else {
+        i32::try_from(g).unwrap_or_else(|_| fail(call, format!("invalid array handle {g}")))
+    };
+    match core::inquire(h) {
+        Ok((ty, dims)) => (h, ty, dims),
+        Err(_) => fail(call, format!("invalid array handle {g}")),
     }
 }
 
@@ -173,8 +188,7 @@ pub(crate) struct Arr {
 impl Arr {
     /// The array whose handle `p` points at; ends the job if it is invalid.
     pub fn get(call: &str, p: *const FInt) -> Arr {
-        let h = resolve(call, int(call, p));
-        let (ty, dims) = core::inquire(h).unwrap_or_else(|e| fail_core(call, e));
+        let (h, ty, dims) = lookup(call, int(call, p));
         Arr { h, ty, dims }
     }
 
@@ -200,8 +214,9 @@ impl Arr {
 
     /// Checks a Fortran patch against the array; returns it in C order.
     pub fn patch(&self, call: &str, lo_f: &[i64], hi_f: &[i64]) -> (Vec<i64>, Vec<i64>) {
-        let fd: Vec<i64> = self.dims.iter().rev().copied().collect();
-        for d in 0..self.ndim() {
+        let n = self.ndim();
+        for d in 0..n {
+            let extent = self.dims[n - 1 - d];
             if lo_f[d] > hi_f[d] {
                 fail(
                     call,
@@ -213,7 +228,7 @@ impl Arr {
                     ),
                 );
             }
-            if lo_f[d] < 1 || hi_f[d] > fd[d] {
+            if lo_f[d] < 1 || hi_f[d] > extent {
                 fail(
                     call,
                     format!("patch {} outside {}", fpatch(lo_f, hi_f), self.describe()),
@@ -1015,8 +1030,9 @@ pub extern "C" fn ga_valid_handle_(g_a: *const FInt) -> FLog {
         let Some(g) = ptr::read(g_a) else {
             return FALSE;
         };
-        if let Some(&h) = TABLES.lock().alias.get(&g) {
-            return flog(core::valid(h));
+        if g <= PSEUDO_FIRST {
+            let h = TABLES.lock().alias.get(&g).copied();
+            return flog(h.is_some_and(core::valid));
         }
         flog(i32::try_from(g).is_ok_and(core::valid))
     })
