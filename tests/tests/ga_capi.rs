@@ -132,7 +132,7 @@ fn bad_input_ends_the_job_naming_the_call() {
     let cases: [(&str, &[&str]); 7] = [
         ("bounds", &["NGA_Put", "[0:9,3:20]", "'A'"]),
         ("handle", &["NGA_Get", "invalid array handle"]),
-        ("type", &["NGA_Read_inc", "double"]),
+        ("type", &["NGA_Read_inc", "'A'"]),
         ("gemm", &["GA_Dgemm", "[0:9,0:9]"]),
         ("copy", &["NGA_Copy_patch", "[0:2,0:2]", "[0:3,0:3]"]),
         ("ld", &["NGA_Get", "ld[0]=4"]),
