@@ -11,6 +11,8 @@ pub use shim_pvm::capi::*;
 pub use shim_pvm::capi_extra::*;
 pub use shim_pvm::capi_groups::*;
 pub use shim_pvm::fapi::*;
+// NXTVAL of TCGMSG on the ga-server counter: tcg_nxtval, NXTVAL_, nxtval_.
+pub use ga_server::nxtval::*;
 
 /// The C glue of `csrc/` (`pvm_packf` and friends). A shared library only
 /// takes the members of a static archive that something references, so the

@@ -47,6 +47,8 @@ pub enum Op {
     MutexUnlock = 11,
     /// Reset `aux` mutex words (create/destroy).
     MutexInit = 12,
+    /// A compute rank connects; value: the server's process id.
+    Hello = 13,
 }
 
 impl Op {
@@ -65,6 +67,7 @@ impl Op {
             10 => Op::MutexTry,
             11 => Op::MutexUnlock,
             12 => Op::MutexInit,
+            13 => Op::Hello,
             _ => return None,
         })
     }

@@ -116,7 +116,7 @@ pub fn run() -> i32 {
     if code != 0 {
         sys::abort_world(code);
     }
-    if procs.we_initialized && !shim_core::mpi::is_finalized() {
+    if !shim_core::mpi::is_finalized() {
         let _ = shim_core::mpi::finalize();
     }
     code
@@ -124,7 +124,7 @@ pub fn run() -> i32 {
 
 /// The waiting policy of an idle server: spin briefly, yield for a little
 /// while, then sleep with growing intervals.
-fn idle_policy() -> shim_core::backoff::Policy {
+pub(crate) fn idle_policy() -> shim_core::backoff::Policy {
     shim_core::backoff::Policy {
         spin: Duration::from_micros(30),
         yield_until: Duration::from_millis(2),
@@ -187,6 +187,7 @@ impl Server {
         }
         let payload: &[u8] = big.as_deref().unwrap_or(inline);
         let r = match Op::from_u8(req.op) {
+            Some(Op::Hello) => Ok(self.pid as i64),
             Some(Op::Bye) => {
                 self.byes.insert(src);
                 return Ok(());

@@ -221,28 +221,31 @@ impl Comm {
         Ok(())
     }
 
-    /// Duplicate (collective).
-    pub fn dup(self) -> Result<Comm, String> {
-        // SAFETY: reading a handle constant.
+    /// Duplicate (collective), waiting for the other processes by testing
+    /// and calling `idle` in between.
+    pub fn dup_polling(self, mut idle: impl FnMut()) -> Result<Comm, String> {
+        // SAFETY: reading handle constants.
         let mut out = Comm(unsafe { mpi::RSMPI_COMM_NULL });
-        // SAFETY: valid communicator and out-pointer.
+        // SAFETY: as above.
+        let mut req = unsafe { mpi::RSMPI_REQUEST_NULL };
+        // SAFETY: valid communicator; `out` lives until the request completes
+        // below (the loop only exits on completion or error).
         check(
-            unsafe { mpi::MPI_Comm_dup(self.0, &mut out.0) },
-            "MPI_Comm_dup",
+            unsafe { mpi::MPI_Comm_idup(self.0, &mut out.0, &mut req) },
+            "MPI_Comm_idup",
         )?;
-        Ok(out)
-    }
-
-    /// Split (collective); `None` for processes with no color.
-    pub fn split(self, color: i32, key: i32) -> Result<Comm, String> {
-        // SAFETY: reading a handle constant.
-        let mut out = Comm(unsafe { mpi::RSMPI_COMM_NULL });
-        // SAFETY: valid communicator and out-pointer.
-        check(
-            unsafe { mpi::MPI_Comm_split(self.0, color, key, &mut out.0) },
-            "MPI_Comm_split",
-        )?;
-        Ok(out)
+        loop {
+            let mut flag: c_int = 0;
+            // SAFETY: active request, valid out-pointers.
+            check(
+                unsafe { mpi::MPI_Test(&mut req, &mut flag, mpi::RSMPI_STATUS_IGNORE) },
+                "MPI_Test",
+            )?;
+            if flag != 0 {
+                return Ok(out);
+            }
+            idle();
+        }
     }
 
     /// Makes MPI errors on this communicator return codes.

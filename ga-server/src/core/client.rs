@@ -6,7 +6,7 @@
 use super::dist::{self, Grid};
 use super::kernels;
 use super::types::{fmt_patch, Distribution, ElemType, GaError, GaResult, Handle};
-use crate::procs::{self, Procs};
+use crate::procs;
 use crate::protocol::*;
 use crate::ptr::{self, MAX_DIM};
 use crate::shm::{self, Bounds, NodeLayout};
@@ -42,7 +42,6 @@ pub(crate) struct Link {
 }
 
 pub(crate) struct Client {
-    pub procs: &'static Procs,
     pub me: i32,
     pub nproc: i32,
     pub comm: Comm,
@@ -98,17 +97,27 @@ pub(crate) fn connect(call: &'static str) -> GaResult<()> {
     let server: Vec<i32> = (0..p.nodes() as u32)
         .map(|n| p.server_of_node(n).unwrap_or(-1))
         .collect();
-    let server_pid: Vec<i32> = server
-        .iter()
-        .map(|&s| if s >= 0 { p.pid[s as usize] } else { -1 })
-        .collect();
     let my_node = p.my_node();
+    let mut link = Link {
+        ga: p.ga_comm,
+        buf: vec![0u8; REQ_LEN + EAGER],
+        rbuf: vec![0u8; REP_LEN + EAGER],
+    };
+    // Only this node's server's id is needed: it names the segments here.
+    let mut server_pid = vec![-1; server.len()];
     let mut ctl = None;
     let mut problem = String::new();
-    if server[my_node as usize] >= 0 {
-        match sys::shm_open_map(&ctl_name(server_pid[my_node as usize]), CTL_LEN) {
-            Ok(m) => ctl = Some(m),
-            Err(e) => problem = e,
+    let mine = server[my_node as usize];
+    if mine >= 0 {
+        match link.rpc(call, mine, &Req::new(Op::Hello), &[]) {
+            Ok(rep) => {
+                server_pid[my_node as usize] = rep.value as i32;
+                match sys::shm_open_map(&ctl_name(rep.value as i32), CTL_LEN) {
+                    Ok(m) => ctl = Some(m),
+                    Err(e) => problem = e,
+                }
+            }
+            Err(e) => problem = e.message,
         }
     }
     comm.barrier().map_err(err(call))?;
@@ -124,7 +133,6 @@ pub(crate) fn connect(call: &'static str) -> GaResult<()> {
     }
     let remote = std::env::var("MPBRIDGE_GA_REMOTE").is_ok_and(|v| v == "1");
     *g = Some(Client {
-        procs: p,
         me,
         nproc,
         comm,
@@ -139,11 +147,7 @@ pub(crate) fn connect(call: &'static str) -> GaResult<()> {
         nmutex: 0,
         ga_active: false,
         left: false,
-        link: Link {
-            ga: p.ga_comm,
-            buf: vec![0u8; REQ_LEN + EAGER],
-            rbuf: vec![0u8; REP_LEN + EAGER],
-        },
+        link,
     });
     drop(g);
     shim_core::mpi::at_exit(leave_at_exit);
@@ -151,14 +155,7 @@ pub(crate) fn connect(call: &'static str) -> GaResult<()> {
 }
 
 extern "C" fn leave_at_exit() {
-    let _ = std::panic::catch_unwind(|| {
-        leave();
-        if let Some(p) = procs::get() {
-            if p.we_initialized && !shim_core::mpi::is_finalized() {
-                let _ = shim_core::mpi::finalize();
-            }
-        }
-    });
+    let _ = std::panic::catch_unwind(leave);
 }
 
 /// Tells every server this rank is done (once); servers exit when every

@@ -71,9 +71,9 @@ pub fn initialize() -> GaResult<()> {
                 return Err(GaError::new(
                     "GA_Initialize",
                     format!(
-                        "no ga-server runs on node {} ({}): launch one per node, e.g. \
+                        "no ga-server runs on node {}: launch one per node, e.g. \
                          `mpiexec -n N app : -n 1 ga-server` or `mpbridge run --ga-servers -n N app`",
-                        n, c.procs.hosts[n]
+                        n
                     ),
                 ));
             }

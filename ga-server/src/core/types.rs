@@ -20,6 +20,20 @@ pub enum ElemType {
     LDComplex,
 }
 
+/// Every type, in wire order.
+const ALL: [ElemType; 10] = [
+    ElemType::Char,
+    ElemType::Int,
+    ElemType::Long,
+    ElemType::LongLong,
+    ElemType::Float,
+    ElemType::Double,
+    ElemType::LongDouble,
+    ElemType::SComplex,
+    ElemType::DComplex,
+    ElemType::LDComplex,
+];
+
 /// `C_*` type codes of `macdecls.h` (MT_BASE = 1000).
 pub mod codes {
     pub const C_CHAR: i32 = 1000;
@@ -89,17 +103,14 @@ impl ElemType {
         }
     }
 
-    /// Wire number of the type (0..10).
+    /// Wire number of the type (0..9).
     pub fn wire(self) -> u8 {
-        (self.c_code() - codes::C_CHAR).clamp(0, 10) as u8
+        ALL.iter().position(|&t| t == self).unwrap_or(0) as u8
     }
 
     /// The type of a wire number.
     pub fn from_wire(w: u8) -> Option<ElemType> {
-        match ElemType::from_code(codes::C_CHAR + w as i32) {
-            Some(t) if t.wire() == w => Some(t),
-            _ => None,
-        }
+        ALL.get(w as usize).copied()
     }
 
     /// Whether read-increment is defined on this type.
