@@ -1300,13 +1300,15 @@ pub extern "C" fn NGA_NbWait(nbh: *mut NbHdl) {
     })
 }
 
-/// Returns 1 if the non-blocking operation completed, else 0.
+/// Returns 0 once the non-blocking operation has completed, 1 while it is
+/// still pending (GA's C convention; its tests loop `while (NGA_NbTest(&h))`).
 #[no_mangle]
 pub extern "C" fn NGA_NbTest(nbh: *mut NbHdl) -> c_int {
     const CALL: &str = "NGA_NbTest";
     run(CALL, || {
         let id = ptr::read_one(nbh).ok_or_else(|| GaError::new(CALL, "nbhandle is NULL"))?;
-        Ok(core::nb_test(id).map_err(relabel(CALL))? as c_int)
+        let done = core::nb_test(id).map_err(relabel(CALL))?;
+        Ok(if done { 0 } else { 1 })
     })
 }
 

@@ -250,7 +250,8 @@ static void nonblocking(int me, int np) {
     for (int k = 0; k < 40; k++) one[k] = 1;
     int alo[1] = {0}, ahi[1] = {39};
     NGA_NbAcc(g, alo, ahi, one, NULL, &alpha, &h);
-    while (!NGA_NbTest(&h)) {
+    /* NGA_NbTest is 0 once complete (GA's C convention). */
+    while (NGA_NbTest(&h)) {
     }
     GA_Sync();
     NGA_Get(g, alo, ahi, back, NULL);
