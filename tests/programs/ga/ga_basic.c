@@ -365,6 +365,34 @@ static void collectives(int me, int np) {
     CHECK(strcmp(msg, "from the last") == 0, "GA_Brdcst got '%s'", msg);
 }
 
+/* MA for C: sizes, a stack block and a heap block used through their
+ * pointers, the space they take. */
+static void ma_basics(void) {
+    EXPECT(MA_sizeof(MT_DBL, 3, MT_INT), 6);
+    EXPECT(MA_sizeof(MT_C_CHAR, 9, MT_F_DBL), 2);
+    EXPECT(MA_sizeof(MT_F_INT, 1, MT_C_CHAR), 8);
+    EXPECT(MA_initialized(), MA_TRUE);
+    Integer avail = MA_inquire_avail(MT_DBL);
+    Integer hs, hh;
+    MA_AccessIndex is;
+    CHECK(MA_push_get(MT_DBL, 100, "work", &hs, &is) == MA_TRUE, "MA_push_get");
+    CHECK(MA_alloc_get(MT_INT, 10, "iwork", &hh, &is) == MA_TRUE, "MA_alloc_get");
+    double *d = NULL;
+    int *iv = NULL;
+    CHECK(MA_get_pointer(hs, &d) == MA_TRUE && d != NULL, "MA_get_pointer stack");
+    CHECK(MA_get_pointer(hh, &iv) == MA_TRUE && iv != NULL, "MA_get_pointer heap");
+    for (int k = 0; k < 100; k++) d[k] = k;
+    for (int k = 0; k < 10; k++) iv[k] = -k;
+    CHECK(d[99] == 99.0 && iv[9] == -9, "MA blocks hold data");
+    EXPECT(MA_inquire_avail(MT_DBL), avail - 100 - 5);
+    EXPECT(MA_free_heap(hh), MA_TRUE);
+    EXPECT(MA_pop_stack(hs), MA_TRUE);
+    EXPECT(MA_inquire_avail(MT_DBL), avail);
+    Integer big;
+    MA_set_error_print(MA_FALSE);
+    EXPECT(MA_push_stack(MT_DBL, avail + 1, "too big", &big), MA_FALSE);
+}
+
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     GA_Initialize();
@@ -372,6 +400,7 @@ int main(int argc, char **argv) {
     int me = GA_Nodeid(), np = GA_Nnodes();
     tally_who = me;
     identity(me, np);
+    ma_basics();
 
     int dims[2] = {ROWS, COLS};
     int g = NGA_Create(C_DBL, 2, dims, "regular", NULL);
