@@ -129,39 +129,52 @@ fn span(
     g: Handle,
     lo: &[i64],
     hi: &[i64],
-    ld: &[i64],
+    ld: &mut [i64],
     esize: usize,
 ) -> GaResult<usize> {
-    let n = lo.len();
-    let sh: Vec<i64> = lo.iter().zip(hi).map(|(l, h)| h - l + 1).collect();
-    if sh.iter().any(|&e| e < 1) {
-        return err(
-            call,
-            format!(
-                "patch {} of g_a '{}' has lo > hi",
-                fmt_patch(lo, hi),
-                ops::patch::name(g)
-            ),
-        );
+    let n = lo.len().min(MAX_DIM);
+    let mut sh = [0i64; MAX_DIM];
+    for d in 0..n {
+        sh[d] = hi[d] - lo[d] + 1;
+        if sh[d] < 1 {
+            return err(
+                call,
+                format!(
+                    "patch {} of g_a '{}' has lo > hi",
+                    fmt_patch(lo, hi),
+                    ops::patch::name(g)
+                ),
+            );
+        }
+    }
+    // ld[d-1] is the buffer's stride for stepping dimension d-1; while all
+    // the dimensions before d have one index it is never used (GA's own
+    // tests pass ld = 1 for a one-row patch), so it only needs checking
+    // once an outer dimension spans more than one index.
+    let mut outer: i64 = 1;
+    for d in 1..n {
+        outer = outer.saturating_mul(sh[d - 1]);
+        if outer == 1 {
+            ld[d - 1] = ld[d - 1].max(sh[d]);
+        } else if ld[d - 1] < sh[d] {
+            return err(
+                call,
+                format!(
+                    "ld[{}]={} is smaller than the extent {} of patch {}",
+                    d - 1,
+                    ld[d - 1],
+                    sh[d],
+                    fmt_patch(lo, hi)
+                ),
+            );
+        }
     }
     let mut elems: i64 = 1;
     let mut stride: i64 = 1;
     for d in (0..n).rev() {
         elems = elems.saturating_add((sh[d] - 1).saturating_mul(stride));
         if d > 0 {
-            let l = ld[d - 1];
-            if l < sh[d] {
-                return err(
-                    call,
-                    format!(
-                        "ld[{}]={l} is smaller than the extent {} of patch {}",
-                        d - 1,
-                        sh[d],
-                        fmt_patch(lo, hi)
-                    ),
-                );
-            }
-            stride = stride.saturating_mul(l);
+            stride = stride.saturating_mul(ld[d - 1]);
         }
     }
     usize::try_from(elems)
@@ -252,7 +265,8 @@ fn xfer(
     } else {
         ptr::ints_into(ld, &mut x.ld[..n.saturating_sub(1)]);
     }
-    x.len = span(call, g, x.lo(), x.hi(), x.ld(), x.esize)?;
+    let m = n.saturating_sub(1);
+    x.len = span(call, g, &x.lo[..n], &x.hi[..n], &mut x.ld[..m], x.esize)?;
     Ok(x)
 }
 
@@ -1286,13 +1300,15 @@ pub extern "C" fn NGA_NbWait(nbh: *mut NbHdl) {
     })
 }
 
-/// Returns 1 if the non-blocking operation completed, else 0.
+/// Returns 0 once the non-blocking operation has completed, 1 while it is
+/// still pending (GA's C convention; its tests loop `while (NGA_NbTest(&h))`).
 #[no_mangle]
 pub extern "C" fn NGA_NbTest(nbh: *mut NbHdl) -> c_int {
     const CALL: &str = "NGA_NbTest";
     run(CALL, || {
         let id = ptr::read_one(nbh).ok_or_else(|| GaError::new(CALL, "nbhandle is NULL"))?;
-        Ok(core::nb_test(id).map_err(relabel(CALL))? as c_int)
+        let done = core::nb_test(id).map_err(relabel(CALL))?;
+        Ok(if done { 0 } else { 1 })
     })
 }
 

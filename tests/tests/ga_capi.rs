@@ -11,9 +11,17 @@ use tests::native::build;
 
 /// `mpiexec -n np prog args : -n 1 ga-server`.
 fn ga_run(np: u32, exe: &Path, args: &[&str]) -> Run {
+    ga_run_env(np, exe, args, &[])
+}
+
+/// `ga_run` with environment variables set for every rank.
+fn ga_run_env(np: u32, exe: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
     let server = stage().join("bin/ga-server");
     assert!(server.is_file(), "{} is not installed", server.display());
     let mut cmd = Command::new("mpiexec");
+    for (k, v) in env {
+        cmd.env(k, v).arg("-x").arg(k);
+    }
     cmd.arg("-n")
         .arg(np.to_string())
         .arg(exe)
@@ -58,6 +66,20 @@ fn put_get_acc_read_inc_scatter_locks_on_1_to_4_ranks() {
     for np in 1..=4 {
         let r = ga_run(np, &exe, &[]);
         tally_ok(&r, "ga_basic", np, 60);
+    }
+}
+
+/// The same checks with every operation forced through the data server,
+/// as if each owner were on another node.
+#[test]
+fn the_c_api_through_the_data_server_path() {
+    let basic = build("ga/ga_basic.c", &["ga"]);
+    let ops = build("ga/ga_ops.c", &["ga"]);
+    for np in [2, 4] {
+        let r = ga_run_env(np, &basic, &[], &[("MPBRIDGE_GA_REMOTE", "1")]);
+        tally_ok(&r, "ga_basic", np, 60);
+        let r = ga_run_env(np, &ops, &[], &[("MPBRIDGE_GA_REMOTE", "1")]);
+        tally_ok(&r, "ga_ops", np, 25);
     }
 }
 
@@ -132,7 +154,7 @@ fn bad_input_ends_the_job_naming_the_call() {
     let cases: [(&str, &[&str]); 7] = [
         ("bounds", &["NGA_Put", "[0:9,3:20]", "'A'"]),
         ("handle", &["NGA_Get", "invalid array handle"]),
-        ("type", &["NGA_Read_inc", "double"]),
+        ("type", &["NGA_Read_inc", "'A'"]),
         ("gemm", &["GA_Dgemm", "[0:9,0:9]"]),
         ("copy", &["NGA_Copy_patch", "[0:2,0:2]", "[0:3,0:3]"]),
         ("ld", &["NGA_Get", "ld[0]=4"]),
