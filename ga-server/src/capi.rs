@@ -43,7 +43,7 @@ fn relabel(call: &'static str) -> impl Fn(GaError) -> GaError {
 }
 
 // ---------------------------------------------------------------------------
-// Handles made by GA_Create_handle, and the type codes users created with.
+// Handles made by GA_Create_handle.
 
 /// An array described by GA_Create_handle/GA_Set_* before GA_Allocate.
 #[derive(Default)]
@@ -59,8 +59,6 @@ struct Handles {
     pending: HashMap<Handle, Pending>,
     /// Handle returned by GA_Create_handle → the core's array.
     alias: HashMap<Handle, Handle>,
-    /// The type code each array was created with (what NGA_Inquire returns).
-    codes: HashMap<Handle, i32>,
     /// Names returned by GA_Inquire_name (kept alive for C).
     names: HashMap<Handle, CString>,
 }
@@ -76,7 +74,6 @@ fn with_handles<R>(f: impl FnOnce(&mut Handles) -> R) -> R {
     let h = g.get_or_insert_with(|| Handles {
         pending: HashMap::new(),
         alias: HashMap::new(),
-        codes: HashMap::new(),
         names: HashMap::new(),
     });
     f(h)
@@ -329,7 +326,6 @@ pub extern "C" fn GA_Terminate() {
         with_handles(|h| {
             h.pending.clear();
             h.alias.clear();
-            h.codes.clear();
             h.names.clear();
         });
         ANY_ALIAS.store(false, Ordering::Release);
@@ -577,7 +573,6 @@ fn make(
     match core::create(ty, dims, name, dist) {
         Ok(g) => {
             arrays_changed();
-            with_handles(|h| h.codes.insert(g, code));
             Ok(g)
         }
         Err(e) => {
@@ -828,11 +823,6 @@ pub extern "C" fn GA_Duplicate(g: c_int, name: *const c_char) -> c_int {
         match core::duplicate(src, &text(name)) {
             Ok(h) => {
                 arrays_changed();
-                with_handles(|t| {
-                    if let Some(c) = t.codes.get(&src).copied() {
-                        t.codes.insert(h, c);
-                    }
-                });
                 Ok(h)
             }
             Err(e) => {
@@ -860,7 +850,6 @@ pub extern "C" fn GA_Destroy(g: c_int) {
         arrays_changed();
         with_handles(|t| {
             t.alias.remove(&g);
-            t.codes.remove(&h);
             t.names.remove(&h);
         });
         Ok(())
@@ -905,16 +894,16 @@ pub extern "C" fn NGA_Inquire_name(g: c_int) -> *const c_char {
     GA_Inquire_name(g)
 }
 
-/// Stores the array's type code (as created), number of dimensions and
-/// dimensions; returns nothing.
+/// Stores the array's type as its C code (as GA does: an array made with
+/// `F_INT` reports `C_LONG`, `F_DBL` reports `C_DBL`), its number of
+/// dimensions and its dimensions; returns nothing.
 #[no_mangle]
 pub extern "C" fn NGA_Inquire(g: c_int, ty: *mut c_int, ndim: *mut c_int, dims: *mut c_int) {
     const CALL: &str = "NGA_Inquire";
     run(CALL, || {
         let h = resolve(g);
         let (t, d) = inquire(CALL, h)?;
-        let code = with_handles(|x| x.codes.get(&h).copied()).unwrap_or(t.c_code());
-        ptr::put_one(ty, code);
+        ptr::put_one(ty, t.c_code());
         ptr::put_one(ndim, d.len() as c_int);
         if !dims.is_null() {
             ptr::put_ints(dims, &d);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ga.h"
+#include "macdecls.h"
 #include "../tally.h"
 
 #define M 11
@@ -304,6 +305,8 @@ static void integer_ops(void) {
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     GA_Initialize();
+    /* GA's own builds take work space for these operations from MA. */
+    MA_init(MT_DBL, 200000, 200000);
     int me = GA_Nodeid();
     tally_who = me;
     elementwise();
