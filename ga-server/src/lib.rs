@@ -10,11 +10,22 @@
 // Index loops over several per-dimension arrays at once read best as such.
 #![allow(clippy::needless_range_loop)]
 
+pub mod capi;
+pub mod capi_ops;
+mod capi_ptr;
 pub mod core;
+pub mod ma;
 pub mod nxtval;
+pub mod ops;
 mod procs;
 pub mod protocol;
 mod ptr;
 pub mod server;
 mod shm;
 mod sys;
+
+// The Fortran API (`ga_*`/`nga_*`, gfortran conventions) and MA for Fortran.
+pub mod fapi;
+pub mod fapi_ops;
+mod fapi_ptr;
+pub mod ma_fortran;
