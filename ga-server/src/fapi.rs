@@ -1762,13 +1762,13 @@ pub extern "C" fn ga_nbwait_(nbhandle: *const FInt) {
     nga_nbwait_(nbhandle)
 }
 
-/// `integer nga_nbtest(nbhandle)`: 0 once the transfer is done, 1 while it
-/// is pending (as `NGA_NbTest` in C).
+/// `integer nga_nbtest(nbhandle)`: 1 once the transfer is done, 0 while it
+/// is pending (as GA 5.8 and `NGA_NbTest` in C).
 #[no_mangle]
 pub extern "C" fn nga_nbtest_(nbhandle: *const FInt) -> FInt {
     entry("nga_nbtest", || {
         let h = int("nga_nbtest", nbhandle);
-        i64::from(!core::nb_test(h).unwrap_or_else(|e| fail_core("nga_nbtest", e)))
+        i64::from(core::nb_test(h).unwrap_or_else(|e| fail_core("nga_nbtest", e)))
     })
 }
 

@@ -147,7 +147,7 @@ program basic
   ! The same through nga_nbtest polling.
   buf = 0
   call nga_nbget(g_a, lo, hi, buf, ld, t)
-  do while (nga_nbtest(t) .ne. 0)
+  do while (nga_nbtest(t) .eq. 0)
   end do
   call ok(all(buf(1:6, 1:10) .eq. a(4:9, 2:11)), 'nga_nbget completed by nga_nbtest')
   call ga_sync()
