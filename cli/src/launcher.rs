@@ -314,6 +314,18 @@ pub fn run(args: &[OsString]) -> u8 {
 fn launch(opts: &RunOptions) -> u8 {
     let exe = libdir::current_exe();
 
+    let nodes = if opts.ga_servers {
+        match job_nodes(opts) {
+            Ok(n) => n,
+            Err(msg) => {
+                eprintln!("mpbridge run: {msg}");
+                return 2;
+            }
+        }
+    } else {
+        1
+    };
+
     let ga_server = if opts.ga_servers {
         match find_ga_server(exe.as_deref()) {
             Some(path) => Some(path),
@@ -335,18 +347,6 @@ fn launch(opts: &RunOptions) -> u8 {
         }
     } else {
         None
-    };
-
-    let nodes = if opts.ga_servers {
-        match job_nodes(opts) {
-            Ok(n) => n,
-            Err(msg) => {
-                eprintln!("mpbridge run: {msg}");
-                return 2;
-            }
-        }
-    } else {
-        1
     };
 
     let requested = opts
