@@ -8,6 +8,8 @@ pub use shim_pvm::capi::*;
 pub use shim_pvm::capi_extra::*;
 pub use shim_pvm::capi_groups::*;
 pub use shim_pvm::fapi::*;
+pub use shim_tcgmsg::capi::*;
+pub use shim_tcgmsg::fapi::*;
 
 /// The C glue of `csrc/` (`pvm_packf` and friends). A shared library only
 /// takes the members of a static archive that something references, so the
