@@ -11,6 +11,12 @@ pub use shim_pvm::fapi::*;
 pub use shim_tcgmsg::capi::*;
 pub use shim_tcgmsg::fapi::*;
 
+// Global Arrays for C (ga.h), MA basics, and NXTVAL from the data server.
+pub use ga_server::capi::*;
+pub use ga_server::capi_ops::*;
+pub use ga_server::ma::*;
+pub use ga_server::nxtval::*;
+
 /// The C glue of `csrc/` (`pvm_packf` and friends). A shared library only
 /// takes the members of a static archive that something references, so the
 /// glue's entry points are referenced here.

@@ -7,5 +7,5 @@ use shim_core::CoreResult;
 /// The communicator of the compute ranks (collective on first use). The
 /// layer duplicates it for its own traffic.
 pub fn comm() -> CoreResult<Comm> {
-    Ok(Comm::world())
+    shim_core::roles::compute_comm()
 }

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 use std::process::Command;
+use std::sync::OnceLock;
 use std::time::Duration;
 use tests::mpirun::{mpi_env, run_with_timeout, stage, workspace_root, Run};
 use tests::native::build;
@@ -124,8 +125,15 @@ fn an_unreadable_hostfile_is_reported() {
     );
 }
 
+/// The test program, built once: tests run in parallel and must not
+/// rewrite an executable another one is starting.
+fn rank_count_program() -> &'static PathBuf {
+    static EXE: OnceLock<PathBuf> = OnceLock::new();
+    EXE.get_or_init(|| build("one_backend/ga_rank_count.c", &["ga", "tcgmsg"]))
+}
+
 fn ranks_without_the_server(n: u32) {
-    let exe = build("one_backend/ga_rank_count.c", &["ga", "tcgmsg"]);
+    let exe = rank_count_program();
     let exe_s = exe.to_string_lossy().into_owned();
     let n_s = n.to_string();
     let r = run_mpbridge(&["--ga-servers", "-n", &n_s, &exe_s, &n_s], &[]);

@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::OnceLock;
 use std::time::Duration;
 use tests::mpirun::{mpi_env, run_with_timeout, stage};
 use tests::native::build;
@@ -38,9 +39,16 @@ fn installed_libraries(exe: &Path) -> Vec<PathBuf> {
     libs
 }
 
-fn run_one_backend(n: u32) {
-    let exe = build("one_backend/one_backend.c", &["pvm3", "tcgmsg", "ga"]);
-    let libs = installed_libraries(&exe);
+/// The test program, built once: tests run in parallel and must not
+/// rewrite an executable another one is starting.
+fn program() -> &'static PathBuf {
+    static EXE: OnceLock<PathBuf> = OnceLock::new();
+    EXE.get_or_init(|| build("one_backend/one_backend.c", &["pvm3", "tcgmsg", "ga"]))
+}
+
+fn run_one_backend(n: u32, ending: &str) {
+    let exe = program();
+    let libs = installed_libraries(exe);
     assert_eq!(
         libs.len(),
         1,
@@ -50,7 +58,8 @@ fn run_one_backend(n: u32) {
     let mut cmd = Command::new("mpiexec");
     cmd.arg("-n")
         .arg(n.to_string())
-        .arg(&exe)
+        .arg(exe)
+        .arg(ending)
         .args([":", "-n", "1"])
         .arg(ga_server());
     mpi_env(&mut cmd);
@@ -79,12 +88,19 @@ fn run_one_backend(n: u32) {
     assert_eq!(r.code, Some(0), "{}\n{}", r.stdout, r.stderr);
 }
 
+/// A program that owns MPI: `MPI_Init` first, `MPI_Finalize` last.
 #[test]
 fn pvm_tcgmsg_and_ga_in_one_process_on_two_ranks() {
-    run_one_backend(2);
+    run_one_backend(2, "mpi");
 }
 
 #[test]
 fn pvm_tcgmsg_and_ga_in_one_process_on_three_ranks() {
-    run_one_backend(3);
+    run_one_backend(3, "mpi");
+}
+
+/// A TCGMSG program: `tcg_pbegin` starts MPI and `tcg_pend` ends the process.
+#[test]
+fn pvm_tcgmsg_and_ga_in_a_tcgmsg_program_ending_with_pend() {
+    run_one_backend(2, "pend");
 }

@@ -1,7 +1,11 @@
 /* One process, three legacy APIs, one MPI: PVM, TCGMSG and Global Arrays
  * used side by side by every compute rank, with one ga-server beside them
  *
- *     mpiexec -n N one_backend : -n 1 ga-server        (N >= 2)
+ *     mpiexec -n N one_backend [mpi|pend] : -n 1 ga-server      (N >= 2)
+ *
+ * "pend" (the default) is a TCGMSG program: tcg_pbegin starts everything and
+ * tcg_pend ends the process. "mpi" is a program that owns MPI: MPI_Init
+ * before tcg_pbegin, MPI_Finalize at the end.
  *
  * Checks that the three agree on how many compute ranks there are and which
  * one this is, that PVM and TCGMSG messages with the same tag between the
@@ -9,6 +13,7 @@
  * data from the right sender, that NXTVAL hands out every value exactly once,
  * and that GA put/get and NGA_Read_inc give the right values. Each rank
  * prints "one_backend rank R: P passed, F failed". */
+#include <mpi.h>
 #include <pvm3.h>
 #include <tcgmsg.h>
 #include <ga.h>
@@ -187,6 +192,9 @@ static void ga_put_get_read_inc(void)
 
 int main(int argc, char **argv)
 {
+    int user_mpi = argc > 1 && strcmp(argv[1], "mpi") == 0;
+    if (user_mpi)
+        MPI_Init(&argc, &argv);
     tcg_pbegin(argc, argv);
     GA_Initialize();
     me = tcg_nodeid();
@@ -218,6 +226,10 @@ int main(int argc, char **argv)
     fflush(stdout);
     GA_Terminate();
     pvm_exit();
+    if (user_mpi) {
+        MPI_Finalize();
+        return failed != 0;
+    }
     tcg_pend();
-    return failed != 0;
+    return failed != 0; /* not reached: tcg_pend ends the process */
 }
