@@ -11,10 +11,12 @@ pub use shim_pvm::fapi::*;
 pub use shim_tcgmsg::capi::*;
 pub use shim_tcgmsg::fapi::*;
 
-// Global Arrays for C (ga.h), MA basics, and NXTVAL from the data server.
+// Global Arrays for C (ga.h) and MA basics.
 pub use ga_server::capi::*;
 pub use ga_server::capi_ops::*;
 pub use ga_server::ma::*;
+
+// NXTVAL of TCGMSG on the ga-server counter: tcg_nxtval, NXTVAL_, nxtval_.
 pub use ga_server::nxtval::*;
 
 /// The C glue of `csrc/` (`pvm_packf` and friends). A shared library only

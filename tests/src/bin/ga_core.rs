@@ -305,6 +305,63 @@ fn misc() {
     check(&b == b"hello!!!", || "brdcst".into());
 }
 
+/// Latency of 8-byte operations on another rank's block, and of the
+/// counters (printed by rank 0; not a check).
+fn perf() {
+    let np = core::nnodes() as i64;
+    let me = core::nodeid();
+    let g = ok(core::create(
+        ElemType::Double,
+        &[np * 1024],
+        "perf",
+        &Distribution::Default,
+    ));
+    let c = ok(core::create(
+        ElemType::Long,
+        &[1],
+        "ctr",
+        &Distribution::Default,
+    ));
+    ok(core::sync());
+    let iters = 20000;
+    let target = (np - 1) * 1024;
+    let mut b = [0u8; 8];
+    let time = |f: &mut dyn FnMut()| {
+        let t = core::wtime();
+        for _ in 0..iters {
+            f();
+        }
+        (core::wtime() - t) / iters as f64 * 1e6
+    };
+    if me == 0 {
+        let get = time(&mut || ok(core::get(g, &[target], &[target], &mut b, &[])));
+        let put = time(&mut || ok(core::put(g, &[target], &[target], &[0u8; 8], &[])));
+        let acc = time(&mut || {
+            ok(core::acc(
+                g,
+                &[target],
+                &[target],
+                &[0u8; 8],
+                &[],
+                &1.0f64.to_ne_bytes(),
+            ))
+        });
+        println!("perf get_us={get:.3} put_us={put:.3} acc_us={acc:.3}");
+    }
+    ok(core::sync());
+    let ri = time(&mut || {
+        ok(core::read_inc(c, &[0], 1));
+    });
+    let nx = time(&mut || {
+        ok(ga_server::nxtval::nxtval(np));
+    });
+    ok(ga_server::nxtval::nxtval(-np));
+    if me == 0 {
+        println!("perf read_inc_us={ri:.3} nxtval_us={nx:.3}");
+    }
+    ok(core::sync());
+}
+
 fn main() {
     let mode = std::env::args().nth(1).unwrap_or_else(|| "all".into());
     ok(core::initialize());
@@ -396,6 +453,7 @@ fn main() {
             }
             fail("the job survived its ga-server".into());
         }
+        "perf" => perf(),
         m => fail(format!("unknown mode {m}")),
     }
     ok(core::terminate());
