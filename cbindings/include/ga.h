@@ -3,7 +3,8 @@
  *
  * Conventions (as in Global Arrays): indices are 0-based and row-major
  * (the last dimension varies fastest); a patch is lo[]..hi[] with hi
- * inclusive; ld[] gives the ndim-1 trailing extents of the user's buffer.
+ * inclusive; ld[] gives the ndim-1 trailing extents of the user's buffer
+ * (NULL: a contiguous buffer shaped like the patch).
  * Both C_* and F_* type codes are accepted. Handles are non-zero; creation
  * calls return 0 when the array cannot be made. A bad argument (invalid
  * handle, patch outside the array, wrong type) ends the job through
@@ -146,6 +147,7 @@ extern void NGA_NbGet(int g_a, int lo[], int hi[], void *buf, int ld[], ga_nbhdl
 extern void NGA_NbAcc(int g_a, int lo[], int hi[], void *buf, int ld[], void *alpha,
                       ga_nbhdl_t *nbhandle);
 extern void NGA_NbWait(ga_nbhdl_t *nbhandle);
+/* 0 once the operation has completed, non-zero while it is pending. */
 extern int  NGA_NbTest(ga_nbhdl_t *nbhandle);
 /* ptr is really a void **: the address of element lo is stored there. */
 extern void NGA_Access(int g_a, int lo[], int hi[], void *ptr, int ld[]);

@@ -3,6 +3,9 @@
 //! re-exports them. The drop-in names (`libpvm3.so.3`, `libtcgmsg.so`, ...)
 //! are installed as links to this one file.
 
+pub use ga_server::capi::*;
+pub use ga_server::capi_ops::*;
+pub use ga_server::ma::*;
 pub use shim_core::capi::*;
 pub use shim_pvm::capi::*;
 pub use shim_pvm::capi_extra::*;

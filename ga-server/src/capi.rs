@@ -12,9 +12,10 @@ use crate::capi_ptr as ptr;
 use crate::core::{self, fmt_patch, Distribution, ElemType, GaError, GaResult, Handle};
 use crate::ops;
 use shim_core::ffi_guard::guard;
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::ffi::{c_char, c_double, c_float, c_int, c_long, c_longlong, c_void, CString};
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::Mutex;
 
 /// `ga_nbhdl_t` (GA's `Integer`).
@@ -42,7 +43,7 @@ fn relabel(call: &'static str) -> impl Fn(GaError) -> GaError {
 }
 
 // ---------------------------------------------------------------------------
-// Handles made by GA_Create_handle, and the type codes users created with.
+// Handles made by GA_Create_handle.
 
 /// An array described by GA_Create_handle/GA_Set_* before GA_Allocate.
 #[derive(Default)]
@@ -58,8 +59,6 @@ struct Handles {
     pending: HashMap<Handle, Pending>,
     /// Handle returned by GA_Create_handle → the core's array.
     alias: HashMap<Handle, Handle>,
-    /// The type code each array was created with (what NGA_Inquire returns).
-    codes: HashMap<Handle, i32>,
     /// Names returned by GA_Inquire_name (kept alive for C).
     names: HashMap<Handle, CString>,
 }
@@ -75,7 +74,6 @@ fn with_handles<R>(f: impl FnOnce(&mut Handles) -> R) -> R {
     let h = g.get_or_insert_with(|| Handles {
         pending: HashMap::new(),
         alias: HashMap::new(),
-        codes: HashMap::new(),
         names: HashMap::new(),
     });
     f(h)
@@ -128,39 +126,52 @@ fn span(
     g: Handle,
     lo: &[i64],
     hi: &[i64],
-    ld: &[i64],
+    ld: &mut [i64],
     esize: usize,
 ) -> GaResult<usize> {
-    let n = lo.len();
-    let sh: Vec<i64> = lo.iter().zip(hi).map(|(l, h)| h - l + 1).collect();
-    if sh.iter().any(|&e| e < 1) {
-        return err(
-            call,
-            format!(
-                "patch {} of g_a '{}' has lo > hi",
-                fmt_patch(lo, hi),
-                ops::patch::name(g)
-            ),
-        );
+    let n = lo.len().min(MAX_DIM);
+    let mut sh = [0i64; MAX_DIM];
+    for d in 0..n {
+        sh[d] = hi[d] - lo[d] + 1;
+        if sh[d] < 1 {
+            return err(
+                call,
+                format!(
+                    "patch {} of g_a '{}' has lo > hi",
+                    fmt_patch(lo, hi),
+                    ops::patch::name(g)
+                ),
+            );
+        }
+    }
+    // ld[d-1] is the buffer's stride for stepping dimension d-1; while all
+    // the dimensions before d have one index it is never used (GA's own
+    // tests pass ld = 1 for a one-row patch), so it only needs checking
+    // once an outer dimension spans more than one index.
+    let mut outer: i64 = 1;
+    for d in 1..n {
+        outer = outer.saturating_mul(sh[d - 1]);
+        if outer == 1 {
+            ld[d - 1] = ld[d - 1].max(sh[d]);
+        } else if ld[d - 1] < sh[d] {
+            return err(
+                call,
+                format!(
+                    "ld[{}]={} is smaller than the extent {} of patch {}",
+                    d - 1,
+                    ld[d - 1],
+                    sh[d],
+                    fmt_patch(lo, hi)
+                ),
+            );
+        }
     }
     let mut elems: i64 = 1;
     let mut stride: i64 = 1;
     for d in (0..n).rev() {
         elems = elems.saturating_add((sh[d] - 1).saturating_mul(stride));
         if d > 0 {
-            let l = ld[d - 1];
-            if l < sh[d] {
-                return err(
-                    call,
-                    format!(
-                        "ld[{}]={l} is smaller than the extent {} of patch {}",
-                        d - 1,
-                        sh[d],
-                        fmt_patch(lo, hi)
-                    ),
-                );
-            }
-            stride = stride.saturating_mul(l);
+            stride = stride.saturating_mul(ld[d - 1]);
         }
     }
     usize::try_from(elems)
@@ -170,14 +181,53 @@ fn span(
 }
 
 /// Everything a put/get/acc needs: core handle, element size, lo, hi, ld,
-/// buffer bytes.
+/// buffer bytes. Fixed arrays: the hot path allocates nothing.
 struct Xfer {
     g: Handle,
     esize: usize,
-    lo: Vec<i64>,
-    hi: Vec<i64>,
-    ld: Vec<i64>,
+    n: usize,
+    lo: [i64; MAX_DIM],
+    hi: [i64; MAX_DIM],
+    ld: [i64; MAX_DIM],
     len: usize,
+}
+
+impl Xfer {
+    fn lo(&self) -> &[i64] {
+        &self.lo[..self.n]
+    }
+    fn hi(&self) -> &[i64] {
+        &self.hi[..self.n]
+    }
+    fn ld(&self) -> &[i64] {
+        &self.ld[..self.n.saturating_sub(1)]
+    }
+}
+
+/// Bumped whenever an array is created or destroyed, so the per-thread
+/// shape cache below never answers for a handle that changed meaning.
+static GENERATION: AtomicU64 = AtomicU64::new(0);
+
+thread_local! {
+    /// (generation, handle, type, ndim) of the last array a data call used.
+    static LAST_SHAPE: Cell<Option<(u64, Handle, ElemType, usize)>> = const { Cell::new(None) };
+}
+
+fn arrays_changed() {
+    GENERATION.fetch_add(1, Ordering::AcqRel);
+}
+
+/// Type and number of dimensions of `g` (cached per thread).
+fn shape(call: &'static str, g: Handle) -> GaResult<(ElemType, usize)> {
+    let gen = GENERATION.load(Ordering::Acquire);
+    if let Some((cg, ch, t, n)) = LAST_SHAPE.with(|c| c.get()) {
+        if cg == gen && ch == g {
+            return Ok((t, n));
+        }
+    }
+    let (t, dims) = inquire(call, g)?;
+    LAST_SHAPE.with(|c| c.set(Some((gen, g, t, dims.len()))));
+    Ok((t, dims.len()))
 }
 
 fn xfer(
@@ -188,19 +238,33 @@ fn xfer(
     ld: *const c_int,
 ) -> GaResult<Xfer> {
     let g = resolve(g);
-    let (ty, dims) = inquire(call, g)?;
-    let n = dims.len();
-    let (lo, hi) = patch(call, n, lo, hi)?;
-    let ld = ints(call, "ld", ld, n.saturating_sub(1))?;
-    let len = span(call, g, &lo, &hi, &ld, ty.size())?;
-    Ok(Xfer {
+    let (ty, n) = shape(call, g)?;
+    let mut x = Xfer {
         g,
         esize: ty.size(),
-        lo,
-        hi,
-        ld,
-        len,
-    })
+        n,
+        lo: [0; MAX_DIM],
+        hi: [0; MAX_DIM],
+        ld: [0; MAX_DIM],
+        len: 0,
+    };
+    if !ptr::ints_into(lo, &mut x.lo[..n]) {
+        return err(call, "lo is NULL");
+    }
+    if !ptr::ints_into(hi, &mut x.hi[..n]) {
+        return err(call, "hi is NULL");
+    }
+    // A NULL ld means a contiguous buffer shaped like the patch.
+    if ld.is_null() {
+        for d in 1..n {
+            x.ld[d - 1] = x.hi[d] - x.lo[d] + 1;
+        }
+    } else {
+        ptr::ints_into(ld, &mut x.ld[..n.saturating_sub(1)]);
+    }
+    let m = n.saturating_sub(1);
+    x.len = span(call, g, &x.lo[..n], &x.hi[..n], &mut x.ld[..m], x.esize)?;
+    Ok(x)
 }
 
 fn buf<'a>(call: &'static str, p: *const c_void, len: usize) -> GaResult<&'a [u8]> {
@@ -262,10 +326,10 @@ pub extern "C" fn GA_Terminate() {
         with_handles(|h| {
             h.pending.clear();
             h.alias.clear();
-            h.codes.clear();
             h.names.clear();
         });
         ANY_ALIAS.store(false, Ordering::Release);
+        arrays_changed();
         core::terminate()
     })
 }
@@ -508,7 +572,7 @@ fn make(
     let ty = type_of(call, code)?;
     match core::create(ty, dims, name, dist) {
         Ok(g) => {
-            with_handles(|h| h.codes.insert(g, code));
+            arrays_changed();
             Ok(g)
         }
         Err(e) => {
@@ -758,11 +822,7 @@ pub extern "C" fn GA_Duplicate(g: c_int, name: *const c_char) -> c_int {
         inquire(CALL, src)?;
         match core::duplicate(src, &text(name)) {
             Ok(h) => {
-                with_handles(|t| {
-                    if let Some(c) = t.codes.get(&src).copied() {
-                        t.codes.insert(h, c);
-                    }
-                });
+                arrays_changed();
                 Ok(h)
             }
             Err(e) => {
@@ -787,9 +847,9 @@ pub extern "C" fn GA_Destroy(g: c_int) {
         let h = resolve(g);
         inquire(CALL, h)?;
         core::destroy(h).map_err(relabel(CALL))?;
+        arrays_changed();
         with_handles(|t| {
             t.alias.remove(&g);
-            t.codes.remove(&h);
             t.names.remove(&h);
         });
         Ok(())
@@ -834,16 +894,16 @@ pub extern "C" fn NGA_Inquire_name(g: c_int) -> *const c_char {
     GA_Inquire_name(g)
 }
 
-/// Stores the array's type code (as created), number of dimensions and
-/// dimensions; returns nothing.
+/// Stores the array's type as its C code (as GA does: an array made with
+/// `F_INT` reports `C_LONG`, `F_DBL` reports `C_DBL`), its number of
+/// dimensions and its dimensions; returns nothing.
 #[no_mangle]
 pub extern "C" fn NGA_Inquire(g: c_int, ty: *mut c_int, ndim: *mut c_int, dims: *mut c_int) {
     const CALL: &str = "NGA_Inquire";
     run(CALL, || {
         let h = resolve(g);
         let (t, d) = inquire(CALL, h)?;
-        let code = with_handles(|x| x.codes.get(&h).copied()).unwrap_or(t.c_code());
-        ptr::put_one(ty, code);
+        ptr::put_one(ty, t.c_code());
         ptr::put_one(ndim, d.len() as c_int);
         if !dims.is_null() {
             ptr::put_ints(dims, &d);
@@ -982,7 +1042,7 @@ pub extern "C" fn NGA_Put(
     const CALL: &str = "NGA_Put";
     run(CALL, || {
         let x = xfer(CALL, g, lo, hi, ld)?;
-        core::put(x.g, &x.lo, &x.hi, buf_of(CALL, buf, x.len)?, &x.ld).map_err(relabel(CALL))
+        core::put(x.g, x.lo(), x.hi(), buf_of(CALL, buf, x.len)?, x.ld()).map_err(relabel(CALL))
     })
 }
 
@@ -1002,7 +1062,7 @@ pub extern "C" fn NGA_Get(
     const CALL: &str = "NGA_Get";
     run(CALL, || {
         let x = xfer(CALL, g, lo, hi, ld)?;
-        core::get(x.g, &x.lo, &x.hi, buf_mut(CALL, buf, x.len)?, &x.ld).map_err(relabel(CALL))
+        core::get(x.g, x.lo(), x.hi(), buf_mut(CALL, buf, x.len)?, x.ld()).map_err(relabel(CALL))
     })
 }
 
@@ -1021,7 +1081,7 @@ pub extern "C" fn NGA_Acc(
     run(CALL, || {
         let x = xfer(CALL, g, lo, hi, ld)?;
         let a = ptr::bytes(alpha, x.esize).ok_or_else(|| GaError::new(CALL, "alpha is NULL"))?;
-        core::acc(x.g, &x.lo, &x.hi, buf_of(CALL, buf, x.len)?, &x.ld, a).map_err(relabel(CALL))
+        core::acc(x.g, x.lo(), x.hi(), buf_of(CALL, buf, x.len)?, x.ld(), a).map_err(relabel(CALL))
     })
 }
 
@@ -1031,20 +1091,13 @@ pub extern "C" fn NGA_Read_inc(g: c_int, subs: *const c_int, inc: c_long) -> c_l
     const CALL: &str = "NGA_Read_inc";
     run(CALL, || {
         let h = resolve(g);
-        let (t, d) = inquire(CALL, h)?;
-        if !t.is_integer_counter() {
-            return err(
-                CALL,
-                format!(
-                    "array '{}' holds {}, not int or long",
-                    ops::patch::name(h),
-                    ops::elem::type_name(t)
-                ),
-            );
+        let (_, n) = shape(CALL, h)?;
+        let mut s = [0i64; MAX_DIM];
+        if !ptr::ints_into(subs, &mut s[..n]) {
+            return err(CALL, "subscript is NULL");
         }
-        let s = ints(CALL, "subscript", subs, d.len())?;
-        ops::patch::check_patch(CALL, h, &s, &s)?;
-        Ok(core::read_inc(h, &s, inc).map_err(relabel(CALL))? as c_long)
+        // The core checks the subscript and the type.
+        Ok(core::read_inc(h, &s[..n], inc).map_err(relabel(CALL))? as c_long)
     })
 }
 
@@ -1178,7 +1231,7 @@ pub extern "C" fn NGA_NbPut(
     const CALL: &str = "NGA_NbPut";
     run(CALL, || {
         let x = xfer(CALL, g, lo, hi, ld)?;
-        let id = core::nb_put(x.g, &x.lo, &x.hi, buf_of(CALL, buf, x.len)?, &x.ld)
+        let id = core::nb_put(x.g, x.lo(), x.hi(), buf_of(CALL, buf, x.len)?, x.ld())
             .map_err(relabel(CALL))?;
         store_nb(CALL, nbh, id)
     })
@@ -1198,7 +1251,8 @@ pub extern "C" fn NGA_NbGet(
     const CALL: &str = "NGA_NbGet";
     run(CALL, || {
         let x = xfer(CALL, g, lo, hi, ld)?;
-        let id = ptr::nb_get_into(x.g, &x.lo, &x.hi, buf, x.len, &x.ld).map_err(relabel(CALL))?;
+        let id =
+            ptr::nb_get_into(x.g, x.lo(), x.hi(), buf, x.len, x.ld()).map_err(relabel(CALL))?;
         store_nb(CALL, nbh, id)
     })
 }
@@ -1219,7 +1273,7 @@ pub extern "C" fn NGA_NbAcc(
     run(CALL, || {
         let x = xfer(CALL, g, lo, hi, ld)?;
         let a = ptr::bytes(alpha, x.esize).ok_or_else(|| GaError::new(CALL, "alpha is NULL"))?;
-        let id = core::nb_acc(x.g, &x.lo, &x.hi, buf_of(CALL, buf, x.len)?, &x.ld, a)
+        let id = core::nb_acc(x.g, x.lo(), x.hi(), buf_of(CALL, buf, x.len)?, x.ld(), a)
             .map_err(relabel(CALL))?;
         store_nb(CALL, nbh, id)
     })
@@ -1235,13 +1289,15 @@ pub extern "C" fn NGA_NbWait(nbh: *mut NbHdl) {
     })
 }
 
-/// Returns 1 if the non-blocking operation completed, else 0.
+/// Returns 0 once the non-blocking operation has completed, 1 while it is
+/// still pending (GA's C convention; its tests loop `while (NGA_NbTest(&h))`).
 #[no_mangle]
 pub extern "C" fn NGA_NbTest(nbh: *mut NbHdl) -> c_int {
     const CALL: &str = "NGA_NbTest";
     run(CALL, || {
         let id = ptr::read_one(nbh).ok_or_else(|| GaError::new(CALL, "nbhandle is NULL"))?;
-        Ok(core::nb_test(id).map_err(relabel(CALL))? as c_int)
+        let done = core::nb_test(id).map_err(relabel(CALL))?;
+        Ok(if done { 0 } else { 1 })
     })
 }
 

@@ -21,6 +21,24 @@ pub fn ints(p: *const c_int, n: usize) -> Option<Vec<i64>> {
     Some(s.iter().map(|&v| v as i64).collect())
 }
 
+/// Reads `out.len()` C ints from `p` into `out`; false for NULL (with a
+/// non-empty `out`).
+pub fn ints_into(p: *const c_int, out: &mut [i64]) -> bool {
+    if out.is_empty() {
+        return true;
+    }
+    if p.is_null() {
+        return false;
+    }
+    // SAFETY: non-NULL; GA's API requires the array to hold this many ints
+    // (ndim subscripts or ndim-1 leading dimensions); out.len() <= 7.
+    let s = unsafe { std::slice::from_raw_parts(p, out.len()) };
+    for (o, v) in out.iter_mut().zip(s) {
+        *o = *v as i64;
+    }
+    true
+}
+
 /// `n` C ints read from `p`, or `None` when `p` is NULL.
 pub fn ints_opt(p: *const c_int, n: usize) -> Option<Vec<i64>> {
     if p.is_null() {

@@ -1,8 +1,14 @@
 //! Array-wide and patch operations of the GA APIs, in Rust on top of the
 //! client core, in the C API's index convention (0-based, row-major, `hi`
-//! inclusive). The C API calls them directly; the Fortran API converts its
-//! indices first. Every function takes the name of the user's call, so
-//! its errors name the call the user made.
+//! inclusive). Every function is collective and takes the name of the
+//! user's call, so its errors name the call the user made.
+//!
+//! The C API calls them directly. The Fortran API converts first: each
+//! lo/hi reversed and minus 1; for `ga_dgemm(ta,tb,m,n,k,A,B,C)` it calls
+//! [`gemm`] with `(tb,ta,n,m,k,B,A,C)` (a column-major product is the
+//! row-major product of the transposes); [`print`] already shows arrays in
+//! Fortran order, as GA does for both languages. Scalars (alpha, beta,
+//! fill values) are the native bytes of one element of the array's type.
 
 pub mod basic;
 pub mod elem;
