@@ -27,7 +27,7 @@ SVG=$OUT/results.svg
 CSV_HEADER='layer,op,bytes,ours_us,baseline,baseline_us,ratio'
 
 # Layers in the order they run.
-LAYERS=(core pvm)
+LAYERS=(core pvm tcgmsg)
 
 # Targets: layer op baseline bytes max_ratio (ratio = ours_us / baseline_us).
 # A target is checked when its layer ran; a missing row counts as a failure.
@@ -40,6 +40,8 @@ pvm psend-precv mpi 8 1.25
 pvm psend-precv mpi 4194304 1.1
 pvm send-recv-raw pvm-3.4.6 8 0.2
 pvm send-recv-raw pvm-3.4.6 1048576 0.2
+tcgmsg snd-rcv mpi 8       1.2
+tcgmsg snd-rcv mpi 4194304 1.1
 '
 
 export OMPI_ALLOW_RUN_AS_ROOT=1
@@ -149,6 +151,13 @@ bench_core() {
     echo "== core: ping-pong, mpb_send/mpb_recv against MPI_Send/MPI_Recv"
     cc_stage "$OUT/core_pingpong" bench/core_pingpong.c
     run_mpi 2 "$OUT/core_pingpong" --csv "$CSV"
+}
+
+bench_tcgmsg() {
+    echo "== tcgmsg: synchronous tcg_snd/tcg_rcv against MPI_Send/MPI_Recv (same job)"
+    mpicc -O2 -Wall -Wextra -I "$STAGE/include" -o "$OUT/tcgmsg_pingpong" bench/tcgmsg_pingpong.c \
+        -L "$STAGE/lib" -Wl,-rpath,"$STAGE/lib" -ltcgmsg
+    run_mpi 2 "$OUT/tcgmsg_pingpong" --csv "$CSV"
 }
 
 # ---- reporting --------------------------------------------------------------

@@ -302,7 +302,8 @@ pub fn dgop(_ty: i64, x: &mut [f64], op: &[u8]) -> TcgResult<()> {
     ffi::allreduce_f64(x, mpi_op, comm).map_err(|e| TcgError::new(format!("DGOP: {}", e.0), -1))
 }
 
-/// `IGOP`: element-wise reduction of C `long`s (Fortran `INTEGER`).
+/// `IGOP`: element-wise reduction of C `long`s (Fortran `INTEGER`);
+/// logical `&&`/`||` give 0 or 1.
 pub fn igop(_ty: i64, x: &mut [i64], op: &[u8]) -> TcgResult<()> {
     let comm = with("IGOP", |t| Ok(t.comm))?;
     let g = parse_op(op).ok_or_else(|| {
@@ -314,6 +315,13 @@ pub fn igop(_ty: i64, x: &mut [i64], op: &[u8]) -> TcgResult<()> {
     if g.abs {
         for v in x.iter_mut() {
             *v = v.wrapping_abs();
+        }
+    }
+    if matches!(g.op, Op::Land | Op::Lor) {
+        // Results are 0 or 1 on any number of nodes (MPI leaves a
+        // one-process reduction's input unchanged).
+        for v in x.iter_mut() {
+            *v = i64::from(*v != 0);
         }
     }
     ffi::allreduce_i64(x, g.op, comm).map_err(|e| TcgError::new(format!("IGOP: {}", e.0), -1))

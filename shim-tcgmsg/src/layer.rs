@@ -180,7 +180,27 @@ impl Tcg {
 
     /// Releases the layer's MPI resources; gives back the backend membership.
     pub fn stop(mut self) -> Option<Membership> {
-        let _ = self.waitcom(None);
+        // Asynchronous sends complete (their receivers may still want
+        // them); receives nobody will satisfy are dropped.
+        let mut backoff = Backoff::new();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while !self.asends.is_empty() && std::time::Instant::now() < deadline {
+            match self.poll(None) {
+                Ok(true) => backoff.reset(),
+                Ok(false) => backoff.pause(),
+                Err(_) => break,
+            }
+        }
+        if !self.asends.is_empty() {
+            let nodes: Vec<i32> = self.asends.iter().map(|s| s.node).collect();
+            eprintln!(
+                "{}: PEND: asynchronous sends to nodes {nodes:?} were never received",
+                self.me
+            );
+            // The process is ending: leave them to MPI rather than wait forever.
+            std::mem::forget(std::mem::take(&mut self.asends));
+        }
+        self.arecvs.clear();
         let Tcg {
             comm,
             head,
@@ -280,6 +300,8 @@ impl Tcg {
     /// A message to this process itself.
     fn arrive_local(&mut self, ty: i64, data: &[u8]) -> TcgResult<()> {
         let me = self.me;
+        self.stats.received += 1;
+        self.stats.received_bytes += data.len() as u64;
         if let Some(ar) = self
             .arecvs
             .iter_mut()
