@@ -155,7 +155,7 @@ impl Engine {
             )));
         }
         // Every rank must create the same context at this point.
-        let world = Comm::world();
+        let world = crate::roles::compute_comm()?;
         let (max, min) = world.allreduce_max_min_u32(&[id])?;
         if max[0] != id || min[0] != id {
             return Err(CoreError::Inconsistent(format!(

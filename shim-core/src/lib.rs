@@ -25,6 +25,7 @@ pub mod mpi;
 pub mod procid;
 mod ptr;
 pub mod queue;
+pub mod roles;
 pub mod spawn;
 pub mod topology;
 

@@ -157,7 +157,7 @@ pub fn thread_level() -> Option<ThreadLevel> {
 const HELLO_LEN: usize = 8;
 
 fn start_engine() -> CoreResult<Engine> {
-    let world = Comm::world();
+    let world = crate::roles::compute_comm()?;
     let rank = world.rank()?;
     let size = world.size()?;
     let mut links = Vec::new();

@@ -154,7 +154,9 @@ impl CartGrid {
 
     /// The world rank of grid rank `rank`.
     pub fn world_rank_of(&self, rank: i32) -> CoreResult<i32> {
-        Ok(self.comm.translate_to(Comm::world(), &[rank])?[0])
+        Ok(self
+            .comm
+            .translate_to(crate::roles::compute_comm()?, &[rank])?[0])
     }
 }
 

@@ -8,7 +8,6 @@
 use crate::consts::err;
 use crate::msgstate::MsgState;
 use crate::{PvmError, PvmResult};
-use shim_core::mpi::Comm;
 use shim_core::{Context, Match, Membership, ProcId};
 use std::time::Duration;
 
@@ -200,7 +199,10 @@ impl Task {
             program: own_program(),
             host: shim_core::mpi::processor_name(),
         };
-        let all = Comm::world().allgather(&mine.encode()).map_err(core_err)?;
+        let all = shim_core::roles::compute_comm()
+            .map_err(core_err)?
+            .allgather(&mine.encode())
+            .map_err(core_err)?;
         let world: Vec<RankFacts> = all.chunks_exact(FACT_LEN).map(RankFacts::decode).collect();
         let mut task = Task {
             membership: Some(membership),

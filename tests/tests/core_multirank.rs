@@ -131,3 +131,22 @@ fn a_dying_rank_ends_the_job() {
     );
     assert!(r.elapsed < Duration::from_secs(60), "took {:?}", r.elapsed);
 }
+
+/// `mpiexec -n N prog : -n 1 server`: the server rank is not part of the
+/// compute ranks' world, and their messages flow as without it.
+#[test]
+fn server_ranks_are_hidden_from_the_world() {
+    let prog = env!("CARGO_BIN_EXE_core_roles");
+    for n in 1..=3u32 {
+        let ns = n.to_string();
+        let mut cmd = std::process::Command::new("mpiexec");
+        tests::mpirun::mpi_env(&mut cmd);
+        cmd.args(["-n", &ns, prog, ":", "-n", "1", prog, "server"]);
+        let r = tests::mpirun::run_with_timeout(cmd, LIMIT);
+        all_passed(
+            &r,
+            n as usize + 1,
+            &format!("core_roles with {n} compute ranks"),
+        );
+    }
+}
