@@ -119,12 +119,7 @@ pub fn nnodes() -> i64 {
     if let Some(t) = STATE.lock().as_ref() {
         return i64::from(t.nodes);
     }
-    if mpi::is_initialized() && !mpi::is_finalized() {
-        if let Ok(n) = world::comm().and_then(|c| c.size()) {
-            return i64::from(n);
-        }
-    }
-    1
+    world::position().1
 }
 
 /// `NODEID`: this process's node number, 0..`NNODES`−1.
@@ -132,12 +127,7 @@ pub fn nodeid() -> i64 {
     if let Some(t) = STATE.lock().as_ref() {
         return i64::from(t.me);
     }
-    if mpi::is_initialized() && !mpi::is_finalized() {
-        if let Ok(r) = world::comm().and_then(|c| c.rank()) {
-            return i64::from(r);
-        }
-    }
-    0
+    world::position().0
 }
 
 /// The layer's communicator (a duplicate of the compute ranks'), for

@@ -166,11 +166,13 @@ fn llog_sends_each_nodes_output_to_its_log_file() {
 
 /// Builds a Fortran program with 8-byte `INTEGER` (as Debian's GA and
 /// TCGMSG are built).
-fn fortran_program(name: &str) -> PathBuf {
+fn fortran_program(file: &str) -> PathBuf {
     let st = stage();
-    let src = workspace_root()
-        .join("tests/programs/tcgmsg")
-        .join(format!("{name}.f90"));
+    let src = workspace_root().join("tests/programs/tcgmsg").join(file);
+    let name = Path::new(file)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .expect("file name");
     let out = workspace_root().join("target/test-programs");
     std::fs::create_dir_all(&out).expect("create target/test-programs");
     let exe = out.join(name);
@@ -188,7 +190,7 @@ fn fortran_program(name: &str) -> PathBuf {
         .expect("cannot run mpifort");
     assert!(
         o.status.success(),
-        "compiling {name}.f90 failed:\n{}{}",
+        "compiling {file} failed:\n{}{}",
         String::from_utf8_lossy(&o.stdout),
         String::from_utf8_lossy(&o.stderr)
     );
@@ -197,10 +199,23 @@ fn fortran_program(name: &str) -> PathBuf {
 
 #[test]
 fn fortran_ring_gops_and_broadcast() {
-    let exe = fortran_program("tcgf_basic");
+    let exe = fortran_program("tcgf_basic.f90");
     for n in [1, 2, 4] {
         let r = mpiexec(n, &exe, &[], LIMIT);
         r.assert_ok("tcgf_basic");
         tallies_ok(&r, "tcgf_basic", n as usize);
+    }
+}
+
+/// The headers in fixed form, asynchronous messages with `waitcom`,
+/// `probe`, and `pfcopy` with a blank-padded file name.
+#[test]
+fn fortran_fixed_form_async_probe_and_pfcopy() {
+    let exe = fortran_program("tcgf_fixed.f");
+    for n in [1, 3] {
+        let dir = scratch(&format!("tcgf_fixed_{n}"));
+        let r = mpiexec(n, &exe, &[dir.to_str().expect("utf-8 path")], LIMIT);
+        r.assert_ok("tcgf_fixed");
+        tallies_ok(&r, "tcgf_fixed", n as usize);
     }
 }
