@@ -58,7 +58,7 @@ static double timed(int kind, long size, long iters) {
 
 int main(int argc, char **argv) {
     const char *csv = NULL;
-    int rounds = 9, n;
+    int rounds = 21, n;
     for (int i = 1; i + 1 < argc; i++) {
         if (!strcmp(argv[i], "--csv")) csv = argv[++i];
         else if (!strcmp(argv[i], "--rounds")) rounds = atoi(argv[++i]);
@@ -88,7 +88,7 @@ int main(int argc, char **argv) {
                 MPI_Abort(MPI_COMM_WORLD, 1);
             }
         }
-        long iters = size <= 4096 ? 20000 : (size <= 65536 ? 2000 : 60);
+        long iters = size <= 4096 ? 3000 : (size <= 65536 ? 500 : 20);
         timed(0, size, iters / 4);
         timed(1, size, iters / 4);
         double best[2] = {1e30, 1e30};

@@ -334,31 +334,33 @@ pub fn mtime() -> i64 {
     (time() * 100.0) as i64
 }
 
+/// `n` elements of 8 bytes in bytes, for the size helpers.
 fn sizes(call: &str, n: i64) -> TcgResult<i64> {
     if n < 0 {
         return Err(TcgError::new(format!("{call}: negative argument"), n));
     }
-    Ok(n)
+    n.checked_mul(8)
+        .ok_or_else(|| TcgError::new(format!("{call}: argument too large"), n))
 }
 
 /// `MDTOB`: bytes in `n` doubles.
 pub fn mdtob(n: i64) -> TcgResult<i64> {
-    Ok(sizes("MDTOB_", n)? * 8)
+    sizes("MDTOB_", n)
 }
 
 /// `MITOB`: bytes in `n` integers (C `long`).
 pub fn mitob(n: i64) -> TcgResult<i64> {
-    Ok(sizes("MITOB_", n)? * 8)
+    sizes("MITOB_", n)
 }
 
 /// `MDTOI`: fewest integers holding `n` doubles.
 pub fn mdtoi(n: i64) -> TcgResult<i64> {
-    Ok((sizes("MDTOI_", n)? * 8 + 7) / 8)
+    Ok(sizes("MDTOI_", n)? / 8)
 }
 
 /// `MITOD`: fewest doubles holding `n` integers.
 pub fn mitod(n: i64) -> TcgResult<i64> {
-    Ok((sizes("MITOD_", n)? * 8 + 7) / 8)
+    Ok(sizes("MITOD_", n)? / 8)
 }
 
 /// `LLOG`: sends this process's standard output and error to

@@ -107,6 +107,8 @@ pub struct Tcg {
     pub debug: bool,
     pub stats: Stats,
     head: Standing,
+    /// Where small messages are assembled (header and payload).
+    small: Box<[u8]>,
     queue: VecDeque<Queued>,
     arecvs: Vec<AsyncRecv>,
     asends: Vec<AsyncSend>,
@@ -171,6 +173,7 @@ impl Tcg {
             debug: false,
             stats: Stats::default(),
             head,
+            small: vec![0u8; HEAD + SMALL_MAX].into_boxed_slice(),
             queue: VecDeque::new(),
             arecvs: Vec::new(),
             asends: Vec::new(),
@@ -256,10 +259,10 @@ impl Tcg {
         }
         let comm = self.comm;
         if data.len() <= SMALL_MAX {
-            let mut msg = [0u8; HEAD + SMALL_MAX];
-            encode(ty, data.len(), &mut msg);
-            msg[HEAD..HEAD + data.len()].copy_from_slice(data);
-            ffi::send_now(&msg[..HEAD + data.len()], node, TAG_HEAD, comm)?;
+            let msg = &mut self.small[..HEAD + data.len()];
+            encode(ty, data.len(), msg);
+            msg[HEAD..].copy_from_slice(data);
+            ffi::send_now(msg, node, TAG_HEAD, comm)?;
             return Ok(());
         }
         if data.len() <= INLINE_MAX {
