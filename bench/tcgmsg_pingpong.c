@@ -3,7 +3,7 @@
  * SND/RCV against raw MPI_Send/MPI_Recv, in the same mpiexec job, on the
  * same buffers.
  *
- *     mpiexec -n 2 tcgmsg_pingpong [--csv PATH] [--rounds N]
+ *     mpiexec -n 2 tcgmsg_pingpong [--csv PATH] [--rounds N] [--max-bytes N]
  *
  * Sizes: 8 B, 64 B, 512 B, 4 KiB, 32 KiB, 256 KiB, 1 MiB, 4 MiB. For each size: one checked round
  * trip of each kind, a warm-up, then --rounds rounds of each kind
@@ -59,9 +59,11 @@ static double timed(int kind, long size, long iters) {
 int main(int argc, char **argv) {
     const char *csv = NULL;
     int rounds = 21, n;
+    long maxb = MAXB;
     for (int i = 1; i + 1 < argc; i++) {
         if (!strcmp(argv[i], "--csv")) csv = argv[++i];
         else if (!strcmp(argv[i], "--rounds")) rounds = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--max-bytes")) maxb = atol(argv[++i]);
     }
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -79,6 +81,7 @@ int main(int argc, char **argv) {
     static const long sizes[] = {8, 64, 512, 4096, 32768, 262144, 1048576, MAXB};
     for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
         long size = sizes[si];
+        if (size > maxb) break;
         for (int k = 0; k < 2; k++) {
             memset(rbuf, 0, (size_t)size);
             if (k == 0) mpi_trip(size, 1 - rank); else tcg_trip(size, 1 - rank);

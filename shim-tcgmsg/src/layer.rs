@@ -340,6 +340,8 @@ impl Tcg {
         }
         match self.head.poll()? {
             Some(a) => {
+                // The receive is started again lazily, at the next poll: in
+                // a ping-pong that keeps MPI_Start off the reply's path.
                 self.arrive(a, want)?;
                 Ok(true)
             }
