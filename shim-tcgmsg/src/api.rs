@@ -119,12 +119,7 @@ pub fn nnodes() -> i64 {
     if let Some(t) = STATE.lock().as_ref() {
         return i64::from(t.nodes);
     }
-    if mpi::is_initialized() && !mpi::is_finalized() {
-        if let Ok(n) = world::comm().and_then(|c| c.size()) {
-            return i64::from(n);
-        }
-    }
-    1
+    world::position().1
 }
 
 /// `NODEID`: this process's node number, 0..`NNODES`−1.
@@ -132,12 +127,7 @@ pub fn nodeid() -> i64 {
     if let Some(t) = STATE.lock().as_ref() {
         return i64::from(t.me);
     }
-    if mpi::is_initialized() && !mpi::is_finalized() {
-        if let Ok(r) = world::comm().and_then(|c| c.rank()) {
-            return i64::from(r);
-        }
-    }
-    0
+    world::position().0
 }
 
 /// The layer's communicator (a duplicate of the compute ranks'), for
@@ -302,7 +292,8 @@ pub fn dgop(_ty: i64, x: &mut [f64], op: &[u8]) -> TcgResult<()> {
     ffi::allreduce_f64(x, mpi_op, comm).map_err(|e| TcgError::new(format!("DGOP: {}", e.0), -1))
 }
 
-/// `IGOP`: element-wise reduction of C `long`s (Fortran `INTEGER`).
+/// `IGOP`: element-wise reduction of C `long`s (Fortran `INTEGER`);
+/// logical `&&`/`||` give 0 or 1.
 pub fn igop(_ty: i64, x: &mut [i64], op: &[u8]) -> TcgResult<()> {
     let comm = with("IGOP", |t| Ok(t.comm))?;
     let g = parse_op(op).ok_or_else(|| {
@@ -314,6 +305,13 @@ pub fn igop(_ty: i64, x: &mut [i64], op: &[u8]) -> TcgResult<()> {
     if g.abs {
         for v in x.iter_mut() {
             *v = v.wrapping_abs();
+        }
+    }
+    if matches!(g.op, Op::Land | Op::Lor) {
+        // Results are 0 or 1 on any number of nodes (MPI leaves a
+        // one-process reduction's input unchanged).
+        for v in x.iter_mut() {
+            *v = i64::from(*v != 0);
         }
     }
     ffi::allreduce_i64(x, g.op, comm).map_err(|e| TcgError::new(format!("IGOP: {}", e.0), -1))
@@ -336,31 +334,33 @@ pub fn mtime() -> i64 {
     (time() * 100.0) as i64
 }
 
+/// `n` elements of 8 bytes in bytes, for the size helpers.
 fn sizes(call: &str, n: i64) -> TcgResult<i64> {
     if n < 0 {
         return Err(TcgError::new(format!("{call}: negative argument"), n));
     }
-    Ok(n)
+    n.checked_mul(8)
+        .ok_or_else(|| TcgError::new(format!("{call}: argument too large"), n))
 }
 
 /// `MDTOB`: bytes in `n` doubles.
 pub fn mdtob(n: i64) -> TcgResult<i64> {
-    Ok(sizes("MDTOB_", n)? * 8)
+    sizes("MDTOB_", n)
 }
 
 /// `MITOB`: bytes in `n` integers (C `long`).
 pub fn mitob(n: i64) -> TcgResult<i64> {
-    Ok(sizes("MITOB_", n)? * 8)
+    sizes("MITOB_", n)
 }
 
 /// `MDTOI`: fewest integers holding `n` doubles.
 pub fn mdtoi(n: i64) -> TcgResult<i64> {
-    Ok((sizes("MDTOI_", n)? * 8 + 7) / 8)
+    Ok(sizes("MDTOI_", n)? / 8)
 }
 
 /// `MITOD`: fewest doubles holding `n` integers.
 pub fn mitod(n: i64) -> TcgResult<i64> {
-    Ok((sizes("MITOD_", n)? * 8 + 7) / 8)
+    Ok(sizes("MITOD_", n)? / 8)
 }
 
 /// `LLOG`: sends this process's standard output and error to

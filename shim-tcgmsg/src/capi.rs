@@ -113,7 +113,7 @@ pub(crate) fn do_dgop(call: &str, ty: i64, x: *mut c_double, n: i64, op: &[u8]) 
 
 pub(crate) fn do_igop(call: &str, ty: i64, x: *mut c_long, n: i64, op: &[u8]) -> TcgResult<()> {
     let n = len_arg(call, n)?;
-    let v = ptr::slice_mut(x as *mut i64, n)
+    let v = ptr::slice_mut(x.cast::<i64>(), n)
         .ok_or_else(|| TcgError::new(format!("{call}: x is NULL or misaligned"), n as i64))?;
     api::igop(ty, v, op)
 }

@@ -282,12 +282,7 @@ impl Standing {
     /// Tests for an arrival, starting the receive first if it is not running.
     /// On arrival the message is in [`bytes`](Self::bytes) until the next call.
     pub fn poll(&mut self) -> Result<Option<Arrival>, MpiError> {
-        if !self.active {
-            // SAFETY: an inactive persistent request may be started; its
-            // buffer is owned by `self`.
-            check(unsafe { sys::MPI_Start(&mut self.req.0) }, "MPI_Start")?;
-            self.active = true;
-        }
+        self.rearm()?;
         let mut flag: c_int = 0;
         let mut st = empty_status();
         // SAFETY: the persistent request is active; out-pointers are valid.
@@ -300,6 +295,18 @@ impl Standing {
         }
         self.active = false;
         arrival(&st).map(Some)
+    }
+
+    /// Starts the receive again if it is not running (once the last
+    /// arrival's bytes are no longer needed).
+    pub fn rearm(&mut self) -> Result<(), MpiError> {
+        if !self.active {
+            // SAFETY: an inactive persistent request may be started; its
+            // buffer is owned by `self`.
+            check(unsafe { sys::MPI_Start(&mut self.req.0) }, "MPI_Start")?;
+            self.active = true;
+        }
+        Ok(())
     }
 
     /// The buffer the last arrival was received into.

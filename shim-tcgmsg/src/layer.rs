@@ -107,6 +107,8 @@ pub struct Tcg {
     pub debug: bool,
     pub stats: Stats,
     head: Standing,
+    /// Where small messages are assembled (header and payload).
+    small: Box<[u8]>,
     queue: VecDeque<Queued>,
     arecvs: Vec<AsyncRecv>,
     asends: Vec<AsyncSend>,
@@ -171,6 +173,7 @@ impl Tcg {
             debug: false,
             stats: Stats::default(),
             head,
+            small: vec![0u8; HEAD + SMALL_MAX].into_boxed_slice(),
             queue: VecDeque::new(),
             arecvs: Vec::new(),
             asends: Vec::new(),
@@ -180,7 +183,27 @@ impl Tcg {
 
     /// Releases the layer's MPI resources; gives back the backend membership.
     pub fn stop(mut self) -> Option<Membership> {
-        let _ = self.waitcom(None);
+        // Asynchronous sends complete (their receivers may still want
+        // them); receives nobody will satisfy are dropped.
+        let mut backoff = Backoff::new();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while !self.asends.is_empty() && std::time::Instant::now() < deadline {
+            match self.poll(None) {
+                Ok(true) => backoff.reset(),
+                Ok(false) => backoff.pause(),
+                Err(_) => break,
+            }
+        }
+        if !self.asends.is_empty() {
+            let nodes: Vec<i32> = self.asends.iter().map(|s| s.node).collect();
+            eprintln!(
+                "{}: PEND: asynchronous sends to nodes {nodes:?} were never received",
+                self.me
+            );
+            // The process is ending: leave them to MPI rather than wait forever.
+            std::mem::forget(std::mem::take(&mut self.asends));
+        }
+        self.arecvs.clear();
         let Tcg {
             comm,
             head,
@@ -236,10 +259,10 @@ impl Tcg {
         }
         let comm = self.comm;
         if data.len() <= SMALL_MAX {
-            let mut msg = [0u8; HEAD + SMALL_MAX];
-            encode(ty, data.len(), &mut msg);
-            msg[HEAD..HEAD + data.len()].copy_from_slice(data);
-            ffi::send_now(&msg[..HEAD + data.len()], node, TAG_HEAD, comm)?;
+            let msg = &mut self.small[..HEAD + data.len()];
+            encode(ty, data.len(), msg);
+            msg[HEAD..].copy_from_slice(data);
+            ffi::send_now(msg, node, TAG_HEAD, comm)?;
             return Ok(());
         }
         if data.len() <= INLINE_MAX {
@@ -280,6 +303,8 @@ impl Tcg {
     /// A message to this process itself.
     fn arrive_local(&mut self, ty: i64, data: &[u8]) -> TcgResult<()> {
         let me = self.me;
+        self.stats.received += 1;
+        self.stats.received_bytes += data.len() as u64;
         if let Some(ar) = self
             .arecvs
             .iter_mut()
@@ -315,6 +340,8 @@ impl Tcg {
         }
         match self.head.poll()? {
             Some(a) => {
+                // The receive is started again lazily, at the next poll: in
+                // a ping-pong that keeps MPI_Start off the reply's path.
                 self.arrive(a, want)?;
                 Ok(true)
             }

@@ -100,7 +100,7 @@ pub fn slice_mut<'a, T>(p: *mut T, n: usize) -> Option<&'a mut [T]> {
     if p.is_null() || n.checked_mul(std::mem::size_of::<T>())? > isize::MAX as usize {
         return None;
     }
-    if (p as usize) % std::mem::align_of::<T>() != 0 {
+    if !p.is_aligned() {
         return None;
     }
     // SAFETY: non-NULL and aligned; the caller's contract gives `n`
