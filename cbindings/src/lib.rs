@@ -14,11 +14,6 @@ pub use shim_pvm::fapi::*;
 pub use shim_tcgmsg::capi::*;
 pub use shim_tcgmsg::fapi::*;
 
-// Global Arrays for C (ga.h) and MA basics.
-pub use ga_server::capi::*;
-pub use ga_server::capi_ops::*;
-pub use ga_server::ma::*;
-
 // NXTVAL of TCGMSG on the ga-server counter: tcg_nxtval, NXTVAL_, nxtval_.
 pub use ga_server::nxtval::*;
 
