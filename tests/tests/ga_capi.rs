@@ -137,6 +137,11 @@ fn print_shows_arrays_as_ga_does() {
     );
     assert!(out.contains(" Summary of allocated global arrays"), "{out}");
     assert!(out.contains("double precision dbls(3,2)"), "{out}");
+    assert!(
+        out.contains("  array 2 => long longs(3),  handle: "),
+        "{out}"
+    );
+    assert!(out.contains("    (3:3) -> 1 \n"), "{out}");
     // The program's own printf output stays in order around the library's.
     let before = out.find("before print").expect("before");
     let after = out.find("after print").expect("after");
