@@ -17,10 +17,11 @@ use std::ffi::{c_char, c_double, c_int, c_long, c_void};
 
 /// Runs entry point `name`; a failure (or panic) ends the job via `Error`.
 pub(crate) fn run<R>(name: &str, f: impl FnOnce() -> TcgResult<R>) -> R {
-    let panicked = || Err(TcgError::new(format!("{name}: internal error"), -1));
-    match guard(name, panicked(), f) {
-        Ok(v) => v,
-        Err(e) => error_exit(&e.msg, e.code),
+    // `None` stands for a panic (nothing is built on the normal path).
+    match guard(name, None, || Some(f())) {
+        Some(Ok(v)) => v,
+        Some(Err(e)) => error_exit(&e.msg, e.code),
+        None => error_exit(&format!("{name}: internal error"), -1),
     }
 }
 
