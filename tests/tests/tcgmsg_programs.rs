@@ -1,0 +1,221 @@
+//! The TCGMSG layer: the project's C and Fortran programs
+//! (`tests/programs/tcgmsg/`), built against the installed `tcgmsg.h`,
+//! `sndrcv.h`, `tcgmsg.fh` and `-ltcgmsg`, run under `mpiexec` on 1 to 4
+//! ranks with a hard timeout.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+use tests::mpirun::{mpi_env, mpiexec, run_with_timeout, stage, workspace_root, Run};
+use tests::native::build;
+
+const LIMIT: Duration = Duration::from_secs(90);
+
+fn c_program(name: &str) -> PathBuf {
+    build(&format!("tcgmsg/{name}.c"), &["tcgmsg", "m"])
+}
+
+/// A scratch directory of its own for one test.
+fn scratch(name: &str) -> PathBuf {
+    let d = workspace_root().join("target/test-scratch").join(name);
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("create scratch directory");
+    d
+}
+
+/// Asserts one `NAME node K: P passed, 0 failed` line per node.
+fn tallies_ok(r: &Run, name: &str, nodes: usize) {
+    let lines: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with(name) && l.contains(" passed, "))
+        .collect();
+    assert_eq!(
+        lines.len(),
+        nodes,
+        "{name}: one tally per node\n--- stdout\n{}\n--- stderr\n{}",
+        r.stdout,
+        r.stderr
+    );
+    assert!(
+        lines.iter().all(|l| l.ends_with(" 0 failed")),
+        "{name}:\n{}\n{}",
+        r.stdout,
+        r.stderr
+    );
+    assert!(
+        !r.stdout.contains("not reached"),
+        "PEND returned:\n{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn basic_semantics_on_one_to_four_nodes() {
+    let exe = c_program("tcg_basic");
+    for n in 1..=4 {
+        let dir = scratch(&format!("tcg_basic_{n}"));
+        let r = mpiexec(n, &exe, &[dir.to_str().expect("utf-8 path")], LIMIT);
+        r.assert_ok("tcg_basic");
+        tallies_ok(&r, "tcg_basic", n as usize);
+        for k in 0..n {
+            assert!(
+                r.stdout.contains(&format!("hello from node {k} of {n}")),
+                "{}",
+                r.stdout
+            );
+        }
+    }
+}
+
+#[test]
+fn stress_random_pairs_and_lengths() {
+    let exe = c_program("tcg_stress");
+    for (n, steps) in [(2, "600"), (3, "600"), (4, "800")] {
+        let r = mpiexec(n, &exe, &[steps], LIMIT);
+        r.assert_ok("tcg_stress");
+        tallies_ok(&r, "tcg_stress", n as usize);
+    }
+}
+
+#[test]
+fn pbegin_after_the_program_started_mpi() {
+    let exe = build("tcgmsg/tcg_user_init.c", &["tcgmsg"]);
+    for n in [1, 3] {
+        let r = mpiexec(n, &exe, &[], LIMIT);
+        r.assert_ok("tcg_user_init");
+        tallies_ok(&r, "tcg_user_init", n as usize);
+    }
+}
+
+/// Runs `tcg_errors MODE` on `n` nodes; the job must end non-zero (not by
+/// the timeout) and print `line` (on stdout and stderr, as TCGMSG does).
+fn fails_with(n: u32, mode: &str, line: &str, status: i32) {
+    let exe = c_program("tcg_errors");
+    let r = mpiexec(n, &exe, &[mode], LIMIT);
+    assert!(!r.timed_out, "{mode}: hung\n{}\n{}", r.stdout, r.stderr);
+    assert_eq!(
+        r.code,
+        Some(status),
+        "{mode}: exit status\n{}\n{}",
+        r.stdout,
+        r.stderr
+    );
+    assert!(
+        r.stdout.contains(line) && r.stderr.contains(line),
+        "{mode}: expected {line:?}\n--- stdout\n{}\n--- stderr\n{}",
+        r.stdout,
+        r.stderr
+    );
+    assert!(!r.stdout.contains("not reached"), "{}", r.stdout);
+}
+
+#[test]
+fn error_prints_the_node_and_ends_the_job() {
+    fails_with(3, "error", "1: deliberate failure 42 (0x2a).", 42);
+    fails_with(1, "error", "0: deliberate failure 42 (0x2a).", 42);
+    fails_with(2, "parerr", "1: User detected error in FORTRAN 7 (0x7).", 7);
+}
+
+#[test]
+fn too_long_message_is_an_error_not_a_truncation() {
+    fails_with(
+        2,
+        "toolong",
+        "1: rcv: message of type 5 from node 0 has 100 bytes, more than the receive buffer of 10 bytes",
+        100,
+    );
+}
+
+#[test]
+fn second_pbegin_bad_node_and_bad_operation_are_errors() {
+    fails_with(2, "twice", "TCGMSG initialized already???", 255);
+    fails_with(
+        2,
+        "badnode",
+        "0: SND: destination node 2 is not a node (0..1)",
+        2,
+    );
+    fails_with(2, "badop", "IGOP: unknown operation 'sum'", 1);
+}
+
+#[test]
+fn llog_sends_each_nodes_output_to_its_log_file() {
+    let exe = c_program("tcg_llog");
+    let dir = scratch("tcg_llog");
+    let mut cmd = Command::new("mpiexec");
+    cmd.args(["-n", "2"]).arg(&exe).current_dir(&dir);
+    mpi_env(&mut cmd);
+    let r = run_with_timeout(cmd, LIMIT);
+    r.assert_ok("tcg_llog");
+    for k in 0..2 {
+        assert!(r.stdout.contains(&format!("before llog from node {k}")));
+        assert!(!r.stdout.contains(&format!("logged stdout from node {k}")));
+        let log = std::fs::read_to_string(dir.join(format!("log.{k:03}")))
+            .unwrap_or_else(|e| panic!("log.{k:03}: {e}"));
+        assert!(
+            log.contains(&format!("logged stdout from node {k}")),
+            "{log}"
+        );
+        assert!(
+            log.contains(&format!("logged stderr from node {k}")),
+            "{log}"
+        );
+    }
+}
+
+/// Builds a Fortran program with 8-byte `INTEGER` (as Debian's GA and
+/// TCGMSG are built).
+fn fortran_program(file: &str) -> PathBuf {
+    let st = stage();
+    let src = workspace_root().join("tests/programs/tcgmsg").join(file);
+    let name = Path::new(file)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .expect("file name");
+    let out = workspace_root().join("target/test-programs");
+    std::fs::create_dir_all(&out).expect("create target/test-programs");
+    let exe = out.join(name);
+    let o = Command::new("mpifort")
+        .args(["-fdefault-integer-8", "-O1"])
+        .arg(format!("-I{}", st.join("include").display()))
+        .arg(&src)
+        .arg("-o")
+        .arg(&exe)
+        .arg(format!("-L{}", st.join("lib").display()))
+        .arg(format!("-Wl,-rpath,{}", st.join("lib").display()))
+        .arg("-ltcgmsg")
+        .current_dir(src.parent().unwrap_or(Path::new(".")))
+        .output()
+        .expect("cannot run mpifort");
+    assert!(
+        o.status.success(),
+        "compiling {file} failed:\n{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    exe
+}
+
+#[test]
+fn fortran_ring_gops_and_broadcast() {
+    let exe = fortran_program("tcgf_basic.f90");
+    for n in [1, 2, 4] {
+        let r = mpiexec(n, &exe, &[], LIMIT);
+        r.assert_ok("tcgf_basic");
+        tallies_ok(&r, "tcgf_basic", n as usize);
+    }
+}
+
+/// The headers in fixed form, asynchronous messages with `waitcom`,
+/// `probe`, and `pfcopy` with a blank-padded file name.
+#[test]
+fn fortran_fixed_form_async_probe_and_pfcopy() {
+    let exe = fortran_program("tcgf_fixed.f");
+    for n in [1, 3] {
+        let dir = scratch(&format!("tcgf_fixed_{n}"));
+        let r = mpiexec(n, &exe, &[dir.to_str().expect("utf-8 path")], LIMIT);
+        r.assert_ok("tcgf_fixed");
+        tallies_ok(&r, "tcgf_fixed", n as usize);
+    }
+}
