@@ -138,6 +138,9 @@ pub fn set_errno(code: c_int) {
 }
 
 extern "C" fn exit_zero() {
+    // Other layers may still be joined (GA never leaves): finish them and
+    // the MPI this library started, or the launcher sees a crash.
+    shim_core::lifecycle::finish_process();
     // SAFETY: flushing every C stream, then ending the process at once.
     unsafe {
         libc::fflush(std::ptr::null_mut());
