@@ -260,15 +260,21 @@ impl MsgState {
 
     /// Files an arrived message under a new buffer id, queued.
     pub fn enqueue(&mut self, src: i32, tag: i32, word: u32, data: Vec<u8>) -> i32 {
+        let id = self.adopt(src, tag, word, data);
+        self.queued.push_back(id);
+        id
+    }
+
+    /// Files an arrived message under a new buffer id, not queued (for a
+    /// receive that takes it at once).
+    pub fn adopt(&mut self, src: i32, tag: i32, word: u32, data: Vec<u8>) -> i32 {
         let (ctx, enc) = split_word(word);
-        let id = self.add(Buf {
+        self.add(Buf {
             msg: MsgBuf::received(enc, data),
             tag,
             src,
             ctx,
-        });
-        self.queued.push_back(id);
-        id
+        })
     }
 
     /// The first queued message matching (src, tag) in the current context.
@@ -284,7 +290,9 @@ impl MsgState {
 
     /// Removes `id` from the queue (it becomes an ordinary buffer).
     pub fn unqueue(&mut self, id: i32) {
-        self.queued.retain(|&q| q != id);
+        if !self.queued.is_empty() {
+            self.queued.retain(|&q| q != id);
+        }
     }
 
     /// (bytes, tag, source) of a buffer (`pvm_bufinfo`).

@@ -150,8 +150,9 @@ impl Task {
     }
 
     /// Finds the first message matching (tid, tag) in the current context,
-    /// waiting as `wait` says; the message is queued under a buffer id, which
-    /// is returned (`None`: nothing came).
+    /// waiting as `wait` says, and returns its buffer id (`None`: nothing
+    /// came). A message that was queued stays queued; one that arrives now
+    /// is not queued (the caller takes it).
     pub fn find(&mut self, tid: i32, tag: i32, wait: Wait) -> PvmResult<Outcome<Option<i32>>> {
         let (src, tag) = check_pattern(tid, tag)?;
         if let Some(id) = self.msg.find_queued(src, tag) {
@@ -194,9 +195,7 @@ impl Task {
             let storage = self.msg.take_spare();
             match self.user.recv_reusing(pattern, Some(slice), storage) {
                 Ok(m) => {
-                    let id = self
-                        .msg
-                        .enqueue(tid_of(m.source), m.tag, m.encoding, m.data);
+                    let id = self.msg.adopt(tid_of(m.source), m.tag, m.encoding, m.data);
                     return Ok(Outcome::Done(Some(id)));
                 }
                 Err(CoreError::Timeout) => {
