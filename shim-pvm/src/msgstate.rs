@@ -3,7 +3,7 @@
 //! received yet (after `pvm_probe`), the current context, and options.
 
 use crate::consts::{err, opt};
-use crate::pack::{Encoding, MsgBuf};
+use crate::pack::{Encoding, MsgBuf, HUGE_MIN};
 use crate::{PvmError, PvmResult};
 use shim_core::idhash::IdMap;
 use std::collections::VecDeque;
@@ -57,6 +57,10 @@ pub struct MsgState {
     /// Small storage of freed buffers, reused likewise (no allocation for
     /// every small message).
     small: Vec<Vec<u8>>,
+    /// Length of the message the last receive took if it had `HUGE_MIN`
+    /// bytes or more, else 0: storage for the next receive gets at least
+    /// this room.
+    recv_hint: usize,
 }
 
 /// Freed storage at least this large is kept in `spare`, smaller in `small`.
@@ -86,6 +90,7 @@ impl MsgState {
             next_context: 1,
             spare: Vec::new(),
             small: Vec::new(),
+            recv_hint: 0,
         }
     }
 
@@ -137,11 +142,15 @@ impl MsgState {
         Ok(buf.msg.into_storage())
     }
 
-    /// Keeps freed storage for a later buffer, if there is room.
-    fn recycle(&mut self, storage: Vec<u8>) {
+    /// Keeps freed storage for a later buffer, if there is room; large
+    /// storage is moved to huge pages where it is not yet.
+    fn recycle(&mut self, mut storage: Vec<u8>) {
         let cap = storage.capacity();
         if cap >= SPARE_MIN {
             if self.spare.len() < SPARE_MAX {
+                if cap >= HUGE_MIN {
+                    crate::ptr::prefer_huge_pages(&mut storage, true);
+                }
                 self.spare.push(storage);
             }
         } else if cap > 0 && self.small.len() < SMALL_MAX {
@@ -265,9 +274,24 @@ impl MsgState {
         id
     }
 
+    /// Storage for a receive: freed storage, replaced by new storage laid
+    /// out for huge pages when it is smaller than the last large message.
+    pub fn take_recv_storage(&mut self) -> Vec<u8> {
+        let storage = self.take_spare();
+        if storage.capacity() >= self.recv_hint {
+            return storage;
+        }
+        crate::ptr::huge_storage(self.recv_hint)
+    }
+
     /// Files an arrived message under a new buffer id, not queued (for a
     /// receive that takes it at once).
     pub fn adopt(&mut self, src: i32, tag: i32, word: u32, data: Vec<u8>) -> i32 {
+        self.recv_hint = if data.len() >= HUGE_MIN {
+            data.len()
+        } else {
+            0
+        };
         let (ctx, enc) = split_word(word);
         self.add(Buf {
             msg: MsgBuf::received(enc, data),

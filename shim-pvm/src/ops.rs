@@ -192,7 +192,7 @@ impl Task {
                     .min(SYSTEM_CHECK),
                 _ => SYSTEM_CHECK,
             };
-            let storage = self.msg.take_spare();
+            let storage = self.msg.take_recv_storage();
             match self.user.recv_reusing(pattern, Some(slice), storage) {
                 Ok(m) => {
                     let id = self.msg.adopt(tid_of(m.source), m.tag, m.encoding, m.data);
