@@ -61,7 +61,13 @@ pub struct MsgState {
     /// bytes or more, else 0: storage for the next receive gets at least
     /// this room.
     recv_hint: usize,
+    /// Addresses of large storage already asked to move to huge pages (the
+    /// request may fail; it is not repeated for the same storage).
+    converted: VecDeque<usize>,
 }
+
+/// At most this many addresses are remembered in `converted`.
+const CONVERTED_MAX: usize = 16;
 
 /// Freed storage at least this large is kept in `spare`, smaller in `small`.
 const SPARE_MIN: usize = 64 * 1024;
@@ -91,6 +97,7 @@ impl MsgState {
             spare: Vec::new(),
             small: Vec::new(),
             recv_hint: 0,
+            converted: VecDeque::new(),
         }
     }
 
@@ -148,8 +155,13 @@ impl MsgState {
         let cap = storage.capacity();
         if cap >= SPARE_MIN {
             if self.spare.len() < SPARE_MAX {
-                if cap >= HUGE_MIN {
+                let at = storage.as_ptr() as usize;
+                if cap >= HUGE_MIN && !self.converted.contains(&at) {
                     crate::ptr::prefer_huge_pages(&mut storage, true);
+                    if self.converted.len() == CONVERTED_MAX {
+                        self.converted.pop_front();
+                    }
+                    self.converted.push_back(at);
                 }
                 self.spare.push(storage);
             }
