@@ -136,15 +136,26 @@ pub(crate) fn idle_policy() -> shim_core::backoff::Policy {
 impl Server {
     fn serve(&mut self) -> Result<(), String> {
         let mut slot = RecvSlot::new(self.comm, TAG_REQ, REQ_LEN + EAGER)?;
+        // Every compute rank says goodbye when it finalises MPI, also one
+        // that never used GA (shim_core::roles).
+        let mut goodbye = RecvSlot::new(self.comm, shim_core::roles::TAG_GOODBYE, 1)?;
         let mut wait = shim_core::backoff::Backoff::with_policy(idle_policy());
         while self.byes.len() < self.ncompute {
-            match slot.test()? {
-                Some((src, len)) => {
-                    self.handle(src, slot.data(len))?;
-                    slot.repost()?;
-                    wait.reset();
-                }
-                None => wait.pause(),
+            let mut busy = false;
+            if let Some((src, len)) = slot.test()? {
+                self.handle(src, slot.data(len))?;
+                slot.repost()?;
+                busy = true;
+            }
+            if let Some((src, _)) = goodbye.test()? {
+                self.byes.insert(src);
+                goodbye.repost()?;
+                busy = true;
+            }
+            if busy {
+                wait.reset();
+            } else {
+                wait.pause();
             }
         }
         Ok(())

@@ -139,11 +139,12 @@ pub fn before_finalize(f: fn()) {
     }
 }
 
-/// Runs (and forgets) the hooks of [`before_finalize`]. Layers whose API
-/// finalises MPI on the user's behalf (TCGMSG's `PEND`) call it first.
+/// Runs (and forgets) the hooks of [`before_finalize`], the last
+/// registered first (as `atexit`). Layers whose API finalises MPI on the
+/// user's behalf (TCGMSG's `PEND`) call it first.
 pub fn run_finalize_hooks() {
     let hooks = std::mem::take(&mut *lock(&BEFORE_FINALIZE));
-    for f in hooks {
+    for f in hooks.into_iter().rev() {
         f();
     }
 }

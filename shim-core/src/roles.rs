@@ -10,7 +10,13 @@
 
 use crate::error::{CoreError, CoreResult};
 use crate::mpi::{self, Comm};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, OnceLock};
+
+/// Tag of the empty message every compute rank sends each server on the
+/// link communicator right before MPI is finalised: a server ends when it
+/// has one from every compute rank, whether or not the rank used it.
+pub const TAG_GOODBYE: i32 = 7399;
 
 /// What a process of the job does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -168,9 +174,27 @@ fn establish(role: Role) -> CoreResult<&'static Split> {
         link,
     };
     let _ = SPLIT.set(split);
-    SPLIT
+    let s = SPLIT
         .get()
-        .ok_or_else(|| CoreError::Inconsistent("role split lost".into()))
+        .ok_or_else(|| CoreError::Inconsistent("role split lost".into()))?;
+    if role == Role::Compute && !s.layout.servers.is_empty() {
+        crate::lifecycle::before_finalize(say_goodbye);
+    }
+    Ok(s)
+}
+
+static SAID_GOODBYE: AtomicBool = AtomicBool::new(false);
+
+/// Tells every server this compute rank is done (once).
+fn say_goodbye() {
+    if SAID_GOODBYE.swap(true, Ordering::AcqRel) || mpi::is_finalized() {
+        return;
+    }
+    if let Some(s) = SPLIT.get() {
+        for &server in &s.layout.servers {
+            let _ = mpi::send_small(&[], server, TAG_GOODBYE, s.link);
+        }
+    }
 }
 
 /// Makes this process a server rank: initialises MPI if nobody did and takes
