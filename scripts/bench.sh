@@ -27,7 +27,7 @@ SVG=$OUT/results.svg
 CSV_HEADER='layer,op,bytes,ours_us,baseline,baseline_us,ratio'
 
 # Layers in the order they run.
-LAYERS=(core pvm tcgmsg)
+LAYERS=(core pvm tcgmsg ensemble)
 
 # Targets: layer op baseline bytes max_ratio (ratio = ours_us / baseline_us).
 # A target is checked when its layer ran; a missing row counts as a failure.
@@ -42,6 +42,8 @@ pvm send-recv-raw pvm-3.4.6 8 0.2
 pvm send-recv-raw pvm-3.4.6 1048576 0.2
 tcgmsg snd-rcv mpi 8       1.2
 tcgmsg snd-rcv mpi 4194304 1.1
+ensemble launch mpiexec 8 1.5
+ensemble launch mpiexec 64 1.5
 '
 
 export OMPI_ALLOW_RUN_AS_ROOT=1
@@ -158,6 +160,51 @@ bench_tcgmsg() {
     mpicc -O2 -Wall -Wextra -I "$STAGE/include" -o "$OUT/tcgmsg_pingpong" bench/tcgmsg_pingpong.c \
         -L "$STAGE/lib" -Wl,-rpath,"$STAGE/lib" -ltcgmsg
     run_mpi 2 "$OUT/tcgmsg_pingpong" --csv "$CSV"
+}
+
+# wall_us COMMAND... : wall time of one run in microseconds (fails the
+# benchmark if the command fails or exceeds the job time limit).
+wall_us() {
+    local t0 t1 rc=0
+    t0=$(date +%s%N)
+    timeout -k 10 "$JOB_TIMEOUT" "$@" >/dev/null 2>"$OUT/wall.err" || rc=$?
+    t1=$(date +%s%N)
+    if [ "$rc" -ne 0 ]; then
+        cat "$OUT/wall.err" >&2
+        die "$(basename "$1") failed (exit status $rc)"
+    fi
+    echo $(((t1 - t0) / 1000))
+}
+
+# best_us RUNS COMMAND... : the fastest of RUNS runs (launch times are
+# noisy; the minimum is the least disturbed one).
+best_us() {
+    local runs=$1 best="" t i
+    shift
+    for ((i = 0; i < runs; i++)); do
+        t=$(wall_us "$@")
+        if [ -z "$best" ] || [ "$t" -lt "$best" ]; then best=$t; fi
+    done
+    echo "$best"
+}
+
+# Ensemble: the time to start and finish a composition of N trivial
+# components through `mpbridge ensemble run` (MPI loader: parse, check,
+# one MPMD mpiexec with each process's envelope, SetEnvArgs's collective
+# splits) against a plain `mpiexec -n N` of the same program.
+bench_ensemble() {
+    echo "== ensemble: mpbridge ensemble run of N trivial components against mpiexec -n N"
+    mpicc -O2 -Wall -Wextra -DWITH_ENSEMBLE -I "$STAGE/include" -o "$OUT/ensemble_trivial" \
+        bench/ensemble_trivial.c -L "$STAGE/lib" -Wl,-rpath,"$STAGE/lib" -lmpbridge
+    mpicc -O2 -Wall -Wextra -o "$OUT/ensemble_trivial_plain" bench/ensemble_trivial.c
+    local n ours base
+    for n in 8 64; do
+        ours=$(best_us 3 "$STAGE/bin/mpbridge" ensemble run bench/ensemble_trivial.ens -D "N=$n" --path "$OUT")
+        base=$(best_us 3 mpiexec -n "$n" "$OUT/ensemble_trivial_plain")
+        echo "N=$n: mpbridge ensemble run ${ours} us, mpiexec -n $n ${base} us"
+        awk -v OFS=, -v n="$n" -v o="$ours" -v b="$base" \
+            'BEGIN { printf "ensemble,launch,%s,%.3f,mpiexec,%.3f,%.3f\n", n, o, b, o / b }' >>"$CSV"
+    done
 }
 
 # ---- reporting --------------------------------------------------------------

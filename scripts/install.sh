@@ -6,8 +6,11 @@
 #   PREFIX/lib/pkgconfig/*.pc            mpbridge, pvm3, tcgmsg, ga, express
 #   PREFIX/include/                      every header of cbindings/include
 #   PREFIX/bin/mpbridge                  launcher and doctor
-#   PREFIX/bin/ga-server                 Global Arrays data server (once built)
+#   PREFIX/bin/mpbridge-ens-loader       the Ensemble PVM loader (run by mpbridge)
+#   PREFIX/bin/ga-server                 Global Arrays data server
 #   PREFIX/share/mpbridge/               examples
+#   PREFIX/share/mpbridge/ensemble/      Ensemble Get-Maximum components (C
+#                                        sources) and example compositions
 #
 # Usage: scripts/install.sh PREFIX
 #
@@ -84,8 +87,23 @@ done
 
 # Programs.
 install -m 0755 "$LAUNCHER" "$DEST/bin/mpbridge"
+[[ -x "$BUILD/mpbridge-ens-loader" ]] || die "$BUILD/mpbridge-ens-loader not found: build it first with 'make build'"
+install -m 0755 "$BUILD/mpbridge-ens-loader" "$DEST/bin/mpbridge-ens-loader"
 if [[ -x "$BUILD/ga-server" ]]; then
     install -m 0755 "$BUILD/ga-server" "$DEST/bin/ga-server"
 fi
+
+# Ensemble examples: the Get-Maximum components (built by the user with
+# mpicc against the installed headers) and the compositions.
+install -d "$DEST/share/mpbridge/ensemble"
+install -m 0644 "$SRC"/ensemble/components/*.c "$DEST/share/mpbridge/ensemble/"
+for dir in "$SRC/ensemble/examples" "$SRC/ensemble/examples/published"; do
+    for f in "$dir"/*.ens; do
+        [[ -e "$f" ]] || continue
+        sub=${dir#"$SRC/ensemble/examples"}
+        install -d "$DEST/share/mpbridge/ensemble/examples$sub"
+        install -m 0644 "$f" "$DEST/share/mpbridge/ensemble/examples$sub/"
+    done
+done
 
 echo "install: mpbridge $VERSION installed into $DEST"

@@ -3,6 +3,10 @@
 //! re-exports them. The drop-in names (`libpvm3.so.3`, `libtcgmsg.so`, ...)
 //! are installed as links to this one file.
 
+pub use ensemble::capi::*;
+pub use ga_server::capi::*;
+pub use ga_server::capi_ops::*;
+pub use ga_server::ma::*;
 pub use shim_core::capi::*;
 pub use shim_pvm::capi::*;
 pub use shim_pvm::capi_extra::*;
@@ -10,6 +14,13 @@ pub use shim_pvm::capi_groups::*;
 pub use shim_pvm::fapi::*;
 pub use shim_tcgmsg::capi::*;
 pub use shim_tcgmsg::fapi::*;
+// NXTVAL of TCGMSG on the ga-server counter: tcg_nxtval, NXTVAL_, nxtval_.
+pub use ga_server::nxtval::*;
+
+// Global Arrays for Fortran: ga_*/nga_* and MA (with its base arrays).
+pub use ga_server::fapi::*;
+pub use ga_server::fapi_ops::*;
+pub use ga_server::ma_fortran::*;
 
 /// The C glue of `csrc/` (`pvm_packf` and friends). A shared library only
 /// takes the members of a static archive that something references, so the

@@ -2,6 +2,7 @@
 //! that the machine has what mpbridge needs.
 
 mod doctor;
+mod ensemble_cmd;
 mod env_setup;
 mod host;
 mod launcher;
@@ -22,7 +23,8 @@ Commands:
                  libraries first on LD_LIBRARY_PATH
   doctor         report which tools and libraries are present or missing,
                  and print the command that installs the missing ones
-  ensemble FILE  check, draw and launch an Ensemble composition (not available yet)
+  ensemble check|draw|run SCRIPT
+                 check, draw or launch an Ensemble composition
   help [COMMAND] show this help, or the help of COMMAND
 
 Options:
@@ -53,7 +55,7 @@ fn dispatch(args: &[OsString]) -> u8 {
                 print!("{USAGE}");
                 0
             }
-            Some(cmd @ ("run" | "doctor")) => dispatch(&[cmd.into(), "--help".into()]),
+            Some(cmd @ ("run" | "doctor" | "ensemble")) => dispatch(&[cmd.into(), "--help".into()]),
             Some(other) => unknown_command(other),
         },
         Some("-V" | "--version" | "version") => {
@@ -62,10 +64,7 @@ fn dispatch(args: &[OsString]) -> u8 {
         }
         Some("run") => launcher::run(rest),
         Some("doctor") => doctor::run(rest),
-        Some("ensemble") => {
-            eprintln!("mpbridge ensemble: not available yet");
-            2
-        }
+        Some("ensemble") => ensemble_cmd::run(rest),
         _ => unknown_command(&first.to_string_lossy()),
     }
 }
@@ -100,7 +99,8 @@ mod tests {
         assert_eq!(status(&["--version"]), 0);
         assert_eq!(status(&["-V"]), 0);
         assert_eq!(status(&["frobnicate"]), 2);
-        assert_eq!(status(&["ensemble", "app.ens"]), 2);
+        assert_eq!(status(&["ensemble", "/nonexistent/app.ens"]), 1);
+        assert_eq!(status(&["ensemble", "--help"]), 0);
         assert_eq!(status(&["run"]), 2);
         assert_eq!(status(&["run", "--help"]), 0);
         assert_eq!(status(&["doctor", "--bogus"]), 2);

@@ -1,5 +1,88 @@
 //! Ensemble: components with open ports, composed by a process
 //! communication graph script, checked, drawn and launched on the PVM layer
 //! or directly on MPI.
+//!
+//! The language side: [`parse_str`] / [`parse_file`] read a script (the
+//! published syntax plus parameters, ranges, rules and the MPI
+//! annotation) into the explicit [`model::Application`]; [`check`] runs
+//! every check before anything starts; [`to_dot`] / [`draw_svg`] draw the
+//! process communication graph. The grammar is in the crate's README.
 
+pub mod ast;
+pub mod capi;
+pub mod check;
+pub mod diag;
+pub mod draw;
+pub mod envargs;
+pub mod expand;
+pub mod hosts;
+pub mod launch;
+pub mod lexer;
+pub mod loader_mpi;
+pub mod loader_pvm;
 pub mod model;
+pub mod parser;
+mod ptr;
+pub mod runtime;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+pub use check::{check, resolve_location};
+pub use diag::{Diagnostic, Severity};
+pub use draw::{draw_svg, to_dot};
+pub use hosts::HostMap;
+pub use model::Application;
+
+/// Parses and expands a script held in `src`; `file` names it in messages
+/// and relative locations start in its directory. `params` overrides the
+/// script's `Parameters` defaults (`-D N=64`).
+pub fn parse_str(
+    src: &str,
+    file: &Path,
+    params: &BTreeMap<String, i64>,
+) -> Result<Application, Vec<Diagnostic>> {
+    let syntax = |(span, msg): (model::Span, String)| vec![Diagnostic::error(file, span, msg)];
+    let tokens = lexer::lex(src).map_err(syntax)?;
+    let script = parser::parse(&tokens).map_err(syntax)?;
+    expand::expand(&script, file, params)
+}
+
+/// Reads and parses the script at `path` (see [`parse_str`]).
+pub fn parse_file(
+    path: &Path,
+    params: &BTreeMap<String, i64>,
+) -> Result<Application, Vec<Diagnostic>> {
+    match std::fs::read_to_string(path) {
+        Ok(src) => parse_str(&src, path, params),
+        Err(e) => Err(vec![Diagnostic::error(
+            path,
+            model::Span { line: 1, col: 1 },
+            format!("cannot read the script: {e}"),
+        )]),
+    }
+}
+
+/// Reads one command-line parameter definition `NAME=VALUE` (as given to
+/// `-D`), e.g. `N=64`.
+pub fn parse_define(text: &str) -> Result<(String, i64), String> {
+    let (name, value) = text
+        .split_once('=')
+        .ok_or_else(|| format!("parameter `{text}`: expected NAME=VALUE, e.g. N=64"))?;
+    let name = name.trim();
+    let ok_name = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !ok_name {
+        return Err(format!(
+            "parameter `{text}`: `{name}` is not a parameter name"
+        ));
+    }
+    let v = value
+        .trim()
+        .parse::<i64>()
+        .map_err(|_| format!("parameter `{text}`: `{}` is not an integer", value.trim()))?;
+    Ok((name.to_string(), v))
+}

@@ -14,8 +14,9 @@ pub struct Span {
 }
 
 /// The target environment named by `environment ...;`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Environment {
+    #[default]
     Pvm3,
     Mpi,
 }
@@ -114,7 +115,7 @@ pub struct MpiAnnotation {
 }
 
 /// A whole composition.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Application {
     /// From the `Application NAME` line.
     pub name: String,
@@ -130,9 +131,74 @@ pub struct Application {
     pub allocation: BTreeMap<usize, Placement>,
     /// Present when `environment MPI;`.
     pub mpi: Option<MpiAnnotation>,
+    /// What the script said beyond the launch model: port-type
+    /// compatibility and the places of things, for the checks.
+    pub info: ScriptInfo,
+}
+
+/// A port-type compatibility declaration (`Compatibility` section).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompatRule {
+    /// The port types named.
+    pub types: Vec<String>,
+    /// `A, B, C;`: every pair of these types, each type with itself
+    /// included. `A <-> B;` (false): exactly that pair.
+    pub class: bool,
+    pub span: Span,
+}
+
+/// Script facts the checks and messages use; every vector may be shorter
+/// than the thing it describes (a model built by hand has none), and
+/// users fall back to the nearest span they have.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ScriptInfo {
+    /// Parameter values in force (`Parameters` defaults with command-line
+    /// overrides applied).
+    pub params: BTreeMap<String, i64>,
+    /// Compatibility declarations; none means every type is compatible
+    /// with every type.
+    pub compat: Vec<CompatRule>,
+    /// Per channel, where its two ports are written (the port type).
+    pub endpoint_spans: Vec<(Span, Span)>,
+    /// Where each component was first declared.
+    pub component_spans: BTreeMap<String, Span>,
+    /// Where each entry of the MPI annotation vectors was written,
+    /// parallel to `MpiAnnotation::{contexts, roots, port_contexts,
+    /// topology_args}`.
+    pub context_spans: Vec<Span>,
+    pub root_spans: Vec<Span>,
+    pub port_context_spans: Vec<Span>,
+    pub arg_spans: Vec<Span>,
+    /// Where `environment ...;` was written.
+    pub environment_span: Span,
 }
 
 impl Application {
+    /// True if a channel may join a port of type `a` to one of type `b`
+    /// under the script's compatibility declarations.
+    pub fn compatible(&self, a: &str, b: &str) -> bool {
+        if self.info.compat.is_empty() {
+            return true;
+        }
+        self.info.compat.iter().any(|r| {
+            if r.class {
+                r.types.iter().any(|t| t == a) && r.types.iter().any(|t| t == b)
+            } else {
+                r.types.len() == 2
+                    && ((r.types[0] == a && r.types[1] == b)
+                        || (r.types[0] == b && r.types[1] == a))
+            }
+        })
+    }
+
+    /// The directory the script is in (relative locations start there).
+    pub fn script_dir(&self) -> PathBuf {
+        match self.source.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        }
+    }
+
     /// Index of process `component[index]`.
     pub fn find(&self, component: &str, index: i64) -> Option<usize> {
         self.processes
@@ -160,7 +226,7 @@ impl Application {
                 .position(|g| g.port_type == t)
                 .unwrap_or(usize::MAX)
         };
-        out.sort_by(|x, y| (order(&x.0), x.1).cmp(&(order(&y.0), y.1)));
+        out.sort_by_key(|x| (order(&x.0), x.1));
         out
     }
 }

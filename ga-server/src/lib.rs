@@ -1,1 +1,31 @@
+//! Global Arrays on MPI.
+//!
+//! - [`core`]: the GA client runtime every GA API (C, Fortran, Rust) is built
+//!   on: array creation and distribution, one-sided put/get/acc, read-increment,
+//!   scatter/gather, mutexes and collectives over the compute ranks.
+//! - [`server`]: the `ga-server` data server, one per node, which owns the
+//!   arrays' memory in POSIX shared memory and serves the other nodes.
+//! - [`nxtval`]: TCGMSG's shared loop counter on the server's shared memory.
 
+// Index loops over several per-dimension arrays at once read best as such.
+#![allow(clippy::needless_range_loop)]
+
+pub mod capi;
+pub mod capi_ops;
+mod capi_ptr;
+pub mod core;
+pub mod ma;
+pub mod nxtval;
+pub mod ops;
+mod procs;
+pub mod protocol;
+mod ptr;
+pub mod server;
+mod shm;
+mod sys;
+
+// The Fortran API (`ga_*`/`nga_*`, gfortran conventions) and MA for Fortran.
+pub mod fapi;
+pub mod fapi_ops;
+mod fapi_ptr;
+pub mod ma_fortran;

@@ -111,6 +111,9 @@ pub fn leave(m: Membership) -> CoreResult<()> {
     if !life.layers.is_empty() {
         return Ok(());
     }
+    drop(life);
+    run_finalize_hooks();
+    let mut life = lock(&LIFE);
     let mut eng = ENGINE.lock();
     if let Some(mut e) = eng.take() {
         e.shutdown()?;
@@ -122,10 +125,36 @@ pub fn leave(m: Membership) -> CoreResult<()> {
     Ok(())
 }
 
+/// Work that must happen while MPI still runs, right before it is
+/// finalised (a client telling its data server it is done).
+static BEFORE_FINALIZE: Mutex<Vec<fn()>> = Mutex::new(Vec::new());
+
+/// Registers `f` to run once before MPI is finalised: by the last
+/// [`leave`], at process exit, or by a layer that finalises MPI itself
+/// through [`run_finalize_hooks`].
+pub fn before_finalize(f: fn()) {
+    let mut hooks = lock(&BEFORE_FINALIZE);
+    if !hooks.contains(&f) {
+        hooks.push(f);
+    }
+}
+
+/// Runs (and forgets) the hooks of [`before_finalize`]. Layers whose API
+/// finalises MPI on the user's behalf (TCGMSG's `PEND`) call it first.
+pub fn run_finalize_hooks() {
+    let hooks = std::mem::take(&mut *lock(&BEFORE_FINALIZE));
+    for f in hooks {
+        f();
+    }
+}
+
 /// Leaves every layer still joined and finalises MPI if this library
 /// started it (run at process exit).
 extern "C" fn finalize_at_exit() {
     let _ = std::panic::catch_unwind(|| {
+        if !mpi::is_finalized() {
+            run_finalize_hooks();
+        }
         let mut life = lock(&LIFE);
         life.layers.clear();
         if let Some(mut e) = ENGINE.lock().take() {

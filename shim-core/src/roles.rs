@@ -72,6 +72,7 @@ impl Layout {
 struct Split {
     layout: &'static Layout,
     compute: Option<Comm>,
+    link: Comm,
 }
 
 static SPLIT: OnceLock<Split> = OnceLock::new();
@@ -145,6 +146,9 @@ fn establish(role: Role) -> CoreResult<&'static Split> {
             "the job has only server ranks and no program to serve".into(),
         ));
     }
+    // Made here, by everyone at once, so a client's first talk to a server
+    // needs no collective call.
+    let link = world.dup()?;
     let comm = if servers.is_empty() {
         Some(world.dup()?)
     } else {
@@ -161,6 +165,7 @@ fn establish(role: Role) -> CoreResult<&'static Split> {
     let split = Split {
         layout,
         compute: comm,
+        link,
     };
     let _ = SPLIT.set(split);
     SPLIT
@@ -198,4 +203,11 @@ pub fn layout() -> CoreResult<&'static Layout> {
 /// `MPI_COMM_WORLD`, for talking to servers.
 pub fn world_comm() -> Comm {
     Comm::world()
+}
+
+/// A private duplicate of `MPI_COMM_WORLD` for traffic between compute
+/// ranks and servers (made during the split, so using it is never
+/// collective). Available once the split is made.
+pub fn link_comm() -> CoreResult<Comm> {
+    SPLIT.get().map(|s| s.link).ok_or(CoreError::NotInitialized)
 }

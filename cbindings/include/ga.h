@@ -1,0 +1,237 @@
+/*
+ * ga.h - Global Arrays C API (mpbridge).
+ *
+ * Conventions (as in Global Arrays): indices are 0-based and row-major
+ * (the last dimension varies fastest); a patch is lo[]..hi[] with hi
+ * inclusive; ld[] gives the ndim-1 trailing extents of the user's buffer
+ * (NULL: a contiguous buffer shaped like the patch).
+ * Both C_* and F_* type codes are accepted. Handles are non-zero; creation
+ * calls return 0 when the array cannot be made. A bad argument (invalid
+ * handle, patch outside the array, wrong type) ends the job through
+ * GA_Error with a message naming the call and the patch.
+ *
+ * Run with one ga-server data server per node beside the compute ranks:
+ *     mpiexec -n 4 ./app : -n 1 ga-server
+ * GA_Nnodes() counts the compute ranks only; use GA_MPI_Comm() (ga-mpi.h)
+ * instead of MPI_COMM_WORLD for your own MPI calls.
+ */
+#ifndef MPBRIDGE_GA_H
+#define MPBRIDGE_GA_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "macdecls.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GA_MAX_DIM 7
+
+#define GA_VERSION_MAJOR 5
+#define GA_VERSION_MINOR 8
+#define GA_VERSION_PATCH 0
+
+/* Element types of global arrays. */
+#define C_CHAR     MT_C_CHAR
+#define C_INT      MT_C_INT
+#define C_LONG     MT_C_LONGINT
+#define C_LONGLONG MT_C_LONGLONG
+#define C_FLOAT    MT_C_FLOAT
+#define C_DBL      MT_C_DBL
+#define C_LDBL     MT_C_LDBL
+#define C_SCPL     MT_C_SCPL
+#define C_DCPL     MT_C_DCPL
+#define C_LDCPL    MT_C_LDCPL
+#define F_BYTE     MT_F_BYTE
+#define F_INT      MT_F_INT
+#define F_LOG      MT_F_LOG
+#define F_REAL     MT_F_REAL
+#define F_DBL      MT_F_DBL
+#define F_SCPL     MT_F_SCPL
+#define F_DCPL     MT_F_DCPL
+
+/* Handle of a non-blocking operation. */
+typedef Integer ga_nbhdl_t;
+
+/* --- start, stop, identity ------------------------------------------ */
+extern void   GA_Initialize(void);
+extern void   GA_Initialize_args(int *argc, char ***argv);
+extern void   GA_Initialize_ltd(size_t limit);
+extern void   NGA_Initialize(void);
+extern int    GA_Initialized(void);
+extern int    NGA_Initialized(void);
+extern void   GA_Terminate(void);
+extern void   NGA_Terminate(void);
+extern int    GA_Nodeid(void);
+extern int    NGA_Nodeid(void);
+extern int    GA_Nnodes(void);
+extern int    NGA_Nnodes(void);
+extern int    GA_Uses_ma(void);
+extern int    NGA_Uses_ma(void);
+extern int    GA_Uses_fapi(void);
+extern double GA_Wtime(void);
+extern double NGA_Wtime(void);
+/* Prints "<rank>: str code" and ends the whole job. */
+extern void   GA_Error(char *str, int code);
+extern void   NGA_Error(char *str, int code);
+
+/* --- synchronisation and collectives -------------------------------- */
+extern void GA_Sync(void);
+extern void NGA_Sync(void);
+extern void GA_Mask_sync(int first, int last);
+extern void GA_Fence(void);
+extern void NGA_Fence(void);
+extern void GA_Init_fence(void);
+extern void NGA_Init_fence(void);
+extern void GA_Brdcst(void *buf, int lenbuf, int root);
+/* op: "+", "*", "max", "min", "absmax", "absmin" (and "or" for integers). */
+extern void GA_Dgop(double x[], int n, char *op);
+extern void NGA_Dgop(double x[], int n, char *op);
+extern void GA_Fgop(float x[], int n, char *op);
+extern void GA_Igop(int x[], int n, char *op);
+extern void NGA_Igop(int x[], int n, char *op);
+extern void GA_Lgop(long x[], int n, char *op);
+extern void GA_Llgop(long long x[], int n, char *op);
+
+/* --- creating and describing arrays --------------------------------- */
+extern int   NGA_Create(int type, int ndim, int dims[], char *name, int chunk[]);
+extern int   NGA_Create_irreg(int type, int ndim, int dims[], char *name, int block[], int map[]);
+extern int   GA_Create_handle(void);
+extern int   NGA_Create_handle(void);
+extern void  GA_Set_data(int g_a, int ndim, int dims[], int type);
+extern void  NGA_Set_data(int g_a, int ndim, int dims[], int type);
+extern void  GA_Set_array_name(int g_a, char *name);
+extern void  NGA_Set_array_name(int g_a, char *name);
+extern void  GA_Set_chunk(int g_a, int chunk[]);
+extern void  NGA_Set_chunk(int g_a, int chunk[]);
+extern void  GA_Set_irreg_distr(int g_a, int map[], int block[]);
+extern void  NGA_Set_irreg_distr(int g_a, int map[], int block[]);
+extern int   GA_Allocate(int g_a);
+extern int   NGA_Allocate(int g_a);
+extern int   GA_Duplicate(int g_a, char *array_name);
+extern int   NGA_Duplicate(int g_a, char *array_name);
+extern void  GA_Destroy(int g_a);
+extern void  NGA_Destroy(int g_a);
+extern int   GA_Valid_handle(int g_a);
+extern int   NGA_Valid_handle(int g_a);
+extern char *GA_Inquire_name(int g_a);
+extern char *NGA_Inquire_name(int g_a);
+extern void  NGA_Inquire(int g_a, int *type, int *ndim, int dims[]);
+extern int   GA_Ndim(int g_a);
+extern int   NGA_Ndim(int g_a);
+/* 0 if both arrays have the same shape and distribution, 1 if not. */
+extern int   GA_Compare_distr(int g_a, int g_b);
+extern int   NGA_Compare_distr(int g_a, int g_b);
+
+/* --- where data lives ----------------------------------------------- */
+extern void NGA_Distribution(int g_a, int iproc, int lo[], int hi[]);
+extern int  NGA_Locate(int g_a, int subscript[]);
+extern int  NGA_Locate_region(int g_a, int lo[], int hi[], int map[], int procs[]);
+extern int  NGA_Locate_nnodes(int g_a, int lo[], int hi[]);
+
+/* --- one-sided data movement ---------------------------------------- */
+extern void NGA_Put(int g_a, int lo[], int hi[], void *buf, int ld[]);
+extern void NGA_Get(int g_a, int lo[], int hi[], void *buf, int ld[]);
+extern void NGA_Acc(int g_a, int lo[], int hi[], void *buf, int ld[], void *alpha);
+extern long NGA_Read_inc(int g_a, int subscript[], long inc);
+extern void NGA_Scatter(int g_a, void *v, int *subsArray[], int n);
+extern void NGA_Scatter_flat(int g_a, void *v, int subsArray[], int n);
+extern void NGA_Gather(int g_a, void *v, int *subsArray[], int n);
+extern void NGA_Gather_flat(int g_a, void *v, int subsArray[], int n);
+extern void NGA_Scatter_acc(int g_a, void *v, int *subsArray[], int n, void *alpha);
+extern void NGA_Scatter_acc_flat(int g_a, void *v, int subsArray[], int n, void *alpha);
+extern void NGA_NbPut(int g_a, int lo[], int hi[], void *buf, int ld[], ga_nbhdl_t *nbhandle);
+extern void NGA_NbGet(int g_a, int lo[], int hi[], void *buf, int ld[], ga_nbhdl_t *nbhandle);
+extern void NGA_NbAcc(int g_a, int lo[], int hi[], void *buf, int ld[], void *alpha,
+                      ga_nbhdl_t *nbhandle);
+extern void NGA_NbWait(ga_nbhdl_t *nbhandle);
+/* 0 once the operation has completed, non-zero while it is pending. */
+extern int  NGA_NbTest(ga_nbhdl_t *nbhandle);
+/* ptr is really a void **: the address of element lo is stored there. */
+extern void NGA_Access(int g_a, int lo[], int hi[], void *ptr, int ld[]);
+extern void NGA_Release(int g_a, int lo[], int hi[]);
+extern void NGA_Release_update(int g_a, int lo[], int hi[]);
+
+/* --- mutexes -------------------------------------------------------- */
+extern int  GA_Create_mutexes(int number);
+extern int  NGA_Create_mutexes(int number);
+extern int  GA_Destroy_mutexes(void);
+extern int  NGA_Destroy_mutexes(void);
+extern void GA_Lock(int mutex);
+extern void NGA_Lock(int mutex);
+extern void GA_Unlock(int mutex);
+extern void NGA_Unlock(int mutex);
+
+/* --- whole-array operations (collective) ---------------------------- */
+extern void          GA_Zero(int g_a);
+extern void          NGA_Zero(int g_a);
+extern void          GA_Fill(int g_a, void *value);
+extern void          NGA_Fill(int g_a, void *value);
+extern void          GA_Scale(int g_a, void *value);
+extern void          GA_Copy(int g_a, int g_b);
+extern void          GA_Add(void *alpha, int g_a, void *beta, int g_b, int g_c);
+extern double        GA_Ddot(int g_a, int g_b);
+extern int           GA_Idot(int g_a, int g_b);
+extern long          GA_Ldot(int g_a, int g_b);
+extern long long     GA_Lldot(int g_a, int g_b);
+extern float         GA_Fdot(int g_a, int g_b);
+extern DoubleComplex GA_Zdot(int g_a, int g_b);
+extern SingleComplex GA_Cdot(int g_a, int g_b);
+extern void          GA_Transpose(int g_a, int g_b);
+extern void          GA_Symmetrize(int g_a);
+/* C = alpha*op(A)*op(B) + beta*C, op(A) m x k, op(B) k x n, row-major. */
+extern void GA_Dgemm(char ta, char tb, int m, int n, int k, double alpha, int g_a, int g_b,
+                     double beta, int g_c);
+extern void GA_Sgemm(char ta, char tb, int m, int n, int k, float alpha, int g_a, int g_b,
+                     float beta, int g_c);
+extern void GA_Zgemm(char ta, char tb, int m, int n, int k, DoubleComplex alpha, int g_a,
+                     int g_b, DoubleComplex beta, int g_c);
+extern void GA_Cgemm(char ta, char tb, int m, int n, int k, SingleComplex alpha, int g_a,
+                     int g_b, SingleComplex beta, int g_c);
+
+/* --- patch operations (collective) ---------------------------------- */
+extern void NGA_Zero_patch(int g_a, int lo[], int hi[]);
+extern void NGA_Fill_patch(int g_a, int lo[], int hi[], void *val);
+extern void NGA_Scale_patch(int g_a, int lo[], int hi[], void *alpha);
+extern void NGA_Copy_patch(char trans, int g_a, int alo[], int ahi[], int g_b, int blo[],
+                           int bhi[]);
+extern void NGA_Add_patch(void *alpha, int g_a, int alo[], int ahi[], void *beta, int g_b,
+                          int blo[], int bhi[], int g_c, int clo[], int chi[]);
+extern double        NGA_Ddot_patch(int g_a, char t_a, int alo[], int ahi[], int g_b, char t_b,
+                                    int blo[], int bhi[]);
+extern int           NGA_Idot_patch(int g_a, char t_a, int alo[], int ahi[], int g_b, char t_b,
+                                    int blo[], int bhi[]);
+extern long          NGA_Ldot_patch(int g_a, char t_a, int alo[], int ahi[], int g_b, char t_b,
+                                    int blo[], int bhi[]);
+extern float         NGA_Fdot_patch(int g_a, char t_a, int alo[], int ahi[], int g_b, char t_b,
+                                    int blo[], int bhi[]);
+extern DoubleComplex NGA_Zdot_patch(int g_a, char t_a, int alo[], int ahi[], int g_b, char t_b,
+                                    int blo[], int bhi[]);
+extern void NGA_Matmul_patch(char transa, char transb, void *alpha, void *beta, int g_a,
+                             int alo[], int ahi[], int g_b, int blo[], int bhi[], int g_c,
+                             int clo[], int chi[]);
+extern void GA_Matmul_patch(char transa, char transb, void *alpha, void *beta,
+                            int g_a, int ailo, int aihi, int ajlo, int ajhi,
+                            int g_b, int bilo, int bihi, int bjlo, int bjhi,
+                            int g_c, int cilo, int cihi, int cjlo, int cjhi);
+
+/* --- printing (process 0 prints; collective) ------------------------ */
+extern void GA_Print(int g_a);
+extern void NGA_Print(int g_a);
+extern void GA_Print_distribution(int g_a);
+extern void NGA_Print_distribution(int g_a);
+extern void GA_Summarize(int verbose);
+extern void GA_Print_stats(void);
+
+/* --- memory (arrays live in the data servers' shared memory) -------- */
+extern void   GA_Set_memory_limit(size_t limit);
+extern int    GA_Memory_limited(void);
+extern size_t GA_Memory_avail(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MPBRIDGE_GA_H */

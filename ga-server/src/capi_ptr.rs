@@ -1,0 +1,220 @@
+//! Every raw-pointer conversion of the GA C ABI (and of the MA C basics):
+//! each checks for NULL and for size overflow before it builds a slice.
+//! No other module of the C API dereferences a pointer.
+
+use std::ffi::{c_char, c_int, c_void, CStr};
+
+/// Largest byte count a slice may have.
+const MAX_BYTES: usize = isize::MAX as usize;
+
+/// `n` C ints read from `p` as i64; `None` for NULL (with `n > 0`).
+pub fn ints(p: *const c_int, n: usize) -> Option<Vec<i64>> {
+    if n == 0 {
+        return Some(Vec::new());
+    }
+    if p.is_null() || n.checked_mul(4)? > MAX_BYTES {
+        return None;
+    }
+    // SAFETY: non-NULL; GA's API requires the array to hold `n` ints
+    // (ndim subscripts, ndim-1 leading dimensions, ...).
+    let s = unsafe { std::slice::from_raw_parts(p, n) };
+    Some(s.iter().map(|&v| v as i64).collect())
+}
+
+/// Reads `out.len()` C ints from `p` into `out`; false for NULL (with a
+/// non-empty `out`).
+pub fn ints_into(p: *const c_int, out: &mut [i64]) -> bool {
+    if out.is_empty() {
+        return true;
+    }
+    if p.is_null() {
+        return false;
+    }
+    // SAFETY: non-NULL; GA's API requires the array to hold this many ints
+    // (ndim subscripts or ndim-1 leading dimensions); out.len() <= 7.
+    let s = unsafe { std::slice::from_raw_parts(p, out.len()) };
+    for (o, v) in out.iter_mut().zip(s) {
+        *o = *v as i64;
+    }
+    true
+}
+
+/// `n` C ints read from `p`, or `None` when `p` is NULL.
+pub fn ints_opt(p: *const c_int, n: usize) -> Option<Vec<i64>> {
+    if p.is_null() {
+        None
+    } else {
+        ints(p, n)
+    }
+}
+
+/// Writes `vals` (as C ints) to the array at `p`; false for NULL.
+pub fn put_ints(p: *mut c_int, vals: &[i64]) -> bool {
+    if vals.is_empty() {
+        return true;
+    }
+    if p.is_null() {
+        return false;
+    }
+    // SAFETY: non-NULL; GA's API requires room for these values (ndim
+    // entries, or 2*ndim per owner for NGA_Locate_region).
+    let s = unsafe { std::slice::from_raw_parts_mut(p, vals.len()) };
+    for (d, v) in s.iter_mut().zip(vals) {
+        *d = *v as c_int;
+    }
+    true
+}
+
+/// Writes one value through an out-parameter; false for NULL.
+pub fn put_one<T>(p: *mut T, v: T) -> bool {
+    if p.is_null() {
+        return false;
+    }
+    // SAFETY: non-NULL; the caller passes a pointer to one writable T.
+    unsafe { p.write(v) };
+    true
+}
+
+/// Reads one value through a pointer; `None` for NULL.
+pub fn read_one<T: Copy>(p: *const T) -> Option<T> {
+    if p.is_null() {
+        return None;
+    }
+    // SAFETY: non-NULL; the caller passes a pointer to one readable T.
+    Some(unsafe { p.read() })
+}
+
+/// `len` bytes at `p`; `None` for NULL (with `len > 0`).
+pub fn bytes<'a>(p: *const c_void, len: usize) -> Option<&'a [u8]> {
+    if len == 0 {
+        return Some(&[]);
+    }
+    if p.is_null() || len > MAX_BYTES {
+        return None;
+    }
+    // SAFETY: non-NULL; GA's API requires the user's buffer to span the
+    // patch as its leading dimensions describe, which is `len` bytes.
+    Some(unsafe { std::slice::from_raw_parts(p as *const u8, len) })
+}
+
+/// `len` writable bytes at `p`; `None` for NULL (with `len > 0`).
+pub fn bytes_mut<'a>(p: *mut c_void, len: usize) -> Option<&'a mut [u8]> {
+    if len == 0 {
+        return Some(&mut []);
+    }
+    if p.is_null() || len > MAX_BYTES {
+        return None;
+    }
+    // SAFETY: non-NULL; GA's API requires the user's buffer to have room
+    // for the patch as its leading dimensions describe (`len` bytes).
+    Some(unsafe { std::slice::from_raw_parts_mut(p as *mut u8, len) })
+}
+
+/// A C string argument (lossy UTF-8); `None` for NULL.
+pub fn c_str(p: *const c_char) -> Option<String> {
+    if p.is_null() {
+        return None;
+    }
+    // SAFETY: non-NULL; GA's API requires a NUL-terminated string.
+    Some(unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned())
+}
+
+/// `n` subscript arrays of `ndim` ints each, from an array of `n` pointers
+/// (`int *subs[]` of NGA_Scatter/NGA_Gather); `None` if any is NULL.
+pub fn subs_array(p: *const *const c_int, n: usize, ndim: usize) -> Option<Vec<Vec<i64>>> {
+    if n == 0 {
+        return Some(Vec::new());
+    }
+    if p.is_null() || n.checked_mul(std::mem::size_of::<usize>())? > MAX_BYTES {
+        return None;
+    }
+    // SAFETY: non-NULL; GA's API requires an array of `n` pointers.
+    let ptrs = unsafe { std::slice::from_raw_parts(p, n) };
+    ptrs.iter().map(|&q| ints(q, ndim)).collect()
+}
+
+/// `n` subscripts of `ndim` ints each stored one after another
+/// (`NGA_Scatter_flat` and friends).
+pub fn subs_flat(p: *const c_int, n: usize, ndim: usize) -> Option<Vec<Vec<i64>>> {
+    let all = ints(p, n.checked_mul(ndim)?)?;
+    if ndim == 0 {
+        return Some(vec![Vec::new(); n]);
+    }
+    Some(all.chunks(ndim).map(|c| c.to_vec()).collect())
+}
+
+/// The address `offset` bytes past `base` (inside a block the core mapped).
+pub fn offset_ptr(base: *mut u8, offset: usize) -> *mut c_void {
+    base.wrapping_add(offset) as *mut c_void
+}
+
+/// Writes a pointer to `*(void **)p` (NGA_Access's `void *ptr` argument).
+pub fn put_ptr(p: *mut c_void, v: *mut c_void) -> bool {
+    put_one(p as *mut *mut c_void, v)
+}
+
+/// A mutable byte view of typed C data (for GA_Dgop and friends).
+pub fn typed_mut<'a, T>(p: *mut T, n: usize) -> Option<&'a mut [T]> {
+    if n == 0 {
+        return Some(&mut []);
+    }
+    if p.is_null() || n.checked_mul(std::mem::size_of::<T>())? > MAX_BYTES {
+        return None;
+    }
+    // SAFETY: non-NULL; GA's API requires `n` elements of T at `p`.
+    Some(unsafe { std::slice::from_raw_parts_mut(p, n) })
+}
+
+/// The address as a byte count (MA's index arithmetic).
+pub fn addr<T>(p: *const T) -> usize {
+    p as usize
+}
+
+/// Starts a non-blocking get into the user's buffer of `len` bytes at
+/// `buf`; the core writes it until the operation completes.
+pub fn nb_get_into(
+    g: crate::core::Handle,
+    lo: &[i64],
+    hi: &[i64],
+    buf: *mut c_void,
+    len: usize,
+    ld: &[i64],
+) -> crate::core::GaResult<i64> {
+    if len > 0 && buf.is_null() {
+        return Err(crate::core::GaError::new("NGA_NbGet", "the buffer is NULL"));
+    }
+    // SAFETY: GA's contract for NGA_NbGet: the buffer holds `len` bytes (the
+    // patch as `ld` describes it) and stays valid and untouched until
+    // NGA_NbWait or a successful NGA_NbTest on the handle.
+    unsafe { crate::core::nb_get(g, lo, hi, buf as *mut u8, len, ld) }
+}
+
+/// Flushes every C stdio stream, so what the C program printed comes out
+/// before what the library prints next.
+pub fn flush_c_stdio() {
+    // SAFETY: fflush(NULL) flushes all open output streams; no pointer is
+    // dereferenced on our side.
+    unsafe {
+        libc::fflush(std::ptr::null_mut());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn null_is_refused_and_empty_is_fine() {
+        assert!(ints(std::ptr::null(), 2).is_none());
+        assert_eq!(ints(std::ptr::null(), 0), Some(vec![]));
+        assert!(bytes(std::ptr::null(), 8).is_none());
+        assert!(c_str(std::ptr::null()).is_none());
+        let v = [3, 4, 5];
+        assert_eq!(ints(v.as_ptr(), 3), Some(vec![3, 4, 5]));
+        let flat = subs_flat(v.as_ptr(), 1, 3).unwrap();
+        assert_eq!(flat, vec![vec![3, 4, 5]]);
+        let ptrs = [v.as_ptr(), v[1..].as_ptr()];
+        let s = subs_array(ptrs.as_ptr(), 2, 2).unwrap();
+        assert_eq!(s, vec![vec![3, 4], vec![4, 5]]);
+    }
+}

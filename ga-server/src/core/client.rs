@@ -1,0 +1,833 @@
+//! The client side: connection to the servers, the array table, and every
+//! data operation. Same-node data is read and written straight in the mapped
+//! segments; other nodes' data (or all data with `MPBRIDGE_GA_REMOTE=1`)
+//! goes through the owner node's server.
+
+use super::dist::{self, Grid};
+use super::kernels;
+use super::types::{fmt_patch, Distribution, ElemType, GaError, GaResult, Handle};
+use crate::procs;
+use crate::protocol::*;
+use crate::ptr::{self, MAX_DIM};
+use crate::shm::{self, Bounds, NodeLayout};
+use crate::sys::{self, Comm, Mapping};
+use std::sync::atomic::Ordering;
+use std::sync::Mutex;
+
+/// First handle (GA numbers handles from index − 1000).
+const GA_OFFSET: i32 = 1000;
+
+pub(crate) struct Array {
+    pub serial: u32,
+    pub ty: ElemType,
+    pub elem: usize,
+    pub name: String,
+    pub grid: Grid,
+    pub dist: Distribution,
+    /// This node's segment.
+    pub seg: Mapping,
+    /// Per compute rank: byte offset of its block and lock word in its
+    /// node's segment; block lo and block strides.
+    pub off: Vec<usize>,
+    pub lock_off: Vec<usize>,
+    pub blo: Vec<[i64; MAX_DIM]>,
+    pub bstr: Vec<[usize; MAX_DIM]>,
+}
+
+/// Request/reply plumbing to the servers.
+pub(crate) struct Link {
+    pub ga: Comm,
+    pub buf: Vec<u8>,
+    pub rbuf: Vec<u8>,
+}
+
+pub(crate) struct Client {
+    pub me: i32,
+    pub nproc: i32,
+    pub comm: Comm,
+    pub my_node: u32,
+    /// Node of each compute rank.
+    pub node_of: Vec<u32>,
+    /// Server world rank of each node (−1: none).
+    pub server: Vec<i32>,
+    pub server_pid: Vec<i32>,
+    pub ctl: Option<Mapping>,
+    pub remote: bool,
+    pub arrays: Vec<Option<Array>>,
+    pub next_serial: u32,
+    pub nmutex: i32,
+    pub ga_active: bool,
+    pub left: bool,
+    pub link: Link,
+}
+
+pub(crate) static CLIENT: Mutex<Option<Client>> = Mutex::new(None);
+
+/// Runs `f` on the connected client.
+pub(crate) fn with<R>(
+    call: &'static str,
+    f: impl FnOnce(&mut Client) -> GaResult<R>,
+) -> GaResult<R> {
+    let mut g = CLIENT.lock().unwrap_or_else(|e| e.into_inner());
+    match g.as_mut() {
+        Some(c) if !c.left => f(c),
+        Some(_) => Err(GaError::new(call, "GA has been terminated in this process")),
+        None => Err(GaError::new(
+            call,
+            "GA is not initialised (call GA_Initialize first)",
+        )),
+    }
+}
+
+fn err(call: &'static str) -> impl Fn(String) -> GaError {
+    move |m| GaError::new(call, m)
+}
+
+/// Connects this compute rank (collective over all processes, once).
+pub(crate) fn connect(call: &'static str) -> GaResult<()> {
+    let mut g = CLIENT.lock().unwrap_or_else(|e| e.into_inner());
+    if g.is_some() {
+        return Ok(());
+    }
+    let p = procs::setup(false).map_err(err(call))?;
+    let comm = p.compute_comm;
+    let me = comm.rank();
+    let nproc = comm.size();
+    let node_of: Vec<u32> = p.compute.iter().map(|&w| p.node[w as usize]).collect();
+    let server: Vec<i32> = (0..p.nodes() as u32)
+        .map(|n| p.server_of_node(n).unwrap_or(-1))
+        .collect();
+    let my_node = p.my_node();
+    let mut link = Link {
+        ga: p.ga_comm,
+        buf: vec![0u8; REQ_LEN + EAGER],
+        rbuf: vec![0u8; REP_LEN + EAGER],
+    };
+    // Only this node's server's id is needed: it names the segments here.
+    let mut server_pid = vec![-1; server.len()];
+    let mut ctl = None;
+    let mut problem = String::new();
+    let mine = server[my_node as usize];
+    if mine >= 0 {
+        match link.rpc(call, mine, &Req::new(Op::Hello), &[]) {
+            Ok(rep) => {
+                server_pid[my_node as usize] = rep.value as i32;
+                match sys::shm_open_map(&ctl_name(rep.value as i32), CTL_LEN) {
+                    Ok(m) => ctl = Some(m),
+                    Err(e) => problem = e,
+                }
+            }
+            Err(e) => problem = e.message,
+        }
+    }
+    comm.barrier().map_err(err(call))?;
+    let leader = node_of.iter().position(|&n| n == my_node) == Some(me as usize);
+    if leader && server[my_node as usize] >= 0 {
+        sys::shm_unlink(&ctl_name(server_pid[my_node as usize]));
+    }
+    if !problem.is_empty() {
+        return Err(GaError::new(
+            call,
+            format!("cannot map the ga-server's control segment: {problem}"),
+        ));
+    }
+    let remote = std::env::var("MPBRIDGE_GA_REMOTE").is_ok_and(|v| v == "1");
+    *g = Some(Client {
+        me,
+        nproc,
+        comm,
+        my_node,
+        node_of,
+        server,
+        server_pid,
+        ctl,
+        remote,
+        arrays: Vec::new(),
+        next_serial: 1,
+        nmutex: 0,
+        ga_active: false,
+        left: false,
+        link,
+    });
+    drop(g);
+    shim_core::mpi::at_exit(leave_at_exit);
+    // A layer that finalises MPI for the user (TCGMSG's PEND) runs this first.
+    shim_core::lifecycle::before_finalize(leave);
+    Ok(())
+}
+
+extern "C" fn leave_at_exit() {
+    let _ = std::panic::catch_unwind(leave);
+}
+
+/// Tells every server this rank is done (once); servers exit when every
+/// compute rank has left.
+pub(crate) fn leave() {
+    let mut g = CLIENT.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(c) = g.as_mut() {
+        if !c.left && !shim_core::mpi::is_finalized() {
+            c.left = true;
+            c.arrays.clear();
+            let mut h = [0u8; REQ_LEN];
+            Req::new(Op::Bye).encode(&mut h);
+            for &s in c.server.iter().filter(|&&s| s >= 0) {
+                let _ = c.link.ga.send(&h, s, TAG_REQ);
+            }
+        }
+    }
+}
+
+impl Link {
+    /// Sends a request (payload inline or as a second message) and waits for
+    /// the reply header; error replies become `GaError`s of `call`.
+    pub fn rpc(
+        &mut self,
+        call: &'static str,
+        server: i32,
+        req: &Req,
+        payload: &[u8],
+    ) -> GaResult<Rep> {
+        let e = err(call);
+        if payload.len() <= EAGER {
+            req.encode(&mut self.buf);
+            self.buf[REQ_LEN..REQ_LEN + payload.len()].copy_from_slice(payload);
+            self.ga
+                .send(&self.buf[..REQ_LEN + payload.len()], server, TAG_REQ)
+                .map_err(&e)?;
+        } else {
+            req.encode(&mut self.buf);
+            self.ga
+                .send2(&self.buf[..REQ_LEN], payload, server, TAG_REQ, TAG_DATA)
+                .map_err(&e)?;
+        }
+        let mut wait = shim_core::backoff::Backoff::new();
+        let got = self
+            .ga
+            .recv_polling(&mut self.rbuf, server, TAG_REP, || wait.pause())
+            .map_err(&e)?;
+        let rep = Rep::decode(&self.rbuf[..got])
+            .ok_or_else(|| e("short reply from the ga-server".into()))?;
+        if rep.status != 0 {
+            let n = (rep.len as usize).min(got - REP_LEN);
+            return Err(e(
+                String::from_utf8_lossy(&self.rbuf[REP_LEN..REP_LEN + n]).into_owned()
+            ));
+        }
+        Ok(rep)
+    }
+
+    /// Receives get data that follows a reply (or is inline in it) into
+    /// `dst` (exactly `rep.len` bytes).
+    pub fn take_data(
+        &mut self,
+        call: &'static str,
+        server: i32,
+        rep: &Rep,
+        dst: &mut [u8],
+    ) -> GaResult<()> {
+        let len = rep.len as usize;
+        if len != dst.len() {
+            return Err(GaError::new(
+                call,
+                format!("server sent {len} bytes, {} expected", dst.len()),
+            ));
+        }
+        if len <= EAGER {
+            dst.copy_from_slice(&self.rbuf[REP_LEN..REP_LEN + len]);
+            return Ok(());
+        }
+        let mut wait = shim_core::backoff::Backoff::new();
+        self.ga
+            .recv_polling(dst, server, TAG_RDATA, || wait.pause())
+            .map_err(err(call))?;
+        Ok(())
+    }
+}
+
+/// Packs a strided patch of `src` into a contiguous vector.
+fn pack(src: &[u8], soff: usize, sstr: &[usize], count: &[usize], elem: usize) -> Vec<u8> {
+    let n = count.len();
+    let total: usize = count.iter().product::<usize>() * elem;
+    let mut v = Vec::with_capacity(total);
+    let row = count[n - 1] * elem;
+    let cstr = dist::strides_of(count);
+    ptr::rows(count, sstr, &cstr[..n], |a, _| {
+        let s = (soff + a) * elem;
+        v.extend_from_slice(&src[s..s + row]);
+    });
+    v
+}
+
+/// Unpacks a contiguous patch into a strided layout of `dst`.
+fn unpack(data: &[u8], dst: &mut [u8], doff: usize, dstr: &[usize], count: &[usize], elem: usize) {
+    let n = count.len();
+    let row = count[n - 1] * elem;
+    let cstr = dist::strides_of(count);
+    ptr::rows(count, dstr, &cstr[..n], |a, b| {
+        let d = (doff + a) * elem;
+        let s = b * elem;
+        dst[d..d + row].copy_from_slice(&data[s..s + row]);
+    });
+}
+
+/// What a patch operation does with each owner's part.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Put,
+    Get,
+    Acc,
+}
+
+impl Client {
+    pub fn index(&self, call: &'static str, g: Handle) -> GaResult<usize> {
+        let i = g.wrapping_add(GA_OFFSET);
+        if i >= 0 && (i as usize) < self.arrays.len() && self.arrays[i as usize].is_some() {
+            Ok(i as usize)
+        } else {
+            Err(GaError::new(call, format!("invalid array handle {g}")))
+        }
+    }
+
+    pub fn array(&self, call: &'static str, g: Handle) -> GaResult<&Array> {
+        let i = self.index(call, g)?;
+        self.arrays[i]
+            .as_ref()
+            .ok_or_else(|| GaError::new(call, format!("invalid array handle {g}")))
+    }
+
+    fn is_local(&self, owner: i64) -> bool {
+        !self.remote && self.node_of[owner as usize] == self.my_node
+    }
+
+    fn server_of(&self, call: &'static str, owner: i64) -> GaResult<i32> {
+        let s = self.server[self.node_of[owner as usize] as usize];
+        if s < 0 {
+            return Err(GaError::new(call, "no ga-server serves the owner's node"));
+        }
+        Ok(s)
+    }
+
+    /// Creates an array (collective over the compute ranks).
+    pub fn create(
+        &mut self,
+        call: &'static str,
+        ty: ElemType,
+        dims: &[i64],
+        name: &str,
+        dist: &Distribution,
+    ) -> GaResult<Handle> {
+        let n = dims.len();
+        if n == 0 || n > MAX_DIM {
+            return Err(GaError::new(
+                call,
+                format!("{n} dimensions for '{name}': 1 to {MAX_DIM} are supported"),
+            ));
+        }
+        if let Some(d) = dims.iter().position(|&x| x < 1) {
+            return Err(GaError::new(
+                call,
+                format!("dims[{d}] = {} of '{name}' must be positive", dims[d]),
+            ));
+        }
+        let grid = Grid::new(call, dims, self.nproc as i64, dist)?;
+        let elem = ty.size();
+        let serial = self.next_serial;
+        self.next_serial += 1;
+        let np = self.nproc as usize;
+        let blocks: Vec<Option<Bounds>> = (0..np).map(|p| grid.block_of(p as i64)).collect();
+        let mut off = vec![0usize; np];
+        let mut lock_off = vec![0usize; np];
+        let mut blo = vec![[0i64; MAX_DIM]; np];
+        let mut bstr = vec![[0usize; MAX_DIM]; np];
+        let mut my_layout = None;
+        for node in 0..self.server.len() as u32 {
+            let owners: Vec<(i32, Option<Bounds>)> = (0..np)
+                .filter(|&p| self.node_of[p] == node)
+                .map(|p| (p as i32, blocks[p]))
+                .collect();
+            if owners.is_empty() {
+                continue;
+            }
+            let layout = NodeLayout::build(dims, name, elem, &owners);
+            for b in &layout.blocks {
+                let p = b.owner as usize;
+                off[p] = b.off as usize;
+                blo[p] = b.lo;
+                let bc: Vec<usize> = (0..n).map(|d| (b.hi[d] - b.lo[d] + 1) as usize).collect();
+                bstr[p] = dist::strides_of(&bc);
+            }
+            for (i, (p, _)) in owners.iter().enumerate() {
+                lock_off[*p as usize] = 64 * (i + 1);
+            }
+            let leader = owners[0].0;
+            if node == self.my_node {
+                my_layout = Some((layout, leader));
+            }
+        }
+        let (layout, leader) =
+            my_layout.ok_or_else(|| GaError::new(call, "internal: no layout for this node"))?;
+        let my_server = self.server[self.my_node as usize];
+        let mut status = [0u8; 256];
+        if leader == self.me {
+            let mut req = Req::new(Op::Create);
+            req.ty = ty.wire();
+            req.ndim = n as u8;
+            req.array = serial;
+            let payload = layout.encode();
+            req.len = payload.len() as u64;
+            if let Err(e) = self.link.rpc(call, my_server, &req, &payload) {
+                let m = e.message.as_bytes();
+                let k = m.len().min(254);
+                status[0] = 1;
+                status[1..1 + k].copy_from_slice(&m[..k]);
+            }
+        }
+        let all = self.comm.allgather(&status).map_err(err(call))?;
+        if let Some(bad) = all.chunks(256).find(|s| s[0] != 0) {
+            let end = bad[1..].iter().position(|&b| b == 0).unwrap_or(255);
+            let msg = String::from_utf8_lossy(&bad[1..1 + end]).into_owned();
+            if leader == self.me && status[0] == 0 {
+                let mut req = Req::new(Op::Destroy);
+                req.array = serial;
+                let _ = self.link.rpc(call, my_server, &req, &[]);
+            }
+            return Err(GaError::new(call, msg));
+        }
+        let seg_name = array_name(self.server_pid[self.my_node as usize], serial);
+        let seg = sys::shm_open_map(&seg_name, layout.total as usize);
+        let ok = [seg.is_ok() as u8];
+        let oks = self.comm.allgather(&ok).map_err(err(call))?;
+        if leader == self.me {
+            sys::shm_unlink(&seg_name);
+        }
+        let seg = match seg {
+            Ok(s) if oks.iter().all(|&b| b == 1) => s,
+            other => {
+                if leader == self.me {
+                    let mut req = Req::new(Op::Destroy);
+                    req.array = serial;
+                    let _ = self.link.rpc(call, my_server, &req, &[]);
+                }
+                let why = other
+                    .err()
+                    .unwrap_or_else(|| "another process could not map its segment".into());
+                return Err(GaError::new(
+                    call,
+                    format!("cannot map the segment of '{name}': {why}"),
+                ));
+            }
+        };
+        let a = Array {
+            serial,
+            ty,
+            elem,
+            name: name.to_string(),
+            grid,
+            dist: dist.clone(),
+            seg,
+            off,
+            lock_off,
+            blo,
+            bstr,
+        };
+        let slot = match self.arrays.iter().position(|x| x.is_none()) {
+            Some(i) => {
+                self.arrays[i] = Some(a);
+                i
+            }
+            None => {
+                self.arrays.push(Some(a));
+                self.arrays.len() - 1
+            }
+        };
+        Ok(slot as i32 - GA_OFFSET)
+    }
+
+    /// Destroys an array (collective).
+    pub fn destroy(&mut self, call: &'static str, g: Handle) -> GaResult<()> {
+        let i = self.index(call, g)?;
+        std::sync::atomic::fence(Ordering::SeqCst);
+        self.comm.barrier().map_err(err(call))?;
+        let a = self.arrays[i].take();
+        let serial = a.as_ref().map(|a| a.serial).unwrap_or(0);
+        drop(a);
+        let leader = self.node_of.iter().position(|&n| n == self.my_node) == Some(self.me as usize);
+        if leader {
+            let mut req = Req::new(Op::Destroy);
+            req.array = serial;
+            let s = self.server[self.my_node as usize];
+            self.link.rpc(call, s, &req, &[])?;
+        }
+        Ok(())
+    }
+
+    /// Checks a patch and the user buffer; returns the user strides.
+    fn check_user(
+        a: &Array,
+        call: &'static str,
+        lo: &[i64],
+        hi: &[i64],
+        buf_len: usize,
+        ld: &[i64],
+    ) -> GaResult<[usize; MAX_DIM]> {
+        a.grid.check_patch(call, &a.name, lo, hi)?;
+        let n = a.grid.ndim();
+        if ld.len() + 1 < n {
+            return Err(GaError::new(
+                call,
+                format!("ld needs {} entries, got {}", n - 1, ld.len()),
+            ));
+        }
+        let mut s = [0usize; MAX_DIM];
+        s[n - 1] = 1;
+        for d in (0..n - 1).rev() {
+            let ext = hi[d + 1] - lo[d + 1] + 1;
+            if ld[d] < ext {
+                return Err(GaError::new(
+                    call,
+                    format!(
+                        "ld[{d}] = {} is smaller than the patch's extent {ext} in dimension {}",
+                        ld[d],
+                        d + 1
+                    ),
+                ));
+            }
+            s[d] = s[d + 1] * ld[d] as usize;
+        }
+        let mut count = [0usize; MAX_DIM];
+        for d in 0..n {
+            count[d] = (hi[d] - lo[d] + 1) as usize;
+        }
+        let need = ptr::extent(0, &s[..n], &count[..n], a.elem);
+        if buf_len < need {
+            return Err(GaError::new(
+                call,
+                format!(
+                    "buffer of {buf_len} bytes is too small for patch {} of g_a '{}' ({need} bytes)",
+                    fmt_patch(&lo[..n], &hi[..n]),
+                    a.name
+                ),
+            ));
+        }
+        Ok(s)
+    }
+
+    /// Put, get or acc on a patch: splits it by owner and serves each part
+    /// locally or through the owner's server.
+    #[allow(clippy::too_many_arguments)]
+    fn patch_op(
+        &mut self,
+        call: &'static str,
+        kind: Kind,
+        g: Handle,
+        lo: &[i64],
+        hi: &[i64],
+        src: &[u8],
+        mut dst: Option<&mut [u8]>,
+        ld: &[i64],
+        alpha: &[u8],
+    ) -> GaResult<()> {
+        let i = self.index(call, g)?;
+        let len = dst.as_ref().map(|d| d.len()).unwrap_or(src.len());
+        let me = self.me as u32;
+        let (arrays, link) = (&self.arrays, &mut self.link);
+        let a = arrays[i]
+            .as_ref()
+            .ok_or_else(|| GaError::new(call, "invalid array handle"))?;
+        let ustr = Self::check_user(a, call, lo, hi, len, ld)?;
+        if kind == Kind::Acc && alpha.len() < a.elem {
+            return Err(GaError::new(
+                call,
+                format!("alpha holds {} bytes, {} needed", alpha.len(), a.elem),
+            ));
+        }
+        let n = a.grid.ndim();
+        let elem = a.elem;
+        let remote = self.remote;
+        let my_node = self.my_node;
+        let node_of = &self.node_of;
+        let server = &self.server;
+        a.grid.parts(lo, hi, |owner, plo, phi| -> GaResult<()> {
+            let o = owner as usize;
+            let mut count = [0usize; MAX_DIM];
+            let mut uoff = 0usize;
+            for d in 0..n {
+                count[d] = (phi[d] - plo[d] + 1) as usize;
+                uoff += (plo[d] - lo[d]) as usize * ustr[d];
+            }
+            let count = &count[..n];
+            if !remote && node_of[o] == my_node {
+                let bstr = &a.bstr[o][..n];
+                let mut boff = a.off[o] / elem;
+                for d in 0..n {
+                    boff += (plo[d] - a.blo[o][d]) as usize * bstr[d];
+                }
+                let e = err(call);
+                return match kind {
+                    Kind::Put => {
+                        ptr::copy_in(&a.seg, boff, bstr, src, uoff, &ustr[..n], count, elem)
+                            .map_err(e)
+                    }
+                    Kind::Get => {
+                        let d = dst.as_deref_mut().unwrap_or(&mut []);
+                        ptr::copy_out(&a.seg, boff, bstr, d, uoff, &ustr[..n], count, elem)
+                            .map_err(e)
+                    }
+                    Kind::Acc => {
+                        let w = ptr::atomic_u32(&a.seg, a.lock_off[o]).map_err(&e)?;
+                        let mut bad = None;
+                        shm::lock(w, me);
+                        let r = ptr::update_rows(
+                            &a.seg,
+                            boff,
+                            bstr,
+                            src,
+                            uoff,
+                            &ustr[..n],
+                            count,
+                            elem,
+                            |d, s| {
+                                if let Err(x) = kernels::acc(a.ty, d, s, alpha) {
+                                    bad = Some(x);
+                                }
+                            },
+                        );
+                        shm::unlock(w);
+                        r.map_err(&e)?;
+                        bad.map_or(Ok(()), |x| Err(e(x)))
+                    }
+                };
+            }
+            let s = server[node_of[o] as usize];
+            if s < 0 {
+                return Err(GaError::new(call, "no ga-server serves the owner's node"));
+            }
+            let mut req = Req::new(match kind {
+                Kind::Put => Op::Put,
+                Kind::Get => Op::Get,
+                Kind::Acc => Op::Acc,
+            });
+            req.ty = a.ty.wire();
+            req.ndim = n as u8;
+            req.array = a.serial;
+            req.owner = owner as i32;
+            req.lo[..n].copy_from_slice(&plo[..n]);
+            req.hi[..n].copy_from_slice(&phi[..n]);
+            let bytes = count.iter().product::<usize>() * elem;
+            req.len = bytes as u64;
+            let contig = dist::contiguous(count, &ustr[..n]);
+            match kind {
+                Kind::Put | Kind::Acc => {
+                    if kind == Kind::Acc {
+                        req.alpha[..elem.min(32)].copy_from_slice(&alpha[..elem.min(32)]);
+                    }
+                    if contig {
+                        link.rpc(call, s, &req, &src[uoff * elem..uoff * elem + bytes])?;
+                    } else {
+                        let v = pack(src, uoff, &ustr[..n], count, elem);
+                        link.rpc(call, s, &req, &v)?;
+                    }
+                    Ok(())
+                }
+                Kind::Get => {
+                    let d = dst.as_deref_mut().unwrap_or(&mut []);
+                    let rep = link.rpc(call, s, &req, &[])?;
+                    if contig {
+                        link.take_data(call, s, &rep, &mut d[uoff * elem..uoff * elem + bytes])
+                    } else {
+                        let mut v = vec![0u8; bytes];
+                        link.take_data(call, s, &rep, &mut v)?;
+                        unpack(&v, d, uoff, &ustr[..n], count, elem);
+                        Ok(())
+                    }
+                }
+            }
+        })
+    }
+
+    pub fn put(
+        &mut self,
+        g: Handle,
+        lo: &[i64],
+        hi: &[i64],
+        buf: &[u8],
+        ld: &[i64],
+        call: &'static str,
+    ) -> GaResult<()> {
+        self.patch_op(call, Kind::Put, g, lo, hi, buf, None, ld, &[])
+    }
+
+    pub fn get(
+        &mut self,
+        g: Handle,
+        lo: &[i64],
+        hi: &[i64],
+        buf: &mut [u8],
+        ld: &[i64],
+        call: &'static str,
+    ) -> GaResult<()> {
+        self.patch_op(call, Kind::Get, g, lo, hi, &[], Some(buf), ld, &[])
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn acc(
+        &mut self,
+        g: Handle,
+        lo: &[i64],
+        hi: &[i64],
+        buf: &[u8],
+        ld: &[i64],
+        alpha: &[u8],
+        call: &'static str,
+    ) -> GaResult<()> {
+        self.patch_op(call, Kind::Acc, g, lo, hi, buf, None, ld, alpha)
+    }
+
+    pub fn read_inc(&mut self, g: Handle, subs: &[i64], inc: i64) -> GaResult<i64> {
+        const CALL: &str = "NGA_Read_inc";
+        let i = self.index(CALL, g)?;
+        let a = self.arrays[i]
+            .as_ref()
+            .ok_or_else(|| GaError::new(CALL, "invalid array handle"))?;
+        a.grid.check_patch(CALL, &a.name, subs, subs)?;
+        if !a.ty.is_integer_counter() {
+            return Err(GaError::new(
+                CALL,
+                format!(
+                    "g_a '{}' has type {:?}; read-increment needs int or long elements",
+                    a.name, a.ty
+                ),
+            ));
+        }
+        let n = a.grid.ndim();
+        let owner = a.grid.owner(subs);
+        let o = owner as usize;
+        if self.is_local(owner) {
+            let mut boff = a.off[o] / a.elem;
+            for d in 0..n {
+                boff += (subs[d] - a.blo[o][d]) as usize * a.bstr[o][d];
+            }
+            let e = err(CALL);
+            return if a.ty == ElemType::Int {
+                Ok(ptr::atomic_i32(&a.seg, boff * 4)
+                    .map_err(e)?
+                    .fetch_add(inc as i32, Ordering::AcqRel) as i64)
+            } else {
+                Ok(ptr::atomic_i64(&a.seg, boff * 8)
+                    .map_err(e)?
+                    .fetch_add(inc, Ordering::AcqRel))
+            };
+        }
+        let s = self.server_of(CALL, owner)?;
+        let mut req = Req::new(Op::ReadInc);
+        req.ty = a.ty.wire();
+        req.ndim = n as u8;
+        req.array = a.serial;
+        req.owner = owner as i32;
+        req.lo[..n].copy_from_slice(&subs[..n]);
+        req.hi[..n].copy_from_slice(&subs[..n]);
+        req.aux = inc;
+        Ok(self.link.rpc(CALL, s, &req, &[])?.value)
+    }
+
+    /// Node holding the NXTVAL counter: the last compute rank's (as TCGMSG).
+    pub fn nxtval_node(&self) -> u32 {
+        self.node_of[self.nproc as usize - 1]
+    }
+
+    /// Adds `inc` to the shared NXTVAL counter; returns the old value.
+    pub fn counter_add(&mut self, call: &'static str, inc: i64) -> GaResult<i64> {
+        let node = self.nxtval_node();
+        if !self.remote && node == self.my_node {
+            if let Some(ctl) = &self.ctl {
+                let c = ptr::atomic_i64(ctl, CTL_NXTVAL).map_err(err(call))?;
+                return Ok(c.fetch_add(inc, Ordering::AcqRel));
+            }
+        }
+        let s = self.server[node as usize];
+        if s < 0 {
+            return Err(GaError::new(call, "no ga-server serves the counter's node"));
+        }
+        let mut req = Req::new(Op::NxtVal);
+        req.aux = inc;
+        Ok(self.link.rpc(call, s, &req, &[])?.value)
+    }
+
+    /// Sets the shared NXTVAL counter.
+    pub fn counter_set(&mut self, call: &'static str, v: i64) -> GaResult<()> {
+        let node = self.nxtval_node();
+        if !self.remote && node == self.my_node {
+            if let Some(ctl) = &self.ctl {
+                ptr::atomic_i64(ctl, CTL_NXTVAL)
+                    .map_err(err(call))?
+                    .store(v, Ordering::Release);
+                return Ok(());
+            }
+        }
+        let s = self.server[node as usize];
+        if s < 0 {
+            return Err(GaError::new(call, "no ga-server serves the counter's node"));
+        }
+        let mut req = Req::new(Op::NxtReset);
+        req.aux = v;
+        self.link.rpc(call, s, &req, &[]).map(|_| ())
+    }
+
+    /// Node of the mutexes: compute rank 0's.
+    fn mutex_home(&self, call: &'static str) -> GaResult<(bool, i32)> {
+        let node = self.node_of[0];
+        let s = self.server[node as usize];
+        if s < 0 {
+            return Err(GaError::new(call, "no ga-server serves the mutexes' node"));
+        }
+        Ok((
+            !self.remote && node == self.my_node && self.ctl.is_some(),
+            s,
+        ))
+    }
+
+    pub fn mutex_op(&mut self, call: &'static str, op: Op, m: i64) -> GaResult<i64> {
+        let (local, s) = self.mutex_home(call)?;
+        let me = self.me as u32 + 1;
+        if local {
+            let ctl = self
+                .ctl
+                .as_ref()
+                .ok_or_else(|| GaError::new(call, "no control segment"))?;
+            let e = err(call);
+            return match op {
+                Op::MutexTry => {
+                    let w = ptr::atomic_u32(ctl, CTL_MUTEX + 4 * m as usize).map_err(e)?;
+                    Ok(
+                        w.compare_exchange(0, me, Ordering::Acquire, Ordering::Relaxed)
+                            .is_ok() as i64,
+                    )
+                }
+                Op::MutexUnlock => {
+                    let w = ptr::atomic_u32(ctl, CTL_MUTEX + 4 * m as usize).map_err(&e)?;
+                    w.compare_exchange(me, 0, Ordering::Release, Ordering::Relaxed)
+                        .map(|_| 0)
+                        .map_err(|_| e(format!("mutex {m} is not locked by process {}", self.me)))
+                }
+                _ => {
+                    for i in 0..MAX_MUTEXES {
+                        ptr::atomic_u32(ctl, CTL_MUTEX + 4 * i)
+                            .map_err(&e)?
+                            .store(0, Ordering::Release);
+                    }
+                    Ok(0)
+                }
+            };
+        }
+        let mut req = Req::new(op);
+        req.owner = self.me;
+        req.aux = m;
+        Ok(self.link.rpc(call, s, &req, &[])?.value)
+    }
+}
+
+/// Whether this process is connected and has not left.
+pub(crate) fn is_active() -> bool {
+    let g = CLIENT.lock().unwrap_or_else(|e| e.into_inner());
+    g.as_ref().is_some_and(|c| c.ga_active && !c.left)
+}

@@ -1,0 +1,393 @@
+//! Distribution arithmetic: block grids, owners, and the parts of a patch.
+
+use super::types::{fmt_patch, Distribution, GaError, GaResult};
+use crate::ptr::MAX_DIM;
+
+/// How an array is cut into blocks: `starts[d]` are the 0-based first
+/// indices of the blocks along dimension d; block (b0, b1, ...) belongs to
+/// compute rank b0·n1·n2… + b1·n2… + … (row-major over the grid).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Grid {
+    pub dims: Vec<i64>,
+    pub starts: Vec<Vec<i64>>,
+}
+
+fn prime_factors(mut n: i64) -> Vec<i64> {
+    let mut f = Vec::new();
+    let mut p = 2;
+    while p * p <= n {
+        while n % p == 0 {
+            f.push(p);
+            n /= p;
+        }
+        p += 1;
+    }
+    if n > 1 {
+        f.push(n);
+    }
+    f.sort_unstable_by(|a, b| b.cmp(a));
+    f
+}
+
+fn even_starts(extent: i64, nblocks: i64) -> Vec<i64> {
+    let size = (extent + nblocks - 1) / nblocks.max(1);
+    let size = size.max(1);
+    let mut v = Vec::new();
+    let mut s = 0;
+    while s < extent {
+        v.push(s);
+        s += size;
+    }
+    if v.is_empty() {
+        v.push(0);
+    }
+    v
+}
+
+impl Grid {
+    /// The grid for `dist` of an array of `dims` over `nproc` ranks.
+    pub fn new(
+        call: &'static str,
+        dims: &[i64],
+        nproc: i64,
+        dist: &Distribution,
+    ) -> GaResult<Grid> {
+        let n = dims.len();
+        let starts = match dist {
+            Distribution::Default => Grid::near_square(dims, nproc, &vec![0; n]),
+            Distribution::Chunk(c) => {
+                if c.len() != n {
+                    return Err(GaError::new(
+                        call,
+                        format!("chunk has {} entries for a {n}-dimensional array", c.len()),
+                    ));
+                }
+                Grid::near_square(dims, nproc, c)
+            }
+            Distribution::Irregular { block, map } => {
+                if block.len() != n {
+                    return Err(GaError::new(
+                        call,
+                        format!(
+                            "block has {} entries for a {n}-dimensional array",
+                            block.len()
+                        ),
+                    ));
+                }
+                let total: i64 = block.iter().sum();
+                if block.iter().any(|&b| b < 1) || map.len() as i64 != total {
+                    return Err(GaError::new(
+                        call,
+                        format!(
+                            "block {block:?} needs {total} map entries, got {}",
+                            map.len()
+                        ),
+                    ));
+                }
+                let prod: i64 = block.iter().product();
+                if prod > nproc {
+                    return Err(GaError::new(
+                        call,
+                        format!("block {block:?} makes {prod} blocks for {nproc} processes"),
+                    ));
+                }
+                let mut out = Vec::new();
+                let mut k = 0usize;
+                for d in 0..n {
+                    let s: Vec<i64> = map[k..k + block[d] as usize].to_vec();
+                    k += block[d] as usize;
+                    let ok = s[0] == 0
+                        && s.windows(2).all(|w| w[0] < w[1])
+                        && s.last().is_some_and(|&l| l < dims[d]);
+                    if !ok {
+                        return Err(GaError::new(
+                            call,
+                            format!(
+                                "map of dimension {d} {s:?} must start at 0 and increase strictly below {}",
+                                dims[d]
+                            ),
+                        ));
+                    }
+                    out.push(s);
+                }
+                out
+            }
+        };
+        Ok(Grid {
+            dims: dims.to_vec(),
+            starts,
+        })
+    }
+
+    /// GA-like default: split the dimension with the largest blocks by the
+    /// largest remaining prime factor of `nproc`, respecting minimum chunks.
+    fn near_square(dims: &[i64], nproc: i64, chunk: &[i64]) -> Vec<Vec<i64>> {
+        let n = dims.len();
+        let mut nb = vec![1i64; n];
+        let max_nb: Vec<i64> = (0..n)
+            .map(|d| {
+                if chunk[d] > 0 {
+                    ((dims[d] + chunk[d] - 1) / chunk[d]).max(1)
+                } else {
+                    dims[d].max(1)
+                }
+            })
+            .collect();
+        for f in prime_factors(nproc.max(1)) {
+            let mut best: Option<usize> = None;
+            for d in 0..n {
+                if nb[d] * f > max_nb[d] {
+                    continue;
+                }
+                let size = |d: usize| dims[d] as f64 / nb[d] as f64;
+                if best.is_none_or(|b| size(d) > size(b)) {
+                    best = Some(d);
+                }
+            }
+            if let Some(d) = best {
+                nb[d] *= f;
+            }
+        }
+        (0..n).map(|d| even_starts(dims[d], nb[d])).collect()
+    }
+
+    /// Number of dimensions.
+    pub fn ndim(&self) -> usize {
+        self.dims.len()
+    }
+
+    /// Blocks along each dimension.
+    pub fn nblocks(&self) -> Vec<i64> {
+        self.starts.iter().map(|s| s.len() as i64).collect()
+    }
+
+    /// Number of blocks (= ranks that own data).
+    pub fn total_blocks(&self) -> i64 {
+        self.starts.iter().map(|s| s.len() as i64).product()
+    }
+
+    fn block_hi(&self, d: usize, b: usize) -> i64 {
+        self.starts[d]
+            .get(b + 1)
+            .map(|&s| s - 1)
+            .unwrap_or(self.dims[d] - 1)
+    }
+
+    /// Block of compute rank `p`: lo, hi (inclusive); `None` if it owns none.
+    pub fn block_of(&self, p: i64) -> Option<([i64; MAX_DIM], [i64; MAX_DIM])> {
+        if p < 0 || p >= self.total_blocks() {
+            return None;
+        }
+        let mut lo = [0; MAX_DIM];
+        let mut hi = [0; MAX_DIM];
+        let mut rest = p;
+        for d in (0..self.ndim()).rev() {
+            let nb = self.starts[d].len() as i64;
+            let b = (rest % nb) as usize;
+            rest /= nb;
+            lo[d] = self.starts[d][b];
+            hi[d] = self.block_hi(d, b);
+        }
+        Some((lo, hi))
+    }
+
+    /// Block index along d holding index i.
+    fn block_index(&self, d: usize, i: i64) -> usize {
+        self.starts[d]
+            .partition_point(|&s| s <= i)
+            .saturating_sub(1)
+    }
+
+    /// Owner of element `subs` (checked by the caller).
+    pub fn owner(&self, subs: &[i64]) -> i64 {
+        let mut p = 0i64;
+        for d in 0..self.ndim() {
+            p = p * self.starts[d].len() as i64 + self.block_index(d, subs[d]) as i64;
+        }
+        p
+    }
+
+    /// Checks that `lo..=hi` is a non-empty patch inside the array.
+    pub fn check_patch(
+        &self,
+        call: &'static str,
+        name: &str,
+        lo: &[i64],
+        hi: &[i64],
+    ) -> GaResult<()> {
+        let n = self.ndim();
+        if lo.len() < n || hi.len() < n {
+            return Err(GaError::new(
+                call,
+                format!("lo/hi need {n} entries for g_a '{name}'"),
+            ));
+        }
+        let inside = (0..n).all(|d| 0 <= lo[d] && lo[d] <= hi[d] && hi[d] < self.dims[d]);
+        if !inside {
+            let zeros = vec![0; n];
+            let top: Vec<i64> = self.dims.iter().map(|x| x - 1).collect();
+            return Err(GaError::new(
+                call,
+                format!(
+                    "patch {} outside g_a '{}' {}",
+                    fmt_patch(&lo[..n], &hi[..n]),
+                    name,
+                    fmt_patch(&zeros, &top)
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Calls `f(owner, plo, phi)` for each owner's part of the (checked) patch.
+    pub fn parts<E>(
+        &self,
+        lo: &[i64],
+        hi: &[i64],
+        mut f: impl FnMut(i64, &[i64; MAX_DIM], &[i64; MAX_DIM]) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let n = self.ndim();
+        let mut bl = [0usize; MAX_DIM];
+        let mut bh = [0usize; MAX_DIM];
+        for d in 0..n {
+            bl[d] = self.block_index(d, lo[d]);
+            bh[d] = self.block_index(d, hi[d]);
+        }
+        let mut b = bl;
+        loop {
+            let mut plo = [0i64; MAX_DIM];
+            let mut phi = [0i64; MAX_DIM];
+            let mut owner = 0i64;
+            for d in 0..n {
+                owner = owner * self.starts[d].len() as i64 + b[d] as i64;
+                plo[d] = lo[d].max(self.starts[d][b[d]]);
+                phi[d] = hi[d].min(self.block_hi(d, b[d]));
+            }
+            f(owner, &plo, &phi)?;
+            let mut d = n;
+            loop {
+                if d == 0 {
+                    return Ok(());
+                }
+                d -= 1;
+                b[d] += 1;
+                if b[d] <= bh[d] {
+                    break;
+                }
+                b[d] = bl[d];
+            }
+        }
+    }
+}
+
+/// Element strides (C order) of a box of extents `count` (last stride 1).
+pub fn strides_of(count: &[usize]) -> [usize; MAX_DIM] {
+    let mut s = [0usize; MAX_DIM];
+    let n = count.len();
+    if n == 0 {
+        return s;
+    }
+    s[n - 1] = 1;
+    for d in (0..n - 1).rev() {
+        s[d] = s[d + 1] * count[d + 1];
+    }
+    s
+}
+
+/// Whether a patch of `count` elements laid out with `strides` is one
+/// contiguous run.
+pub fn contiguous(count: &[usize], strides: &[usize]) -> bool {
+    let n = count.len();
+    let first = match count.iter().position(|&c| c > 1) {
+        Some(f) => f,
+        None => return true,
+    };
+    (first + 1..n).all(|d| strides[d - 1] == count[d] * strides[d])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_grid_is_near_square_and_covers() {
+        let g = Grid::new("t", &[10, 10], 4, &Distribution::Default).unwrap();
+        assert_eq!(g.nblocks(), vec![2, 2]);
+        assert_eq!(
+            g.block_of(3),
+            Some((
+                {
+                    let mut a = [0; MAX_DIM];
+                    a[0] = 5;
+                    a[1] = 5;
+                    a
+                },
+                {
+                    let mut a = [0; MAX_DIM];
+                    a[0] = 9;
+                    a[1] = 9;
+                    a
+                }
+            ))
+        );
+        let g = Grid::new("t", &[7], 3, &Distribution::Default).unwrap();
+        assert_eq!(g.starts, vec![vec![0, 3, 6]]);
+        assert_eq!(g.owner(&[5]), 1);
+        let g = Grid::new("t", &[2, 100], 4, &Distribution::Default).unwrap();
+        assert_eq!(g.nblocks(), vec![1, 4]);
+    }
+
+    #[test]
+    fn chunk_limits_blocks() {
+        let g = Grid::new("t", &[10, 10], 4, &Distribution::Chunk(vec![10, -1])).unwrap();
+        assert_eq!(g.nblocks(), vec![1, 4]);
+    }
+
+    #[test]
+    fn irregular_checks_map() {
+        let d = Distribution::Irregular {
+            block: vec![2, 2],
+            map: vec![0, 3, 0, 7],
+        };
+        let g = Grid::new("t", &[5, 9], 4, &d).unwrap();
+        assert_eq!(g.owner(&[4, 8]), 3);
+        assert_eq!(g.owner(&[2, 7]), 1);
+        let bad = Distribution::Irregular {
+            block: vec![2, 2],
+            map: vec![0, 3, 4, 7],
+        };
+        assert!(Grid::new("t", &[5, 9], 4, &bad).is_err());
+        let many = Distribution::Irregular {
+            block: vec![3, 2],
+            map: vec![0, 1, 2, 0, 7],
+        };
+        assert!(Grid::new("t", &[5, 9], 4, &many).is_err());
+    }
+
+    #[test]
+    fn parts_cover_patch_once() {
+        let g = Grid::new("t", &[10, 10], 4, &Distribution::Default).unwrap();
+        let mut seen = vec![0; 100];
+        g.parts(&[3, 2], &[7, 8], |o, lo, hi| -> Result<(), ()> {
+            for i in lo[0]..=hi[0] {
+                for j in lo[1]..=hi[1] {
+                    assert_eq!(g.owner(&[i, j]), o);
+                    seen[(i * 10 + j) as usize] += 1;
+                }
+            }
+            Ok(())
+        })
+        .unwrap();
+        let n: i32 = seen.iter().sum();
+        assert_eq!(n, 5 * 7);
+        assert!(seen.iter().all(|&c| c <= 1));
+    }
+
+    #[test]
+    fn contiguity() {
+        assert!(contiguous(&[1, 5], &[100, 1]));
+        assert!(contiguous(&[3, 5], &[5, 1]));
+        assert!(!contiguous(&[3, 5], &[6, 1]));
+        assert!(contiguous(&[1, 1, 4], &[9, 9, 1]));
+    }
+}

@@ -1,0 +1,520 @@
+//! The GA client core: everything the GA C, Fortran and Rust APIs share.
+//!
+//! Index convention: 0-based, C order (dimension 0 slowest, the last one
+//! contiguous), `hi` inclusive, `ld` = ndim−1 leading dimensions in elements
+//! of the user's buffer (`ld[i]` is the extent of dimension i+1 of the
+//! buffer). Byte slices are sized by the caller.
+
+pub(crate) mod client;
+pub(crate) mod dist;
+mod gops;
+pub(crate) mod kernels;
+mod types;
+
+pub use types::{codes, fmt_patch, Distribution, ElemType, GaError, GaResult, Handle};
+
+/// One owner's part of a patch: compute rank, lo, hi.
+pub type Region = (i32, Vec<i64>, Vec<i64>);
+
+/// A process's own block: pointer into the shared segment, lo, hi, ld.
+pub type LocalBlock = (*mut u8, Vec<i64>, Vec<i64>, Vec<i64>);
+
+use crate::{protocol, sys};
+
+static NB_NEXT: std::sync::atomic::AtomicI64 = std::sync::atomic::AtomicI64::new(1);
+
+fn next_nb() -> i64 {
+    NB_NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Runs `f(client, i, subs[i], elem)` for each element of a scatter/gather.
+fn elementwise(
+    call: &'static str,
+    g: Handle,
+    bytes: usize,
+    subs: &[Vec<i64>],
+    mut f: impl FnMut(&mut client::Client, usize, &[i64], usize) -> GaResult<()>,
+) -> GaResult<()> {
+    client::with(call, |c| {
+        let a = c.array(call, g)?;
+        let e = a.elem;
+        let n = a.grid.ndim();
+        if bytes < subs.len() * e {
+            return Err(GaError::new(
+                call,
+                format!(
+                    "{} values need {} bytes, the buffer holds {bytes}",
+                    subs.len(),
+                    subs.len() * e
+                ),
+            ));
+        }
+        for (i, s) in subs.iter().enumerate() {
+            if s.len() < n {
+                return Err(GaError::new(
+                    call,
+                    format!("subscript {i} has {} entries, {n} needed", s.len()),
+                ));
+            }
+            f(c, i, &s[..n], e)?;
+        }
+        Ok(())
+    })
+}
+
+/// Starts GA (idempotent; collective over the compute ranks).
+pub fn initialize() -> GaResult<()> {
+    client::connect("GA_Initialize")?;
+    client::with("GA_Initialize", |c| {
+        if let Some(n) = c.server.iter().position(|&s| s < 0) {
+            if c.node_of.iter().any(|&x| x as usize == n) {
+                return Err(GaError::new(
+                    "GA_Initialize",
+                    format!(
+                        "no ga-server runs on node {}: launch one per node, e.g. \
+                         `mpiexec -n N app : -n 1 ga-server` or `mpbridge run --ga-servers -n N app`",
+                        n
+                    ),
+                ));
+            }
+        }
+        c.ga_active = true;
+        Ok(())
+    })
+}
+
+/// Ends GA: destroys every array and tells the servers (collective).
+pub fn terminate() -> GaResult<()> {
+    let r = client::with("GA_Terminate", |c| {
+        std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
+        c.comm
+            .barrier()
+            .map_err(|e| GaError::new("GA_Terminate", e))?;
+        for i in 0..c.arrays.len() {
+            if c.arrays[i].is_some() {
+                c.destroy("GA_Terminate", i as i32 - 1000)?;
+            }
+        }
+        c.ga_active = false;
+        Ok(())
+    });
+    client::leave();
+    r
+}
+
+/// Whether GA is initialised.
+pub fn initialized() -> bool {
+    client::is_active()
+}
+
+/// This process's rank among the compute ranks.
+pub fn nodeid() -> i32 {
+    client::with("GA_Nodeid", |c| Ok(c.me)).unwrap_or(0)
+}
+
+/// Number of compute ranks.
+pub fn nnodes() -> i32 {
+    client::with("GA_Nnodes", |c| Ok(c.nproc)).unwrap_or(1)
+}
+
+/// The compute ranks' communicator (for `GA_MPI_Comm`).
+pub fn compute_comm_raw() -> mpi_sys::MPI_Comm {
+    client::with("GA_MPI_Comm", |c| Ok(c.comm.0)).unwrap_or_else(|_| sys::world().0)
+}
+
+/// `GA_Error`: prints `"<rank>: msg code"` and aborts the job.
+pub fn abort(msg: &str, code: i32) -> ! {
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    eprintln!("{}: {} {}", nodeid(), msg, code);
+    let _ = std::io::stderr().flush();
+    sys::abort_world(if code == 0 { 1 } else { code })
+}
+
+/// Creates an array (collective).
+pub fn create(ty: ElemType, dims: &[i64], name: &str, dist: &Distribution) -> GaResult<Handle> {
+    client::with("NGA_Create", |c| {
+        c.create("NGA_Create", ty, dims, name, dist)
+    })
+}
+
+/// Creates an array with the type, shape and distribution of `g` (collective).
+pub fn duplicate(g: Handle, name: &str) -> GaResult<Handle> {
+    const CALL: &str = "GA_Duplicate";
+    client::with(CALL, |c| {
+        let a = c.array(CALL, g)?;
+        let (ty, dims, dist) = (a.ty, a.grid.dims.clone(), a.dist.clone());
+        c.create(CALL, ty, &dims, name, &dist)
+    })
+}
+
+/// Destroys an array (collective).
+pub fn destroy(g: Handle) -> GaResult<()> {
+    client::with("GA_Destroy", |c| c.destroy("GA_Destroy", g))
+}
+
+/// Whether `g` names a live array.
+pub fn valid(g: Handle) -> bool {
+    client::with("GA_Valid_handle", |c| {
+        Ok(c.index("GA_Valid_handle", g).is_ok())
+    })
+    .unwrap_or(false)
+}
+
+/// Type and dimensions of `g`.
+pub fn inquire(g: Handle) -> GaResult<(ElemType, Vec<i64>)> {
+    const CALL: &str = "NGA_Inquire";
+    client::with(CALL, |c| {
+        c.array(CALL, g).map(|a| (a.ty, a.grid.dims.clone()))
+    })
+}
+
+/// Name of `g`.
+pub fn name(g: Handle) -> GaResult<String> {
+    const CALL: &str = "GA_Inquire_name";
+    client::with(CALL, |c| c.array(CALL, g).map(|a| a.name.clone()))
+}
+
+/// The block compute rank `proc_` owns (lo, hi), `None` if it owns nothing.
+pub fn distribution(g: Handle, proc_: i32) -> GaResult<Option<(Vec<i64>, Vec<i64>)>> {
+    const CALL: &str = "NGA_Distribution";
+    client::with(CALL, |c| {
+        let a = c.array(CALL, g)?;
+        if proc_ < 0 || proc_ >= c.nproc {
+            return Err(GaError::new(
+                CALL,
+                format!("process {proc_} out of range 0..{}", c.nproc),
+            ));
+        }
+        let n = a.grid.ndim();
+        Ok(a.grid
+            .block_of(proc_ as i64)
+            .map(|(lo, hi)| (lo[..n].to_vec(), hi[..n].to_vec())))
+    })
+}
+
+/// The compute rank owning element `subs`.
+pub fn locate(g: Handle, subs: &[i64]) -> GaResult<i32> {
+    const CALL: &str = "NGA_Locate";
+    client::with(CALL, |c| {
+        let a = c.array(CALL, g)?;
+        a.grid.check_patch(CALL, &a.name, subs, subs)?;
+        Ok(a.grid.owner(subs) as i32)
+    })
+}
+
+/// The owners of the patch `lo..=hi` with the part each owns.
+pub fn locate_region(g: Handle, lo: &[i64], hi: &[i64]) -> GaResult<Vec<Region>> {
+    const CALL: &str = "NGA_Locate_region";
+    client::with(CALL, |c| {
+        let a = c.array(CALL, g)?;
+        a.grid.check_patch(CALL, &a.name, lo, hi)?;
+        let n = a.grid.ndim();
+        let mut v = Vec::new();
+        a.grid.parts(lo, hi, |o, l, h| -> GaResult<()> {
+            v.push((o as i32, l[..n].to_vec(), h[..n].to_vec()));
+            Ok(())
+        })?;
+        Ok(v)
+    })
+}
+
+/// Blocks per dimension and the concatenated block starts of `g`.
+pub fn block_grid(g: Handle) -> GaResult<(Vec<i64>, Vec<i64>)> {
+    const CALL: &str = "GA_Get_block_info";
+    client::with(CALL, |c| {
+        let a = c.array(CALL, g)?;
+        Ok((a.grid.nblocks(), a.grid.starts.concat()))
+    })
+}
+
+/// Copies `buf` into the patch `lo..=hi`.
+pub fn put(g: Handle, lo: &[i64], hi: &[i64], buf: &[u8], ld: &[i64]) -> GaResult<()> {
+    client::with("NGA_Put", |c| c.put(g, lo, hi, buf, ld, "NGA_Put"))
+}
+
+/// Copies the patch `lo..=hi` into `buf`.
+pub fn get(g: Handle, lo: &[i64], hi: &[i64], buf: &mut [u8], ld: &[i64]) -> GaResult<()> {
+    client::with("NGA_Get", |c| c.get(g, lo, hi, buf, ld, "NGA_Get"))
+}
+
+/// Atomically adds `alpha·buf` to the patch `lo..=hi`.
+pub fn acc(
+    g: Handle,
+    lo: &[i64],
+    hi: &[i64],
+    buf: &[u8],
+    ld: &[i64],
+    alpha: &[u8],
+) -> GaResult<()> {
+    client::with("NGA_Acc", |c| c.acc(g, lo, hi, buf, ld, alpha, "NGA_Acc"))
+}
+
+/// Atomically adds `inc` to element `subs`; returns its old value.
+pub fn read_inc(g: Handle, subs: &[i64], inc: i64) -> GaResult<i64> {
+    client::with("NGA_Read_inc", |c| c.read_inc(g, subs, inc))
+}
+
+/// Stores `vals[i]` at element `subs[i]`.
+pub fn scatter(g: Handle, vals: &[u8], subs: &[Vec<i64>]) -> GaResult<()> {
+    elementwise("NGA_Scatter", g, vals.len(), subs, |c, i, s, e| {
+        c.put(g, s, s, &vals[i * e..(i + 1) * e], &[1; 6], "NGA_Scatter")
+    })
+}
+
+/// Loads element `subs[i]` into `vals[i]`.
+pub fn gather(g: Handle, vals: &mut [u8], subs: &[Vec<i64>]) -> GaResult<()> {
+    let n = vals.len();
+    elementwise("NGA_Gather", g, n, subs, |c, i, s, e| {
+        c.get(
+            g,
+            s,
+            s,
+            &mut vals[i * e..(i + 1) * e],
+            &[1; 6],
+            "NGA_Gather",
+        )
+    })
+}
+
+/// Atomically adds `alpha·vals[i]` to element `subs[i]`.
+pub fn scatter_acc(g: Handle, vals: &[u8], subs: &[Vec<i64>], alpha: &[u8]) -> GaResult<()> {
+    elementwise("NGA_Scatter_acc", g, vals.len(), subs, |c, i, s, e| {
+        c.acc(
+            g,
+            s,
+            s,
+            &vals[i * e..(i + 1) * e],
+            &[1; 6],
+            alpha,
+            "NGA_Scatter_acc",
+        )
+    })
+}
+
+/// A non-blocking operation's handle (the C `ga_nbhdl_t`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NbHandle(pub i64);
+
+/// Non-blocking put; `buf` may be reused as soon as this returns.
+pub fn nb_put(g: Handle, lo: &[i64], hi: &[i64], buf: &[u8], ld: &[i64]) -> GaResult<i64> {
+    put(g, lo, hi, buf, ld)?;
+    Ok(next_nb())
+}
+
+/// Non-blocking get into `len` bytes at `buf`.
+///
+/// # Safety
+/// `buf` must be valid for writes of `len` bytes until [`nb_wait`] returns
+/// or [`nb_test`] returns `true` for the handle.
+pub unsafe fn nb_get(
+    g: Handle,
+    lo: &[i64],
+    hi: &[i64],
+    buf: *mut u8,
+    len: usize,
+    ld: &[i64],
+) -> GaResult<i64> {
+    // SAFETY: the caller guarantees `buf` is valid for `len` bytes until the
+    // operation completes; it completes before this returns.
+    let b = unsafe { crate::ptr::user_slice_mut(buf, len) };
+    get(g, lo, hi, b, ld)?;
+    Ok(next_nb())
+}
+
+/// Non-blocking accumulate; `buf` may be reused as soon as this returns.
+pub fn nb_acc(
+    g: Handle,
+    lo: &[i64],
+    hi: &[i64],
+    buf: &[u8],
+    ld: &[i64],
+    alpha: &[u8],
+) -> GaResult<i64> {
+    acc(g, lo, hi, buf, ld, alpha)?;
+    Ok(next_nb())
+}
+
+/// Waits for a non-blocking operation (local completion).
+pub fn nb_wait(h: i64) -> GaResult<()> {
+    let _ = h;
+    Ok(())
+}
+
+/// Whether a non-blocking operation completed.
+pub fn nb_test(h: i64) -> GaResult<bool> {
+    let _ = h;
+    Ok(true)
+}
+
+/// This process's own block of `g`: pointer into the shared segment, its
+/// lo/hi and leading dimensions (elements); `None` if it owns nothing.
+pub fn access(g: Handle) -> GaResult<Option<LocalBlock>> {
+    const CALL: &str = "NGA_Access";
+    client::with(CALL, |c| {
+        let a = c.array(CALL, g)?;
+        let me = c.me as i64;
+        let n = a.grid.ndim();
+        Ok(a.grid.block_of(me).map(|(lo, hi)| {
+            let p = crate::ptr::address(&a.seg, a.off[c.me as usize]);
+            let ld: Vec<i64> = (1..n).map(|d| hi[d] - lo[d] + 1).collect();
+            (p, lo[..n].to_vec(), hi[..n].to_vec(), ld)
+        }))
+    })
+}
+
+/// Ends an access without changes.
+pub fn release(g: Handle) {
+    let _ = g;
+}
+
+/// Ends an access after changing the block.
+pub fn release_update(g: Handle) {
+    let _ = g;
+}
+
+/// Completes every operation, then a barrier of the compute ranks.
+pub fn sync() -> GaResult<()> {
+    client::with("GA_Sync", |c| {
+        std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
+        c.comm.barrier().map_err(|e| GaError::new("GA_Sync", e))?;
+        std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
+        Ok(())
+    })
+}
+
+/// Waits until this process's operations since `init_fence` completed remotely.
+pub fn fence() -> GaResult<()> {
+    // Every operation completes at the target before its call returns.
+    std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
+    client::with("GA_Fence", |_| Ok(()))
+}
+
+/// Starts tracking operations for [`fence`].
+pub fn init_fence() {}
+
+/// Creates `n` mutexes (collective).
+pub fn create_mutexes(n: i32) -> GaResult<()> {
+    const CALL: &str = "GA_Create_mutexes";
+    client::with(CALL, |c| {
+        if n < 0 || n as usize > protocol::MAX_MUTEXES {
+            return Err(GaError::new(
+                CALL,
+                format!(
+                    "{n} mutexes requested, 0 to {} allowed",
+                    protocol::MAX_MUTEXES
+                ),
+            ));
+        }
+        if c.nmutex > 0 {
+            return Err(GaError::new(
+                CALL,
+                "mutexes exist already (destroy them first)",
+            ));
+        }
+        c.comm.barrier().map_err(|e| GaError::new(CALL, e))?;
+        if c.me == 0 {
+            c.mutex_op(CALL, protocol::Op::MutexInit, n as i64)?;
+        }
+        c.comm.barrier().map_err(|e| GaError::new(CALL, e))?;
+        c.nmutex = n;
+        Ok(())
+    })
+}
+
+/// Destroys the mutexes (collective).
+pub fn destroy_mutexes() -> GaResult<()> {
+    const CALL: &str = "GA_Destroy_mutexes";
+    client::with(CALL, |c| {
+        if c.nmutex == 0 {
+            return Err(GaError::new(CALL, "no mutexes exist"));
+        }
+        c.comm.barrier().map_err(|e| GaError::new(CALL, e))?;
+        c.nmutex = 0;
+        Ok(())
+    })
+}
+
+/// Locks mutex `m`.
+pub fn lock(m: i32) -> GaResult<()> {
+    const CALL: &str = "GA_Lock";
+    let mut wait = shim_core::backoff::Backoff::new();
+    loop {
+        let got = client::with(CALL, |c| {
+            if m < 0 || m >= c.nmutex {
+                return Err(GaError::new(
+                    CALL,
+                    format!("mutex {m} does not exist ({} created)", c.nmutex),
+                ));
+            }
+            c.mutex_op(CALL, protocol::Op::MutexTry, m as i64)
+        })?;
+        if got == 1 {
+            return Ok(());
+        }
+        wait.pause();
+    }
+}
+
+/// Unlocks mutex `m`.
+pub fn unlock(m: i32) -> GaResult<()> {
+    const CALL: &str = "GA_Unlock";
+    client::with(CALL, |c| {
+        if m < 0 || m >= c.nmutex {
+            return Err(GaError::new(
+                CALL,
+                format!("mutex {m} does not exist ({} created)", c.nmutex),
+            ));
+        }
+        c.mutex_op(CALL, protocol::Op::MutexUnlock, m as i64)
+            .map(|_| ())
+    })
+}
+
+/// Broadcasts `buf` from compute rank `root` (collective).
+pub fn brdcst(buf: &mut [u8], root: i32) -> GaResult<()> {
+    const CALL: &str = "GA_Brdcst";
+    client::with(CALL, |c| {
+        if root < 0 || root >= c.nproc {
+            return Err(GaError::new(
+                CALL,
+                format!("root {root} out of range 0..{}", c.nproc),
+            ));
+        }
+        c.comm.bcast(buf, root).map_err(|e| GaError::new(CALL, e))
+    })
+}
+
+/// Element-wise reduction with a TCGMSG op string (collective).
+pub fn gop_f64(x: &mut [f64], op: &str) -> GaResult<()> {
+    gops::reduce("GA_Dgop", x, op, false)
+}
+
+/// Element-wise reduction with a TCGMSG op string (collective).
+pub fn gop_f32(x: &mut [f32], op: &str) -> GaResult<()> {
+    gops::reduce("GA_Sgop", x, op, false)
+}
+
+/// Element-wise reduction with a TCGMSG op string (collective).
+pub fn gop_i32(x: &mut [i32], op: &str) -> GaResult<()> {
+    gops::reduce("GA_Igop", x, op, true)
+}
+
+/// Element-wise reduction with a TCGMSG op string (collective).
+pub fn gop_i64(x: &mut [i64], op: &str) -> GaResult<()> {
+    gops::reduce("GA_Lgop", x, op, true)
+}
+
+/// Wall-clock seconds.
+pub fn wtime() -> f64 {
+    shim_core::mpi::wtime()
+}
+
+/// Process ids of the `ga-server`s (for tests that watch or stop them).
+#[doc(hidden)]
+pub fn server_pids() -> Vec<i32> {
+    client::with("server_pids", |c| {
+        Ok(c.server_pid.iter().copied().filter(|&p| p > 0).collect())
+    })
+    .unwrap_or_default()
+}

@@ -1,0 +1,464 @@
+//! Matrix multiplication of array patches on OpenBLAS (`cblas_?gemm` from
+//! Debian's libopenblas). Indices are the C API's: 0-based, row-major, so
+//! `C = alpha·op(A)·op(B) + beta·C` with C an m×n patch whose rows are
+//! dimension 0. (The Fortran API, column-major, reaches the same routine
+//! with the operands swapped: its `dgemm(ta,tb,m,n,k,A,B,C)` is this one's
+//! `(tb,ta,n,m,k,B,A,C)`.)
+
+use super::elem::{decode, encode, scalar, Num, C32, C64};
+use super::patch::{check_patch, get_rect, own_part, put_rect, relabel};
+use crate::core::{self, fmt_patch, ElemType, GaError, GaResult, Handle};
+use std::ffi::{c_int, c_void};
+
+const ROW_MAJOR: c_int = 101;
+const NO_TRANS: c_int = 111;
+const TRANS: c_int = 112;
+const CONJ_TRANS: c_int = 113;
+
+#[link(name = "openblas")]
+extern "C" {
+    fn cblas_sgemm(
+        order: c_int,
+        ta: c_int,
+        tb: c_int,
+        m: c_int,
+        n: c_int,
+        k: c_int,
+        alpha: f32,
+        a: *const f32,
+        lda: c_int,
+        b: *const f32,
+        ldb: c_int,
+        beta: f32,
+        c: *mut f32,
+        ldc: c_int,
+    );
+    fn cblas_dgemm(
+        order: c_int,
+        ta: c_int,
+        tb: c_int,
+        m: c_int,
+        n: c_int,
+        k: c_int,
+        alpha: f64,
+        a: *const f64,
+        lda: c_int,
+        b: *const f64,
+        ldb: c_int,
+        beta: f64,
+        c: *mut f64,
+        ldc: c_int,
+    );
+    fn cblas_cgemm(
+        order: c_int,
+        ta: c_int,
+        tb: c_int,
+        m: c_int,
+        n: c_int,
+        k: c_int,
+        alpha: *const c_void,
+        a: *const c_void,
+        lda: c_int,
+        b: *const c_void,
+        ldb: c_int,
+        beta: *const c_void,
+        c: *mut c_void,
+        ldc: c_int,
+    );
+    fn cblas_zgemm(
+        order: c_int,
+        ta: c_int,
+        tb: c_int,
+        m: c_int,
+        n: c_int,
+        k: c_int,
+        alpha: *const c_void,
+        a: *const c_void,
+        lda: c_int,
+        b: *const c_void,
+        ldb: c_int,
+        beta: *const c_void,
+        c: *mut c_void,
+        ldc: c_int,
+    );
+}
+
+/// One local product `c = alpha·op(a)·op(b) + beta·c` (row-major).
+struct Local<'a, T> {
+    ta: c_int,
+    tb: c_int,
+    m: c_int,
+    n: c_int,
+    k: c_int,
+    a: &'a [T],
+    lda: c_int,
+    b: &'a [T],
+    ldb: c_int,
+    c: &'a mut [T],
+    ldc: c_int,
+}
+
+/// Element types with a BLAS gemm.
+trait Gemm: Num {
+    fn gemm(alpha: Self, beta: Self, l: Local<'_, Self>);
+}
+
+/// Checks the buffer sizes a row-major gemm reads and writes.
+fn sizes_ok<T>(l: &Local<'_, T>) -> bool {
+    let rows_a = if l.ta == NO_TRANS { l.m } else { l.k } as usize;
+    let rows_b = if l.tb == NO_TRANS { l.k } else { l.n } as usize;
+    l.a.len() >= rows_a * l.lda as usize
+        && l.b.len() >= rows_b * l.ldb as usize
+        && l.c.len() >= l.m as usize * l.ldc as usize
+}
+
+impl Gemm for f32 {
+    fn gemm(alpha: f32, beta: f32, l: Local<'_, f32>) {
+        assert!(sizes_ok(&l), "gemm buffers too small");
+        // SAFETY: FFI call; the buffers hold the rows and leading
+        // dimensions given (checked just above) and live for the call.
+        unsafe {
+            cblas_sgemm(
+                ROW_MAJOR,
+                l.ta,
+                l.tb,
+                l.m,
+                l.n,
+                l.k,
+                alpha,
+                l.a.as_ptr(),
+                l.lda,
+                l.b.as_ptr(),
+                l.ldb,
+                beta,
+                l.c.as_mut_ptr(),
+                l.ldc,
+            )
+        }
+    }
+}
+
+impl Gemm for f64 {
+    fn gemm(alpha: f64, beta: f64, l: Local<'_, f64>) {
+        assert!(sizes_ok(&l), "gemm buffers too small");
+        // SAFETY: as for f32.
+        unsafe {
+            cblas_dgemm(
+                ROW_MAJOR,
+                l.ta,
+                l.tb,
+                l.m,
+                l.n,
+                l.k,
+                alpha,
+                l.a.as_ptr(),
+                l.lda,
+                l.b.as_ptr(),
+                l.ldb,
+                beta,
+                l.c.as_mut_ptr(),
+                l.ldc,
+            )
+        }
+    }
+}
+
+impl Gemm for C32 {
+    fn gemm(alpha: C32, beta: C32, l: Local<'_, C32>) {
+        assert!(sizes_ok(&l), "gemm buffers too small");
+        // SAFETY: as for f32; C32 is repr(C) {float re, im}, the layout
+        // cblas_cgemm expects, and alpha/beta outlive the call.
+        unsafe {
+            cblas_cgemm(
+                ROW_MAJOR,
+                l.ta,
+                l.tb,
+                l.m,
+                l.n,
+                l.k,
+                &alpha as *const C32 as *const c_void,
+                l.a.as_ptr() as *const c_void,
+                l.lda,
+                l.b.as_ptr() as *const c_void,
+                l.ldb,
+                &beta as *const C32 as *const c_void,
+                l.c.as_mut_ptr() as *mut c_void,
+                l.ldc,
+            )
+        }
+    }
+}
+
+impl Gemm for C64 {
+    fn gemm(alpha: C64, beta: C64, l: Local<'_, C64>) {
+        assert!(sizes_ok(&l), "gemm buffers too small");
+        // SAFETY: as for C32, with C64 = repr(C) {double re, im}.
+        unsafe {
+            cblas_zgemm(
+                ROW_MAJOR,
+                l.ta,
+                l.tb,
+                l.m,
+                l.n,
+                l.k,
+                &alpha as *const C64 as *const c_void,
+                l.a.as_ptr() as *const c_void,
+                l.lda,
+                l.b.as_ptr() as *const c_void,
+                l.ldb,
+                &beta as *const C64 as *const c_void,
+                l.c.as_mut_ptr() as *mut c_void,
+                l.ldc,
+            )
+        }
+    }
+}
+
+/// The CBLAS code of a GA transpose character.
+fn trans_code(call: &'static str, which: &str, t: u8) -> GaResult<c_int> {
+    match t {
+        b'n' | b'N' => Ok(NO_TRANS),
+        b't' | b'T' => Ok(TRANS),
+        b'c' | b'C' => Ok(CONJ_TRANS),
+        _ => Err(GaError::new(
+            call,
+            format!("{which} must be 'n', 't' or 'c', not {:?}", t as char),
+        )),
+    }
+}
+
+fn blas_int(call: &'static str, v: i64) -> GaResult<c_int> {
+    c_int::try_from(v).map_err(|_| GaError::new(call, format!("dimension {v} too large for BLAS")))
+}
+
+/// `C = alpha·op(A)·op(B) + beta·C` on 2-D patches (collective). `alpha`
+/// and `beta` are one element of the arrays' type.
+#[allow(clippy::too_many_arguments)]
+pub fn matmul_patch(
+    call: &'static str,
+    ta: u8,
+    tb: u8,
+    alpha: &[u8],
+    beta: &[u8],
+    a: Handle,
+    alo: &[i64],
+    ahi: &[i64],
+    b: Handle,
+    blo: &[i64],
+    bhi: &[i64],
+    c: Handle,
+    clo: &[i64],
+    chi: &[i64],
+) -> GaResult<()> {
+    let (tya, _) = check_patch(call, a, alo, ahi)?;
+    let (tyb, _) = check_patch(call, b, blo, bhi)?;
+    let (tyc, _) = check_patch(call, c, clo, chi)?;
+    if alo.len() != 2 || blo.len() != 2 || clo.len() != 2 {
+        return Err(GaError::new(call, "matrix multiplication needs 2-D arrays"));
+    }
+    if tya != tyb || tya != tyc {
+        return Err(GaError::new(
+            call,
+            "the three arrays must have the same type",
+        ));
+    }
+    let cta = trans_code(call, "transa", ta)?;
+    let ctb = trans_code(call, "transb", tb)?;
+    let (ar, ac) = (ahi[0] - alo[0] + 1, ahi[1] - alo[1] + 1);
+    let (br, bc) = (bhi[0] - blo[0] + 1, bhi[1] - blo[1] + 1);
+    let (m, k) = if cta == NO_TRANS { (ar, ac) } else { (ac, ar) };
+    let (k2, n) = if ctb == NO_TRANS { (br, bc) } else { (bc, br) };
+    let (cm, cn) = (chi[0] - clo[0] + 1, chi[1] - clo[1] + 1);
+    if k != k2 || m != cm || n != cn {
+        return Err(GaError::new(
+            call,
+            format!(
+                "patch shapes do not multiply: op(A {}) is {m}x{k}, op(B {}) is {k2}x{n}, C {} is {cm}x{cn}",
+                fmt_patch(alo, ahi),
+                fmt_patch(blo, bhi),
+                fmt_patch(clo, chi)
+            ),
+        ));
+    }
+    let geo = Geometry {
+        cta,
+        ctb,
+        k,
+        alo,
+        ahi,
+        blo,
+        bhi,
+        clo,
+        chi,
+    };
+    match tyc {
+        ElemType::Float => product::<f32>(call, &geo, alpha, beta, (a, b, c)),
+        ElemType::Double => product::<f64>(call, &geo, alpha, beta, (a, b, c)),
+        ElemType::SComplex => product::<C32>(call, &geo, alpha, beta, (a, b, c)),
+        ElemType::DComplex => product::<C64>(call, &geo, alpha, beta, (a, b, c)),
+        other => Err(super::elem::unsupported(call, other)),
+    }
+}
+
+struct Geometry<'a> {
+    cta: c_int,
+    ctb: c_int,
+    k: i64,
+    alo: &'a [i64],
+    ahi: &'a [i64],
+    blo: &'a [i64],
+    bhi: &'a [i64],
+    clo: &'a [i64],
+    chi: &'a [i64],
+}
+
+fn product<T: Gemm>(
+    call: &'static str,
+    g: &Geometry<'_>,
+    alpha: &[u8],
+    beta: &[u8],
+    (a, b, c): (Handle, Handle, Handle),
+) -> GaResult<()> {
+    let al: T = scalar(call, "alpha", alpha)?;
+    let be: T = scalar(call, "beta", beta)?;
+    let (alo, ahi, blo, bhi, clo) = (g.alo, g.ahi, g.blo, g.bhi, g.clo);
+    core::sync().map_err(|e| relabel(call, e))?;
+    let mut staged = None;
+    if let Some((rlo, rhi)) = own_part(call, c, clo, g.chi)? {
+        let (i0, i1) = (rlo[0] - clo[0], rhi[0] - clo[0]);
+        let (j0, j1) = (rlo[1] - clo[1], rhi[1] - clo[1]);
+        let (mi, nj, k) = (i1 - i0 + 1, j1 - j0 + 1, g.k);
+        // Rows i0..=i1 of op(A).
+        let (va, lda) = if g.cta == NO_TRANS {
+            (
+                get_rect(
+                    call,
+                    a,
+                    T::SIZE,
+                    &[alo[0] + i0, alo[1]],
+                    &[alo[0] + i1, ahi[1]],
+                )?,
+                k,
+            )
+        } else {
+            (
+                get_rect(
+                    call,
+                    a,
+                    T::SIZE,
+                    &[alo[0], alo[1] + i0],
+                    &[ahi[0], alo[1] + i1],
+                )?,
+                mi,
+            )
+        };
+        // Columns j0..=j1 of op(B).
+        let (vb, ldb) = if g.ctb == NO_TRANS {
+            (
+                get_rect(
+                    call,
+                    b,
+                    T::SIZE,
+                    &[blo[0], blo[1] + j0],
+                    &[bhi[0], blo[1] + j1],
+                )?,
+                nj,
+            )
+        } else {
+            (
+                get_rect(
+                    call,
+                    b,
+                    T::SIZE,
+                    &[blo[0] + j0, blo[1]],
+                    &[blo[0] + j1, bhi[1]],
+                )?,
+                k,
+            )
+        };
+        let va: Vec<T> = decode(&va);
+        let vb: Vec<T> = decode(&vb);
+        let mut vc: Vec<T> = if be == T::default() {
+            vec![T::default(); (mi * nj) as usize]
+        } else {
+            decode(&get_rect(call, c, T::SIZE, &rlo, &rhi)?)
+        };
+        T::gemm(
+            al,
+            be,
+            Local {
+                ta: g.cta,
+                tb: g.ctb,
+                m: blas_int(call, mi)?,
+                n: blas_int(call, nj)?,
+                k: blas_int(call, k)?,
+                a: &va,
+                lda: blas_int(call, lda)?,
+                b: &vb,
+                ldb: blas_int(call, ldb)?,
+                c: &mut vc,
+                ldc: blas_int(call, nj)?,
+            },
+        );
+        staged = Some((encode(&vc), rlo, rhi));
+    }
+    // Everyone has read A, B and C before anyone writes C.
+    core::sync().map_err(|e| relabel(call, e))?;
+    if let Some((buf, rlo, rhi)) = staged {
+        put_rect(call, c, &rlo, &rhi, &buf)?;
+    }
+    core::sync().map_err(|e| relabel(call, e))
+}
+
+/// GA_Dgemm and its siblings: `C[0:m-1,0:n-1] = alpha·op(A)·op(B) +
+/// beta·C` where op(A) is m×k and op(B) is k×n, taken from the top-left
+/// corners of the arrays (row-major C indexing).
+#[allow(clippy::too_many_arguments)]
+pub fn gemm(
+    call: &'static str,
+    ta: u8,
+    tb: u8,
+    m: i64,
+    n: i64,
+    k: i64,
+    alpha: &[u8],
+    a: Handle,
+    b: Handle,
+    beta: &[u8],
+    c: Handle,
+) -> GaResult<()> {
+    if m < 1 || n < 1 || k < 1 {
+        return Err(GaError::new(
+            call,
+            format!("m={m}, n={n}, k={k}: each must be at least 1"),
+        ));
+    }
+    let cta = trans_code(call, "ta", ta)?;
+    let ctb = trans_code(call, "tb", tb)?;
+    let ahi = if cta == NO_TRANS {
+        [m - 1, k - 1]
+    } else {
+        [k - 1, m - 1]
+    };
+    let bhi = if ctb == NO_TRANS {
+        [k - 1, n - 1]
+    } else {
+        [n - 1, k - 1]
+    };
+    matmul_patch(
+        call,
+        ta,
+        tb,
+        alpha,
+        beta,
+        a,
+        &[0, 0],
+        &ahi,
+        b,
+        &[0, 0],
+        &bhi,
+        c,
+        &[0, 0],
+        &[m - 1, n - 1],
+    )
+}

@@ -1,0 +1,302 @@
+//! `GA_Print`, `GA_Print_distribution`, `GA_Summarize` and
+//! `GA_Compare_distr`. The printed layout follows GA's: arrays are shown
+//! as GA shows them, in Fortran order (dimensions reversed, 1-based
+//! indices), six columns to a block; distributions in the C API's own
+//! 0-based row-major terms. Process 0 prints; the calls are collective.
+
+use super::elem::{type_name, Num};
+use super::patch::{for_each_index, full, get_rect, inquire, relabel};
+use crate::core::{self, fmt_patch, ElemType, GaResult, Handle};
+use std::fmt::Write as _;
+use std::io::Write as _;
+
+/// Writes `text` to standard output after whatever the C program printed
+/// with stdio, so the two stay in order.
+fn emit(text: &str) {
+    crate::capi_ptr::flush_c_stdio();
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes());
+    let _ = out.flush();
+}
+
+/// Widths GA uses for one type: first column header, other column
+/// headers, dashes under each column.
+fn widths(t: ElemType) -> (usize, usize, usize) {
+    match t {
+        ElemType::Double | ElemType::LongDouble => (13, 12, 11),
+        ElemType::SComplex | ElemType::DComplex | ElemType::LDComplex => (22, 24, 23),
+        _ => (12, 9, 8),
+    }
+}
+
+/// An x87 80-bit extended value (C `long double`) as a double.
+fn long_double(b: &[u8]) -> f64 {
+    let mant = u64::from_le_bytes(b[0..8].try_into().unwrap_or([0; 8]));
+    let se = u16::from_le_bytes([b[8], b[9]]);
+    let sign = if se & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let exp = (se & 0x7fff) as i32;
+    if exp == 0 && mant == 0 {
+        return 0.0 * sign;
+    }
+    sign * (mant as f64) * 2f64.powi(exp - 16383 - 63)
+}
+
+/// One element as GA prints it.
+fn value(t: ElemType, b: &[u8]) -> String {
+    match t {
+        ElemType::Char => format!("{:9}", b[0] as i8),
+        ElemType::Int => format!("{:9}", i32::load(b)),
+        ElemType::Long | ElemType::LongLong => format!("{:9}", i64::load(b)),
+        ElemType::Float => format!("{:12.5}", f32::load(b)),
+        ElemType::Double => format!("{:12.5}", f64::load(b)),
+        ElemType::LongDouble => format!("{:12.5}", long_double(b)),
+        ElemType::SComplex => format!("{:12.5},{:11.5}", f32::load(&b[0..4]), f32::load(&b[4..8])),
+        ElemType::DComplex => format!("{:12.5},{:11.5}", f64::load(&b[0..8]), f64::load(&b[8..16])),
+        ElemType::LDComplex => format!(
+            "{:12.5},{:11.5}",
+            long_double(&b[0..16]),
+            long_double(&b[16..32])
+        ),
+    }
+}
+
+/// Prints a 2-D section: `rows`×`cols`, element (r, c) at byte offset
+/// `at(r, c)` of `data`.
+fn print_2d(
+    out: &mut String,
+    t: ElemType,
+    rows: i64,
+    cols: i64,
+    data: &[u8],
+    at: impl Fn(i64, i64) -> usize,
+) {
+    let es = t.size();
+    let (first_w, w, dash) = widths(t);
+    let mut c0 = 0;
+    while c0 < cols {
+        let c1 = (c0 + 6).min(cols);
+        out.push('\n');
+        for c in c0..c1 {
+            let width = if c == c0 { first_w } else { w };
+            let _ = write!(out, "{:>width$}", c + 1);
+        }
+        out.push_str("  \n      ");
+        for _ in c0..c1 {
+            out.push(' ');
+            out.push_str(&"-".repeat(dash));
+        }
+        out.push('\n');
+        for r in 0..rows {
+            let _ = write!(out, "{:4}  ", r + 1);
+            for c in c0..c1 {
+                let off = at(r, c) * es;
+                out.push_str(&value(t, &data[off..off + es]));
+            }
+            out.push('\n');
+        }
+        c0 = c1;
+    }
+}
+
+/// The whole array as text, in GA's layout.
+pub fn render(g: Handle, name: &str, t: ElemType, dims: &[i64], data: &[u8]) -> String {
+    let n = dims.len();
+    let fdims: Vec<i64> = dims.iter().rev().copied().collect();
+    // Byte-element offset of Fortran index f: C index d is f[n-1-d].
+    let mut cstride = vec![1usize; n];
+    for d in (0..n.saturating_sub(1)).rev() {
+        cstride[d] = cstride[d + 1] * dims[d + 1] as usize;
+    }
+    let offset = |f: &[i64]| -> usize { (0..n).map(|k| f[k] as usize * cstride[n - 1 - k]).sum() };
+    let ranges: Vec<String> = fdims.iter().map(|d| format!("1:{d}")).collect();
+    let mut out = format!(
+        "\n global array: {name}[{}],  handle: {g} \n",
+        ranges.join(",")
+    );
+    let es = t.size();
+    match n {
+        0 => {}
+        1 => {
+            for r in 0..fdims[0] {
+                let off = offset(&[r]) * es;
+                let _ = writeln!(out, "{:4}  {}", r + 1, value(t, &data[off..off + es]));
+            }
+        }
+        2 => print_2d(&mut out, t, fdims[0], fdims[1], data, |r, c| {
+            offset(&[r, c])
+        }),
+        _ => {
+            // Every 2-D slice over the first two Fortran dimensions, the
+            // others varying first-fastest as Fortran orders them.
+            let rest: Vec<i64> = fdims[2..].iter().rev().copied().collect();
+            for_each_index(&rest, |ri| {
+                let tail: Vec<i64> = ri.iter().rev().copied().collect();
+                let labels: Vec<String> = tail.iter().map(|v| (v + 1).to_string()).collect();
+                let _ = writeln!(
+                    out,
+                    "\n -- patch: {name}[1:{},1:{},{}]",
+                    fdims[0],
+                    fdims[1],
+                    labels.join(",")
+                );
+                print_2d(&mut out, t, fdims[0], fdims[1], data, |r, c| {
+                    let mut f = vec![r, c];
+                    f.extend_from_slice(&tail);
+                    offset(&f)
+                });
+            });
+        }
+    }
+    out
+}
+
+/// `GA_Print`: process 0 prints the whole array (collective).
+pub fn print(call: &'static str, g: Handle) -> GaResult<()> {
+    let (t, dims) = inquire(call, g)?;
+    core::sync().map_err(|e| relabel(call, e))?;
+    if core::nodeid() == 0 {
+        let (lo, hi) = full(&dims);
+        let data = get_rect(call, g, t.size(), &lo, &hi)?;
+        let name = core::name(g).map_err(|e| relabel(call, e))?;
+        emit(&render(g, &name, t, &dims, &data));
+    }
+    core::sync().map_err(|e| relabel(call, e))
+}
+
+/// The lo/hi GA reports for a process that owns nothing: -1 and -2.
+fn block_of(g: Handle, p: i32, ndim: usize) -> GaResult<(Vec<i64>, Vec<i64>)> {
+    Ok(core::distribution(g, p)?.unwrap_or((vec![-1; ndim], vec![-2; ndim])))
+}
+
+/// `GA_Print_distribution`: process 0 prints who owns which block.
+pub fn print_distribution(call: &'static str, g: Handle) -> GaResult<()> {
+    let (t, dims) = inquire(call, g)?;
+    core::sync().map_err(|e| relabel(call, e))?;
+    if core::nodeid() == 0 {
+        let name = core::name(g).map_err(|e| relabel(call, e))?;
+        let ds: Vec<String> = dims.iter().map(|d| d.to_string()).collect();
+        let mut out = format!(
+            "Array Handle={g} Name:'{name}' Data Type:{}\nArray Dimensions:{}\n",
+            type_name(t),
+            ds.join("x")
+        );
+        for p in 0..core::nnodes() {
+            let (lo, hi) = block_of(g, p, dims.len()).map_err(|e| relabel(call, e))?;
+            let _ = writeln!(
+                out,
+                "Process={p}\t owns array section: {} ",
+                fmt_patch(&lo, &hi)
+            );
+        }
+        emit(&out);
+    }
+    core::sync().map_err(|e| relabel(call, e))
+}
+
+/// GA's Fortran-style type name for the summary.
+fn fortran_type(t: ElemType) -> &'static str {
+    match t {
+        ElemType::Char => "character",
+        ElemType::Int => "integer",
+        ElemType::Long => "long integer",
+        ElemType::LongLong => "long long integer",
+        ElemType::Float => "real",
+        ElemType::Double => "double precision",
+        ElemType::LongDouble => "long double",
+        ElemType::SComplex => "single complex",
+        ElemType::DComplex => "double complex",
+        ElemType::LDComplex => "long double complex",
+    }
+}
+
+/// Fortran-order 1-based ranges of a C block.
+fn fortran_ranges(lo: &[i64], hi: &[i64]) -> String {
+    let r: Vec<String> = lo
+        .iter()
+        .zip(hi)
+        .rev()
+        .map(|(l, h)| format!("{}:{}", l + 1, h + 1))
+        .collect();
+    r.join(",")
+}
+
+/// `GA_Summarize`: process 0 lists the live arrays (with `verbose`, their
+/// blocks and owners).
+pub fn summarize(call: &'static str, verbose: bool) -> GaResult<()> {
+    core::sync().map_err(|e| relabel(call, e))?;
+    if core::nodeid() == 0 {
+        let mut out = String::from(
+            " Summary of allocated global arrays\n-----------------------------------\n",
+        );
+        let mut any = false;
+        for (index, g) in (-1000..-1000 + 32768).enumerate() {
+            if !core::valid(g) {
+                continue;
+            }
+            any = true;
+            let (t, dims) = inquire(call, g)?;
+            let name = core::name(g).unwrap_or_default();
+            let fd: Vec<String> = dims.iter().rev().map(|d| d.to_string()).collect();
+            let _ = writeln!(
+                out,
+                "  array {index} => {} {name}({}),  handle: {g} ",
+                fortran_type(t),
+                fd.join(",")
+            );
+            if verbose {
+                for p in 0..core::nnodes() {
+                    if let Some((lo, hi)) =
+                        core::distribution(g, p).map_err(|e| relabel(call, e))?
+                    {
+                        let _ = writeln!(out, "    ({}) -> {p} ", fortran_ranges(&lo, &hi));
+                    }
+                }
+            }
+        }
+        if !any {
+            out.push_str("  No active global arrays\n");
+        }
+        out.push_str("\n\n");
+        emit(&out);
+    }
+    Ok(())
+}
+
+/// `GA_Compare_distr`: whether two arrays have the same shape and every
+/// process owns the same block of both.
+pub fn same_distribution(call: &'static str, a: Handle, b: Handle) -> GaResult<bool> {
+    let (_, da) = inquire(call, a)?;
+    let (_, db) = inquire(call, b)?;
+    if da != db {
+        return Ok(false);
+    }
+    for p in 0..core::nnodes() {
+        let x = core::distribution(a, p).map_err(|e| relabel(call, e))?;
+        let y = core::distribution(b, p).map_err(|e| relabel(call, e))?;
+        if x != y {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::elem::encode;
+
+    #[test]
+    fn layout_matches_ga() {
+        // C dims {2,3}: GA shows it as [1:3,1:2].
+        let data = encode(&[0.5f64, 1.5, 2.5, 3.5, 4.5, 5.5]);
+        let s = render(-1000, "A", ElemType::Double, &[2, 3], &data);
+        let want = "\n global array: A[1:3,1:2],  handle: -1000 \n\n            1           2  \n       ----------- -----------\n   1       0.50000     3.50000\n   2       1.50000     4.50000\n   3       2.50000     5.50000\n";
+        assert_eq!(s, want);
+        let v = encode(&[7i32, -8]);
+        let s = render(-999, "V", ElemType::Int, &[2], &v);
+        assert_eq!(
+            s,
+            "\n global array: V[1:2],  handle: -999 \n   1          7\n   2         -8\n"
+        );
+    }
+}

@@ -1,0 +1,244 @@
+//! The crate's one pointer-conversion module: views of mapped shared memory
+//! as bytes and atomics. Every function checks that the range it touches lies
+//! inside the mapping, so callers stay in safe code.
+
+use crate::sys::Mapping;
+use std::sync::atomic::{AtomicI32, AtomicI64, AtomicU32};
+
+/// Up to this many dimensions.
+pub const MAX_DIM: usize = 7;
+
+/// Calls `f(a, b)` with the element offsets of every row (all dimensions but
+/// the last) of a patch of `count` elements in two layouts with strides `sa`
+/// and `sb` (elements; the last dimension has stride 1 in both).
+pub fn rows(count: &[usize], sa: &[usize], sb: &[usize], mut f: impl FnMut(usize, usize)) {
+    let n = count.len();
+    if n == 0 || count.contains(&0) {
+        return;
+    }
+    let mut idx = [0usize; MAX_DIM];
+    loop {
+        let (mut a, mut b) = (0usize, 0usize);
+        for d in 0..n - 1 {
+            a += idx[d] * sa[d];
+            b += idx[d] * sb[d];
+        }
+        f(a, b);
+        let mut d = n - 1;
+        loop {
+            if d == 0 {
+                return;
+            }
+            d -= 1;
+            idx[d] += 1;
+            if idx[d] < count[d] {
+                break;
+            }
+            idx[d] = 0;
+        }
+    }
+}
+
+/// One past the last byte a patch touches (0 for an empty patch).
+pub fn extent(off: usize, strides: &[usize], count: &[usize], elem: usize) -> usize {
+    if count.is_empty() || count.contains(&0) {
+        return 0;
+    }
+    let mut last = off;
+    for d in 0..count.len() {
+        last += (count[d] - 1) * strides[d];
+    }
+    (last + 1) * elem
+}
+
+fn check(
+    m: &Mapping,
+    off: usize,
+    strides: &[usize],
+    count: &[usize],
+    elem: usize,
+) -> Result<(), String> {
+    let end = extent(off, strides, count, elem);
+    if end > m.len() {
+        return Err(format!(
+            "internal: patch ends at byte {end} beyond a {}-byte segment",
+            m.len()
+        ));
+    }
+    Ok(())
+}
+
+fn check_slice(
+    len: usize,
+    off: usize,
+    strides: &[usize],
+    count: &[usize],
+    elem: usize,
+) -> Result<(), String> {
+    let end = extent(off, strides, count, elem);
+    if end > len {
+        return Err(format!(
+            "the buffer holds {len} bytes but the patch needs {end}"
+        ));
+    }
+    Ok(())
+}
+
+/// Copies a patch from `src` (element offset `soff`, strides `sstr`) into the
+/// segment at element offset `off` with strides `str_`.
+#[allow(clippy::too_many_arguments)]
+pub fn copy_in(
+    m: &Mapping,
+    off: usize,
+    str_: &[usize],
+    src: &[u8],
+    soff: usize,
+    sstr: &[usize],
+    count: &[usize],
+    elem: usize,
+) -> Result<(), String> {
+    check(m, off, str_, count, elem)?;
+    check_slice(src.len(), soff, sstr, count, elem)?;
+    let row = count.last().copied().unwrap_or(0) * elem;
+    let base = m.ptr();
+    rows(count, str_, sstr, |a, b| {
+        let d = (off + a) * elem;
+        let s = (soff + b) * elem;
+        // SAFETY: both ranges were checked above to lie inside the mapping
+        // and the slice; shared memory and a user buffer never overlap.
+        unsafe { std::ptr::copy_nonoverlapping(src.as_ptr().add(s), base.add(d), row) };
+    });
+    Ok(())
+}
+
+/// Copies a patch out of the segment into `dst`.
+#[allow(clippy::too_many_arguments)]
+pub fn copy_out(
+    m: &Mapping,
+    off: usize,
+    str_: &[usize],
+    dst: &mut [u8],
+    doff: usize,
+    dstr: &[usize],
+    count: &[usize],
+    elem: usize,
+) -> Result<(), String> {
+    check(m, off, str_, count, elem)?;
+    check_slice(dst.len(), doff, dstr, count, elem)?;
+    let row = count.last().copied().unwrap_or(0) * elem;
+    let base = m.ptr();
+    let out = dst.as_mut_ptr();
+    rows(count, str_, dstr, |a, b| {
+        let s = (off + a) * elem;
+        let d = (doff + b) * elem;
+        // SAFETY: both ranges were checked above.
+        unsafe { std::ptr::copy_nonoverlapping(base.add(s), out.add(d), row) };
+    });
+    Ok(())
+}
+
+/// Runs `f(shm_row, src_row)` on every row of a patch of the segment, with the
+/// segment row as a mutable byte slice (the caller holds the owner's lock).
+#[allow(clippy::too_many_arguments)]
+pub fn update_rows(
+    m: &Mapping,
+    off: usize,
+    str_: &[usize],
+    src: &[u8],
+    soff: usize,
+    sstr: &[usize],
+    count: &[usize],
+    elem: usize,
+    mut f: impl FnMut(&mut [u8], &[u8]),
+) -> Result<(), String> {
+    check(m, off, str_, count, elem)?;
+    check_slice(src.len(), soff, sstr, count, elem)?;
+    let row = count.last().copied().unwrap_or(0) * elem;
+    let base = m.ptr();
+    rows(count, str_, sstr, |a, b| {
+        let d = (off + a) * elem;
+        let s = (soff + b) * elem;
+        // SAFETY: the range was checked above; the caller holds the lock
+        // that makes this process the only writer of the row meanwhile.
+        let dst = unsafe { std::slice::from_raw_parts_mut(base.add(d), row) };
+        f(dst, &src[s..s + row]);
+    });
+    Ok(())
+}
+
+fn atomic_at<T>(m: &Mapping, byte_off: usize) -> Result<*mut u8, String> {
+    let size = std::mem::size_of::<T>();
+    if byte_off + size > m.len() || !(m.ptr() as usize + byte_off).is_multiple_of(size) {
+        return Err(format!("internal: misplaced atomic at byte {byte_off}"));
+    }
+    // SAFETY: in bounds, checked above.
+    Ok(unsafe { m.ptr().add(byte_off) })
+}
+
+/// The 32-bit word at `byte_off` as an atomic.
+pub fn atomic_u32(m: &Mapping, byte_off: usize) -> Result<&AtomicU32, String> {
+    let p = atomic_at::<u32>(m, byte_off)?;
+    // SAFETY: aligned, in bounds, and valid as long as the mapping; all
+    // processes access the word atomically.
+    Ok(unsafe { AtomicU32::from_ptr(p as *mut u32) })
+}
+
+/// The 32-bit integer at `byte_off` as an atomic.
+pub fn atomic_i32(m: &Mapping, byte_off: usize) -> Result<&AtomicI32, String> {
+    let p = atomic_at::<i32>(m, byte_off)?;
+    // SAFETY: as for `atomic_u32`.
+    Ok(unsafe { AtomicI32::from_ptr(p as *mut i32) })
+}
+
+/// The 64-bit integer at `byte_off` as an atomic.
+pub fn atomic_i64(m: &Mapping, byte_off: usize) -> Result<&AtomicI64, String> {
+    let p = atomic_at::<i64>(m, byte_off)?;
+    // SAFETY: as for `atomic_u32`.
+    Ok(unsafe { AtomicI64::from_ptr(p as *mut i64) })
+}
+
+/// Address of byte `byte_off` of the mapping (for `NGA_Access`).
+pub fn address(m: &Mapping, byte_off: usize) -> *mut u8 {
+    m.ptr().wrapping_add(byte_off.min(m.len()))
+}
+
+/// A byte slice view of `len` bytes at `ptr` handed in by a C caller.
+///
+/// # Safety
+/// `ptr` must be valid for writes of `len` bytes for the slice's lifetime.
+pub unsafe fn user_slice_mut<'a>(ptr: *mut u8, len: usize) -> &'a mut [u8] {
+    if len == 0 || ptr.is_null() {
+        return &mut [];
+    }
+    // SAFETY: guaranteed by the caller.
+    unsafe { std::slice::from_raw_parts_mut(ptr, len) }
+}
+
+/// `len` bytes of the mapping at `byte_off` as a slice (for sending).
+pub fn bytes(m: &Mapping, byte_off: usize, len: usize) -> Result<&[u8], String> {
+    if byte_off.checked_add(len).is_none_or(|e| e > m.len()) {
+        return Err(format!(
+            "internal: bytes {byte_off}+{len} beyond the segment"
+        ));
+    }
+    // SAFETY: in bounds (checked); the memory stays mapped while `m` lives.
+    Ok(unsafe { std::slice::from_raw_parts(m.ptr().add(byte_off), len) })
+}
+
+/// Reads a C `long` argument passed by reference; `None` for null.
+pub fn read_long(p: *const std::ffi::c_long) -> Option<std::ffi::c_long> {
+    if p.is_null() {
+        return None;
+    }
+    // SAFETY: a non-null argument of a C caller points to a readable long.
+    Some(unsafe { p.read_unaligned() })
+}
+
+/// Reads a Fortran INTEGER*8 argument; `None` for null.
+pub fn read_i64(p: *const i64) -> Option<i64> {
+    if p.is_null() {
+        return None;
+    }
+    // SAFETY: a non-null argument of a Fortran caller points to an INTEGER*8.
+    Some(unsafe { p.read_unaligned() })
+}

@@ -1,0 +1,505 @@
+//! The `ga-server` data server: one per node. It owns the arrays' memory in
+//! POSIX shared-memory segments that the compute ranks of its node map, and
+//! serves the operations other nodes' ranks (or every rank, with
+//! `MPBRIDGE_GA_REMOTE=1`) send it. It checks every request and answers a bad
+//! one with an error text; it waits for requests with a backoff that ends in
+//! sleeps, so an idle server takes no core.
+
+use crate::core::kernels;
+use crate::core::{dist, ElemType};
+use crate::protocol::*;
+use crate::ptr::{self, MAX_DIM};
+use crate::shm::{self, NodeLayout, SHM_DIR};
+use crate::sys::{self, Comm, Mapping, RecvSlot};
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+struct SArray {
+    ty: ElemType,
+    ndim: usize,
+    layout: NodeLayout,
+    map: Mapping,
+}
+
+struct Server {
+    comm: Comm,
+    pid: i32,
+    host: String,
+    ctl: Mapping,
+    arrays: HashMap<u32, SArray>,
+    byes: HashSet<i32>,
+    scratch: Vec<u8>,
+    reply: Vec<u8>,
+    ncompute: usize,
+}
+
+/// A check failed: the text goes back to the client.
+type Check<T> = Result<T, String>;
+
+/// Marker for the server in lock words (owners use their compute rank).
+const SERVER_LOCKER: u32 = u32::MAX - 1;
+
+/// Creates a segment after checking `/dev/shm` has room; the message says
+/// what to do when it has not.
+pub fn create_segment(name: &str, len: usize, what: &str, host: &str) -> Result<Mapping, String> {
+    let full = |free: u64| {
+        format!(
+            "/dev/shm on {host} is full: {what} needs {len} bytes there but {free} are free; \
+             remove stale files in {SHM_DIR} or enlarge it (e.g. docker run --shm-size=...)"
+        )
+    };
+    let free = sys::free_bytes(SHM_DIR)?;
+    if free < len as u64 {
+        return Err(full(free));
+    }
+    sys::shm_create(name, len).map_err(|(nospace, e)| {
+        if nospace {
+            full(sys::free_bytes(SHM_DIR).unwrap_or(0))
+        } else {
+            format!("cannot create shared memory for {what} on {host}: {e}")
+        }
+    })
+}
+
+/// Runs the server until every compute rank left; returns the exit code.
+pub fn run() -> i32 {
+    let gone = shm::remove_stale();
+    if !gone.is_empty() {
+        eprintln!(
+            "ga-server: removed {} shared-memory segment(s) left by dead jobs: {}",
+            gone.len(),
+            gone.join(" ")
+        );
+    }
+    let pid = sys::getpid();
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_string())
+        .unwrap_or_else(|_| "this node".into());
+    let ctl_name = ctl_name(pid);
+    let ctl = create_segment(&ctl_name, CTL_LEN, "the GA control segment", &host);
+    let procs = match crate::procs::setup(true) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("ga-server: cannot join the job: {e}");
+            sys::shm_unlink(&ctl_name);
+            return 1;
+        }
+    };
+    let ctl = match ctl {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("ga-server: {e}");
+            sys::abort_world(1);
+        }
+    };
+    let mut s = Server {
+        comm: procs.ga_comm,
+        pid,
+        host,
+        ctl,
+        arrays: HashMap::new(),
+        byes: HashSet::new(),
+        scratch: Vec::new(),
+        reply: vec![0u8; REP_LEN + EAGER],
+        ncompute: procs.compute.len(),
+    };
+    let code = match s.serve() {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("ga-server: {e}");
+            1
+        }
+    };
+    s.arrays.clear();
+    sys::shm_unlink(&ctl_name);
+    if code != 0 {
+        sys::abort_world(code);
+    }
+    if !shim_core::mpi::is_finalized() {
+        let _ = shim_core::mpi::finalize();
+    }
+    code
+}
+
+/// The waiting policy of an idle server: spin briefly, yield for a little
+/// while, then sleep with growing intervals.
+pub(crate) fn idle_policy() -> shim_core::backoff::Policy {
+    shim_core::backoff::Policy {
+        spin: Duration::from_micros(30),
+        yield_until: Duration::from_millis(2),
+        first_sleep: Duration::from_micros(20),
+        max_sleep: Duration::from_millis(2),
+    }
+}
+
+impl Server {
+    fn serve(&mut self) -> Result<(), String> {
+        let mut slot = RecvSlot::new(self.comm, TAG_REQ, REQ_LEN + EAGER)?;
+        let mut wait = shim_core::backoff::Backoff::with_policy(idle_policy());
+        while self.byes.len() < self.ncompute {
+            match slot.test()? {
+                Some((src, len)) => {
+                    self.handle(src, slot.data(len))?;
+                    slot.repost()?;
+                    wait.reset();
+                }
+                None => wait.pause(),
+            }
+        }
+        Ok(())
+    }
+
+    fn send_reply(
+        &mut self,
+        dest: i32,
+        status: i32,
+        value: i64,
+        body: &[u8],
+    ) -> Result<(), String> {
+        let n = body.len().min(EAGER);
+        Rep {
+            status,
+            value,
+            len: body.len() as u64,
+        }
+        .encode(&mut self.reply);
+        self.reply[REP_LEN..REP_LEN + n].copy_from_slice(&body[..n]);
+        self.comm.send(&self.reply[..REP_LEN + n], dest, TAG_REP)
+    }
+
+    fn handle(&mut self, src: i32, msg: &[u8]) -> Result<(), String> {
+        let Some(req) = Req::decode(msg) else {
+            return self.send_reply(src, 1, 0, b"request shorter than a header");
+        };
+        let inline = &msg[REQ_LEN..];
+        // A payload beyond the eager size follows as its own message: take it
+        // now, so even a rejected request leaves nothing behind.
+        let mut big = None;
+        if req.len as usize > EAGER
+            && matches!(Op::from_u8(req.op), Some(Op::Put | Op::Acc | Op::Create))
+        {
+            let mut v = std::mem::take(&mut self.scratch);
+            v.resize(req.len as usize, 0);
+            let (_, got) = self.comm.recv(&mut v, src, TAG_DATA)?;
+            v.truncate(got);
+            big = Some(v);
+        }
+        let payload: &[u8] = big.as_deref().unwrap_or(inline);
+        let r = match Op::from_u8(req.op) {
+            Some(Op::Hello) => Ok(self.pid as i64),
+            Some(Op::Bye) => {
+                self.byes.insert(src);
+                return Ok(());
+            }
+            Some(Op::Create) => self.create(&req, payload).map(|_| 0),
+            Some(Op::Destroy) => {
+                self.arrays.remove(&req.array);
+                Ok(0)
+            }
+            Some(Op::Put) => self.put(&req, payload).map(|_| 0),
+            Some(Op::Acc) => self.acc(&req, payload).map(|_| 0),
+            Some(Op::Get) => {
+                let r = self.get(src, &req);
+                if let Some(v) = big.take() {
+                    self.scratch = v;
+                }
+                return match r {
+                    Ok(()) => Ok(()),
+                    Err(e) => self.send_reply(src, 1, 0, e.as_bytes()),
+                };
+            }
+            Some(Op::ReadInc) => self.read_inc(&req),
+            Some(Op::NxtVal) => ptr::atomic_i64(&self.ctl, CTL_NXTVAL)
+                .map(|a| a.fetch_add(req.aux, Ordering::AcqRel)),
+            Some(Op::NxtReset) => ptr::atomic_i64(&self.ctl, CTL_NXTVAL).map(|a| {
+                a.store(req.aux, Ordering::Release);
+                0
+            }),
+            Some(Op::MutexTry) => self.mutex_word(req.aux).and_then(|o| {
+                let w = ptr::atomic_u32(&self.ctl, o)?;
+                let me = req.owner as u32 + 1;
+                Ok(
+                    w.compare_exchange(0, me, Ordering::Acquire, Ordering::Relaxed)
+                        .is_ok() as i64,
+                )
+            }),
+            Some(Op::MutexUnlock) => self.mutex_word(req.aux).and_then(|o| {
+                let w = ptr::atomic_u32(&self.ctl, o)?;
+                let me = req.owner as u32 + 1;
+                w.compare_exchange(me, 0, Ordering::Release, Ordering::Relaxed)
+                    .map(|_| 0)
+                    .map_err(|_| {
+                        format!("mutex {} is not locked by process {}", req.aux, req.owner)
+                    })
+            }),
+            Some(Op::MutexInit) => {
+                if req.aux < 0 || req.aux as usize > MAX_MUTEXES {
+                    Err(format!(
+                        "{} mutexes requested, at most {MAX_MUTEXES}",
+                        req.aux
+                    ))
+                } else {
+                    for i in 0..MAX_MUTEXES {
+                        ptr::atomic_u32(&self.ctl, CTL_MUTEX + 4 * i)?.store(0, Ordering::Release);
+                    }
+                    Ok(0)
+                }
+            }
+            None => Err(format!("unknown request {}", req.op)),
+        };
+        if let Some(v) = big {
+            self.scratch = v;
+        }
+        match r {
+            Ok(v) => self.send_reply(src, 0, v, &[]),
+            Err(e) => self.send_reply(src, 1, 0, e.as_bytes()),
+        }
+    }
+
+    fn mutex_word(&self, m: i64) -> Check<usize> {
+        if m < 0 || m as usize >= MAX_MUTEXES {
+            return Err(format!("mutex {m} does not exist"));
+        }
+        Ok(CTL_MUTEX + 4 * m as usize)
+    }
+
+    fn create(&mut self, req: &Req, payload: &[u8]) -> Check<()> {
+        let layout = NodeLayout::decode(payload).ok_or("malformed array layout")?;
+        let ty = ElemType::from_wire(req.ty).ok_or("unknown element type")?;
+        if self.arrays.contains_key(&req.array) {
+            return Err(format!("array id {} exists already", req.array));
+        }
+        let name = array_name(self.pid, req.array);
+        let what = format!("array '{}'", layout.name);
+        let map = create_segment(&name, layout.total as usize, &what, &self.host)?;
+        self.arrays.insert(
+            req.array,
+            SArray {
+                ty,
+                ndim: req.ndim as usize,
+                layout,
+                map,
+            },
+        );
+        Ok(())
+    }
+}
+
+/// Where a checked patch lies in a segment.
+struct Place {
+    /// Element offset of the patch start from the segment start / elem.
+    off: usize,
+    bstr: [usize; MAX_DIM],
+    count: [usize; MAX_DIM],
+    n: usize,
+    elem: usize,
+    lock_off: usize,
+    bytes: usize,
+}
+
+impl Server {
+    fn place(&self, req: &Req, want_ty: bool) -> Check<(&SArray, Place)> {
+        let a = self.arrays.get(&req.array).ok_or_else(|| {
+            format!(
+                "no array with id {} on the server of {} (destroyed?)",
+                req.array, self.host
+            )
+        })?;
+        let n = a.ndim;
+        if req.ndim as usize != n {
+            return Err(format!(
+                "request for {} dimensions on {n}-dimensional g_a '{}'",
+                req.ndim, a.layout.name
+            ));
+        }
+        if want_ty && req.ty != a.ty.wire() {
+            return Err(format!(
+                "element type {:?} does not match g_a '{}' of type {:?}",
+                ElemType::from_wire(req.ty),
+                a.layout.name,
+                a.ty
+            ));
+        }
+        let b = a
+            .layout
+            .blocks
+            .iter()
+            .find(|b| b.owner == req.owner)
+            .ok_or_else(|| {
+                format!(
+                    "process {} owns no block of g_a '{}' on this node",
+                    req.owner, a.layout.name
+                )
+            })?;
+        let inside =
+            (0..n).all(|d| b.lo[d] <= req.lo[d] && req.lo[d] <= req.hi[d] && req.hi[d] <= b.hi[d]);
+        if !inside {
+            return Err(format!(
+                "patch {} outside the block {} of process {} of g_a '{}'",
+                crate::core::fmt_patch(&req.lo[..n], &req.hi[..n]),
+                crate::core::fmt_patch(&b.lo[..n], &b.hi[..n]),
+                req.owner,
+                a.layout.name
+            ));
+        }
+        let elem = a.ty.size();
+        let mut bc = [0usize; MAX_DIM];
+        let mut count = [0usize; MAX_DIM];
+        for d in 0..n {
+            bc[d] = (b.hi[d] - b.lo[d] + 1) as usize;
+            count[d] = (req.hi[d] - req.lo[d] + 1) as usize;
+        }
+        let bstr = dist::strides_of(&bc[..n]);
+        let mut off = b.off as usize / elem;
+        for d in 0..n {
+            off += (req.lo[d] - b.lo[d]) as usize * bstr[d];
+        }
+        let bytes = count[..n].iter().product::<usize>() * elem;
+        Ok((
+            a,
+            Place {
+                off,
+                bstr,
+                count,
+                n,
+                elem,
+                lock_off: b.lock_off as usize,
+                bytes,
+            },
+        ))
+    }
+
+    fn put(&self, req: &Req, payload: &[u8]) -> Check<()> {
+        let (a, p) = self.place(req, true)?;
+        if payload.len() != p.bytes || req.len as usize != p.bytes {
+            return Err(format!(
+                "{} data bytes for a patch of {} bytes",
+                payload.len(),
+                p.bytes
+            ));
+        }
+        let pstr = dist::strides_of(&p.count[..p.n]);
+        ptr::copy_in(
+            &a.map,
+            p.off,
+            &p.bstr[..p.n],
+            payload,
+            0,
+            &pstr[..p.n],
+            &p.count[..p.n],
+            p.elem,
+        )
+    }
+
+    fn acc(&self, req: &Req, payload: &[u8]) -> Check<()> {
+        let (a, p) = self.place(req, true)?;
+        if payload.len() != p.bytes || req.len as usize != p.bytes {
+            return Err(format!(
+                "{} data bytes for a patch of {} bytes",
+                payload.len(),
+                p.bytes
+            ));
+        }
+        let pstr = dist::strides_of(&p.count[..p.n]);
+        let ty = a.ty;
+        let alpha = req.alpha;
+        let w = ptr::atomic_u32(&a.map, p.lock_off)?;
+        let mut err = None;
+        shm::lock(w, SERVER_LOCKER);
+        let r = ptr::update_rows(
+            &a.map,
+            p.off,
+            &p.bstr[..p.n],
+            payload,
+            0,
+            &pstr[..p.n],
+            &p.count[..p.n],
+            p.elem,
+            |d, s| {
+                if let Err(e) = kernels::acc(ty, d, s, &alpha) {
+                    err = Some(e);
+                }
+            },
+        );
+        shm::unlock(w);
+        r?;
+        err.map_or(Ok(()), Err)
+    }
+
+    fn get(&mut self, src: i32, req: &Req) -> Check<()> {
+        let mut out = std::mem::take(&mut self.reply);
+        let mut v = std::mem::take(&mut self.scratch);
+        let r = self.get_with(src, req, &mut out, &mut v);
+        self.reply = out;
+        self.scratch = v;
+        r
+    }
+
+    fn get_with(&self, src: i32, req: &Req, out: &mut [u8], v: &mut Vec<u8>) -> Check<()> {
+        let (a, p) = self.place(req, false)?;
+        let pstr = dist::strides_of(&p.count[..p.n]);
+        let comm = self.comm;
+        if p.bytes <= EAGER {
+            Rep {
+                status: 0,
+                value: 0,
+                len: p.bytes as u64,
+            }
+            .encode(out);
+            return ptr::copy_out(
+                &a.map,
+                p.off,
+                &p.bstr[..p.n],
+                &mut out[REP_LEN..REP_LEN + p.bytes],
+                0,
+                &pstr[..p.n],
+                &p.count[..p.n],
+                p.elem,
+            )
+            .and_then(|_| comm.send(&out[..REP_LEN + p.bytes], src, TAG_REP));
+        }
+        let mut head = [0u8; REP_LEN];
+        Rep {
+            status: 0,
+            value: 0,
+            len: p.bytes as u64,
+        }
+        .encode(&mut head);
+        if dist::contiguous(&p.count[..p.n], &p.bstr[..p.n]) {
+            let data = ptr::bytes(&a.map, p.off * p.elem, p.bytes)?;
+            return comm.send2(&head, data, src, TAG_REP, TAG_RDATA);
+        }
+        v.resize(p.bytes, 0);
+        ptr::copy_out(
+            &a.map,
+            p.off,
+            &p.bstr[..p.n],
+            v,
+            0,
+            &pstr[..p.n],
+            &p.count[..p.n],
+            p.elem,
+        )
+        .and_then(|_| comm.send2(&head, v, src, TAG_REP, TAG_RDATA))
+    }
+
+    fn read_inc(&self, req: &Req) -> Check<i64> {
+        let (a, p) = self.place(req, false)?;
+        if p.bytes != p.elem {
+            return Err("read-increment needs a single element".into());
+        }
+        match a.ty {
+            ElemType::Int => Ok(ptr::atomic_i32(&a.map, p.off * p.elem)?
+                .fetch_add(req.aux as i32, Ordering::AcqRel)
+                as i64),
+            ElemType::Long | ElemType::LongLong => {
+                Ok(ptr::atomic_i64(&a.map, p.off * p.elem)?.fetch_add(req.aux, Ordering::AcqRel))
+            }
+            t => Err(format!(
+                "read-increment on g_a '{}' of type {t:?}: only integer arrays",
+                a.layout.name
+            )),
+        }
+    }
+}

@@ -1,0 +1,234 @@
+//! Shared-memory segments: names, layout, the per-owner lock living in them,
+//! and removal of segments left behind by jobs that died.
+
+use crate::protocol::SEG_PREFIX;
+use crate::ptr::MAX_DIM;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// Where POSIX shared memory lives.
+pub const SHM_DIR: &str = "/dev/shm";
+
+/// Alignment of each block inside a segment.
+pub const BLOCK_ALIGN: usize = 64;
+
+fn round_up(x: usize, a: usize) -> usize {
+    x.div_ceil(a) * a
+}
+
+/// A block's lo and hi (inclusive).
+pub type Bounds = ([i64; MAX_DIM], [i64; MAX_DIM]);
+
+/// One block of an array's node segment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BlockEntry {
+    /// Owning compute rank.
+    pub owner: i32,
+    /// Byte offset of the block.
+    pub off: u64,
+    /// Byte offset of the owner's accumulate lock word.
+    pub lock_off: u64,
+    pub lo: [i64; MAX_DIM],
+    pub hi: [i64; MAX_DIM],
+}
+
+/// The layout of one array's segment on one node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodeLayout {
+    pub total: u64,
+    pub dims: [i64; MAX_DIM],
+    pub name: String,
+    pub blocks: Vec<BlockEntry>,
+}
+
+impl NodeLayout {
+    /// Lays out the blocks of `owners` (in order; with their lo/hi, `None`
+    /// for ranks owning nothing): a header of lock words, one per owner on a
+    /// cache line, then the blocks.
+    pub fn build(
+        dims: &[i64],
+        name: &str,
+        elem: usize,
+        owners: &[(i32, Option<Bounds>)],
+    ) -> NodeLayout {
+        let n = dims.len();
+        let mut cur = round_up(64 * (owners.len() + 1), 4096);
+        let mut blocks = Vec::new();
+        for (i, (owner, b)) in owners.iter().enumerate() {
+            let (lo, hi) = match b {
+                Some(x) => *x,
+                None => continue,
+            };
+            let count: usize = (0..n).map(|d| (hi[d] - lo[d] + 1) as usize).product();
+            let off = round_up(cur, BLOCK_ALIGN);
+            cur = off + count * elem;
+            blocks.push(BlockEntry {
+                owner: *owner,
+                off: off as u64,
+                lock_off: 64 * (i as u64 + 1),
+                lo,
+                hi,
+            });
+        }
+        let mut d7 = [0; MAX_DIM];
+        d7[..n].copy_from_slice(dims);
+        NodeLayout {
+            total: round_up(cur.max(4096), 4096) as u64,
+            dims: d7,
+            name: name.to_string(),
+            blocks,
+        }
+    }
+
+    /// Wire form.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut v = Vec::new();
+        v.extend_from_slice(&(self.blocks.len() as u32).to_le_bytes());
+        v.extend_from_slice(&(self.name.len() as u32).to_le_bytes());
+        v.extend_from_slice(&self.total.to_le_bytes());
+        for d in self.dims {
+            v.extend_from_slice(&d.to_le_bytes());
+        }
+        v.extend_from_slice(self.name.as_bytes());
+        for b in &self.blocks {
+            v.extend_from_slice(&b.owner.to_le_bytes());
+            v.extend_from_slice(&0u32.to_le_bytes());
+            v.extend_from_slice(&b.off.to_le_bytes());
+            v.extend_from_slice(&b.lock_off.to_le_bytes());
+            for x in b.lo.iter().chain(b.hi.iter()) {
+                v.extend_from_slice(&x.to_le_bytes());
+            }
+        }
+        v
+    }
+
+    /// Reads the wire form; `None` if malformed.
+    pub fn decode(b: &[u8]) -> Option<NodeLayout> {
+        let u32_at = |o: usize| Some(u32::from_le_bytes(b.get(o..o + 4)?.try_into().ok()?));
+        let u64_at = |o: usize| Some(u64::from_le_bytes(b.get(o..o + 8)?.try_into().ok()?));
+        let nb = u32_at(0)? as usize;
+        let nl = u32_at(4)? as usize;
+        let total = u64_at(8)?;
+        let mut dims = [0i64; MAX_DIM];
+        for (d, x) in dims.iter_mut().enumerate() {
+            *x = u64_at(16 + 8 * d)? as i64;
+        }
+        let mut o = 16 + 8 * MAX_DIM;
+        let name = String::from_utf8_lossy(b.get(o..o + nl)?).into_owned();
+        o += nl;
+        let mut blocks = Vec::with_capacity(nb.min(4096));
+        for _ in 0..nb {
+            let owner = u32_at(o)? as i32;
+            let off = u64_at(o + 8)?;
+            let lock_off = u64_at(o + 16)?;
+            let mut lo = [0i64; MAX_DIM];
+            let mut hi = [0i64; MAX_DIM];
+            for d in 0..MAX_DIM {
+                lo[d] = u64_at(o + 24 + 8 * d)? as i64;
+                hi[d] = u64_at(o + 24 + 8 * (MAX_DIM + d))? as i64;
+            }
+            o += 24 + 16 * MAX_DIM;
+            blocks.push(BlockEntry {
+                owner,
+                off,
+                lock_off,
+                lo,
+                hi,
+            });
+        }
+        Some(NodeLayout {
+            total,
+            dims,
+            name,
+            blocks,
+        })
+    }
+}
+
+/// Takes a lock word living in shared memory for `me` (spin, then yield).
+pub fn lock(w: &AtomicU32, me: u32) {
+    let mut spins = 0u32;
+    loop {
+        if w.load(Ordering::Relaxed) == 0
+            && w.compare_exchange_weak(0, me + 1, Ordering::Acquire, Ordering::Relaxed)
+                .is_ok()
+        {
+            return;
+        }
+        spins += 1;
+        if spins < 200 {
+            std::hint::spin_loop();
+        } else {
+            std::thread::yield_now();
+        }
+    }
+}
+
+/// Releases a lock word taken with [`lock`].
+pub fn unlock(w: &AtomicU32) {
+    w.store(0, Ordering::Release);
+}
+
+/// Whether `pid` runs a live `ga-server` (segments of other pids are stale).
+fn live_server(pid: i32) -> bool {
+    if !crate::sys::pid_alive(pid) {
+        return false;
+    }
+    match std::fs::read_to_string(format!("/proc/{pid}/comm")) {
+        Ok(c) => c.trim() == "ga-server",
+        Err(_) => true,
+    }
+}
+
+/// Removes segments whose creating server is gone; returns their names.
+pub fn remove_stale() -> Vec<String> {
+    let mut gone = Vec::new();
+    let Ok(rd) = std::fs::read_dir(SHM_DIR) else {
+        return gone;
+    };
+    for e in rd.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some(rest) = name.strip_prefix(SEG_PREFIX) else {
+            continue;
+        };
+        let pid: i32 = match rest.split('-').next().and_then(|p| p.parse().ok()) {
+            Some(p) => p,
+            None => continue,
+        };
+        if pid != crate::sys::getpid()
+            && !live_server(pid)
+            && crate::sys::shm_unlink(&format!("/{name}"))
+        {
+            gone.push(name);
+        }
+    }
+    gone
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout_round_trip_and_alignment() {
+        let lo = [0; MAX_DIM];
+        let mut hi = [0; MAX_DIM];
+        hi[0] = 4;
+        hi[1] = 2;
+        let mut lo2 = lo;
+        lo2[0] = 5;
+        let mut hi2 = hi;
+        hi2[0] = 9;
+        let l = NodeLayout::build(
+            &[10, 3],
+            "A",
+            8,
+            &[(0, Some((lo, hi))), (1, None), (2, Some((lo2, hi2)))],
+        );
+        assert_eq!(l.blocks.len(), 2);
+        assert_eq!(l.blocks[0].off % 64, 0);
+        assert!(l.blocks[1].off >= l.blocks[0].off + 15 * 8);
+        assert_eq!(l.blocks[1].lock_off, 64 * 3);
+        assert_eq!(l.total % 4096, 0);
+        assert_eq!(NodeLayout::decode(&l.encode()), Some(l));
+    }
+}

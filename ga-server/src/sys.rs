@@ -1,0 +1,585 @@
+//! The FFI edge of the crate: every call into MPI and into the C library
+//! (shared memory, signals, file-system statistics) goes through here, so the
+//! rest of the crate is safe code. Buffers handed to MPI are borrowed for the
+//! whole call, and every call here is blocking or completes its request
+//! before returning (except [`RecvSlot`], which owns its buffer).
+
+use mpi_sys as mpi;
+use std::ffi::{c_int, c_void, CString};
+
+/// An MPI communicator handle (copied freely; the owner frees it).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Comm(pub mpi::MPI_Comm);
+
+// SAFETY: an MPI communicator handle is an opaque identifier usable from any
+// thread; the crate initialises MPI with MPI_THREAD_MULTIPLE or serialises.
+unsafe impl Send for Comm {}
+// SAFETY: as above; the handle is never dereferenced on the Rust side.
+unsafe impl Sync for Comm {}
+
+fn check(rc: c_int, call: &'static str) -> Result<(), String> {
+    if rc == 0 {
+        Ok(())
+    } else {
+        Err(format!(
+            "{call} failed: {}",
+            shim_core::mpi::error_string(rc)
+        ))
+    }
+}
+
+fn count(len: usize) -> Result<c_int, String> {
+    c_int::try_from(len).map_err(|_| format!("transfer of {len} bytes exceeds 2 GiB"))
+}
+
+impl Comm {
+    /// Rank in the communicator.
+    pub fn rank(self) -> i32 {
+        let mut r: c_int = -1;
+        // SAFETY: valid communicator and out-pointer.
+        unsafe { mpi::MPI_Comm_rank(self.0, &mut r) };
+        r
+    }
+
+    /// Size of the communicator.
+    pub fn size(self) -> i32 {
+        let mut r: c_int = 0;
+        // SAFETY: valid communicator and out-pointer.
+        unsafe { mpi::MPI_Comm_size(self.0, &mut r) };
+        r
+    }
+
+    /// Blocking send of bytes.
+    pub fn send(self, buf: &[u8], dest: i32, tag: i32) -> Result<(), String> {
+        let n = count(buf.len())?;
+        // SAFETY: `buf` is valid for n bytes during the blocking call.
+        check(
+            unsafe {
+                mpi::MPI_Send(
+                    buf.as_ptr() as *const c_void,
+                    n,
+                    mpi::RSMPI_UINT8_T,
+                    dest,
+                    tag,
+                    self.0,
+                )
+            },
+            "MPI_Send",
+        )
+    }
+
+    /// Sends two buffers as two messages (header, then data) without copying.
+    pub fn send2(
+        self,
+        a: &[u8],
+        b: &[u8],
+        dest: i32,
+        tag_a: i32,
+        tag_b: i32,
+    ) -> Result<(), String> {
+        self.send(a, dest, tag_a)?;
+        self.send(b, dest, tag_b)
+    }
+
+    /// Blocking receive of at most `buf.len()` bytes; returns (source, bytes).
+    pub fn recv(self, buf: &mut [u8], source: i32, tag: i32) -> Result<(i32, usize), String> {
+        let n = count(buf.len())?;
+        let mut st = empty_status();
+        // SAFETY: `buf` is valid for n bytes during the blocking call.
+        check(
+            unsafe {
+                mpi::MPI_Recv(
+                    buf.as_mut_ptr() as *mut c_void,
+                    n,
+                    mpi::RSMPI_UINT8_T,
+                    source,
+                    tag,
+                    self.0,
+                    &mut st,
+                )
+            },
+            "MPI_Recv",
+        )?;
+        Ok((st.MPI_SOURCE, status_count(&st)))
+    }
+
+    /// Receives into `buf`, testing for completion and calling `idle`
+    /// between tests (so the waiter can back off); returns the byte count.
+    pub fn recv_polling(
+        self,
+        buf: &mut [u8],
+        source: i32,
+        tag: i32,
+        mut idle: impl FnMut(),
+    ) -> Result<usize, String> {
+        let n = count(buf.len())?;
+        // SAFETY: reading a constant exported by mpi-sys's C shim.
+        let mut req = unsafe { mpi::RSMPI_REQUEST_NULL };
+        // SAFETY: `buf` stays borrowed until the request completes below;
+        // the loop does not exit before completion except on an MPI error,
+        // after which the request is waited for.
+        check(
+            unsafe {
+                mpi::MPI_Irecv(
+                    buf.as_mut_ptr() as *mut c_void,
+                    n,
+                    mpi::RSMPI_UINT8_T,
+                    source,
+                    tag,
+                    self.0,
+                    &mut req,
+                )
+            },
+            "MPI_Irecv",
+        )?;
+        loop {
+            let mut flag: c_int = 0;
+            let mut st = empty_status();
+            // SAFETY: active request, valid out-pointers.
+            let rc = unsafe { mpi::MPI_Test(&mut req, &mut flag, &mut st) };
+            if rc != 0 {
+                // SAFETY: completes the request so `buf` is no longer used.
+                unsafe { mpi::MPI_Wait(&mut req, mpi::RSMPI_STATUS_IGNORE) };
+                return Err(format!(
+                    "MPI_Test failed: {}",
+                    shim_core::mpi::error_string(rc)
+                ));
+            }
+            if flag != 0 {
+                return Ok(status_count(&st));
+            }
+            idle();
+        }
+    }
+
+    /// Barrier.
+    pub fn barrier(self) -> Result<(), String> {
+        // SAFETY: valid communicator.
+        check(unsafe { mpi::MPI_Barrier(self.0) }, "MPI_Barrier")
+    }
+
+    /// Broadcast of bytes from `root`.
+    pub fn bcast(self, buf: &mut [u8], root: i32) -> Result<(), String> {
+        let n = count(buf.len())?;
+        // SAFETY: `buf` is valid for n bytes during the blocking call.
+        check(
+            unsafe {
+                mpi::MPI_Bcast(
+                    buf.as_mut_ptr() as *mut c_void,
+                    n,
+                    mpi::RSMPI_UINT8_T,
+                    root,
+                    self.0,
+                )
+            },
+            "MPI_Bcast",
+        )
+    }
+
+    /// All-gather of equal-sized byte records.
+    pub fn allgather(self, mine: &[u8]) -> Result<Vec<u8>, String> {
+        let n = count(mine.len())?;
+        let mut all = vec![0u8; mine.len() * self.size().max(0) as usize];
+        // SAFETY: buffers are valid for the sizes given during the blocking call.
+        check(
+            unsafe {
+                mpi::MPI_Allgather(
+                    mine.as_ptr() as *const c_void,
+                    n,
+                    mpi::RSMPI_UINT8_T,
+                    all.as_mut_ptr() as *mut c_void,
+                    n,
+                    mpi::RSMPI_UINT8_T,
+                    self.0,
+                )
+            },
+            "MPI_Allgather",
+        )?;
+        Ok(all)
+    }
+
+    /// In-place all-reduce of `x` (element kind `kind`, operation `op`).
+    pub fn allreduce<T: Reducible>(self, x: &mut [T], op: ReduceOp) -> Result<(), String> {
+        let n = count(x.len())?;
+        let mut out = x.to_vec();
+        // SAFETY: both buffers hold n elements of the datatype T maps to, for
+        // the whole blocking call.
+        check(
+            unsafe {
+                mpi::MPI_Allreduce(
+                    x.as_ptr() as *const c_void,
+                    out.as_mut_ptr() as *mut c_void,
+                    n,
+                    T::datatype(),
+                    op.raw(),
+                    self.0,
+                )
+            },
+            "MPI_Allreduce",
+        )?;
+        x.copy_from_slice(&out);
+        Ok(())
+    }
+
+    /// Makes MPI errors on this communicator return codes.
+    pub fn errors_return(self) {
+        // SAFETY: valid communicator; constant handler.
+        unsafe { mpi::MPI_Comm_set_errhandler(self.0, mpi::RSMPI_ERRORS_RETURN) };
+    }
+}
+
+/// `MPI_COMM_WORLD`.
+pub fn world() -> Comm {
+    // SAFETY: reading a handle constant exported by mpi-sys's C shim.
+    Comm(unsafe { mpi::RSMPI_COMM_WORLD })
+}
+
+fn empty_status() -> mpi::MPI_Status {
+    mpi::MPI_Status {
+        MPI_SOURCE: 0,
+        MPI_TAG: 0,
+        MPI_ERROR: 0,
+        _cancelled: 0,
+        _ucount: 0,
+    }
+}
+
+fn status_count(st: &mpi::MPI_Status) -> usize {
+    let mut c: c_int = 0;
+    // SAFETY: a status filled by MPI and a valid out-pointer.
+    unsafe { mpi::MPI_Get_count(st, mpi::RSMPI_UINT8_T, &mut c) };
+    c.max(0) as usize
+}
+
+/// A standing receive the server polls: owns its buffer while active.
+pub struct RecvSlot {
+    req: mpi::MPI_Request,
+    buf: Box<[u8]>,
+    comm: Comm,
+    tag: i32,
+}
+
+impl RecvSlot {
+    /// Posts a receive from any source with `tag` into an owned buffer.
+    pub fn new(comm: Comm, tag: i32, cap: usize) -> Result<RecvSlot, String> {
+        let mut s = RecvSlot {
+            // SAFETY: reading a handle constant.
+            req: unsafe { mpi::RSMPI_REQUEST_NULL },
+            buf: vec![0u8; cap].into_boxed_slice(),
+            comm,
+            tag,
+        };
+        s.post()?;
+        Ok(s)
+    }
+
+    fn post(&mut self) -> Result<(), String> {
+        let n = count(self.buf.len())?;
+        // SAFETY: the buffer is owned by the slot and outlives the request
+        // (Drop cancels and completes it before the buffer is freed).
+        check(
+            unsafe {
+                mpi::MPI_Irecv(
+                    self.buf.as_mut_ptr() as *mut c_void,
+                    n,
+                    mpi::RSMPI_UINT8_T,
+                    mpi::RSMPI_ANY_SOURCE,
+                    self.tag,
+                    self.comm.0,
+                    &mut self.req,
+                )
+            },
+            "MPI_Irecv",
+        )
+    }
+
+    /// If a message arrived: its source and bytes (valid until `repost`).
+    pub fn test(&mut self) -> Result<Option<(i32, usize)>, String> {
+        let mut flag: c_int = 0;
+        let mut st = empty_status();
+        // SAFETY: active request, valid out-pointers.
+        check(
+            unsafe { mpi::MPI_Test(&mut self.req, &mut flag, &mut st) },
+            "MPI_Test",
+        )?;
+        if flag == 0 {
+            return Ok(None);
+        }
+        Ok(Some((st.MPI_SOURCE, status_count(&st))))
+    }
+
+    /// The received bytes.
+    pub fn data(&self, len: usize) -> &[u8] {
+        &self.buf[..len.min(self.buf.len())]
+    }
+
+    /// Posts the receive again after the message was handled.
+    pub fn repost(&mut self) -> Result<(), String> {
+        self.post()
+    }
+}
+
+impl Drop for RecvSlot {
+    fn drop(&mut self) {
+        // SAFETY: reading a handle constant.
+        let null = unsafe { mpi::RSMPI_REQUEST_NULL };
+        if self.req != null && !shim_core::mpi::is_finalized() {
+            // SAFETY: cancelling and completing the active request ends MPI's
+            // use of the buffer before it is freed.
+            unsafe {
+                mpi::MPI_Cancel(&mut self.req);
+                mpi::MPI_Wait(&mut self.req, mpi::RSMPI_STATUS_IGNORE);
+            }
+        }
+    }
+}
+
+/// Element types MPI reductions are done on.
+pub trait Reducible: Copy {
+    /// The MPI datatype.
+    fn datatype() -> mpi::MPI_Datatype;
+}
+
+impl Reducible for f64 {
+    fn datatype() -> mpi::MPI_Datatype {
+        // SAFETY: reading a handle constant.
+        unsafe { mpi::RSMPI_DOUBLE }
+    }
+}
+impl Reducible for f32 {
+    fn datatype() -> mpi::MPI_Datatype {
+        // SAFETY: reading a handle constant.
+        unsafe { mpi::RSMPI_FLOAT }
+    }
+}
+impl Reducible for i32 {
+    fn datatype() -> mpi::MPI_Datatype {
+        // SAFETY: reading a handle constant.
+        unsafe { mpi::RSMPI_INT32_T }
+    }
+}
+impl Reducible for i64 {
+    fn datatype() -> mpi::MPI_Datatype {
+        // SAFETY: reading a handle constant.
+        unsafe { mpi::RSMPI_INT64_T }
+    }
+}
+
+/// MPI reduction operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReduceOp {
+    Sum,
+    Prod,
+    Max,
+    Min,
+    Bor,
+    Band,
+    Lor,
+    Land,
+}
+
+impl ReduceOp {
+    fn raw(self) -> mpi::MPI_Op {
+        // SAFETY: reading handle constants.
+        unsafe {
+            match self {
+                ReduceOp::Sum => mpi::RSMPI_SUM,
+                ReduceOp::Prod => mpi::RSMPI_PROD,
+                ReduceOp::Max => mpi::RSMPI_MAX,
+                ReduceOp::Min => mpi::RSMPI_MIN,
+                ReduceOp::Bor => mpi::RSMPI_BOR,
+                ReduceOp::Band => mpi::RSMPI_BAND,
+                ReduceOp::Lor => mpi::RSMPI_LOR,
+                ReduceOp::Land => mpi::RSMPI_LAND,
+            }
+        }
+    }
+}
+
+/// Aborts the job through `MPI_COMM_WORLD`.
+pub fn abort_world(code: i32) -> ! {
+    shim_core::mpi::abort(shim_core::mpi::Comm::world(), code)
+}
+
+// ---------------------------------------------------------------- C library
+
+fn errno_text() -> String {
+    std::io::Error::last_os_error().to_string()
+}
+
+fn shm_cname(name: &str) -> Result<CString, String> {
+    CString::new(name).map_err(|_| format!("bad shared-memory name {name:?}"))
+}
+
+/// A mapped shared-memory segment (unmapped on drop).
+#[derive(Debug)]
+pub struct Mapping {
+    ptr: *mut u8,
+    len: usize,
+}
+
+// SAFETY: the mapping is plain shared memory; concurrent access goes through
+// atomics and locks living in it.
+unsafe impl Send for Mapping {}
+// SAFETY: as above.
+unsafe impl Sync for Mapping {}
+
+impl Mapping {
+    /// Base address.
+    pub fn ptr(&self) -> *mut u8 {
+        self.ptr
+    }
+
+    /// Length in bytes.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the mapping is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl Drop for Mapping {
+    fn drop(&mut self) {
+        if !self.ptr.is_null() {
+            // SAFETY: the range was mapped by `mmap` here and is unmapped once.
+            unsafe { libc::munmap(self.ptr as *mut c_void, self.len) };
+        }
+    }
+}
+
+/// Free bytes on the file system holding `path`.
+pub fn free_bytes(path: &str) -> Result<u64, String> {
+    let c = shm_cname(path)?;
+    // SAFETY: statvfs is plain old data, zero is a valid initial value.
+    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: valid C string and out-pointer.
+    if unsafe { libc::statvfs(c.as_ptr(), &mut st) } != 0 {
+        return Err(format!("statvfs({path}): {}", errno_text()));
+    }
+    Ok(st.f_bavail as u64 * st.f_frsize as u64)
+}
+
+/// Creates (exclusively) a segment of `len` bytes with every page backed
+/// now, and maps it. `Err` text says what failed; ENOSPC is reported as such.
+pub fn shm_create(name: &str, len: usize) -> Result<Mapping, (bool, String)> {
+    let c = shm_cname(name).map_err(|e| (false, e))?;
+    // SAFETY: valid C string.
+    let fd = unsafe {
+        libc::shm_open(
+            c.as_ptr(),
+            libc::O_RDWR | libc::O_CREAT | libc::O_EXCL,
+            0o600,
+        )
+    };
+    if fd < 0 {
+        return Err((false, format!("shm_open({name}): {}", errno_text())));
+    }
+    let fail = |what: &str, e: i32| {
+        // SAFETY: fd is open; the name was created above.
+        unsafe {
+            libc::close(fd);
+            libc::shm_unlink(c.as_ptr());
+        }
+        (
+            e == libc::ENOSPC,
+            format!(
+                "{what}({name}, {len} bytes): {}",
+                std::io::Error::from_raw_os_error(e)
+            ),
+        )
+    };
+    // SAFETY: fd is an open shared-memory object.
+    if unsafe { libc::ftruncate(fd, len as libc::off_t) } != 0 {
+        let e = std::io::Error::last_os_error().raw_os_error().unwrap_or(0);
+        return Err(fail("ftruncate", e));
+    }
+    // SAFETY: as above; reserves every block so later stores cannot SIGBUS.
+    let rc = unsafe { libc::posix_fallocate(fd, 0, len as libc::off_t) };
+    if rc != 0 {
+        return Err(fail("posix_fallocate", rc));
+    }
+    let m = map_fd(fd, len);
+    // SAFETY: the mapping (if any) keeps the object alive; fd is closed once.
+    unsafe { libc::close(fd) };
+    match m {
+        Ok(m) => Ok(m),
+        Err(e) => {
+            // SAFETY: valid C string.
+            unsafe { libc::shm_unlink(c.as_ptr()) };
+            Err((false, e))
+        }
+    }
+}
+
+fn map_fd(fd: c_int, len: usize) -> Result<Mapping, String> {
+    // SAFETY: mapping `len` bytes of an open object of at least that size.
+    let p = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            len,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_SHARED,
+            fd,
+            0,
+        )
+    };
+    if p == libc::MAP_FAILED {
+        return Err(format!("mmap of {len} bytes: {}", errno_text()));
+    }
+    Ok(Mapping {
+        ptr: p as *mut u8,
+        len,
+    })
+}
+
+/// Opens and maps an existing segment of exactly `len` bytes.
+pub fn shm_open_map(name: &str, len: usize) -> Result<Mapping, String> {
+    let c = shm_cname(name)?;
+    // SAFETY: valid C string.
+    let fd = unsafe { libc::shm_open(c.as_ptr(), libc::O_RDWR, 0) };
+    if fd < 0 {
+        return Err(format!("shm_open({name}): {}", errno_text()));
+    }
+    // SAFETY: stat is plain old data; fd is open.
+    let mut st: libc::stat = unsafe { std::mem::zeroed() };
+    // SAFETY: fd is open, out-pointer valid.
+    let ok = unsafe { libc::fstat(fd, &mut st) } == 0;
+    if !ok || (st.st_size as usize) < len {
+        // SAFETY: fd is open.
+        unsafe { libc::close(fd) };
+        return Err(format!(
+            "shared-memory segment {name} is smaller than {len} bytes"
+        ));
+    }
+    let m = map_fd(fd, len);
+    // SAFETY: fd is closed once; the mapping keeps the object alive.
+    unsafe { libc::close(fd) };
+    m
+}
+
+/// Removes a segment's name (the memory lives on while mapped).
+pub fn shm_unlink(name: &str) -> bool {
+    match shm_cname(name) {
+        // SAFETY: valid C string.
+        Ok(c) => unsafe { libc::shm_unlink(c.as_ptr()) == 0 },
+        Err(_) => false,
+    }
+}
+
+/// Whether process `pid` exists.
+pub fn pid_alive(pid: i32) -> bool {
+    if pid <= 0 {
+        return false;
+    }
+    // SAFETY: signal 0 only checks for existence and permission.
+    let rc = unsafe { libc::kill(pid, 0) };
+    rc == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+}
+
+/// This process's id.
+pub fn getpid() -> i32 {
+    std::process::id() as i32
+}

@@ -1,0 +1,41 @@
+/* Bad input to the GA C API must end the job with a message naming the
+ * call (and the patch), never crash or hang. argv[1] picks the mistake. */
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+#include "ga.h"
+
+int main(int argc, char **argv) {
+    MPI_Init(&argc, &argv);
+    GA_Initialize();
+    const char *what = argc > 1 ? argv[1] : "";
+    int dims[2] = {10, 10};
+    int g = NGA_Create(C_DBL, 2, dims, "A", NULL);
+    double buf[400] = {0};
+    int lo[2] = {0, 3}, hi[2] = {9, 20}, ld[1] = {20};
+    if (strcmp(what, "bounds") == 0) {
+        NGA_Put(g, lo, hi, buf, ld); /* columns 3..20 of a 10x10 array */
+    } else if (strcmp(what, "handle") == 0) {
+        int olo[2] = {0, 0}, ohi[2] = {1, 1};
+        NGA_Get(g + 4242, olo, ohi, buf, ld);
+    } else if (strcmp(what, "type") == 0) {
+        int sub[2] = {1, 1};
+        NGA_Read_inc(g, sub, 1); /* a double array */
+    } else if (strcmp(what, "gemm") == 0) {
+        int d3[2] = {10, 7};
+        int c = NGA_Create(C_DBL, 2, d3, "C", NULL);
+        GA_Dgemm('N', 'N', 10, 10, 10, 1.0, g, g, 0.0, c); /* C is too small */
+    } else if (strcmp(what, "copy") == 0) {
+        int alo[2] = {0, 0}, ahi[2] = {2, 2}, blo[2] = {0, 0}, bhi[2] = {3, 3};
+        NGA_Copy_patch('N', g, alo, ahi, g, blo, bhi); /* 9 vs 16 elements */
+    } else if (strcmp(what, "ld") == 0) {
+        int plo[2] = {0, 0}, phi[2] = {1, 5}, small[1] = {4};
+        NGA_Get(g, plo, phi, buf, small); /* ld 4 < 6 columns */
+    } else if (strcmp(what, "error") == 0) {
+        GA_Error("user says stop", 42);
+    }
+    printf("ga_bad: %s did not stop the job\n", what);
+    GA_Terminate();
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,136 @@
+//! Shared by the Ensemble tests: the Get-Maximum components built once
+//! against the installed `ensemble.h`, and `mpbridge ensemble run` with a
+//! hard timeout.
+
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+use std::time::Duration;
+use tests::mpirun::{mpi_env, run_with_timeout, stage, workspace_root, Run};
+
+/// The directory holding `terminal`, `relay`, `terminal_mpi`, `server_mpi`
+/// (built from `ensemble/components/` with mpicc) and a host map sending
+/// every published host name to this machine.
+pub fn components() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let stage = stage();
+        let dir = workspace_root().join("target/test-programs/ensemble");
+        std::fs::create_dir_all(&dir).expect("create the components directory");
+        for name in ["terminal", "relay", "terminal_mpi", "server_mpi"] {
+            let src = workspace_root()
+                .join("ensemble/components")
+                .join(format!("{name}.c"));
+            let tmp = dir.join(format!(".{name}.{}", std::process::id()));
+            let out = Command::new("mpicc")
+                .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-O1"])
+                .arg(format!("-I{}", stage.join("include").display()))
+                .arg(&src)
+                .arg("-o")
+                .arg(&tmp)
+                .arg(format!("-L{}", stage.join("lib").display()))
+                .arg(format!("-Wl,-rpath,{}", stage.join("lib").display()))
+                .arg("-lmpbridge")
+                .output()
+                .expect("run mpicc");
+            assert!(
+                out.status.success(),
+                "compiling {name}.c failed:\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            std::fs::rename(&tmp, dir.join(name)).expect("install the component");
+        }
+        std::fs::write(
+            dir.join("hosts"),
+            "# every published host is this machine\n* localhost\n",
+        )
+        .expect("write the host map");
+        dir
+    })
+}
+
+/// `ensemble/examples/<name>`.
+pub fn example(name: &str) -> PathBuf {
+    workspace_root().join("ensemble/examples").join(name)
+}
+
+/// `tests/programs/ensemble/<name>`.
+pub fn program(name: &str) -> PathBuf {
+    workspace_root().join("tests/programs/ensemble").join(name)
+}
+
+/// The installed `mpbridge`.
+pub fn mpbridge() -> PathBuf {
+    stage().join("bin/mpbridge")
+}
+
+/// `mpbridge ensemble SUBCOMMAND SCRIPT ARGS...` with a hard timeout.
+pub fn ensemble(sub: &str, script: &Path, args: &[&str], timeout: Duration) -> Run {
+    let mut cmd = Command::new(mpbridge());
+    cmd.arg("ensemble").arg(sub).arg(script).args(args);
+    mpi_env(&mut cmd);
+    run_with_timeout(cmd, timeout)
+}
+
+/// `mpbridge ensemble run SCRIPT` with the built components and the host
+/// map, plus `args`.
+pub fn run_script(script: &Path, args: &[&str], timeout: Duration) -> Run {
+    let dir = components();
+    let mut all = vec![
+        "--path".to_string(),
+        dir.display().to_string(),
+        "--hostmap".to_string(),
+        dir.join("hosts").display().to_string(),
+    ];
+    all.extend(args.iter().map(|s| s.to_string()));
+    let all: Vec<&str> = all.iter().map(String::as_str).collect();
+    ensemble("run", script, &all, timeout)
+}
+
+/// The largest value the script gives a terminal (`T`), computed from the
+/// script itself.
+pub fn largest_parameter(script: &Path, params: &BTreeMap<String, i64>) -> i64 {
+    let app = ensemble::parse_file(script, params)
+        .unwrap_or_else(|d| panic!("{} does not parse: {d:?}", script.display()));
+    app.processes
+        .iter()
+        .filter(|p| p.component == "T")
+        .map(|p| {
+            p.params
+                .first()
+                .and_then(|v| v.parse::<i64>().ok())
+                .unwrap_or_else(|| panic!("{} has no integer parameter", p.label()))
+        })
+        .max()
+        .expect("the script has terminals")
+}
+
+/// Number of processes of component `c` in the script.
+pub fn count(script: &Path, params: &BTreeMap<String, i64>, c: &str) -> usize {
+    let app = ensemble::parse_file(script, params)
+        .unwrap_or_else(|d| panic!("{} does not parse: {d:?}", script.display()));
+    app.processes.iter().filter(|p| p.component == c).count()
+}
+
+/// The values following `prefix` on the lines that start with it.
+pub fn values_after<'a>(out: &'a str, prefix: &str) -> Vec<&'a str> {
+    out.lines()
+        .filter_map(|l| l.strip_prefix(prefix))
+        .map(str::trim)
+        .collect()
+}
+
+/// Everything a run printed, for assertion messages.
+pub fn dump(r: &Run) -> String {
+    format!(
+        "exit {:?}, timed out {}, {:.1}s\n--- stdout\n{}\n--- stderr\n{}",
+        r.code,
+        r.timed_out,
+        r.elapsed.as_secs_f64(),
+        r.stdout,
+        r.stderr
+    )
+}

@@ -1,0 +1,180 @@
+//! The Global Arrays C API (`ga.h`, `macdecls.h`, `ga-mpi.h`): the
+//! project's own C programs, built against the installed headers and
+//! `-lga`, run under `mpiexec` on 1 to 4 compute ranks beside one
+//! `ga-server` data server, with a hard timeout.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+use tests::mpirun::{mpi_env, run_with_timeout, stage, Run};
+use tests::native::build;
+
+/// `mpiexec -n np prog args : -n 1 ga-server`.
+fn ga_run(np: u32, exe: &Path, args: &[&str]) -> Run {
+    ga_run_env(np, exe, args, &[])
+}
+
+/// `ga_run` with environment variables set for every rank.
+fn ga_run_env(np: u32, exe: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
+    let server = stage().join("bin/ga-server");
+    assert!(server.is_file(), "{} is not installed", server.display());
+    let mut cmd = Command::new("mpiexec");
+    for (k, v) in env {
+        cmd.env(k, v).arg("-x").arg(k);
+    }
+    cmd.arg("-n")
+        .arg(np.to_string())
+        .arg(exe)
+        .args(args)
+        .arg(":")
+        .arg("-n")
+        .arg("1")
+        .arg(&server);
+    mpi_env(&mut cmd);
+    run_with_timeout(cmd, Duration::from_secs(120))
+}
+
+/// The program's tally line says every check passed, and at least `min`
+/// checks ran.
+fn tally_ok(r: &Run, name: &str, np: u32, min: u32) {
+    r.assert_ok(&format!("{name} on {np} ranks"));
+    let line = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with(&format!("{name}: ")))
+        .unwrap_or_else(|| panic!("{name} on {np} ranks printed no tally:\n{}", r.stdout));
+    assert!(
+        line.ends_with(", 0 failed"),
+        "{name} on {np} ranks: {line}\n{}",
+        r.stderr
+    );
+    let passed: u32 = line
+        .trim_start_matches(&format!("{name}: "))
+        .split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!(
+        passed >= min,
+        "{name} on {np} ranks: only {passed} checks ran"
+    );
+}
+
+#[test]
+fn put_get_acc_read_inc_scatter_locks_on_1_to_4_ranks() {
+    let exe = build("ga/ga_basic.c", &["ga"]);
+    for np in 1..=4 {
+        let r = ga_run(np, &exe, &[]);
+        tally_ok(&r, "ga_basic", np, 60);
+    }
+}
+
+/// The same checks with every operation forced through the data server,
+/// as if each owner were on another node.
+#[test]
+fn the_c_api_through_the_data_server_path() {
+    let basic = build("ga/ga_basic.c", &["ga"]);
+    let ops = build("ga/ga_ops.c", &["ga"]);
+    for np in [2, 4] {
+        let r = ga_run_env(np, &basic, &[], &[("MPBRIDGE_GA_REMOTE", "1")]);
+        tally_ok(&r, "ga_basic", np, 60);
+        let r = ga_run_env(np, &ops, &[], &[("MPBRIDGE_GA_REMOTE", "1")]);
+        tally_ok(&r, "ga_ops", np, 25);
+    }
+}
+
+#[test]
+fn array_and_patch_operations_match_a_serial_reference() {
+    let exe = build("ga/ga_ops.c", &["ga"]);
+    for np in [1, 2, 3, 4] {
+        let r = ga_run(np, &exe, &[]);
+        tally_ok(&r, "ga_ops", np, 25);
+    }
+}
+
+#[test]
+fn testc_flow_symmetrize_transpose_and_accumulate_into_one_row() {
+    let exe = build("ga/ga_testc.c", &["ga"]);
+    for np in [2, 4] {
+        let r = ga_run(np, &exe, &[]);
+        tally_ok(&r, "ga_testc", np, 5);
+    }
+}
+
+#[test]
+fn print_shows_arrays_as_ga_does() {
+    let exe = build("ga/ga_print.c", &["ga"]);
+    let r = ga_run(2, &exe, &[]);
+    r.assert_ok("ga_print");
+    let out = &r.stdout;
+    // The int array (C 3x4) shown in Fortran order: 4 rows, 3 columns.
+    let ints = "\n global array: ints[1:4,1:3],  handle: ";
+    assert!(out.contains(ints), "{out}");
+    let block = "\n           1        2        3  \n       -------- -------- --------\n   1          0       10       20\n   2          1       11       21\n   3          2       12       22\n   4          3       13       23\n";
+    assert!(out.contains(block), "int block:\n{out}");
+    let dbl = "\n global array: dbls[1:3,1:2],  handle: ";
+    assert!(out.contains(dbl), "{out}");
+    let dblock = "\n            1           2  \n       ----------- -----------\n   1       0.00000     1.00000\n   2       0.50000     1.50000\n   3       1.00000     2.00000\n";
+    assert!(out.contains(dblock), "double block:\n{out}");
+    assert!(
+        out.contains("\n global array: longs[1:3],  handle: "),
+        "{out}"
+    );
+    assert!(
+        out.contains("   1          1\n   2          2\n   3          3\n"),
+        "{out}"
+    );
+    // The distribution, in C terms, one line per compute rank.
+    assert!(
+        out.contains("Name:'dbls' Data Type:double\nArray Dimensions:2x3\n"),
+        "{out}"
+    );
+    let owners: Vec<&str> = out.lines().filter(|l| l.starts_with("Process=")).collect();
+    assert_eq!(owners.len(), 2, "{out}");
+    assert!(
+        owners[0].starts_with("Process=0\t owns array section: [0:"),
+        "{out}"
+    );
+    assert!(out.contains(" Summary of allocated global arrays"), "{out}");
+    assert!(out.contains("double precision dbls(3,2)"), "{out}");
+    // The program's own printf output stays in order around the library's.
+    let before = out.find("before print").expect("before");
+    let after = out.find("after print").expect("after");
+    assert!(
+        before < out.find(ints).unwrap_or(0) && out.find(ints).unwrap_or(0) < after,
+        "{out}"
+    );
+    // Printed once, by process 0.
+    assert_eq!(out.matches(" global array: ints").count(), 1, "{out}");
+}
+
+#[test]
+fn bad_input_ends_the_job_naming_the_call() {
+    let exe = build("ga/ga_bad.c", &["ga"]);
+    let cases: [(&str, &[&str]); 7] = [
+        ("bounds", &["NGA_Put", "[0:9,3:20]", "'A'"]),
+        ("handle", &["NGA_Get", "invalid array handle"]),
+        ("type", &["NGA_Read_inc", "'A'"]),
+        ("gemm", &["GA_Dgemm", "[0:9,0:9]"]),
+        ("copy", &["NGA_Copy_patch", "[0:2,0:2]", "[0:3,0:3]"]),
+        ("ld", &["NGA_Get", "ld[0]=4"]),
+        ("error", &["user says stop", "42"]),
+    ];
+    for (case, words) in cases {
+        let r = ga_run(2, &exe, &[case]);
+        assert!(!r.timed_out, "{case}: hung\n{}\n{}", r.stdout, r.stderr);
+        assert!(
+            r.code.is_some_and(|c| c != 0),
+            "{case}: exit {:?}\n{}\n{}",
+            r.code,
+            r.stdout,
+            r.stderr
+        );
+        assert!(!r.stdout.contains("did not stop"), "{case}: {}", r.stdout);
+        let all = format!("{}{}", r.stdout, r.stderr);
+        for w in words {
+            assert!(all.contains(w), "{case}: no {w:?} in\n{all}");
+        }
+        assert!(!all.contains("internal error"), "{case}: {all}");
+    }
+}

@@ -1,0 +1,128 @@
+//! The GA client core, the `ga-server` and NXTVAL under `mpiexec`: 1 to 4
+//! compute ranks beside one server, each job with a hard timeout.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+use tests::mpirun::{mpi_env, run_with_timeout, Run};
+
+const LIMIT: Duration = Duration::from_secs(120);
+
+/// The `ga-server` binary of the same build profile as the test programs,
+/// built on demand.
+fn server_bin() -> PathBuf {
+    let dir = Path::new(env!("CARGO_BIN_EXE_ga_core"))
+        .parent()
+        .expect("bin dir")
+        .to_path_buf();
+    let bin = dir.join("ga-server");
+    if !bin.exists() {
+        let mut c = Command::new(env!("CARGO"));
+        c.args(["build", "-p", "ga-server", "--bins"]);
+        if dir.ends_with("release") {
+            c.arg("--release");
+        }
+        let st = c.status().expect("cargo build -p ga-server");
+        assert!(st.success(), "building ga-server failed");
+    }
+    bin
+}
+
+/// Runs `ga_core MODE` on `n` compute ranks plus one server.
+fn run(n: u32, mode: &str, remote: bool) -> Run {
+    let mut cmd = Command::new("mpiexec");
+    mpi_env(&mut cmd);
+    if remote {
+        cmd.env("MPBRIDGE_GA_REMOTE", "1")
+            .args(["-x", "MPBRIDGE_GA_REMOTE"]);
+    }
+    cmd.arg("-n")
+        .arg(n.to_string())
+        .arg(env!("CARGO_BIN_EXE_ga_core"))
+        .arg(mode)
+        .args([":", "-n", "1"])
+        .arg(server_bin());
+    run_with_timeout(cmd, LIMIT)
+}
+
+fn segments() -> Vec<String> {
+    std::fs::read_dir("/dev/shm")
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.starts_with("mpbga-"))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn passed(r: &Run, mode: &str, what: &str) {
+    r.assert_ok(what);
+    assert!(
+        r.stdout.contains(&format!("ga_core {mode} OK")),
+        "{what}: no success line\n{}\n{}",
+        r.stdout,
+        r.stderr
+    );
+}
+
+#[test]
+fn put_get_acc_read_inc_nxtval_locks_on_one_to_four_ranks() {
+    for n in 1..=4 {
+        let r = run(n, "all", false);
+        passed(&r, "all", &format!("ga_core all on {n} ranks"));
+    }
+}
+
+#[test]
+fn remote_path_gives_the_same_values() {
+    for n in [1, 3, 4] {
+        let r = run(n, "all", true);
+        passed(
+            &r,
+            "all",
+            &format!("ga_core all, remote path, on {n} ranks"),
+        );
+    }
+}
+
+#[test]
+fn bad_patch_raises_ga_error_and_ends_the_job() {
+    let r = run(2, "bad", false);
+    assert!(!r.timed_out, "bad request hung\n{}", r.stderr);
+    assert_ne!(r.code, Some(0), "job with a bad put ended with 0");
+    let all = format!("{}{}", r.stdout, r.stderr);
+    assert!(
+        all.contains("NGA_Put: patch [0:9,3:20] outside g_a 'A' [0:9,0:9]"),
+        "message names the call and the patch:\n{all}"
+    );
+}
+
+#[test]
+fn idle_server_takes_no_core() {
+    let r = run(2, "idle", false);
+    passed(&r, "idle", "idle server");
+}
+
+#[test]
+fn killed_server_ends_the_job_and_leaves_no_segment() {
+    let r = run(2, "kill", false);
+    assert!(!r.timed_out, "job hung after its server died\n{}", r.stderr);
+    assert_ne!(r.code, Some(0));
+    let all = format!("{}{}", r.stdout, r.stderr);
+    let pid: String = all
+        .lines()
+        .find_map(|l| l.strip_prefix("killing ga-server "))
+        .expect("the program says which server it kills")
+        .trim()
+        .to_string();
+    assert!(
+        all.contains("exited on signal 9") || all.contains("Killed"),
+        "the launcher says the server was killed:\n{all}"
+    );
+    let left: Vec<String> = segments()
+        .into_iter()
+        .filter(|s| s.starts_with(&format!("mpbga-{pid}-")))
+        .collect();
+    assert!(left.is_empty(), "segments left behind: {left:?}");
+}

@@ -1,0 +1,305 @@
+//! The Global Arrays Fortran API: the project's Fortran programs
+//! (`tests/programs/ga_fortran/`) built with `mpifort -fdefault-integer-8`
+//! (and `-fno-aggressive-loop-optimizations`, for loops over the MA base
+//! arrays) against the installed `global.fh`/`mafdecls.fh` and `-lga`, run under
+//! `mpiexec` with 1 to 4 compute ranks beside one `ga-server`. Each
+//! program checks its results against serial Fortran arrays and prints
+//! `<name>: N checks passed, 0 failed` on rank 0; a failed check ends
+//! the job through `ga_error`.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+use std::time::Duration;
+use tests::mpirun::{mpi_env, run_with_timeout, stage, workspace_root, Run};
+
+const LIMIT: Duration = Duration::from_secs(120);
+
+/// Programs are compiled once per test binary, one at a time.
+static BUILD: Mutex<()> = Mutex::new(());
+
+/// Compiles `tests/programs/ga_fortran/<name>.f90` (or `.F`) into
+/// `target/test-programs/ga_fortran/<name>`.
+fn program(name: &str) -> PathBuf {
+    let _one = BUILD.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = workspace_root().join("tests/programs/ga_fortran");
+    let src = ["f90", "F"]
+        .iter()
+        .map(|ext| dir.join(format!("{name}.{ext}")))
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| panic!("no source for {name} in {}", dir.display()));
+    let out = workspace_root().join("target/test-programs/ga_fortran");
+    std::fs::create_dir_all(&out).expect("create target/test-programs/ga_fortran");
+    let exe = out.join(name);
+    let lib = stage().join("lib");
+    let result = Command::new("mpifort")
+        .args([
+            "-O2",
+            "-fdefault-integer-8",
+            "-fallow-argument-mismatch",
+            "-w",
+        ])
+        // The MA base arrays are declared with 2 elements and indexed far
+        // beyond: without this gfortran bounds loops over them by the
+        // declared size (GA codes such as NWChem build with it too).
+        .arg("-fno-aggressive-loop-optimizations")
+        .arg(format!("-I{}", stage().join("include").display()))
+        .arg(format!("-I{}", dir.display()))
+        .arg(&src)
+        .arg("-o")
+        .arg(&exe)
+        .arg(format!("-L{}", lib.display()))
+        .arg(format!("-Wl,-rpath,{}", lib.display()))
+        .arg("-lga")
+        .output()
+        .expect("cannot run mpifort");
+    assert!(
+        result.status.success(),
+        "compiling {} failed:\n{}{}",
+        src.display(),
+        String::from_utf8_lossy(&result.stdout),
+        String::from_utf8_lossy(&result.stderr)
+    );
+    exe
+}
+
+/// The data server: the installed one, else the workspace build.
+fn server() -> PathBuf {
+    let installed = stage().join("bin/ga-server");
+    if installed.is_file() {
+        return installed;
+    }
+    let built = workspace_root().join("target/release/ga-server");
+    assert!(
+        built.is_file(),
+        "no ga-server at {} or {}",
+        installed.display(),
+        built.display()
+    );
+    built
+}
+
+/// `mpiexec -n <n> exe args : -n 1 ga-server` with a hard timeout.
+fn run(exe: &Path, n: u32, args: &[&str]) -> Run {
+    run_env(exe, n, args, &[])
+}
+
+/// As [`run`] with extra environment variables for every rank.
+fn run_env(exe: &Path, n: u32, args: &[&str], env: &[(&str, &str)]) -> Run {
+    let mut cmd = Command::new("mpiexec");
+    for (k, v) in env {
+        cmd.arg("-x").arg(format!("{k}={v}"));
+    }
+    cmd.arg("-n")
+        .arg(n.to_string())
+        .arg(exe)
+        .args(args)
+        .args([":", "-n", "1"])
+        .arg(server());
+    mpi_env(&mut cmd);
+    run_with_timeout(cmd, LIMIT)
+}
+
+/// Runs program `name` on each rank count and checks its summary line.
+fn passes(name: &str, ranks: &[u32]) {
+    checked_output(name, ranks);
+}
+
+/// As [`passes`]; returns the last run's standard output.
+fn checked_output(name: &str, ranks: &[u32]) -> String {
+    let exe = program(name);
+    let mut last = String::new();
+    for &n in ranks {
+        let what = format!("{name} on {n} compute rank(s)");
+        let r = run(&exe, n, &[]);
+        r.assert_ok(&what);
+        let line = r
+            .stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("{name}: ")))
+            .unwrap_or_else(|| panic!("{what}: no summary line\n{}", r.stdout));
+        assert!(
+            line.ends_with(" checks passed, 0 failed") && !line.contains(": 0 checks"),
+            "{what}: {line}\n{}",
+            r.stdout
+        );
+        assert!(!r.stdout.contains("FAILED"), "{what}:\n{}", r.stdout);
+        last = r.stdout;
+    }
+    last
+}
+
+#[test]
+fn ga_fortran_basic() {
+    passes("basic", &[1, 2, 4]);
+}
+
+#[test]
+fn ga_fortran_access_into_ma_base_arrays() {
+    passes("access", &[1, 3]);
+}
+
+#[test]
+fn ga_fortran_irregular_distributions() {
+    passes("irreg", &[1, 3, 4]);
+}
+
+#[test]
+fn ga_fortran_read_inc_counter_and_atomic_acc() {
+    passes("counter", &[2, 4]);
+}
+
+#[test]
+fn ga_fortran_ndim_fixed_form() {
+    let out = checked_output("ndim", &[1, 2, 4]);
+    // ga_print shows the 2-D array in Fortran terms, once (rank 0).
+    assert_eq!(
+        out.matches("global array: ndim[1:13,1:11]").count(),
+        1,
+        "ga_print output:\n{out}"
+    );
+    // ga_print_distribution (last run: 4 ranks) in Fortran terms: the
+    // dimensions in Fortran order and 1-based sections, one per rank.
+    assert!(out.contains("Array Dimensions:13x11"), "{out}");
+    let sections: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("owns array section: ["))
+        .collect();
+    assert_eq!(sections.len(), 4, "{out}");
+    assert!(
+        sections.iter().any(|l| l.contains("13,")) && sections.iter().all(|l| !l.contains("[0:")),
+        "sections not 1-based:\n{out}"
+    );
+}
+
+#[test]
+fn ga_fortran_array_and_patch_operations() {
+    passes("ops", &[1, 3]);
+}
+
+#[test]
+fn ga_fortran_locks() {
+    passes("locks", &[3, 4]);
+}
+
+/// The same programs with every operation forced through the data
+/// server, as if each owner were on another node.
+#[test]
+fn ga_fortran_through_the_server() {
+    for name in ["basic", "access", "counter"] {
+        let exe = program(name);
+        let what = format!("{name} with MPBRIDGE_GA_REMOTE=1 on 2 compute ranks");
+        let r = run_env(&exe, 2, &[], &[("MPBRIDGE_GA_REMOTE", "1")]);
+        r.assert_ok(&what);
+        assert!(
+            r.stdout.contains(&format!("{name}: ")) && r.stdout.contains(" passed, 0 failed"),
+            "{what}:\n{}",
+            r.stdout
+        );
+    }
+}
+
+/// Bad input ends the job (non-zero exit) with a message naming the call
+/// and what was wrong, in the program's own 1-based terms.
+#[test]
+fn ga_fortran_bad_input_aborts_with_the_call_and_patch() {
+    let exe = program("errors");
+    let cases: [(&str, u32, &[&str]); 5] = [
+        (
+            "patch",
+            2,
+            &["nga_put", "patch [1:10,3:20] outside g_a 'A' [1:10,1:10]"],
+        ),
+        ("ld", 1, &["ga_get", "ld(1) = 5", "[1:8,1:2]"]),
+        ("handle", 1, &["ga_get", "invalid array handle"]),
+        (
+            "access",
+            2,
+            &["ga_access", "not inside this process's block"],
+        ),
+        ("type", 1, &["nga_read_inc", "not integers"]),
+    ];
+    for (case, n, expect) in cases {
+        let r = run(&exe, n, &[case]);
+        let all = format!("{}{}", r.stdout, r.stderr);
+        assert!(
+            !r.timed_out && r.code != Some(0),
+            "{case}: the job should fail: exit {:?}\n{all}",
+            r.code
+        );
+        assert!(
+            !all.contains("the bad call returned"),
+            "{case}: the call returned\n{all}"
+        );
+        for e in expect {
+            assert!(all.contains(e), "{case}: no '{e}' in the output\n{all}");
+        }
+    }
+}
+
+/// The defined text symbols of a library or archive, by `nm`.
+fn defined_symbols(path: &Path, dynamic: bool) -> BTreeSet<String> {
+    let mut cmd = Command::new("nm");
+    if dynamic {
+        cmd.arg("-D");
+    }
+    let out = cmd
+        .arg("--defined-only")
+        .arg(path)
+        .output()
+        .expect("cannot run nm");
+    assert!(out.status.success(), "nm {} failed", path.display());
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f.len() == 3 && f[1] == "T").then(|| f[2].to_string())
+        })
+        .collect()
+}
+
+/// Every routine `global.fh`, `ga-mpi.fh` and `mafdecls.fh` declare is
+/// exported under its gfortran name, and every GA/MA Fortran name we
+/// export is a real one: Debian's GA 5.8 (`libga-openmpi.a`) defines it.
+#[test]
+fn ga_fortran_names_match_the_headers_and_debian_ga() {
+    let ours = defined_symbols(&stage().join("lib/libmpbridge.so"), true);
+    let fortran: BTreeSet<String> = ours
+        .iter()
+        .filter(|s| {
+            (s.starts_with("ga_") || s.starts_with("nga_") || s.starts_with("ma_"))
+                && s.ends_with('_')
+        })
+        .cloned()
+        .collect();
+    assert!(fortran.len() > 100, "too few Fortran names: {fortran:?}");
+    for header in ["global.fh", "ga-mpi.fh", "mafdecls.fh"] {
+        let text = std::fs::read_to_string(stage().join("include").join(header))
+            .unwrap_or_else(|e| panic!("{header}: {e}"));
+        let declared: Vec<String> = text
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("external "))
+            .flat_map(|names| names.split(','))
+            .map(|n| format!("{}_", n.trim().to_lowercase()))
+            .collect();
+        assert!(!declared.is_empty(), "{header} declares no routine");
+        for name in &declared {
+            assert!(
+                fortran.contains(name),
+                "{header} declares {name}, which libmpbridge does not export"
+            );
+        }
+    }
+    let debian = Path::new("/usr/lib/x86_64-linux-gnu/libga-openmpi.a");
+    assert!(
+        debian.is_file(),
+        "Debian's GA is not installed (libglobalarrays-dev)"
+    );
+    let real = defined_symbols(debian, false);
+    let unknown: Vec<&String> = fortran.iter().filter(|s| !real.contains(*s)).collect();
+    assert!(
+        unknown.is_empty(),
+        "not GA Fortran routine names: {unknown:?}"
+    );
+}
