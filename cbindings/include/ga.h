@@ -147,7 +147,7 @@ extern void NGA_NbGet(int g_a, int lo[], int hi[], void *buf, int ld[], ga_nbhdl
 extern void NGA_NbAcc(int g_a, int lo[], int hi[], void *buf, int ld[], void *alpha,
                       ga_nbhdl_t *nbhandle);
 extern void NGA_NbWait(ga_nbhdl_t *nbhandle);
-/* 0 once the operation has completed, non-zero while it is pending. */
+/* 1 once the operation has completed, 0 while it is pending (GA 5.8). */
 extern int  NGA_NbTest(ga_nbhdl_t *nbhandle);
 /* ptr is really a void **: the address of element lo is stored there. */
 extern void NGA_Access(int g_a, int lo[], int hi[], void *ptr, int ld[]);

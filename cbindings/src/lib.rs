@@ -14,6 +14,7 @@ pub use shim_pvm::capi_groups::*;
 pub use shim_pvm::fapi::*;
 pub use shim_tcgmsg::capi::*;
 pub use shim_tcgmsg::fapi::*;
+
 // NXTVAL of TCGMSG on the ga-server counter: tcg_nxtval, NXTVAL_, nxtval_.
 pub use ga_server::nxtval::*;
 

@@ -94,7 +94,57 @@ pub struct PlanInputs<'a> {
     pub program_args: &'a [OsString],
     /// Data server to start next to the compute ranks, if any.
     pub ga_server: Option<&'a Path>,
+    /// `--hostfile`, passed on in the launcher's own spelling.
+    pub hostfile: Option<&'a OsStr>,
+    /// `--host` list, passed on in the launcher's own spelling.
+    pub hosts: Option<&'a OsStr>,
+    /// How many nodes the job spans (1 when nothing says otherwise); with a
+    /// data server, one server runs on each.
+    pub nodes: usize,
     pub env: Vec<(&'static str, OsString)>,
+}
+
+/// Host names in a hostfile, each once, in order of first appearance.
+///
+/// Understands Open MPI's `host slots=N max_slots=M` lines and Hydra's
+/// `host:N` lines; `#` starts a comment.
+pub fn hostfile_hosts(text: &str) -> Vec<String> {
+    let mut hosts: Vec<String> = Vec::new();
+    for line in text.lines() {
+        let line = line.split('#').next().unwrap_or("");
+        let Some(word) = line.split_whitespace().next() else {
+            continue;
+        };
+        let host = word.split(':').next().unwrap_or(word);
+        if !host.is_empty() && !hosts.iter().any(|h| h == host) {
+            hosts.push(host.to_string());
+        }
+    }
+    hosts
+}
+
+/// Host names in a `--host` list (`a,b:2,a`), each once, in order.
+pub fn host_list(list: &str) -> Vec<String> {
+    hostfile_hosts(&list.replace(',', "\n"))
+}
+
+/// Number of nodes of the batch allocation this runs in, when a batch
+/// system says so: Slurm's `SLURM_JOB_NUM_NODES` (or `SLURM_NNODES`), or the
+/// distinct hosts of PBS/Torque's `PBS_NODEFILE`.
+pub fn allocation_nodes(
+    var: impl Fn(&str) -> Option<String>,
+    read: impl Fn(&Path) -> Option<String>,
+) -> Option<usize> {
+    for name in ["SLURM_JOB_NUM_NODES", "SLURM_NNODES"] {
+        if let Some(n) = var(name).and_then(|v| v.trim().parse::<usize>().ok()) {
+            if n >= 1 {
+                return Some(n);
+            }
+        }
+    }
+    let nodefile = var("PBS_NODEFILE")?;
+    let n = hostfile_hosts(&read(Path::new(&nodefile))?).len();
+    (n >= 1).then_some(n)
 }
 
 /// Build the mpiexec command line.
@@ -122,16 +172,41 @@ pub fn build_plan(inputs: PlanInputs<'_>) -> LaunchPlan {
             Flavour::Unknown => {}
         }
     }
+    let (hostfile_opt, host_opt) = match inputs.flavour {
+        Flavour::OpenMpi => ("--hostfile", "--host"),
+        Flavour::Mpich => ("-f", "-hosts"),
+        // Both families accept these single-dash spellings.
+        Flavour::Unknown => ("-hostfile", "-host"),
+    };
+    if let Some(file) = inputs.hostfile {
+        args.push(hostfile_opt.into());
+        args.push(file.to_os_string());
+    }
+    if let Some(list) = inputs.hosts {
+        args.push(host_opt.into());
+        args.push(list.to_os_string());
+    }
+    let servers = inputs.nodes.max(1);
+    if inputs.ga_server.is_some() && servers > 1 {
+        // Round-robin placement over the nodes: any `servers` consecutive
+        // ranks then sit on distinct nodes, so the servers' application
+        // context gets one per node. (Open MPI 4 applies --map-by to every
+        // context, so a per-context ppr:1:node is not available.)
+        match inputs.flavour {
+            Flavour::OpenMpi => args.extend(["--map-by".into(), "node".into()]),
+            Flavour::Mpich => args.extend(["-ppn".into(), "1".into()]),
+            Flavour::Unknown => {}
+        }
+    }
     args.push("-n".into());
     args.push(inputs.np.to_string().into());
     args.push(inputs.program.to_os_string());
     args.extend(inputs.program_args.iter().cloned());
     if let Some(server) = inputs.ga_server {
-        // A second application context: one data server. Placement of one
-        // server per node arrives with the Global Arrays layer.
+        // A second application context: the data servers, one per node.
         args.push(":".into());
         args.push("-n".into());
-        args.push("1".into());
+        args.push(servers.to_string().into());
         args.push(server.as_os_str().to_os_string());
     }
     LaunchPlan {
@@ -169,6 +244,44 @@ pub fn render_plan(plan: &LaunchPlan) -> String {
     out
 }
 
+const GA_SERVER: &str = "ga-server";
+
+/// The data server: next to the `mpbridge` executable, else on PATH.
+fn find_ga_server(exe: Option<&Path>) -> Option<PathBuf> {
+    exe.map(|e| libdir::sibling(e, GA_SERVER))
+        .filter(|p| host::is_executable(p))
+        .or_else(|| host::find_program(OsStr::new(GA_SERVER)))
+}
+
+/// How many nodes the job spans: the hosts named on the command line, else
+/// the batch allocation, else one.
+fn job_nodes(opts: &RunOptions) -> Result<usize, String> {
+    if let Some(list) = &opts.hosts {
+        let n = host_list(&list.to_string_lossy()).len();
+        return if n == 0 {
+            Err("--host: the host list is empty".to_string())
+        } else {
+            Ok(n)
+        };
+    }
+    if let Some(file) = &opts.hostfile {
+        let path = Path::new(file);
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("--hostfile: cannot read '{}': {e}", path.display()))?;
+        let n = hostfile_hosts(&text).len();
+        return if n == 0 {
+            Err(format!("--hostfile: '{}' names no host", path.display()))
+        } else {
+            Ok(n)
+        };
+    }
+    Ok(allocation_nodes(
+        |name| std::env::var(name).ok(),
+        |path| std::fs::read_to_string(path).ok(),
+    )
+    .unwrap_or(1))
+}
+
 fn mpiexec_missing(what: &str) -> u8 {
     eprintln!("mpbridge run: {what}");
     eprintln!("mpbridge run: MPI is needed to run programs; install Open MPI with:");
@@ -201,14 +314,33 @@ pub fn run(args: &[OsString]) -> u8 {
 fn launch(opts: &RunOptions) -> u8 {
     let exe = libdir::current_exe();
 
+    let nodes = if opts.ga_servers {
+        match job_nodes(opts) {
+            Ok(n) => n,
+            Err(msg) => {
+                eprintln!("mpbridge run: {msg}");
+                return 2;
+            }
+        }
+    } else {
+        1
+    };
+
     let ga_server = if opts.ga_servers {
-        let candidate = exe.as_deref().map(|e| libdir::sibling(e, "ga-server"));
-        match candidate.filter(|p| host::is_executable(p)) {
+        match find_ga_server(exe.as_deref()) {
             Some(path) => Some(path),
+            None if opts.dry_run => {
+                eprintln!(
+                    "mpbridge run: warning: ga-server not found next to the mpbridge \
+                     executable nor on PATH"
+                );
+                Some(PathBuf::from(GA_SERVER))
+            }
             None => {
                 eprintln!(
-                    "mpbridge run: --ga-servers: ga-server is not installed yet \
-                     (expected next to the mpbridge executable)"
+                    "mpbridge run: --ga-servers: cannot find ga-server next to the mpbridge \
+                     executable nor on PATH (install it with 'make install', or add its \
+                     directory to PATH)"
                 );
                 return 2;
             }
@@ -264,8 +396,17 @@ fn launch(opts: &RunOptions) -> u8 {
         program: &opts.program,
         program_args: &opts.program_args,
         ga_server: ga_server.as_deref(),
+        hostfile: opts.hostfile.as_deref(),
+        hosts: opts.hosts.as_deref(),
+        nodes,
         env,
     });
+    if ga_server.is_some() && nodes > 1 && flavour == Flavour::Unknown {
+        eprintln!(
+            "mpbridge run: warning: {nodes} nodes but an unknown MPI: cannot ask it to place \
+             one ga-server per node; starting {nodes} servers wherever it puts them"
+        );
+    }
 
     if opts.dry_run {
         print!("{}", render_plan(&plan));
@@ -336,6 +477,9 @@ mod tests {
             program: OsStr::new("./prog"),
             program_args: &prog_args,
             ga_server,
+            hostfile: None,
+            hosts: None,
+            nodes: 1,
             env: vec![
                 ("LD_LIBRARY_PATH", OsString::from("/opt/mpb/lib:/usr/lib")),
                 ("OMPI_ALLOW_RUN_AS_ROOT", OsString::from("1")),
@@ -387,9 +531,133 @@ mod tests {
             program: OsStr::new("a.out"),
             program_args: &[],
             ga_server: None,
+            hostfile: None,
+            hosts: None,
+            nodes: 1,
             env: Vec::new(),
         });
         assert_eq!(plan.args, os(&["-n", "1", "a.out"]));
+    }
+
+    fn multi_node_plan(flavour: Flavour, ga: bool) -> LaunchPlan {
+        build_plan(PlanInputs {
+            mpiexec: Path::new("mpiexec"),
+            flavour,
+            np: 6,
+            program: OsStr::new("./app"),
+            program_args: &[],
+            ga_server: ga.then_some(Path::new("/p/bin/ga-server")),
+            hostfile: Some(OsStr::new("hosts.txt")),
+            hosts: None,
+            nodes: 3,
+            env: Vec::new(),
+        })
+    }
+
+    #[test]
+    fn one_server_per_node_with_open_mpi() {
+        assert_eq!(
+            multi_node_plan(Flavour::OpenMpi, true).args,
+            os(&[
+                "--hostfile",
+                "hosts.txt",
+                "--map-by",
+                "node",
+                "-n",
+                "6",
+                "./app",
+                ":",
+                "-n",
+                "3",
+                "/p/bin/ga-server"
+            ])
+        );
+    }
+
+    #[test]
+    fn one_server_per_node_with_mpich() {
+        assert_eq!(
+            multi_node_plan(Flavour::Mpich, true).args,
+            os(&[
+                "-f",
+                "hosts.txt",
+                "-ppn",
+                "1",
+                "-n",
+                "6",
+                "./app",
+                ":",
+                "-n",
+                "3",
+                "/p/bin/ga-server"
+            ])
+        );
+    }
+
+    #[test]
+    fn several_nodes_without_servers_keep_default_placement() {
+        assert_eq!(
+            multi_node_plan(Flavour::OpenMpi, false).args,
+            os(&["--hostfile", "hosts.txt", "-n", "6", "./app"])
+        );
+    }
+
+    #[test]
+    fn host_list_is_passed_on() {
+        let plan = build_plan(PlanInputs {
+            mpiexec: Path::new("mpiexec"),
+            flavour: Flavour::Mpich,
+            np: 2,
+            program: OsStr::new("a.out"),
+            program_args: &[],
+            ga_server: Some(Path::new("ga-server")),
+            hostfile: None,
+            hosts: Some(OsStr::new("n1,n2")),
+            nodes: 2,
+            env: Vec::new(),
+        });
+        assert_eq!(
+            plan.args,
+            os(&[
+                "-hosts",
+                "n1,n2",
+                "-ppn",
+                "1",
+                "-n",
+                "2",
+                "a.out",
+                ":",
+                "-n",
+                "2",
+                "ga-server"
+            ])
+        );
+    }
+
+    #[test]
+    fn hosts_in_hostfiles_and_lists() {
+        let open_mpi = "# cluster\nnode1 slots=4\nnode2 slots=4 max_slots=8\n\nnode1 slots=2\n";
+        assert_eq!(hostfile_hosts(open_mpi), vec!["node1", "node2"]);
+        let hydra = "n01:2\nn02:2  # second\nn03\n";
+        assert_eq!(hostfile_hosts(hydra), vec!["n01", "n02", "n03"]);
+        assert!(hostfile_hosts("# nothing\n\n").is_empty());
+        assert_eq!(host_list("a,b:2,a,,c"), vec!["a", "b", "c"]);
+    }
+
+    #[test]
+    fn nodes_of_a_batch_allocation() {
+        let no_file = |_: &Path| None;
+        let slurm = |k: &str| (k == "SLURM_JOB_NUM_NODES").then(|| "4".to_string());
+        assert_eq!(allocation_nodes(slurm, no_file), Some(4));
+        let old_slurm = |k: &str| (k == "SLURM_NNODES").then(|| "2".to_string());
+        assert_eq!(allocation_nodes(old_slurm, no_file), Some(2));
+        let pbs = |k: &str| (k == "PBS_NODEFILE").then(|| "/pbs/nodes".to_string());
+        let nodefile =
+            |p: &Path| (p == Path::new("/pbs/nodes")).then(|| "a\na\nb\nb\n".to_string());
+        assert_eq!(allocation_nodes(pbs, nodefile), Some(2));
+        assert_eq!(allocation_nodes(|_: &str| None, no_file), None);
+        let bad = |k: &str| (k == "SLURM_JOB_NUM_NODES").then(|| "lots".to_string());
+        assert_eq!(allocation_nodes(bad, no_file), None);
     }
 
     #[test]

@@ -18,7 +18,7 @@ Usage: mpbridge <COMMAND> [ARGS...]
 Legacy parallel APIs (PVM, TCGMSG, Express, Global Arrays) on one MPI.
 
 Commands:
-  run [-n N] [--ga-servers] [--mpiexec PATH] [--] PROGRAM [ARGS...]
+  run [-n N] [--ga-servers] [--hostfile FILE] [--mpiexec PATH] [--] PROGRAM [ARGS...]
                  start PROGRAM on N ranks through mpiexec, with the mpbridge
                  libraries first on LD_LIBRARY_PATH
   doctor         report which tools and libraries are present or missing,

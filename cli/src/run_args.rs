@@ -9,15 +9,27 @@ Start PROGRAM on N ranks with mpiexec, with the mpbridge libraries first on
 LD_LIBRARY_PATH for every rank.
 
 Options:
-  -n, -np N          number of ranks (default 1)
-  --ga-servers       also start a Global Arrays data server (ga-server)
+  -n, -np N          number of compute ranks (default 1)
+  --ga-servers       also start the Global Arrays data server (ga-server),
+                     one per node, beside the compute ranks; it is not one
+                     of the N ranks
+  --hostfile FILE    hosts to run on (passed to mpiexec; also tells how
+                     many nodes need a ga-server)
+  --host LIST        comma-separated hosts, the same way
   --mpiexec PATH     use this mpiexec instead of the one on PATH
   --dry-run          print the environment and command, do not run them
   -h, --help         show this help
 
+With --ga-servers on several nodes (from --hostfile, --host, or the batch
+allocation: SLURM_JOB_NUM_NODES, PBS_NODEFILE) ranks are placed round-robin
+over the nodes (Open MPI --map-by node, MPICH -ppn 1) so that the servers,
+one per node, land on distinct nodes. Each node then needs a free slot for
+its server.
+
 Environment:
   MPBRIDGE_LIBDIR    library directory to use instead of the one found
                      next to the mpbridge executable
+  ga-server is looked for next to the mpbridge executable, then on PATH.
 
 Exit status is mpiexec's; 127 when mpiexec cannot be found.
 ";
@@ -26,6 +38,10 @@ Exit status is mpiexec's; 127 when mpiexec cannot be found.
 pub struct RunOptions {
     pub np: u32,
     pub ga_servers: bool,
+    /// `--hostfile FILE`, passed on to mpiexec.
+    pub hostfile: Option<OsString>,
+    /// `--host LIST`, passed on to mpiexec.
+    pub hosts: Option<OsString>,
     pub mpiexec: Option<OsString>,
     pub dry_run: bool,
     pub program: OsString,
@@ -51,6 +67,8 @@ fn parse_count(text: &str) -> Result<u32, String> {
 pub fn parse(args: &[OsString]) -> Result<Parsed, String> {
     let mut np = 1;
     let mut ga_servers = false;
+    let mut hostfile = None;
+    let mut hosts = None;
     let mut mpiexec = None;
     let mut dry_run = false;
     let mut i = 0;
@@ -90,6 +108,12 @@ pub fn parse(args: &[OsString]) -> Result<Parsed, String> {
             }
             "--ga-servers" | "--ga-server" if inline.is_none() => ga_servers = true,
             "--mpiexec" => mpiexec = Some(value_of(name, inline)?),
+            "--hostfile" | "-hostfile" | "--machinefile" | "-machinefile" => {
+                hostfile = Some(value_of(name, inline)?);
+            }
+            "--host" | "-host" | "--hosts" | "-hosts" | "-H" => {
+                hosts = Some(value_of(name, inline)?);
+            }
             "--dry-run" if inline.is_none() => dry_run = true,
             _ => {
                 // `-n4` style.
@@ -112,6 +136,8 @@ pub fn parse(args: &[OsString]) -> Result<Parsed, String> {
     Ok(Parsed::Run(RunOptions {
         np,
         ga_servers,
+        hostfile,
+        hosts,
         mpiexec,
         dry_run,
         program,
@@ -182,6 +208,17 @@ mod tests {
         let r = run(&["--dry-run", "--mpiexec=/x/mpiexec", "prog"]);
         assert!(r.dry_run);
         assert_eq!(r.mpiexec, Some(OsString::from("/x/mpiexec")));
+    }
+
+    #[test]
+    fn hostfile_and_hosts() {
+        let r = run(&["--hostfile", "hf", "--host=a,b", "-n", "2", "p"]);
+        assert_eq!(r.hostfile, Some(OsString::from("hf")));
+        assert_eq!(r.hosts, Some(OsString::from("a,b")));
+        let r = run(&["-machinefile", "m", "-H", "x", "p"]);
+        assert_eq!(r.hostfile, Some(OsString::from("m")));
+        assert_eq!(r.hosts, Some(OsString::from("x")));
+        assert!(parse(&os(&["--hostfile"])).is_err());
     }
 
     #[test]

@@ -1289,15 +1289,15 @@ pub extern "C" fn NGA_NbWait(nbh: *mut NbHdl) {
     })
 }
 
-/// Returns 0 once the non-blocking operation has completed, 1 while it is
-/// still pending (GA's C convention; its tests loop `while (NGA_NbTest(&h))`).
+/// Returns 1 once the non-blocking operation has completed, 0 while it is
+/// still pending (as GA 5.8 does; older GA releases had it the other way).
 #[no_mangle]
 pub extern "C" fn NGA_NbTest(nbh: *mut NbHdl) -> c_int {
     const CALL: &str = "NGA_NbTest";
     run(CALL, || {
         let id = ptr::read_one(nbh).ok_or_else(|| GaError::new(CALL, "nbhandle is NULL"))?;
         let done = core::nb_test(id).map_err(relabel(CALL))?;
-        Ok(if done { 0 } else { 1 })
+        Ok(c_int::from(done))
     })
 }
 

@@ -1762,7 +1762,8 @@ pub extern "C" fn ga_nbwait_(nbhandle: *const FInt) {
     nga_nbwait_(nbhandle)
 }
 
-/// `integer nga_nbtest(nbhandle)`: 1 if the transfer is done, else 0.
+/// `integer nga_nbtest(nbhandle)`: 1 once the transfer is done, 0 while it
+/// is pending (as GA 5.8 and `NGA_NbTest` in C).
 #[no_mangle]
 pub extern "C" fn nga_nbtest_(nbhandle: *const FInt) -> FInt {
     entry("nga_nbtest", || {

@@ -151,6 +151,14 @@ pub fn run_finalize_hooks() {
 /// Leaves every layer still joined and finalises MPI if this library
 /// started it (run at process exit).
 extern "C" fn finalize_at_exit() {
+    finish_process();
+}
+
+/// The process is done with every layer: runs the hooks of
+/// [`before_finalize`], leaves every layer still joined and finalises MPI
+/// if this library started it. For exits that skip the normal exit
+/// handlers (PVM's exit after `pvm_exit`, TCGMSG's `PEND`).
+pub fn finish_process() {
     let _ = std::panic::catch_unwind(|| {
         if !mpi::is_finalized() {
             run_finalize_hooks();

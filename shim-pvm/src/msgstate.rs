@@ -3,7 +3,7 @@
 //! received yet (after `pvm_probe`), the current context, and options.
 
 use crate::consts::{err, opt};
-use crate::pack::{Encoding, MsgBuf};
+use crate::pack::{Encoding, MsgBuf, HUGE_MIN};
 use crate::{PvmError, PvmResult};
 use shim_core::idhash::IdMap;
 use std::collections::VecDeque;
@@ -51,15 +51,30 @@ pub struct MsgState {
     options: [i32; 32],
     /// Next context id `pvm_newcontext` hands out.
     pub next_context: i32,
-    /// Storage of freed buffers, reused by new ones (no fresh memory to
-    /// fault in for every large message).
+    /// Large storage of freed buffers, reused by new ones (no fresh memory
+    /// to fault in for every large message).
     spare: Vec<Vec<u8>>,
+    /// Small storage of freed buffers, reused likewise (no allocation for
+    /// every small message).
+    small: Vec<Vec<u8>>,
+    /// Length of the message the last receive took if it had `HUGE_MIN`
+    /// bytes or more, else 0: storage for the next receive gets at least
+    /// this room.
+    recv_hint: usize,
+    /// Addresses of large storage already asked to move to huge pages (the
+    /// request may fail; it is not repeated for the same storage).
+    converted: VecDeque<usize>,
 }
 
-/// Freed storage smaller than this is not worth keeping.
+/// At most this many addresses are remembered in `converted`.
+const CONVERTED_MAX: usize = 16;
+
+/// Freed storage at least this large is kept in `spare`, smaller in `small`.
 const SPARE_MIN: usize = 64 * 1024;
-/// At most this many freed buffers are kept.
+/// At most this many large freed buffers are kept.
 const SPARE_MAX: usize = 4;
+/// At most this many small freed buffers are kept.
+const SMALL_MAX: usize = 4;
 
 impl MsgState {
     /// A fresh state for task `me`.
@@ -80,6 +95,9 @@ impl MsgState {
             options,
             next_context: 1,
             spare: Vec::new(),
+            small: Vec::new(),
+            recv_hint: 0,
+            converted: VecDeque::new(),
         }
     }
 
@@ -106,33 +124,66 @@ impl MsgState {
 
     /// `pvm_freebuf`.
     pub fn freebuf(&mut self, id: i32) -> PvmResult<()> {
+        let storage = self.release(id)?;
+        self.recycle(storage);
+        Ok(())
+    }
+
+    /// Frees buffer `id` and returns its storage.
+    fn release(&mut self, id: i32) -> PvmResult<Vec<u8>> {
         if id <= 0 {
             return Err(PvmError(err::BAD_PARAM));
         }
         let Some(buf) = self.bufs.remove(&id) else {
             return Err(PvmError(err::NO_SUCH_BUF));
         };
-        let storage = buf.msg.into_storage();
-        if storage.capacity() >= SPARE_MIN && self.spare.len() < SPARE_MAX {
-            self.spare.push(storage);
-        }
         if self.sbuf == id {
             self.sbuf = 0;
         }
         if self.rbuf == id {
             self.rbuf = 0;
         }
-        self.queued.retain(|&q| q != id);
-        Ok(())
+        if !self.queued.is_empty() {
+            self.queued.retain(|&q| q != id);
+        }
+        Ok(buf.msg.into_storage())
     }
 
-    /// `pvm_initsend`: frees the send buffer and makes a new one.
-    pub fn initsend(&mut self, enc: i32) -> PvmResult<i32> {
-        let id = self.mkbuf(enc)?;
-        if self.sbuf != 0 {
-            let old = self.sbuf;
-            let _ = self.freebuf(old);
+    /// Keeps freed storage for a later buffer, if there is room; large
+    /// storage is moved to huge pages where it is not yet.
+    fn recycle(&mut self, mut storage: Vec<u8>) {
+        let cap = storage.capacity();
+        if cap >= SPARE_MIN {
+            if self.spare.len() < SPARE_MAX {
+                let at = storage.as_ptr() as usize;
+                if cap >= HUGE_MIN && !self.converted.contains(&at) {
+                    crate::ptr::prefer_huge_pages(&mut storage, true);
+                    if self.converted.len() == CONVERTED_MAX {
+                        self.converted.pop_front();
+                    }
+                    self.converted.push_back(at);
+                }
+                self.spare.push(storage);
+            }
+        } else if cap > 0 && self.small.len() < SMALL_MAX {
+            self.small.push(storage);
         }
+    }
+
+    /// `pvm_initsend`: frees the send buffer and makes a new one, which
+    /// reuses the old one's storage.
+    pub fn initsend(&mut self, enc: i32) -> PvmResult<i32> {
+        let enc = Encoding::from_code(enc).ok_or(PvmError(err::BAD_PARAM))?;
+        let storage = match self.sbuf {
+            0 => self.take_spare(),
+            old => self.release(old).unwrap_or_default(),
+        };
+        let id = self.add(Buf {
+            msg: MsgBuf::with_storage(enc, storage),
+            tag: 0,
+            src: self.me,
+            ctx: self.context,
+        });
         self.sbuf = id;
         Ok(id)
     }
@@ -219,22 +270,47 @@ impl MsgState {
         Ok(buf)
     }
 
-    /// Storage for a new buffer: a freed one's if any, else empty.
+    /// Storage for a new buffer: a freed one's if any (large first), else
+    /// empty.
     pub fn take_spare(&mut self) -> Vec<u8> {
-        self.spare.pop().unwrap_or_default()
+        self.spare
+            .pop()
+            .or_else(|| self.small.pop())
+            .unwrap_or_default()
     }
 
     /// Files an arrived message under a new buffer id, queued.
     pub fn enqueue(&mut self, src: i32, tag: i32, word: u32, data: Vec<u8>) -> i32 {
+        let id = self.adopt(src, tag, word, data);
+        self.queued.push_back(id);
+        id
+    }
+
+    /// Storage for a receive: freed storage, replaced by new storage laid
+    /// out for huge pages when it is smaller than the last large message.
+    pub fn take_recv_storage(&mut self) -> Vec<u8> {
+        let storage = self.take_spare();
+        if storage.capacity() >= self.recv_hint {
+            return storage;
+        }
+        crate::ptr::huge_storage(self.recv_hint)
+    }
+
+    /// Files an arrived message under a new buffer id, not queued (for a
+    /// receive that takes it at once).
+    pub fn adopt(&mut self, src: i32, tag: i32, word: u32, data: Vec<u8>) -> i32 {
+        self.recv_hint = if data.len() >= HUGE_MIN {
+            data.len()
+        } else {
+            0
+        };
         let (ctx, enc) = split_word(word);
-        let id = self.add(Buf {
+        self.add(Buf {
             msg: MsgBuf::received(enc, data),
             tag,
             src,
             ctx,
-        });
-        self.queued.push_back(id);
-        id
+        })
     }
 
     /// The first queued message matching (src, tag) in the current context.
@@ -250,7 +326,9 @@ impl MsgState {
 
     /// Removes `id` from the queue (it becomes an ordinary buffer).
     pub fn unqueue(&mut self, id: i32) {
-        self.queued.retain(|&q| q != id);
+        if !self.queued.is_empty() {
+            self.queued.retain(|&q| q != id);
+        }
     }
 
     /// (bytes, tag, source) of a buffer (`pvm_bufinfo`).

@@ -13,6 +13,11 @@ use std::time::{Duration, Instant};
 /// (kill requests and exit notices).
 const SYSTEM_CHECK: Duration = Duration::from_millis(20);
 
+/// While messages flow, the clock is read for the periodic system check
+/// only on every this many calls (a clock read costs as much as the rest of
+/// a small message's bookkeeping); a receive that waits looks every slice.
+const SYSTEM_CHECK_CALLS: u32 = 8;
+
 /// How a receive waits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Wait {
@@ -115,11 +120,19 @@ impl Task {
         deliver(self.user, tid, tag, word, bytes)
     }
 
-    /// Looks at system messages if the last look is older than
-    /// `SYSTEM_CHECK` (or `now` is set). Returns `true` if killed.
+    /// Looks at system messages if `now` is set, or on every
+    /// `SYSTEM_CHECK_CALLS`-th call when the last look is older than
+    /// `SYSTEM_CHECK`. Returns `true` if killed.
     fn system_check(&mut self, now: bool) -> PvmResult<bool> {
-        if !now && self.last_system_check.elapsed() < SYSTEM_CHECK {
-            return Ok(false);
+        if !now {
+            if self.system_check_skips > 0 {
+                self.system_check_skips -= 1;
+                return Ok(false);
+            }
+            self.system_check_skips = SYSTEM_CHECK_CALLS - 1;
+            if self.last_system_check.elapsed() < SYSTEM_CHECK {
+                return Ok(false);
+            }
         }
         self.last_system_check = Instant::now();
         self.serve_system()
@@ -137,8 +150,9 @@ impl Task {
     }
 
     /// Finds the first message matching (tid, tag) in the current context,
-    /// waiting as `wait` says; the message is queued under a buffer id, which
-    /// is returned (`None`: nothing came).
+    /// waiting as `wait` says, and returns its buffer id (`None`: nothing
+    /// came). A message that was queued stays queued; one that arrives now
+    /// is not queued (the caller takes it).
     pub fn find(&mut self, tid: i32, tag: i32, wait: Wait) -> PvmResult<Outcome<Option<i32>>> {
         let (src, tag) = check_pattern(tid, tag)?;
         if let Some(id) = self.msg.find_queued(src, tag) {
@@ -178,12 +192,10 @@ impl Task {
                     .min(SYSTEM_CHECK),
                 _ => SYSTEM_CHECK,
             };
-            let storage = self.msg.take_spare();
+            let storage = self.msg.take_recv_storage();
             match self.user.recv_reusing(pattern, Some(slice), storage) {
                 Ok(m) => {
-                    let id = self
-                        .msg
-                        .enqueue(tid_of(m.source), m.tag, m.encoding, m.data);
+                    let id = self.msg.adopt(tid_of(m.source), m.tag, m.encoding, m.data);
                     return Ok(Outcome::Done(Some(id)));
                 }
                 Err(CoreError::Timeout) => {

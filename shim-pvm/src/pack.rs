@@ -19,6 +19,10 @@
 use crate::{PvmError, PvmResult};
 use std::borrow::Cow;
 
+/// Bodies at least this large are kept in storage laid out for huge pages
+/// ([`crate::ptr::huge_storage`]).
+pub const HUGE_MIN: usize = 2 << 20;
+
 /// `PvmBadParam`: an argument is invalid.
 const PVM_BAD_PARAM: i32 = -2;
 /// `PvmOverflow`: a value does not fit the encoding.
@@ -282,9 +286,31 @@ impl MsgBuf {
         self.enc == Encoding::Default
     }
 
+    /// Makes room for `extra` more bytes. A body growing to `HUGE_MIN` or
+    /// more moves to storage laid out for huge pages, at least doubling its
+    /// room (a message packed in many pieces is moved a bounded number of
+    /// times).
+    fn reserve(&mut self, extra: usize) {
+        let len = self.body.len();
+        if self.body.capacity() - len >= extra {
+            return;
+        }
+        let total = len.saturating_add(extra);
+        if total < HUGE_MIN {
+            self.body.reserve(extra);
+            return;
+        }
+        let room = total.max(self.body.capacity().saturating_mul(2));
+        let mut grown = crate::ptr::huge_storage(room);
+        grown.extend_from_slice(&self.body);
+        self.body = grown;
+    }
+
     /// Appends `nitem` items of `data` at `stride`; on failure nothing is appended.
     fn pack<T: Item>(&mut self, data: &[T], nitem: usize, stride: usize) -> PvmResult<()> {
         check_span(data.len(), nitem, stride)?;
+        let size = if self.xdr() { T::XDR_SIZE } else { T::RAW_SIZE };
+        self.reserve(pad4(nitem.saturating_mul(size)));
         // Contiguous items whose stored form is their native bytes (any
         // type in the raw layout, bytes in XDR) are copied as one block.
         if stride == 1 && (!self.xdr() || T::XDR_SIZE == T::RAW_SIZE && T::RAW_SIZE == 1) {
@@ -820,6 +846,34 @@ mod tests {
         again.upk_int(&mut n, 1, 1).unwrap();
         assert_eq!(n, [42]);
         assert_eq!(again.upk_str().unwrap(), b"more");
+    }
+
+    #[test]
+    fn large_bodies_packed_in_pieces_keep_every_byte() {
+        // Crosses HUGE_MIN part way, so the body moves to new storage.
+        let piece: Vec<u8> = (0..(HUGE_MIN / 2 + 3)).map(|i| (i % 251) as u8).collect();
+        for enc in ENCS {
+            let mut b = MsgBuf::new(enc);
+            b.pk_int(&[7], 1, 1).unwrap();
+            for _ in 0..5 {
+                b.pk_byte(&piece, piece.len(), 1).unwrap();
+            }
+            let stored = match enc {
+                Encoding::Default => pad4(piece.len()),
+                _ => piece.len(),
+            };
+            assert_eq!(b.byte_len(), 4 + 5 * stored);
+            let mut r = deliver(&b);
+            let mut n = [0];
+            r.upk_int(&mut n, 1, 1).unwrap();
+            assert_eq!(n, [7]);
+            let mut out = vec![0u8; piece.len()];
+            for _ in 0..5 {
+                r.upk_byte(&mut out, piece.len(), 1).unwrap();
+                assert!(out == piece, "{enc:?}");
+            }
+            assert_eq!(r.upk_byte(&mut [0], 1, 1), Err(NO_DATA));
+        }
     }
 
     #[test]

@@ -138,6 +138,9 @@ pub fn set_errno(code: c_int) {
 }
 
 extern "C" fn exit_zero() {
+    // Other layers may still be joined (GA never leaves): finish them and
+    // the MPI this library started, or the launcher sees a crash.
+    shim_core::lifecycle::finish_process();
     // SAFETY: flushing every C stream, then ending the process at once.
     unsafe {
         libc::fflush(std::ptr::null_mut());
@@ -176,4 +179,45 @@ pub fn bytes_of<T: Plain>(s: &[T]) -> &[u8] {
 pub fn bytes_of_mut<T: Plain>(s: &mut [T]) -> &mut [u8] {
     // SAFETY: as in `bytes_of`; any bytes written form valid `Plain` values.
     unsafe { std::slice::from_raw_parts_mut(s.as_mut_ptr() as *mut u8, std::mem::size_of_val(s)) }
+}
+
+/// Size of a transparent huge page (x86-64 and most Linux systems).
+pub const HUGE_PAGE: usize = 2 << 20;
+
+/// Asks the kernel to back the 2 MiB-aligned part of `v`'s allocation with
+/// huge pages: from the next page fault on, and with `convert` also the
+/// pages already in use. Large message buffers on huge pages copy faster and
+/// cost MPI's single-copy transfer far less page pinning. Advice only: the
+/// contents stay, and a kernel without huge pages leaves the memory as it is.
+pub fn prefer_huge_pages(v: &mut Vec<u8>, convert: bool) {
+    let start = v.as_mut_ptr() as usize;
+    let first = start.next_multiple_of(HUGE_PAGE);
+    let end = start.saturating_add(v.capacity()) / HUGE_PAGE * HUGE_PAGE;
+    if v.capacity() == 0 || end <= first {
+        return;
+    }
+    let (addr, len) = (first as *mut std::ffi::c_void, end - first);
+    // SAFETY: [first, end) lies inside the allocation `v` owns (its
+    // capacity), which nothing else uses during the call; this advice keeps
+    // the memory's contents, so no value changes. A failure only means the
+    // advice was not taken.
+    #[cfg(target_os = "linux")]
+    unsafe {
+        libc::madvise(addr, len, libc::MADV_HUGEPAGE)
+    };
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    if convert {
+        // SAFETY: as above; collapsing moves pages into huge pages with
+        // their contents.
+        unsafe { libc::madvise(addr, len, libc::MADV_COLLAPSE) };
+    }
+    let _ = (addr, len, convert);
+}
+
+/// An empty buffer with room for at least `bytes`, laid out for huge pages
+/// (see [`prefer_huge_pages`]).
+pub fn huge_storage(bytes: usize) -> Vec<u8> {
+    let mut v = Vec::with_capacity(bytes.saturating_add(HUGE_PAGE));
+    prefer_huge_pages(&mut v, false);
+    v
 }

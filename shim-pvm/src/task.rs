@@ -117,6 +117,8 @@ pub struct Task {
     pub watchers: Vec<(i32, i32, i32)>,
     /// When system messages were last looked at.
     pub last_system_check: std::time::Instant,
+    /// Calls of the periodic system check left before it reads the clock.
+    pub system_check_skips: u32,
 }
 
 fn core_err(e: shim_core::CoreError) -> PvmError {
@@ -220,6 +222,7 @@ impl Task {
             msg: MsgState::new(me),
             watchers: Vec::new(),
             last_system_check: std::time::Instant::now(),
+            system_check_skips: 0,
         };
         if parent.is_some() {
             task.origin = Origin::Spawned;

@@ -3,11 +3,24 @@
 //! `-lga`, run under `mpiexec` on 1 to 4 compute ranks beside one
 //! `ga-server` data server, with a hard timeout.
 
-use std::path::Path;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Mutex;
 use std::time::Duration;
 use tests::mpirun::{mpi_env, run_with_timeout, stage, Run};
-use tests::native::build;
+
+/// Builds a program once per test binary: tests running side by side must
+/// not rewrite an executable another test is starting.
+fn build(source: &str, libs: &[&str]) -> PathBuf {
+    static BUILT: Mutex<Option<HashMap<String, PathBuf>>> = Mutex::new(None);
+    let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
+    built
+        .get_or_insert_with(HashMap::new)
+        .entry(source.to_string())
+        .or_insert_with(|| tests::native::build(source, libs))
+        .clone()
+}
 
 /// `mpiexec -n np prog args : -n 1 ga-server`.
 fn ga_run(np: u32, exe: &Path, args: &[&str]) -> Run {
@@ -137,6 +150,11 @@ fn print_shows_arrays_as_ga_does() {
     );
     assert!(out.contains(" Summary of allocated global arrays"), "{out}");
     assert!(out.contains("double precision dbls(3,2)"), "{out}");
+    assert!(
+        out.contains("  array 2 => long longs(3),  handle: "),
+        "{out}"
+    );
+    assert!(out.contains("    (3:3) -> 1 \n"), "{out}");
     // The program's own printf output stays in order around the library's.
     let before = out.find("before print").expect("before");
     let after = out.find("after print").expect("after");

@@ -232,7 +232,7 @@ pub fn type_name(t: ElemType) -> &'static str {
         ElemType::Float => "float",
         ElemType::Double => "double",
         ElemType::LongDouble => "long double",
-        ElemType::SComplex => "single complex",
+        ElemType::SComplex => "float (single) complex",
         ElemType::DComplex => "double complex",
         ElemType::LDComplex => "long double complex",
     }

@@ -193,19 +193,11 @@ pub fn print_distribution(call: &'static str, g: Handle) -> GaResult<()> {
     core::sync().map_err(|e| relabel(call, e))
 }
 
-/// GA's Fortran-style type name for the summary.
+/// The type names GA's summary uses.
 fn fortran_type(t: ElemType) -> &'static str {
     match t {
-        ElemType::Char => "character",
-        ElemType::Int => "integer",
-        ElemType::Long => "long integer",
-        ElemType::LongLong => "long long integer",
-        ElemType::Float => "real",
         ElemType::Double => "double precision",
-        ElemType::LongDouble => "long double",
-        ElemType::SComplex => "single complex",
-        ElemType::DComplex => "double complex",
-        ElemType::LDComplex => "long double complex",
+        other => type_name(other),
     }
 }
 

@@ -250,9 +250,9 @@ static void nonblocking(int me, int np) {
     for (int k = 0; k < 40; k++) one[k] = 1;
     int alo[1] = {0}, ahi[1] = {39};
     NGA_NbAcc(g, alo, ahi, one, NULL, &alpha, &h);
-    /* NGA_NbTest is 0 once complete (GA's C convention). */
+    /* NGA_NbTest is 1 once complete, 0 while pending (as GA 5.8). */
     long spins = 0;
-    while (NGA_NbTest(&h) && spins < 100000000L) spins++;
+    while (!NGA_NbTest(&h) && spins < 100000000L) spins++;
     CHECK(spins < 100000000L, "NGA_NbTest never reported completion");
     GA_Sync();
     NGA_Get(g, alo, ahi, back, NULL);

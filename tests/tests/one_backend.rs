@@ -1,0 +1,106 @@
+//! One backend per process: a C program that uses PVM, TCGMSG and Global
+//! Arrays at once, linked with the three drop-in names, runs beside one
+//! `ga-server` under `mpiexec`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+use std::time::Duration;
+use tests::mpirun::{mpi_env, run_with_timeout, stage};
+use tests::native::build;
+
+fn ga_server() -> PathBuf {
+    let server = stage().join("bin/ga-server");
+    assert!(
+        server.is_file(),
+        "{} is missing: the data server is not installed",
+        server.display()
+    );
+    server
+}
+
+/// The libraries from the installed tree that `exe` loads, as real files.
+fn installed_libraries(exe: &Path) -> Vec<PathBuf> {
+    let lib_dir = stage()
+        .join("lib")
+        .canonicalize()
+        .expect("installed lib dir");
+    let out = Command::new("ldd").arg(exe).output().expect("run ldd");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut libs: Vec<PathBuf> = text
+        .lines()
+        .filter_map(|l| l.split("=>").nth(1))
+        .filter_map(|rest| rest.split_whitespace().next())
+        .filter_map(|p| Path::new(p).canonicalize().ok())
+        .filter(|p| p.starts_with(&lib_dir))
+        .collect();
+    libs.sort();
+    libs.dedup();
+    libs
+}
+
+/// The test program, built once: tests run in parallel and must not
+/// rewrite an executable another one is starting.
+fn program() -> &'static PathBuf {
+    static EXE: OnceLock<PathBuf> = OnceLock::new();
+    EXE.get_or_init(|| build("one_backend/one_backend.c", &["pvm3", "tcgmsg", "ga"]))
+}
+
+fn run_one_backend(n: u32, ending: &str) {
+    let exe = program();
+    let libs = installed_libraries(exe);
+    assert_eq!(
+        libs.len(),
+        1,
+        "-lpvm3 -ltcgmsg -lga must all be the one library: {libs:?}"
+    );
+
+    let mut cmd = Command::new("mpiexec");
+    cmd.arg("-n")
+        .arg(n.to_string())
+        .arg(exe)
+        .arg(ending)
+        .args([":", "-n", "1"])
+        .arg(ga_server());
+    mpi_env(&mut cmd);
+    let r = run_with_timeout(cmd, Duration::from_secs(120));
+    assert!(!r.timed_out, "hung:\n{}\n{}", r.stdout, r.stderr);
+    for rank in 0..n {
+        let prefix = format!("one_backend rank {rank}: ");
+        let line = r
+            .stdout
+            .lines()
+            .find(|l| l.starts_with(&prefix))
+            .unwrap_or_else(|| panic!("no tally from rank {rank}:\n{}\n{}", r.stdout, r.stderr));
+        assert!(
+            line.ends_with(" 0 failed") && !line.contains(": 0 passed"),
+            "{line}\n{}",
+            r.stderr
+        );
+    }
+    assert_eq!(
+        r.stdout.matches("one_backend rank ").count(),
+        n as usize,
+        "one tally per compute rank, none from the server:\n{}",
+        r.stdout
+    );
+    assert!(!r.stderr.contains("FAILED"), "{}", r.stderr);
+    assert_eq!(r.code, Some(0), "{}\n{}", r.stdout, r.stderr);
+}
+
+/// A program that owns MPI: `MPI_Init` first, `MPI_Finalize` last.
+#[test]
+fn pvm_tcgmsg_and_ga_in_one_process_on_two_ranks() {
+    run_one_backend(2, "mpi");
+}
+
+#[test]
+fn pvm_tcgmsg_and_ga_in_one_process_on_three_ranks() {
+    run_one_backend(3, "mpi");
+}
+
+/// A TCGMSG program: `tcg_pbegin` starts MPI and `tcg_pend` ends the process.
+#[test]
+fn pvm_tcgmsg_and_ga_in_a_tcgmsg_program_ending_with_pend() {
+    run_one_backend(2, "pend");
+}
