@@ -76,6 +76,10 @@ pub fn pend() -> ! {
         }
     }
     if mpi::is_initialized() && !mpi::is_finalized() && shim_core::lifecycle::layers().is_empty() {
+        // MPI started by the program: PEND finalises it, as TCGMSG does,
+        // after the work registered for that moment (data-server clients
+        // saying goodbye).
+        shim_core::lifecycle::run_finalize_hooks();
         let _ = mpi::finalize();
     }
     let _ = std::io::stdout().flush();

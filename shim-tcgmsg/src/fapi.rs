@@ -24,7 +24,7 @@ use shim_core::ffi_guard::guard;
 use std::ffi::{c_char, c_double, c_long, c_void};
 
 /// Fortran `INTEGER` (8 bytes, see the module docs).
-pub type FInt = i64;
+type FInt = i64;
 
 fn arg(call: &str, what: &str, p: *const FInt) -> TcgResult<FInt> {
     ptr::get(p).ok_or_else(|| TcgError::new(format!("{call}: argument {what} is missing"), -1))

@@ -219,3 +219,29 @@ fn fortran_fixed_form_async_probe_and_pfcopy() {
         tallies_ok(&r, "tcgf_fixed", n as usize);
     }
 }
+
+/// Compute ranks beside a `ga-server` rank: the server is not a TCGMSG
+/// node, NXTVAL hands out every value once, and PEND ends the whole job
+/// with status 0.
+#[test]
+fn beside_a_data_server_rank() {
+    let exe = c_program("tcg_server");
+    let server = stage().join("bin/ga-server");
+    assert!(server.is_file(), "{} not installed", server.display());
+    for n in [1, 3] {
+        let mut cmd = Command::new("mpiexec");
+        cmd.args(["-n", &n.to_string()])
+            .arg(&exe)
+            .args([":", "-n", "1"])
+            .arg(&server);
+        mpi_env(&mut cmd);
+        let r = run_with_timeout(cmd, LIMIT);
+        r.assert_ok("tcg_server");
+        tallies_ok(&r, "tcg_server", n as usize);
+        assert!(
+            r.stdout.contains(&format!("tcg_server node 0 of {n}:")),
+            "{}",
+            r.stdout
+        );
+    }
+}
