@@ -61,9 +61,8 @@ pub fn on_pend(f: fn()) {
     PEND_HOOKS.lock().push(f);
 }
 
-/// `PEND`: completes outstanding asynchronous sends, stops the layer,
-/// finalises MPI when no other layer still uses it, and ends the process
-/// with status 0.
+/// `PEND`: completes outstanding asynchronous sends, stops the layer and
+/// every other one, finalises MPI, and ends the process with status 0.
 pub fn pend() -> ! {
     let hooks: Vec<fn()> = PEND_HOOKS.lock().clone();
     for h in hooks {
@@ -75,11 +74,13 @@ pub fn pend() -> ! {
             let _ = shim_core::leave(m);
         }
     }
-    if mpi::is_initialized() && !mpi::is_finalized() && shim_core::lifecycle::layers().is_empty() {
-        // MPI started by the program: PEND finalises it, as TCGMSG does,
-        // after the work registered for that moment (data-server clients
-        // saying goodbye).
-        shim_core::lifecycle::run_finalize_hooks();
+    // The process ends here: every other layer finishes too (GA never
+    // leaves on its own), with the work registered for that moment (data
+    // server clients saying goodbye), and the MPI this library started is
+    // finalised.
+    shim_core::lifecycle::finish_process();
+    if mpi::is_initialized() && !mpi::is_finalized() {
+        // MPI started by the program: PEND finalises it, as TCGMSG does.
         let _ = mpi::finalize();
     }
     let _ = std::io::stdout().flush();

@@ -45,25 +45,50 @@ fn header_functions(header: &str) -> Vec<String> {
     names
 }
 
-/// The Fortran routines of Debian's `libfpvm3.a` (the ABI legacy Fortran
-/// programs link against; no header declares them).
+/// The Fortran routines of Debian's `libfpvm3.a` and of its GA build
+/// `libga-openmpi.a` (TCGMSG, GA and MA for Fortran): the ABI legacy
+/// Fortran programs link against; headers do not declare subroutines.
 fn debian_fortran_routines() -> Vec<String> {
-    let a = "/usr/lib/x86_64-linux-gnu/libfpvm3.a";
-    assert!(
-        std::path::Path::new(a).is_file(),
-        "{a} missing: apt-get install pvm-dev"
-    );
-    let out = Command::new("nm")
-        .args(["--defined-only", a])
-        .output()
-        .expect("nm");
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter_map(|l| {
-            let f: Vec<&str> = l.split_whitespace().collect();
-            (f.len() == 3 && f[1] == "T").then(|| f[2].to_string())
-        })
-        .collect()
+    let mut names = Vec::new();
+    for (a, pkg) in [
+        ("/usr/lib/x86_64-linux-gnu/libfpvm3.a", "pvm-dev"),
+        (
+            "/usr/lib/x86_64-linux-gnu/libga-openmpi.a",
+            "libglobalarrays-dev",
+        ),
+    ] {
+        assert!(
+            std::path::Path::new(a).is_file(),
+            "{a} missing: apt-get install {pkg}"
+        );
+        let out = Command::new("nm")
+            .args(["--defined-only", a])
+            .output()
+            .expect("nm");
+        names.extend(
+            String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .filter_map(|l| {
+                    let f: Vec<&str> = l.split_whitespace().collect();
+                    let fortran =
+                        |n: &str| n.ends_with('_') && !n.chars().any(|c| c.is_ascii_uppercase());
+                    (f.len() == 3 && f[1] == "T" && fortran(f[2])).then(|| f[2].to_string())
+                }),
+        );
+    }
+    names
+}
+
+/// Every installed C header.
+fn c_headers() -> Vec<String> {
+    let mut hs: Vec<String> = std::fs::read_dir(stage().join("include"))
+        .expect("include dir")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".h"))
+        .collect();
+    hs.sort();
+    hs
 }
 
 /// Functions the library exports (`nm -D`, defined text symbols).
@@ -101,7 +126,7 @@ const UNDECLARED_ABI: &[&str] = &[
 
 #[test]
 fn library_exports_only_declared_functions() {
-    let mut declared: Vec<String> = ["mpbridge.h", "pvm3.h"]
+    let mut declared: Vec<String> = c_headers()
         .iter()
         .flat_map(|h| header_functions(h))
         .collect();
