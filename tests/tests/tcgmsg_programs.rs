@@ -245,3 +245,30 @@ fn beside_a_data_server_rank() {
         );
     }
 }
+
+/// A TCGMSG program that never uses NXTVAL or GA, launched beside a
+/// `ga-server`: the server is not a node, and the job still ends (every
+/// compute rank says goodbye to the servers when it finalises MPI).
+#[test]
+fn a_program_that_never_uses_the_server_ends_beside_one() {
+    let exe = c_program("tcg_basic");
+    let server = stage().join("bin/ga-server");
+    assert!(server.is_file(), "{} not installed", server.display());
+    let n = 2;
+    let dir = scratch("tcg_basic_beside_server");
+    let mut cmd = Command::new("mpiexec");
+    cmd.args(["-n", &n.to_string()])
+        .arg(&exe)
+        .arg(&dir)
+        .args([":", "-n", "1"])
+        .arg(&server);
+    mpi_env(&mut cmd);
+    let r = run_with_timeout(cmd, LIMIT);
+    r.assert_ok("tcg_basic beside a ga-server");
+    tallies_ok(&r, "tcg_basic", n);
+    assert!(
+        r.stdout.contains(&format!("hello from node 1 of {n}")),
+        "{}",
+        r.stdout
+    );
+}
