@@ -72,7 +72,18 @@ demo_ensemble() {
     "$MPBRIDGE" ensemble draw "$share/examples/published/getmax-tree.ens" -o "$bin/getmax-tree.svg"
 }
 
-SECTIONS=(core pvm ensemble)
+demo_ga() {
+    section "PVM, TCGMSG and Global Arrays in one process, beside one ga-server"
+    local bin=$ROOT/target/demo-ga
+    mkdir -p "$bin"
+    mpicc -O1 -I "$STAGE/include" -o "$bin/one_backend" \
+        "$ROOT/tests/programs/one_backend/one_backend.c" \
+        -L "$STAGE/lib" -Wl,-rpath,"$STAGE/lib" -lpvm3 -ltcgmsg -lga || return 1
+    echo "-- 3 compute ranks: PVM and TCGMSG rings, NXTVAL, GA put/get and read_inc"
+    "$MPBRIDGE" run --ga-servers -n 3 "$bin/one_backend"
+}
+
+SECTIONS=(core pvm ga ensemble)
 
 if [[ ! -x "$MPBRIDGE" ]]; then
     echo "demo: $MPBRIDGE not found (run 'make stage' first)" >&2
