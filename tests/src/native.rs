@@ -18,6 +18,12 @@ pub fn build(source: &str, extra_libs: &[&str]) -> PathBuf {
         .to_string_lossy()
         .into_owned();
     let exe = out_dir.join(&stem);
+    // Tests run in parallel and may build the same program while another
+    // runs it: compile to a name of this call's own, then rename it into
+    // place (a running program keeps its old file).
+    static BUILDS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = BUILDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = out_dir.join(format!(".{stem}.{}.{n}", std::process::id()));
     let fortran = source.ends_with(".f") || source.ends_with(".f90") || source.ends_with(".F");
     let mut cmd = Command::new(if fortran { "mpifort" } else { "mpicc" });
     if !fortran {
@@ -27,7 +33,7 @@ pub fn build(source: &str, extra_libs: &[&str]) -> PathBuf {
         .arg(format!("-I{}", stage.join("include").display()))
         .arg(&src)
         .arg("-o")
-        .arg(&exe)
+        .arg(&tmp)
         .arg(format!("-L{}", stage.join("lib").display()))
         .arg(format!("-Wl,-rpath,{}", stage.join("lib").display()));
     for l in extra_libs {
@@ -42,5 +48,7 @@ pub fn build(source: &str, extra_libs: &[&str]) -> PathBuf {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+    std::fs::rename(&tmp, &exe)
+        .unwrap_or_else(|e| panic!("cannot move {} into place: {e}", tmp.display()));
     exe
 }

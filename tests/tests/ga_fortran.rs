@@ -32,6 +32,9 @@ fn program(name: &str) -> PathBuf {
     let out = workspace_root().join("target/test-programs/ga_fortran");
     std::fs::create_dir_all(&out).expect("create target/test-programs/ga_fortran");
     let exe = out.join(name);
+    // Another test may be running the program: build beside it and rename
+    // into place (the running program keeps its old file).
+    let tmp = out.join(format!(".{name}.{}", std::process::id()));
     let lib = stage().join("lib");
     let result = Command::new("mpifort")
         .args([
@@ -48,7 +51,7 @@ fn program(name: &str) -> PathBuf {
         .arg(format!("-I{}", dir.display()))
         .arg(&src)
         .arg("-o")
-        .arg(&exe)
+        .arg(&tmp)
         .arg(format!("-L{}", lib.display()))
         .arg(format!("-Wl,-rpath,{}", lib.display()))
         .arg("-lga")
@@ -61,6 +64,7 @@ fn program(name: &str) -> PathBuf {
         String::from_utf8_lossy(&result.stdout),
         String::from_utf8_lossy(&result.stderr)
     );
+    std::fs::rename(&tmp, &exe).expect("move the program into place");
     exe
 }
 
