@@ -1,0 +1,222 @@
+//! The installed GA, MA and TCGMSG C headers as a user of Debian's Global
+//! Arrays sees them: every header Debian ships under the same name is there,
+//! compiles on its own (C and C++, included twice), and every integer
+//! constant Debian's header defines has the same value in ours.
+
+use std::path::Path;
+use std::process::Command;
+use tests::mpirun::{stage, workspace_root};
+
+/// Headers that Debian's libglobalarrays-dev ships and we install too.
+const HEADERS: &[&str] = &[
+    "ga.h",
+    "gacommon.h",
+    "typesf2c.h",
+    "macommon.h",
+    "matypes.h",
+    "macdecls.h",
+    "ga-mpi.h",
+    "tcgmsg.h",
+    "msgtypesc.h",
+];
+
+const DEBIAN_INCLUDE: &str = "/usr/include";
+
+fn scratch() -> std::path::PathBuf {
+    let dir = workspace_root().join("target/test-programs/ga_headers");
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+/// Runs the preprocessor on `src` with `inc` searched first; returns stdout.
+fn preprocess(src: &str, inc: &Path, extra: &[&str], name: &str) -> String {
+    let file = scratch().join(format!("{name}.c"));
+    std::fs::write(&file, src).unwrap();
+    let out = Command::new("mpicc")
+        .args(["-E", "-P"])
+        .args(extra)
+        .arg(format!("-I{}", inc.display()))
+        .arg(&file)
+        .output()
+        .expect("mpicc -E");
+    assert!(
+        out.status.success(),
+        "preprocessing {name} with {}:\n{}",
+        inc.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Names of object-like macros defined by `#include <header>` beyond what
+/// the standard headers it may pull in define.
+fn macros_of(header: &str, inc: &Path) -> Vec<String> {
+    let std_headers = "#include <stddef.h>\n#include <stdint.h>\n#include <stdio.h>\n\
+                       #include <stdlib.h>\n#include <string.h>\n#include <mpi.h>\n";
+    let names = |src: &str, tag: &str| -> std::collections::BTreeSet<String> {
+        preprocess(src, inc, &["-dM"], tag)
+            .lines()
+            .filter_map(|l| l.strip_prefix("#define "))
+            .filter_map(|l| l.split_whitespace().next())
+            .filter(|n| !n.contains('('))
+            .map(str::to_string)
+            .collect()
+    };
+    let base = names(std_headers, "base");
+    let with = names(
+        &format!("{std_headers}#include <{header}>\n"),
+        &format!("dm_{}", header.replace(['.', '-'], "_")),
+    );
+    with.difference(&base).cloned().collect()
+}
+
+/// Evaluates integer arithmetic of the preprocessor's expansion
+/// (`(1000 + 4)`, `-1`, `0x10`); `None` for anything else.
+fn eval(text: &str) -> Option<i64> {
+    let toks: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let mut pos = 0;
+    let v = expr(&toks, &mut pos)?;
+    (pos == toks.len()).then_some(v)
+}
+
+fn expr(t: &[char], p: &mut usize) -> Option<i64> {
+    let mut v = term(t, p)?;
+    while *p < t.len() && (t[*p] == '+' || t[*p] == '-') {
+        let op = t[*p];
+        *p += 1;
+        let r = term(t, p)?;
+        v = if op == '+' { v + r } else { v - r };
+    }
+    Some(v)
+}
+
+fn term(t: &[char], p: &mut usize) -> Option<i64> {
+    let mut v = atom(t, p)?;
+    while *p < t.len() && t[*p] == '*' {
+        *p += 1;
+        v *= atom(t, p)?;
+    }
+    Some(v)
+}
+
+fn atom(t: &[char], p: &mut usize) -> Option<i64> {
+    match t.get(*p)? {
+        '(' => {
+            *p += 1;
+            let v = expr(t, p)?;
+            (t.get(*p) == Some(&')')).then(|| *p += 1)?;
+            Some(v)
+        }
+        '-' => {
+            *p += 1;
+            Some(-atom(t, p)?)
+        }
+        c if c.is_ascii_digit() => {
+            let start = *p;
+            while *p < t.len() && t[*p].is_ascii_alphanumeric() {
+                *p += 1;
+            }
+            let s: String = t[start..*p].iter().collect();
+            let s = s.trim_end_matches(['L', 'l', 'U', 'u']);
+            match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+                Some(h) => i64::from_str_radix(h, 16).ok(),
+                None => s.parse().ok(),
+            }
+        }
+        _ => None,
+    }
+}
+
+/// For each name, the integer its expansion evaluates to (None: not an
+/// integer constant, or not defined).
+fn values(header: &str, names: &[String], inc: &Path, tag: &str) -> Vec<Option<i64>> {
+    let mut src = format!("#include <{header}>\n");
+    for n in names {
+        src.push_str(&format!("@@ \"{n}\" = {n}\n"));
+    }
+    let out = preprocess(&src, inc, &[], tag);
+    let mut found = std::collections::HashMap::new();
+    for l in out.lines() {
+        if let Some(rest) = l.trim().strip_prefix("@@ ") {
+            if let Some((n, v)) = rest.split_once(" = ") {
+                found.insert(n.trim().trim_matches('"').to_string(), v.to_string());
+            }
+        }
+    }
+    names
+        .iter()
+        .map(|n| found.get(n).and_then(|v| eval(v)))
+        .collect()
+}
+
+#[test]
+fn every_debian_ga_header_is_installed_and_stands_alone() {
+    let inc = stage().join("include");
+    for h in HEADERS {
+        assert!(inc.join(h).is_file(), "{h} is not installed");
+        let src = format!(
+            "#include <{h}>\n#include <{h}>\n\
+             #include <typesf2c.h>\n\
+             _Static_assert(sizeof(Integer) == 8, \"Integer is 8 bytes\");\n\
+             _Static_assert(sizeof(DoubleComplex) == 16, \"DoubleComplex\");\n\
+             int main(void) {{ return 0; }}\n"
+        );
+        let file = scratch().join("alone.c");
+        std::fs::write(&file, &src).unwrap();
+        for (cc, lang) in [("mpicc", "c"), ("mpicxx", "c++")] {
+            let src_file = if lang == "c" {
+                file.clone()
+            } else {
+                let f = scratch().join("alone.cc");
+                std::fs::write(&f, src.replace("_Static_assert", "static_assert")).unwrap();
+                f
+            };
+            let st = Command::new(cc)
+                .args(["-Wall", "-Werror", "-fsyntax-only"])
+                .arg(format!("-I{}", inc.display()))
+                .arg(&src_file)
+                .status()
+                .expect("compiler");
+            assert!(st.success(), "{h} does not compile alone as {lang}");
+        }
+    }
+}
+
+#[test]
+fn integer_constants_match_debian_ga() {
+    let ours = stage().join("include");
+    let debian = Path::new(DEBIAN_INCLUDE);
+    assert!(
+        debian.join("gacommon.h").is_file(),
+        "Debian's libglobalarrays-dev is not installed (make deps)"
+    );
+    let mut checked = 0;
+    let mut wrong = Vec::new();
+    for h in HEADERS {
+        let names = macros_of(h, debian);
+        let tag = h.replace(['.', '-'], "_");
+        let theirs = values(h, &names, debian, &format!("deb_{tag}"));
+        let mine = values(h, &names, &ours, &format!("our_{tag}"));
+        for ((n, t), m) in names.iter().zip(&theirs).zip(&mine) {
+            if let Some(t) = t {
+                checked += 1;
+                if Some(*t) != *m {
+                    wrong.push(format!("{h}: {n} is {t} in Debian's GA, ours {m:?}"));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "constants differ:\n{}", wrong.join("\n"));
+    // C_*, F_*, MT_*, MA_* and TCGMSG's message types: well over a hundred.
+    assert!(checked > 60, "only {checked} constants compared");
+}
+
+#[test]
+fn the_evaluator_reads_what_the_preprocessor_gives() {
+    assert_eq!(eval("(1000 + 4)"), Some(1004));
+    assert_eq!(eval("-1"), Some(-1));
+    assert_eq!(eval("(0x10*2)"), Some(32));
+    assert_eq!(eval("32L"), Some(32));
+    assert_eq!(eval("C_DBL"), None);
+    assert_eq!(eval("(1+"), None);
+}
