@@ -5,8 +5,11 @@
 //! of the compute ranks that resets the counter. The counter lives in the
 //! control segment of the server on the last compute rank's node: ranks of
 //! that node add to it atomically in the mapped memory, others ask that
-//! server. With one compute rank and no server, the sequential contract of
-//! TCGMSG applies (mproc = 1 counts, mproc = −1 resets).
+//! server. Without any server in the job the counter is a 64-bit word in an
+//! MPI window on the last compute rank, updated with `MPI_Fetch_and_op` (as
+//! GA's own TCGMSG does over ARMCI); with one compute rank and no server,
+//! TCGMSG's sequential contract applies (mproc = 1 counts, mproc = −1
+//! resets, any other value is an error).
 
 use crate::core::{client, GaError, GaResult};
 use std::ffi::c_long;
@@ -35,14 +38,23 @@ pub fn nxtval(mproc: i64) -> GaResult<i64> {
     client::connect(CALL)?;
     client::with(CALL, |c| {
         let has_server = c.server.iter().any(|&s| s >= 0);
-        if !has_server {
-            if c.nproc > 1 {
-                return Err(GaError::new(
-                    CALL,
-                    "several processes share the counter only through a ga-server: launch one \
-                     (`mpiexec -n N app : -n 1 ga-server`)",
-                ));
+        if let Some(w) = c.counter.as_ref() {
+            let e = |m: String| GaError::new(CALL, m);
+            if mproc > 0 {
+                return w.fetch_add(1).map_err(e);
             }
+            if mproc < 0 {
+                c.comm.barrier().map_err(e)?;
+                if c.me == 0 {
+                    // Nobody adds between the barriers: read, then subtract.
+                    let v = w.fetch_add(0).map_err(e)?;
+                    w.fetch_add(-v).map_err(e)?;
+                }
+                c.comm.barrier().map_err(e)?;
+            }
+            return Ok(0);
+        }
+        if !has_server {
             return match mproc {
                 1 => Ok(SEQUENTIAL.fetch_add(1, Ordering::Relaxed)),
                 -1 => {

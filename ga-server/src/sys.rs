@@ -228,6 +228,93 @@ impl Comm {
     }
 }
 
+/// A 64-bit counter in an MPI window that one rank of a communicator
+/// holds: TCGMSG's NXTVAL when no ga-server runs, as GA's own TCGMSG keeps
+/// it with one-sided MPI. The window stays in a shared passive-target epoch
+/// from creation on; it is never freed (freeing is collective, and ranks
+/// leave at different times), MPI releases it at finalize.
+pub struct CounterWin {
+    win: mpi::MPI_Win,
+    owner: i32,
+}
+
+// SAFETY: the window handle is an opaque identifier; every use goes through
+// the client's mutex, and MPI runs with MPI_THREAD_MULTIPLE or serialised.
+unsafe impl Send for CounterWin {}
+
+impl CounterWin {
+    /// Collective over `comm`: the counter lives on `owner` and starts at 0.
+    pub fn create(comm: Comm, owner: i32) -> Result<CounterWin, String> {
+        let mine = comm.rank() == owner;
+        let mut base: *mut i64 = std::ptr::null_mut();
+        // SAFETY: a null handle value is overwritten by the call.
+        let mut win: mpi::MPI_Win = unsafe { std::mem::zeroed() };
+        // SAFETY: valid communicator; base and win are out-pointers that
+        // live through the call; the owner asks for one aligned i64.
+        check(
+            unsafe {
+                mpi::MPI_Win_allocate(
+                    if mine { 8 } else { 0 },
+                    8,
+                    mpi::RSMPI_INFO_NULL,
+                    comm.0,
+                    &mut base as *mut *mut i64 as *mut c_void,
+                    &mut win,
+                )
+            },
+            "MPI_Win_allocate",
+        )?;
+        // SAFETY: `win` was just created on this communicator.
+        check(
+            unsafe { mpi::MPI_Win_lock_all(mpi::MPI_MODE_NOCHECK as c_int, win) },
+            "MPI_Win_lock_all",
+        )?;
+        if mine && !base.is_null() {
+            // SAFETY: MPI gave the owner 8 bytes aligned for i64 at `base`;
+            // nobody accesses the counter before the barrier below.
+            unsafe { base.write(0) };
+            // SAFETY: valid window inside its access epoch.
+            check(unsafe { mpi::MPI_Win_sync(win) }, "MPI_Win_sync")?;
+        }
+        comm.barrier()?;
+        Ok(CounterWin { win, owner })
+    }
+
+    /// Adds `inc` atomically and returns the value before the addition.
+    pub fn fetch_add(&self, inc: i64) -> Result<i64, String> {
+        let mut old: i64 = 0;
+        // SAFETY: both buffers hold one i64 for the call; the window is in
+        // its passive-target epoch; the flush completes the operation.
+        check(
+            unsafe {
+                mpi::MPI_Fetch_and_op(
+                    &inc as *const i64 as *const c_void,
+                    &mut old as *mut i64 as *mut c_void,
+                    mpi::RSMPI_INT64_T,
+                    self.owner,
+                    0,
+                    mpi::RSMPI_SUM,
+                    self.win,
+                )
+            },
+            "MPI_Fetch_and_op",
+        )?;
+        // SAFETY: valid window and target rank.
+        check(
+            unsafe { mpi::MPI_Win_flush(self.owner, self.win) },
+            "MPI_Win_flush",
+        )?;
+        Ok(old)
+    }
+
+    /// Ends this process's access epoch (it takes no further part).
+    pub fn close(&mut self) {
+        // SAFETY: valid window in the epoch opened at creation; errors are
+        // of no use to a leaving process.
+        unsafe { mpi::MPI_Win_unlock_all(self.win) };
+    }
+}
+
 /// `MPI_COMM_WORLD`.
 pub fn world() -> Comm {
     // SAFETY: reading a handle constant exported by mpi-sys's C shim.

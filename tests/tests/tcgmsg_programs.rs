@@ -246,6 +246,19 @@ fn beside_a_data_server_rank() {
     }
 }
 
+/// NXTVAL with no `ga-server` in the job, as under GA's own TCGMSG: one
+/// process counts sequentially, several share a counter kept in an MPI
+/// window; every value is handed out once per loop, and the reset works.
+#[test]
+fn nxtval_without_a_data_server() {
+    let exe = c_program("tcg_server");
+    for n in [1, 4] {
+        let r = mpiexec(n, &exe, &[], LIMIT);
+        r.assert_ok("tcg_server without a server");
+        tallies_ok(&r, "tcg_server", n as usize);
+    }
+}
+
 /// A TCGMSG program that never uses NXTVAL or GA, launched beside a
 /// `ga-server`: the server is not a node, and the job still ends (every
 /// compute rank says goodbye to the servers when it finalises MPI).

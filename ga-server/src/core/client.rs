@@ -59,6 +59,8 @@ pub(crate) struct Client {
     pub ga_active: bool,
     pub left: bool,
     pub link: Link,
+    /// NXTVAL's counter when no ga-server runs in the job (several ranks).
+    pub counter: Option<sys::CounterWin>,
 }
 
 pub(crate) static CLIENT: Mutex<Option<Client>> = Mutex::new(None);
@@ -132,6 +134,13 @@ pub(crate) fn connect(call: &'static str) -> GaResult<()> {
         ));
     }
     let remote = std::env::var("MPBRIDGE_GA_REMOTE").is_ok_and(|v| v == "1");
+    // Without any server, NXTVAL keeps its counter in an MPI window on the
+    // last compute rank (made here because making it is collective).
+    let counter = if nproc > 1 && server.iter().all(|&s| s < 0) {
+        Some(sys::CounterWin::create(comm, nproc - 1).map_err(err(call))?)
+    } else {
+        None
+    };
     *g = Some(Client {
         me,
         nproc,
@@ -148,6 +157,7 @@ pub(crate) fn connect(call: &'static str) -> GaResult<()> {
         ga_active: false,
         left: false,
         link,
+        counter,
     });
     drop(g);
     shim_core::mpi::at_exit(leave_at_exit);
@@ -168,6 +178,9 @@ pub(crate) fn leave() {
         if !c.left && !shim_core::mpi::is_finalized() {
             c.left = true;
             c.arrays.clear();
+            if let Some(w) = c.counter.as_mut() {
+                w.close();
+            }
             let mut h = [0u8; REQ_LEN];
             Req::new(Op::Bye).encode(&mut h);
             for &s in c.server.iter().filter(|&&s| s >= 0) {
