@@ -294,7 +294,7 @@ pub fn dgop(_ty: i64, x: &mut [f64], op: &[u8]) -> TcgResult<()> {
             *v = v.abs();
         }
     }
-    ffi::allreduce_f64(x, mpi_op, comm).map_err(|e| TcgError::new(format!("DGOP: {}", e.0), -1))
+    ffi::allreduce(x, mpi_op, comm).map_err(|e| TcgError::new(format!("DGOP: {}", e.0), -1))
 }
 
 /// `IGOP`: element-wise reduction of C `long`s (Fortran `INTEGER`);
@@ -319,7 +319,7 @@ pub fn igop(_ty: i64, x: &mut [i64], op: &[u8]) -> TcgResult<()> {
             *v = i64::from(*v != 0);
         }
     }
-    ffi::allreduce_i64(x, g.op, comm).map_err(|e| TcgError::new(format!("IGOP: {}", e.0), -1))
+    ffi::allreduce(x, g.op, comm).map_err(|e| TcgError::new(format!("IGOP: {}", e.0), -1))
 }
 
 /// `TCGTIME`: seconds since the first call, strictly increasing.

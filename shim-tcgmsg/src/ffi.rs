@@ -373,39 +373,35 @@ fn mpi_op(op: Op) -> sys::MPI_Op {
     }
 }
 
-/// Element-wise reduction of `x` over `comm`, result in `x` on every rank.
-pub fn allreduce_f64(x: &mut [f64], op: Op, comm: Comm) -> Result<(), MpiError> {
-    // SAFETY: reading a handle constant exported by mpi-sys's C shim.
-    let ty = unsafe { sys::RSMPI_DOUBLE };
-    for chunk in x.chunks_mut(1 << 24) {
-        let send = chunk.to_vec();
-        let n = count(chunk.len())?;
-        // SAFETY: both buffers hold `n` doubles for the whole blocking call.
-        check(
-            unsafe {
-                sys::MPI_Allreduce(
-                    send.as_ptr() as *const c_void,
-                    chunk.as_mut_ptr() as *mut c_void,
-                    n,
-                    ty,
-                    mpi_op(op),
-                    comm.raw(),
-                )
-            },
-            "MPI_Allreduce",
-        )?;
-    }
-    Ok(())
+/// Element types the global operations reduce.
+pub trait Reducible: Copy {
+    /// The MPI datatype of one element.
+    fn datatype() -> sys::MPI_Datatype;
 }
 
-/// Element-wise reduction of `x` (64-bit integers) over `comm`.
-pub fn allreduce_i64(x: &mut [i64], op: Op, comm: Comm) -> Result<(), MpiError> {
-    // SAFETY: reading a handle constant exported by mpi-sys's C shim.
-    let ty = unsafe { sys::RSMPI_INT64_T };
+impl Reducible for f64 {
+    fn datatype() -> sys::MPI_Datatype {
+        // SAFETY: reading a handle constant exported by mpi-sys's C shim.
+        unsafe { sys::RSMPI_DOUBLE }
+    }
+}
+
+impl Reducible for i64 {
+    fn datatype() -> sys::MPI_Datatype {
+        // SAFETY: reading a handle constant exported by mpi-sys's C shim.
+        unsafe { sys::RSMPI_INT64_T }
+    }
+}
+
+/// Element-wise reduction of `x` over `comm`, result in `x` on every rank
+/// (in chunks of 2^24 elements, so any length fits MPI's int count).
+pub fn allreduce<T: Reducible>(x: &mut [T], op: Op, comm: Comm) -> Result<(), MpiError> {
+    let ty = T::datatype();
     for chunk in x.chunks_mut(1 << 24) {
         let send = chunk.to_vec();
         let n = count(chunk.len())?;
-        // SAFETY: both buffers hold `n` 64-bit integers for the whole blocking call.
+        // SAFETY: both buffers hold `n` elements of T's datatype for the
+        // whole blocking call.
         check(
             unsafe {
                 sys::MPI_Allreduce(
