@@ -205,6 +205,35 @@ fn index_of(handle: Integer) -> Option<Integer> {
     })
 }
 
+/// The four allocation entry points: allocates on the stack or the heap,
+/// stores the handle (and the index when asked); MA_TRUE or MA_FALSE.
+fn allocate_entry(
+    call: &'static str,
+    stack: bool,
+    datatype: Integer,
+    nelem: Integer,
+    name: *const c_char,
+    memhandle: *mut Integer,
+    index: Option<*mut Integer>,
+) -> Integer {
+    guard(call, MA_FALSE, || {
+        if memhandle.is_null() || index.is_some_and(|i| i.is_null()) {
+            complain(call, "memhandle or index is a null pointer");
+            return MA_FALSE;
+        }
+        match allocate(call, datatype, nelem, name, stack) {
+            Some(h) => {
+                ptr::put_one(memhandle, h);
+                if let Some(i) = index {
+                    ptr::put_one(i, index_of(h).unwrap_or(0));
+                }
+                MA_TRUE
+            }
+            None => MA_FALSE,
+        }
+    })
+}
+
 /// Pushes a block of `nelem` elements on the stack; stores its handle.
 /// Returns MA_TRUE, or MA_FALSE (with a message) when it cannot.
 #[no_mangle]
@@ -214,12 +243,15 @@ pub extern "C" fn MA_push_stack(
     name: *const c_char,
     memhandle: *mut Integer,
 ) -> Integer {
-    guard("MA_push_stack", MA_FALSE, || {
-        match allocate("MA_push_stack", datatype, nelem, name, true) {
-            Some(h) => ptr::put_one(memhandle, h) as Integer,
-            None => MA_FALSE,
-        }
-    })
+    allocate_entry(
+        "MA_push_stack",
+        true,
+        datatype,
+        nelem,
+        name,
+        memhandle,
+        None,
+    )
 }
 
 /// `MA_push_stack`, also storing the block's index; returns MA_TRUE or MA_FALSE.
@@ -231,16 +263,15 @@ pub extern "C" fn MA_push_get(
     memhandle: *mut Integer,
     index: *mut Integer,
 ) -> Integer {
-    guard("MA_push_get", MA_FALSE, || {
-        match allocate("MA_push_get", datatype, nelem, name, true) {
-            Some(h) => {
-                ptr::put_one(memhandle, h);
-                ptr::put_one(index, index_of(h).unwrap_or(0));
-                MA_TRUE
-            }
-            None => MA_FALSE,
-        }
-    })
+    allocate_entry(
+        "MA_push_get",
+        true,
+        datatype,
+        nelem,
+        name,
+        memhandle,
+        Some(index),
+    )
 }
 
 /// Allocates a heap block; stores its handle. Returns MA_TRUE or MA_FALSE.
@@ -251,12 +282,15 @@ pub extern "C" fn MA_allocate_heap(
     name: *const c_char,
     memhandle: *mut Integer,
 ) -> Integer {
-    guard("MA_allocate_heap", MA_FALSE, || {
-        match allocate("MA_allocate_heap", datatype, nelem, name, false) {
-            Some(h) => ptr::put_one(memhandle, h) as Integer,
-            None => MA_FALSE,
-        }
-    })
+    allocate_entry(
+        "MA_allocate_heap",
+        false,
+        datatype,
+        nelem,
+        name,
+        memhandle,
+        None,
+    )
 }
 
 /// `MA_allocate_heap`, also storing the index; returns MA_TRUE or MA_FALSE.
@@ -268,16 +302,15 @@ pub extern "C" fn MA_alloc_get(
     memhandle: *mut Integer,
     index: *mut Integer,
 ) -> Integer {
-    guard("MA_alloc_get", MA_FALSE, || {
-        match allocate("MA_alloc_get", datatype, nelem, name, false) {
-            Some(h) => {
-                ptr::put_one(memhandle, h);
-                ptr::put_one(index, index_of(h).unwrap_or(0));
-                MA_TRUE
-            }
-            None => MA_FALSE,
-        }
-    })
+    allocate_entry(
+        "MA_alloc_get",
+        false,
+        datatype,
+        nelem,
+        name,
+        memhandle,
+        Some(index),
+    )
 }
 
 fn free(call: &str, handle: Integer, stack: bool) -> Integer {

@@ -393,6 +393,10 @@ static void ma_basics(void) {
     Integer big;
     MA_set_error_print(MA_FALSE);
     EXPECT(MA_push_stack(MT_DBL, avail + 1, "too big", &big), MA_FALSE);
+    /* A null handle pointer is refused without taking any space. */
+    EXPECT(MA_push_get(MT_DBL, 10, "no handle", NULL, &is), MA_FALSE);
+    EXPECT(MA_alloc_get(MT_DBL, 10, "no index", &big, NULL), MA_FALSE);
+    EXPECT(MA_inquire_avail(MT_DBL), avail);
 }
 
 int main(int argc, char **argv) {
