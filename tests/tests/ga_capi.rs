@@ -230,3 +230,43 @@ fn the_64_bit_index_calls_match_the_int_calls_on_1_and_4_ranks() {
     let r = ga_run_env(4, &exe, &[], &[("MPBRIDGE_GA_REMOTE", "1")]);
     tally_ok(&r, "ga_api64", 4, 600);
 }
+
+/// Bytes free in the shared-memory file system the arrays live in.
+fn shm_available() -> u64 {
+    let out = Command::new("df")
+        .args(["--output=avail", "-B1", "/dev/shm"])
+        .output()
+        .expect("df");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .nth(1)
+        .and_then(|l| l.trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// An array with 2^31 + 16 elements: NGA_Inquire64 reports its extent, the
+/// int NGA_Inquire ends the job through GA_Error instead of truncating it.
+#[test]
+fn int_calls_refuse_extents_beyond_int_max() {
+    // The 2 GiB array is created (and zeroed) in /dev/shm.
+    if shm_available() < 4 << 30 {
+        eprintln!("skipped: /dev/shm has less than 4 GiB free");
+        return;
+    }
+    let exe = build("ga/ga_bad.c", &["ga"]);
+    let r = ga_run(2, &exe, &["big"]);
+    assert!(!r.timed_out, "hung\n{}\n{}", r.stdout, r.stderr);
+    assert!(r.code.is_some_and(|c| c != 0), "exit {:?}", r.code);
+    assert!(
+        r.stdout.contains("ga_bad: NGA_Inquire64 ok"),
+        "{}\n{}",
+        r.stdout,
+        r.stderr
+    );
+    assert!(!r.stdout.contains("did not stop"), "{}", r.stdout);
+    let all = format!("{}{}", r.stdout, r.stderr);
+    assert!(
+        all.contains("NGA_Inquire: dims value 2147483664 does not fit in an int"),
+        "{all}"
+    );
+}
