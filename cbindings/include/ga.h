@@ -10,6 +10,10 @@
  * handle, patch outside the array, wrong type) ends the job through
  * GA_Error with a message naming the call and the patch.
  *
+ * Every call taking indices has a "64" variant (NGA_Put64, ...) that takes
+ * them as int64_t; the int variants end the job through GA_Error rather
+ * than return a value that does not fit in an int.
+ *
  * Run with one ga-server data server per node beside the compute ranks:
  *     mpiexec -n 4 ./app : -n 1 ga-server
  * GA_Nnodes() counts the compute ranks only; use GA_MPI_Comm() (ga-mpi.h)
@@ -37,6 +41,7 @@ extern void   GA_Initialize(void);
 extern void   GA_Initialize_args(int *argc, char ***argv);
 extern void   GA_Initialize_ltd(size_t limit);
 extern void   NGA_Initialize(void);
+extern void   NGA_Initialize_ltd(size_t limit);
 extern int    GA_Initialized(void);
 extern int    NGA_Initialized(void);
 extern void   GA_Terminate(void);
@@ -45,6 +50,13 @@ extern int    GA_Nodeid(void);
 extern int    NGA_Nodeid(void);
 extern int    GA_Nnodes(void);
 extern int    NGA_Nnodes(void);
+/* Nodes are the hosts the compute ranks run on, numbered 0.. in the order
+ * of their lowest compute rank; loc counts a node's ranks in rank order. */
+extern int    GA_Cluster_nnodes(void);
+extern int    GA_Cluster_nodeid(void);
+extern int    GA_Cluster_nprocs(int x);
+extern int    GA_Cluster_procid(int x, int y);
+extern int    GA_Cluster_proc_nodeid(int proc);
 extern int    GA_Uses_ma(void);
 extern int    NGA_Uses_ma(void);
 extern int    GA_Uses_fapi(void);
@@ -58,6 +70,7 @@ extern void   NGA_Error(char *str, int code);
 extern void GA_Sync(void);
 extern void NGA_Sync(void);
 extern void GA_Mask_sync(int first, int last);
+extern void NGA_Mask_sync(int first, int last);
 extern void GA_Fence(void);
 extern void NGA_Fence(void);
 extern void GA_Init_fence(void);
@@ -71,20 +84,31 @@ extern void GA_Igop(int x[], int n, char *op);
 extern void NGA_Igop(int x[], int n, char *op);
 extern void GA_Lgop(long x[], int n, char *op);
 extern void GA_Llgop(long long x[], int n, char *op);
+/* Complex values: op must be "+". */
+extern void GA_Zgop(DoubleComplex x[], int n, char *op);
+extern void GA_Cgop(SingleComplex x[], int n, char *op);
 
 /* --- creating and describing arrays --------------------------------- */
 extern int   NGA_Create(int type, int ndim, int dims[], char *name, int chunk[]);
 extern int   NGA_Create_irreg(int type, int ndim, int dims[], char *name, int block[], int map[]);
+extern int   NGA_Create64(int type, int ndim, int64_t dims[], char *name, int64_t chunk[]);
+extern int   NGA_Create_irreg64(int type, int ndim, int64_t dims[], char *name, int64_t block[],
+                                int64_t map[]);
 extern int   GA_Create_handle(void);
 extern int   NGA_Create_handle(void);
 extern void  GA_Set_data(int g_a, int ndim, int dims[], int type);
 extern void  NGA_Set_data(int g_a, int ndim, int dims[], int type);
+extern void  GA_Set_data64(int g_a, int ndim, int64_t dims[], int type);
+extern void  NGA_Set_data64(int g_a, int ndim, int64_t dims[], int type);
 extern void  GA_Set_array_name(int g_a, char *name);
 extern void  NGA_Set_array_name(int g_a, char *name);
 extern void  GA_Set_chunk(int g_a, int chunk[]);
 extern void  NGA_Set_chunk(int g_a, int chunk[]);
+extern void  GA_Set_chunk64(int g_a, int64_t chunk[]);
 extern void  GA_Set_irreg_distr(int g_a, int map[], int block[]);
 extern void  NGA_Set_irreg_distr(int g_a, int map[], int block[]);
+extern void  GA_Set_irreg_distr64(int g_a, int64_t map[], int64_t block[]);
+extern void  NGA_Set_irreg_distr64(int g_a, int64_t map[], int64_t block[]);
 extern int   GA_Allocate(int g_a);
 extern int   NGA_Allocate(int g_a);
 extern int   GA_Duplicate(int g_a, char *array_name);
@@ -93,9 +117,15 @@ extern void  GA_Destroy(int g_a);
 extern void  NGA_Destroy(int g_a);
 extern int   GA_Valid_handle(int g_a);
 extern int   NGA_Valid_handle(int g_a);
+/* 1 if g_a is a live array, else 0. */
+extern int   GA_Verify_handle(int g_a);
+extern int   NGA_Verify_handle(int g_a);
+/* Ends the job through GA_Error, quoting string, unless g_a is live. */
+extern void  GA_Check_handle(int g_a, char *string);
 extern char *GA_Inquire_name(int g_a);
 extern char *NGA_Inquire_name(int g_a);
 extern void  NGA_Inquire(int g_a, int *type, int *ndim, int dims[]);
+extern void  NGA_Inquire64(int g_a, int *type, int *ndim, int64_t dims[]);
 extern int   GA_Ndim(int g_a);
 extern int   NGA_Ndim(int g_a);
 /* 0 if both arrays have the same shape and distribution, 1 if not. */
@@ -107,6 +137,13 @@ extern void NGA_Distribution(int g_a, int iproc, int lo[], int hi[]);
 extern int  NGA_Locate(int g_a, int subscript[]);
 extern int  NGA_Locate_region(int g_a, int lo[], int hi[], int map[], int procs[]);
 extern int  NGA_Locate_nnodes(int g_a, int lo[], int hi[]);
+extern void NGA_Distribution64(int g_a, int iproc, int64_t lo[], int64_t hi[]);
+extern int  NGA_Locate64(int g_a, int64_t subscript[]);
+extern int  NGA_Locate_region64(int g_a, int64_t lo[], int64_t hi[], int64_t map[], int procs[]);
+extern int  NGA_Locate_nnodes64(int g_a, int64_t lo[], int64_t hi[]);
+/* Blocks of the distribution along each dimension (ndim entries). */
+extern void GA_Nblock(int g_a, int *nblock);
+extern void NGA_Nblock(int g_a, int *nblock);
 
 /* --- one-sided data movement ---------------------------------------- */
 extern void NGA_Put(int g_a, int lo[], int hi[], void *buf, int ld[]);
@@ -130,6 +167,28 @@ extern int  NGA_NbTest(ga_nbhdl_t *nbhandle);
 extern void NGA_Access(int g_a, int lo[], int hi[], void *ptr, int ld[]);
 extern void NGA_Release(int g_a, int lo[], int hi[]);
 extern void NGA_Release_update(int g_a, int lo[], int hi[]);
+
+/* The same with int64_t indices (n too for scatter/gather). */
+extern void NGA_Put64(int g_a, int64_t lo[], int64_t hi[], void *buf, int64_t ld[]);
+extern void NGA_Get64(int g_a, int64_t lo[], int64_t hi[], void *buf, int64_t ld[]);
+extern void NGA_Acc64(int g_a, int64_t lo[], int64_t hi[], void *buf, int64_t ld[], void *alpha);
+extern long NGA_Read_inc64(int g_a, int64_t subscript[], long inc);
+extern void NGA_Scatter64(int g_a, void *v, int64_t *subsArray[], int64_t n);
+extern void NGA_Scatter_flat64(int g_a, void *v, int64_t subsArray[], int64_t n);
+extern void NGA_Gather64(int g_a, void *v, int64_t *subsArray[], int64_t n);
+extern void NGA_Gather_flat64(int g_a, void *v, int64_t subsArray[], int64_t n);
+extern void NGA_Scatter_acc64(int g_a, void *v, int64_t *subsArray[], int64_t n, void *alpha);
+extern void NGA_Scatter_acc_flat64(int g_a, void *v, int64_t subsArray[], int64_t n,
+                                   void *alpha);
+extern void NGA_NbPut64(int g_a, int64_t lo[], int64_t hi[], void *buf, int64_t ld[],
+                        ga_nbhdl_t *nbhandle);
+extern void NGA_NbGet64(int g_a, int64_t lo[], int64_t hi[], void *buf, int64_t ld[],
+                        ga_nbhdl_t *nbhandle);
+extern void NGA_NbAcc64(int g_a, int64_t lo[], int64_t hi[], void *buf, int64_t ld[],
+                        void *alpha, ga_nbhdl_t *nbhandle);
+extern void NGA_Access64(int g_a, int64_t lo[], int64_t hi[], void *ptr, int64_t ld[]);
+extern void NGA_Release64(int g_a, int64_t lo[], int64_t hi[]);
+extern void NGA_Release_update64(int g_a, int64_t lo[], int64_t hi[]);
 
 /* --- mutexes -------------------------------------------------------- */
 extern int  GA_Create_mutexes(int number);
@@ -167,6 +226,14 @@ extern void GA_Zgemm(char ta, char tb, int m, int n, int k, DoubleComplex alpha,
                      int g_b, DoubleComplex beta, int g_c);
 extern void GA_Cgemm(char ta, char tb, int m, int n, int k, SingleComplex alpha, int g_a,
                      int g_b, SingleComplex beta, int g_c);
+extern void GA_Dgemm64(char ta, char tb, int64_t m, int64_t n, int64_t k, double alpha,
+                       int g_a, int g_b, double beta, int g_c);
+extern void GA_Sgemm64(char ta, char tb, int64_t m, int64_t n, int64_t k, float alpha,
+                       int g_a, int g_b, float beta, int g_c);
+extern void GA_Zgemm64(char ta, char tb, int64_t m, int64_t n, int64_t k, DoubleComplex alpha,
+                       int g_a, int g_b, DoubleComplex beta, int g_c);
+extern void GA_Cgemm64(char ta, char tb, int64_t m, int64_t n, int64_t k, SingleComplex alpha,
+                       int g_a, int g_b, SingleComplex beta, int g_c);
 
 /* --- patch operations (collective) ---------------------------------- */
 extern void NGA_Zero_patch(int g_a, int lo[], int hi[]);
@@ -186,6 +253,10 @@ extern float         NGA_Fdot_patch(int g_a, char t_a, int alo[], int ahi[], int
                                     int blo[], int bhi[]);
 extern DoubleComplex NGA_Zdot_patch(int g_a, char t_a, int alo[], int ahi[], int g_b, char t_b,
                                     int blo[], int bhi[]);
+extern SingleComplex NGA_Cdot_patch(int g_a, char t_a, int alo[], int ahi[], int g_b, char t_b,
+                                    int blo[], int bhi[]);
+extern long long     NGA_Lldot_patch(int g_a, char t_a, int alo[], int ahi[], int g_b, char t_b,
+                                     int blo[], int bhi[]);
 extern void NGA_Matmul_patch(char transa, char transb, void *alpha, void *beta, int g_a,
                              int alo[], int ahi[], int g_b, int blo[], int bhi[], int g_c,
                              int clo[], int chi[]);
@@ -194,9 +265,47 @@ extern void GA_Matmul_patch(char transa, char transb, void *alpha, void *beta,
                             int g_b, int bilo, int bihi, int bjlo, int bjhi,
                             int g_c, int cilo, int cihi, int cjlo, int cjhi);
 
+/* The same with int64_t patch bounds. */
+extern void NGA_Zero_patch64(int g_a, int64_t lo[], int64_t hi[]);
+extern void NGA_Fill_patch64(int g_a, int64_t lo[], int64_t hi[], void *val);
+extern void NGA_Scale_patch64(int g_a, int64_t lo[], int64_t hi[], void *alpha);
+extern void NGA_Copy_patch64(char trans, int g_a, int64_t alo[], int64_t ahi[], int g_b,
+                             int64_t blo[], int64_t bhi[]);
+extern void NGA_Add_patch64(void *alpha, int g_a, int64_t alo[], int64_t ahi[], void *beta,
+                            int g_b, int64_t blo[], int64_t bhi[], int g_c, int64_t clo[],
+                            int64_t chi[]);
+extern double        NGA_Ddot_patch64(int g_a, char t_a, int64_t alo[], int64_t ahi[], int g_b,
+                                      char t_b, int64_t blo[], int64_t bhi[]);
+extern int           NGA_Idot_patch64(int g_a, char t_a, int64_t alo[], int64_t ahi[], int g_b,
+                                      char t_b, int64_t blo[], int64_t bhi[]);
+extern long          NGA_Ldot_patch64(int g_a, char t_a, int64_t alo[], int64_t ahi[], int g_b,
+                                      char t_b, int64_t blo[], int64_t bhi[]);
+extern long long     NGA_Lldot_patch64(int g_a, char t_a, int64_t alo[], int64_t ahi[], int g_b,
+                                       char t_b, int64_t blo[], int64_t bhi[]);
+extern float         NGA_Fdot_patch64(int g_a, char t_a, int64_t alo[], int64_t ahi[], int g_b,
+                                      char t_b, int64_t blo[], int64_t bhi[]);
+extern DoubleComplex NGA_Zdot_patch64(int g_a, char t_a, int64_t alo[], int64_t ahi[], int g_b,
+                                      char t_b, int64_t blo[], int64_t bhi[]);
+extern SingleComplex NGA_Cdot_patch64(int g_a, char t_a, int64_t alo[], int64_t ahi[], int g_b,
+                                      char t_b, int64_t blo[], int64_t bhi[]);
+extern void NGA_Matmul_patch64(char transa, char transb, void *alpha, void *beta, int g_a,
+                               int64_t alo[], int64_t ahi[], int g_b, int64_t blo[],
+                               int64_t bhi[], int g_c, int64_t clo[], int64_t chi[]);
+extern void GA_Matmul_patch64(char transa, char transb, void *alpha, void *beta,
+                              int g_a, int64_t ailo, int64_t aihi, int64_t ajlo, int64_t ajhi,
+                              int g_b, int64_t bilo, int64_t bihi, int64_t bjlo, int64_t bjhi,
+                              int g_c, int64_t cilo, int64_t cihi, int64_t cjlo, int64_t cjhi);
+
 /* --- printing (process 0 prints; collective) ------------------------ */
 extern void GA_Print(int g_a);
 extern void NGA_Print(int g_a);
+/* A patch: pretty != 0 lays it out as GA_Print does (labelled with the
+ * array's own 1-based Fortran-order indices), pretty == 0 prints one
+ * "name(i,j) = value" line per element. GA_Print_patch takes the rows
+ * ilo..ihi and columns jlo..jhi (0-based) of a 2-D array. */
+extern void NGA_Print_patch(int g_a, int lo[], int hi[], int pretty);
+extern void NGA_Print_patch64(int g_a, int64_t lo[], int64_t hi[], int pretty);
+extern void GA_Print_patch(int g_a, int ilo, int ihi, int jlo, int jhi, int pretty);
 extern void GA_Print_distribution(int g_a);
 extern void NGA_Print_distribution(int g_a);
 extern void GA_Summarize(int verbose);
@@ -204,8 +313,11 @@ extern void GA_Print_stats(void);
 
 /* --- memory (arrays live in the data servers' shared memory) -------- */
 extern void   GA_Set_memory_limit(size_t limit);
+extern void   NGA_Set_memory_limit(size_t limit);
 extern int    GA_Memory_limited(void);
+extern int    NGA_Memory_limited(void);
 extern size_t GA_Memory_avail(void);
+extern size_t NGA_Memory_avail(void);
 
 #ifdef __cplusplus
 }

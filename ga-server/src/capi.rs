@@ -8,9 +8,10 @@
 //! cannot be made. No panic crosses into C: a panic also ends the job
 //! with a message naming the call.
 
-use crate::capi_ptr as ptr;
+use crate::capi_ptr::{self as ptr, CIndex, PutError};
 use crate::core::{self, fmt_patch, Distribution, ElemType, GaError, GaResult, Handle};
 use crate::ops;
+use crate::ops::elem::{C32, C64};
 use shim_core::ffi_guard::guard;
 use std::cell::Cell;
 use std::collections::HashMap;
@@ -105,16 +106,30 @@ fn type_of(call: &'static str, code: c_int) -> GaResult<ElemType> {
 // ---------------------------------------------------------------------------
 // Argument conversion.
 
-fn ints(call: &'static str, what: &str, p: *const c_int, n: usize) -> GaResult<Vec<i64>> {
+fn ints<I: CIndex>(call: &'static str, what: &str, p: *const I, n: usize) -> GaResult<Vec<i64>> {
     ptr::ints(p, n).ok_or_else(|| GaError::new(call, format!("{what} is NULL")))
 }
 
+/// Writes index values to an out-array of the call's index type: an error
+/// names the argument when it is NULL or when a value does not fit (an
+/// `int` entry point asked about extents beyond `INT_MAX`).
+fn put_out<I: CIndex>(call: &'static str, what: &str, p: *mut I, vals: &[i64]) -> GaResult<()> {
+    match ptr::put_ints(p, vals) {
+        Ok(()) => Ok(()),
+        Err(PutError::Null) => err(call, format!("{what} is NULL")),
+        Err(PutError::TooLarge(v)) => err(
+            call,
+            format!("{what} value {v} does not fit in an int (use the 64-bit variant)"),
+        ),
+    }
+}
+
 /// lo and hi of a patch of `g` (ndim entries each).
-fn patch(
+fn patch<I: CIndex>(
     call: &'static str,
     ndim: usize,
-    lo: *const c_int,
-    hi: *const c_int,
+    lo: *const I,
+    hi: *const I,
 ) -> GaResult<(Vec<i64>, Vec<i64>)> {
     Ok((ints(call, "lo", lo, ndim)?, ints(call, "hi", hi, ndim)?))
 }
@@ -230,12 +245,12 @@ fn shape(call: &'static str, g: Handle) -> GaResult<(ElemType, usize)> {
     Ok((t, dims.len()))
 }
 
-fn xfer(
+fn xfer<I: CIndex>(
     call: &'static str,
     g: c_int,
-    lo: *const c_int,
-    hi: *const c_int,
-    ld: *const c_int,
+    lo: *const I,
+    hi: *const I,
+    ld: *const I,
 ) -> GaResult<Xfer> {
     let g = resolve(g);
     let (ty, n) = shape(call, g)?;
@@ -307,6 +322,12 @@ pub extern "C" fn NGA_Initialize() {
     run("NGA_Initialize", core::initialize)
 }
 
+/// Same as `GA_Initialize_ltd` (the limit is not enforced); returns nothing.
+#[no_mangle]
+pub extern "C" fn NGA_Initialize_ltd(_limit: usize) {
+    run("NGA_Initialize_ltd", core::initialize)
+}
+
 /// Returns 1 if GA is initialised, else 0.
 #[no_mangle]
 pub extern "C" fn GA_Initialized() -> c_int {
@@ -362,6 +383,95 @@ pub extern "C" fn GA_Nnodes() -> c_int {
 #[no_mangle]
 pub extern "C" fn NGA_Nnodes() -> c_int {
     GA_Nnodes()
+}
+
+// ---------------------------------------------------------------------------
+// Cluster layout: the nodes (hosts) the compute ranks run on.
+
+/// Compute ranks on node `node`, in rank order; an error names the call
+/// when there is no such node.
+fn node_ranks(call: &'static str, node: c_int) -> GaResult<Vec<c_int>> {
+    let nodes = core::compute_nodes();
+    let count = nodes.iter().max().map_or(0, |m| m + 1);
+    if node < 0 || node >= count {
+        return err(
+            call,
+            format!("node={node} is not a node (0..{})", count - 1),
+        );
+    }
+    Ok((0..nodes.len() as c_int)
+        .filter(|&p| nodes[p as usize] == node)
+        .collect())
+}
+
+/// Returns the number of nodes (hosts) the compute ranks run on.
+#[no_mangle]
+pub extern "C" fn GA_Cluster_nnodes() -> c_int {
+    run("GA_Cluster_nnodes", || {
+        Ok(core::compute_nodes().iter().max().map_or(1, |m| m + 1))
+    })
+}
+
+/// Returns the node this process runs on (0-based, nodes numbered in the
+/// order of their lowest compute rank).
+#[no_mangle]
+pub extern "C" fn GA_Cluster_nodeid() -> c_int {
+    run("GA_Cluster_nodeid", || {
+        Ok(core::compute_nodes()
+            .get(core::nodeid() as usize)
+            .copied()
+            .unwrap_or(0))
+    })
+}
+
+/// Returns the number of compute ranks on node `node`; an invalid node
+/// ends the job through `GA_Error`.
+#[no_mangle]
+pub extern "C" fn GA_Cluster_nprocs(node: c_int) -> c_int {
+    const CALL: &str = "GA_Cluster_nprocs";
+    run(CALL, || Ok(node_ranks(CALL, node)?.len() as c_int))
+}
+
+/// Returns the compute rank of the `loc`-th process (0-based, in rank
+/// order) on node `node`; an invalid node or position ends the job
+/// through `GA_Error`.
+#[no_mangle]
+pub extern "C" fn GA_Cluster_procid(node: c_int, loc: c_int) -> c_int {
+    const CALL: &str = "GA_Cluster_procid";
+    run(CALL, || {
+        let ranks = node_ranks(CALL, node)?;
+        usize::try_from(loc)
+            .ok()
+            .and_then(|l| ranks.get(l).copied())
+            .ok_or_else(|| {
+                GaError::new(
+                    CALL,
+                    format!("loc={loc}: node {node} has {} processes", ranks.len()),
+                )
+            })
+    })
+}
+
+/// Returns the node compute rank `proc` runs on; an invalid rank ends the
+/// job through `GA_Error`.
+#[no_mangle]
+pub extern "C" fn GA_Cluster_proc_nodeid(proc_: c_int) -> c_int {
+    const CALL: &str = "GA_Cluster_proc_nodeid";
+    run(CALL, || {
+        let nodes = core::compute_nodes();
+        usize::try_from(proc_)
+            .ok()
+            .and_then(|p| nodes.get(p).copied())
+            .ok_or_else(|| {
+                GaError::new(
+                    CALL,
+                    format!(
+                        "proc={proc_} is not a process (0..{})",
+                        nodes.len() as i64 - 1
+                    ),
+                )
+            })
+    })
 }
 
 /// Returns the compute ranks' MPI communicator (use it instead of
@@ -439,6 +549,12 @@ pub extern "C" fn NGA_Sync() {
 #[no_mangle]
 pub extern "C" fn GA_Mask_sync(_first: c_int, _last: c_int) {
     run("GA_Mask_sync", core::sync)
+}
+
+/// Same as `GA_Mask_sync`; returns nothing.
+#[no_mangle]
+pub extern "C" fn NGA_Mask_sync(_first: c_int, _last: c_int) {
+    run("NGA_Mask_sync", core::sync)
 }
 
 /// Waits until this process's operations since `GA_Init_fence` completed; returns nothing.
@@ -547,10 +663,66 @@ pub extern "C" fn GA_Llgop(x: *mut c_longlong, n: c_int, op: *const c_char) {
     })
 }
 
+/// A complex sum over the compute ranks: the values as pairs of reals.
+fn complex_sum<T: Copy>(
+    call: &'static str,
+    x: *mut T,
+    n: c_int,
+    op: *const c_char,
+    parts: impl Fn(T) -> [f64; 2],
+    join: impl Fn([f64; 2]) -> T,
+) -> GaResult<()> {
+    let x = typed(call, x, n)?;
+    let o = op_text(call, op)?;
+    if o != "+" {
+        return err(
+            call,
+            format!("op \"{o}\": complex values are only summed (\"+\")"),
+        );
+    }
+    let mut flat: Vec<f64> = x.iter().flat_map(|&v| parts(v)).collect();
+    core::gop_f64(&mut flat, "+").map_err(relabel(call))?;
+    for (v, p) in x.iter_mut().zip(flat.chunks_exact(2)) {
+        *v = join([p[0], p[1]]);
+    }
+    Ok(())
+}
+
+/// Element-wise sum of `n` double complex values over the compute ranks,
+/// result everywhere; `op` must be "+" (anything else ends the job
+/// through `GA_Error`). Returns nothing.
+#[no_mangle]
+pub extern "C" fn GA_Zgop(x: *mut C64, n: c_int, op: *const c_char) {
+    const CALL: &str = "GA_Zgop";
+    run(CALL, || {
+        complex_sum(CALL, x, n, op, |v| [v.re, v.im], |[re, im]| C64 { re, im })
+    })
+}
+
+/// `GA_Zgop` for single complex values (summed in double precision);
+/// returns nothing.
+#[no_mangle]
+pub extern "C" fn GA_Cgop(x: *mut C32, n: c_int, op: *const c_char) {
+    const CALL: &str = "GA_Cgop";
+    run(CALL, || {
+        complex_sum(
+            CALL,
+            x,
+            n,
+            op,
+            |v| [v.re.into(), v.im.into()],
+            |[re, im]| C32 {
+                re: re as f32,
+                im: im as f32,
+            },
+        )
+    })
+}
+
 // ---------------------------------------------------------------------------
 // Creating and destroying arrays.
 
-fn check_dims(call: &'static str, ndim: c_int, dims: *const c_int) -> GaResult<Vec<i64>> {
+fn check_dims<I: CIndex>(call: &'static str, ndim: c_int, dims: *const I) -> GaResult<Vec<i64>> {
     if ndim < 1 || ndim as usize > MAX_DIM {
         return err(call, format!("ndim={ndim} must be 1..{MAX_DIM}"));
     }
@@ -582,8 +754,27 @@ fn make(
     }
 }
 
+fn create<I: CIndex>(
+    call: &'static str,
+    ty: c_int,
+    ndim: c_int,
+    dims: *const I,
+    name: *const c_char,
+    chunk: *const I,
+) -> c_int {
+    run(call, || {
+        let d = check_dims(call, ndim, dims)?;
+        let dist = match ptr::ints_opt(chunk, d.len()) {
+            Some(c) if c.iter().any(|&x| x > 0) => Distribution::Chunk(c),
+            _ => Distribution::Default,
+        };
+        make(call, ty, &d, &text(name), &dist)
+    })
+}
+
 /// Creates an array (collective). `chunk` NULL or entries <= 0 = GA's
-/// default blocking. Returns the handle, or 0 if it cannot be created.
+/// default blocking. Returns the handle, or 0 if it cannot be created;
+/// bad arguments end the job through `GA_Error`.
 #[no_mangle]
 pub extern "C" fn NGA_Create(
     ty: c_int,
@@ -592,22 +783,27 @@ pub extern "C" fn NGA_Create(
     name: *const c_char,
     chunk: *const c_int,
 ) -> c_int {
-    const CALL: &str = "NGA_Create";
-    run(CALL, || {
-        let d = check_dims(CALL, ndim, dims)?;
-        let dist = match ptr::ints_opt(chunk, d.len()) {
-            Some(c) if c.iter().any(|&x| x > 0) => Distribution::Chunk(c),
-            _ => Distribution::Default,
-        };
-        make(CALL, ty, &d, &text(name), &dist)
-    })
+    create("NGA_Create", ty, ndim, dims, name, chunk)
 }
 
-fn irregular(
+/// `NGA_Create` with 64-bit dimensions and chunk sizes; returns the
+/// handle, or 0 if the array cannot be created.
+#[no_mangle]
+pub extern "C" fn NGA_Create64(
+    ty: c_int,
+    ndim: c_int,
+    dims: *const i64,
+    name: *const c_char,
+    chunk: *const i64,
+) -> c_int {
+    create("NGA_Create64", ty, ndim, dims, name, chunk)
+}
+
+fn irregular<I: CIndex>(
     call: &'static str,
     ndim: usize,
-    block: *const c_int,
-    map: *const c_int,
+    block: *const I,
+    map: *const I,
     dims: &[i64],
 ) -> GaResult<Distribution> {
     let b = ints(call, "block", block, ndim)?;
@@ -616,8 +812,11 @@ fn irregular(
             return err(call, format!("block[{d}]={nb} must be 1..{ext}"));
         }
     }
-    let total: i64 = b.iter().sum();
-    let m = ints(call, "map", map, total as usize)?;
+    let total = b.iter().try_fold(0usize, |t, &x| t.checked_add(x as usize));
+    let Some(total) = total else {
+        return err(call, format!("block {b:?} has too many blocks"));
+    };
+    let m = ints(call, "map", map, total)?;
     let mut at = 0usize;
     for (d, &nb) in b.iter().enumerate() {
         let starts = &m[at..at + nb as usize];
@@ -638,9 +837,26 @@ fn irregular(
     Ok(Distribution::Irregular { block: b, map: m })
 }
 
+fn create_irreg<I: CIndex>(
+    call: &'static str,
+    ty: c_int,
+    ndim: c_int,
+    dims: *const I,
+    name: *const c_char,
+    block: *const I,
+    map: *const I,
+) -> c_int {
+    run(call, || {
+        let d = check_dims(call, ndim, dims)?;
+        let dist = irregular(call, d.len(), block, map, &d)?;
+        make(call, ty, &d, &text(name), &dist)
+    })
+}
+
 /// Creates an array with an irregular distribution: `block[d]` blocks
 /// along dimension d, starting at the 0-based offsets in `map`
-/// (collective). Returns the handle, or 0 if it cannot be created.
+/// (collective). Returns the handle, or 0 if it cannot be created; bad
+/// arguments end the job through `GA_Error`.
 #[no_mangle]
 pub extern "C" fn NGA_Create_irreg(
     ty: c_int,
@@ -650,12 +866,21 @@ pub extern "C" fn NGA_Create_irreg(
     block: *const c_int,
     map: *const c_int,
 ) -> c_int {
-    const CALL: &str = "NGA_Create_irreg";
-    run(CALL, || {
-        let d = check_dims(CALL, ndim, dims)?;
-        let dist = irregular(CALL, d.len(), block, map, &d)?;
-        make(CALL, ty, &d, &text(name), &dist)
-    })
+    create_irreg("NGA_Create_irreg", ty, ndim, dims, name, block, map)
+}
+
+/// `NGA_Create_irreg` with 64-bit dimensions, block counts and map;
+/// returns the handle, or 0 if the array cannot be created.
+#[no_mangle]
+pub extern "C" fn NGA_Create_irreg64(
+    ty: c_int,
+    ndim: c_int,
+    dims: *const i64,
+    name: *const c_char,
+    block: *const i64,
+    map: *const i64,
+) -> c_int {
+    create_irreg("NGA_Create_irreg64", ty, ndim, dims, name, block, map)
 }
 
 /// Returns a new handle to describe with `GA_Set_*` and then `GA_Allocate`.
@@ -688,14 +913,11 @@ fn with_pending<R>(
     })
 }
 
-/// Sets the shape and type of a handle from `GA_Create_handle`; returns nothing.
-#[no_mangle]
-pub extern "C" fn GA_Set_data(g: c_int, ndim: c_int, dims: *const c_int, ty: c_int) {
-    const CALL: &str = "GA_Set_data";
-    run(CALL, || {
-        let d = check_dims(CALL, ndim, dims)?;
-        type_of(CALL, ty)?;
-        with_pending(CALL, g, |p| {
+fn set_data<I: CIndex>(call: &'static str, g: c_int, ndim: c_int, dims: *const I, ty: c_int) {
+    run(call, || {
+        let d = check_dims(call, ndim, dims)?;
+        type_of(call, ty)?;
+        with_pending(call, g, |p| {
             p.dims = d;
             p.code = Some(ty);
             Ok(())
@@ -703,10 +925,29 @@ pub extern "C" fn GA_Set_data(g: c_int, ndim: c_int, dims: *const c_int, ty: c_i
     })
 }
 
+/// Sets the shape and type of a handle from `GA_Create_handle`; returns
+/// nothing; a bad argument ends the job through `GA_Error`.
+#[no_mangle]
+pub extern "C" fn GA_Set_data(g: c_int, ndim: c_int, dims: *const c_int, ty: c_int) {
+    set_data("GA_Set_data", g, ndim, dims, ty)
+}
+
 /// Same as `GA_Set_data`; returns nothing.
 #[no_mangle]
 pub extern "C" fn NGA_Set_data(g: c_int, ndim: c_int, dims: *const c_int, ty: c_int) {
-    GA_Set_data(g, ndim, dims, ty)
+    set_data("NGA_Set_data", g, ndim, dims, ty)
+}
+
+/// `GA_Set_data` with 64-bit dimensions; returns nothing, and fails as `GA_Set_data` does.
+#[no_mangle]
+pub extern "C" fn GA_Set_data64(g: c_int, ndim: c_int, dims: *const i64, ty: c_int) {
+    set_data("GA_Set_data64", g, ndim, dims, ty)
+}
+
+/// Same as `GA_Set_data64`; returns nothing.
+#[no_mangle]
+pub extern "C" fn NGA_Set_data64(g: c_int, ndim: c_int, dims: *const i64, ty: c_int) {
+    set_data("NGA_Set_data64", g, ndim, dims, ty)
 }
 
 /// Names an array not yet allocated; returns nothing.
@@ -728,14 +969,11 @@ pub extern "C" fn NGA_Set_array_name(g: c_int, name: *const c_char) {
     GA_Set_array_name(g, name)
 }
 
-/// Sets minimum block sizes (after `GA_Set_data`); returns nothing.
-#[no_mangle]
-pub extern "C" fn GA_Set_chunk(g: c_int, chunk: *const c_int) {
-    const CALL: &str = "GA_Set_chunk";
-    run(CALL, || {
-        with_pending(CALL, g, |p| {
+fn set_chunk<I: CIndex>(call: &'static str, g: c_int, chunk: *const I) {
+    run(call, || {
+        with_pending(call, g, |p| {
             if p.dims.is_empty() {
-                return err(CALL, "call GA_Set_data first");
+                return err(call, "call GA_Set_data first");
             }
             p.chunk = ptr::ints_opt(chunk, p.dims.len());
             Ok(())
@@ -743,38 +981,67 @@ pub extern "C" fn GA_Set_chunk(g: c_int, chunk: *const c_int) {
     })
 }
 
+/// Sets minimum block sizes (after `GA_Set_data`); returns nothing; a
+/// handle not awaiting `GA_Allocate` ends the job through `GA_Error`.
+#[no_mangle]
+pub extern "C" fn GA_Set_chunk(g: c_int, chunk: *const c_int) {
+    set_chunk("GA_Set_chunk", g, chunk)
+}
+
 /// Same as `GA_Set_chunk`; returns nothing.
 #[no_mangle]
 pub extern "C" fn NGA_Set_chunk(g: c_int, chunk: *const c_int) {
-    GA_Set_chunk(g, chunk)
+    set_chunk("NGA_Set_chunk", g, chunk)
 }
 
-/// Sets an irregular distribution (after `GA_Set_data`): `map` of block
-/// starts, `block[d]` blocks per dimension; returns nothing.
+/// `GA_Set_chunk` with 64-bit block sizes; returns nothing, and fails as `GA_Set_chunk` does.
 #[no_mangle]
-pub extern "C" fn GA_Set_irreg_distr(g: c_int, map: *const c_int, block: *const c_int) {
-    const CALL: &str = "GA_Set_irreg_distr";
-    run(CALL, || {
-        let dims = with_pending(CALL, g, |p| Ok(p.dims.clone()))?;
+pub extern "C" fn GA_Set_chunk64(g: c_int, chunk: *const i64) {
+    set_chunk("GA_Set_chunk64", g, chunk)
+}
+
+fn set_irreg_distr<I: CIndex>(call: &'static str, g: c_int, map: *const I, block: *const I) {
+    run(call, || {
+        let dims = with_pending(call, g, |p| Ok(p.dims.clone()))?;
         if dims.is_empty() {
-            return err(CALL, "call GA_Set_data first");
+            return err(call, "call GA_Set_data first");
         }
         let Distribution::Irregular { block, map } =
-            irregular(CALL, dims.len(), block, map, &dims)?
+            irregular(call, dims.len(), block, map, &dims)?
         else {
-            return err(CALL, "internal error");
+            return err(call, "internal error");
         };
-        with_pending(CALL, g, |p| {
+        with_pending(call, g, |p| {
             p.irregular = Some((block, map));
             Ok(())
         })
     })
 }
 
+/// Sets an irregular distribution (after `GA_Set_data`): `map` of block
+/// starts, `block[d]` blocks per dimension; returns nothing; a bad map
+/// ends the job through `GA_Error`.
+#[no_mangle]
+pub extern "C" fn GA_Set_irreg_distr(g: c_int, map: *const c_int, block: *const c_int) {
+    set_irreg_distr("GA_Set_irreg_distr", g, map, block)
+}
+
 /// Same as `GA_Set_irreg_distr`; returns nothing.
 #[no_mangle]
 pub extern "C" fn NGA_Set_irreg_distr(g: c_int, map: *const c_int, block: *const c_int) {
-    GA_Set_irreg_distr(g, map, block)
+    set_irreg_distr("NGA_Set_irreg_distr", g, map, block)
+}
+
+/// `GA_Set_irreg_distr` with a 64-bit map and block counts; returns nothing, and fails as `GA_Set_irreg_distr` does.
+#[no_mangle]
+pub extern "C" fn GA_Set_irreg_distr64(g: c_int, map: *const i64, block: *const i64) {
+    set_irreg_distr("GA_Set_irreg_distr64", g, map, block)
+}
+
+/// Same as `GA_Set_irreg_distr64`; returns nothing.
+#[no_mangle]
+pub extern "C" fn NGA_Set_irreg_distr64(g: c_int, map: *const i64, block: *const i64) {
+    set_irreg_distr("NGA_Set_irreg_distr64", g, map, block)
 }
 
 /// Allocates a described array (collective). Returns 1 on success, 0 if
@@ -874,6 +1141,55 @@ pub extern "C" fn NGA_Valid_handle(g: c_int) -> c_int {
     GA_Valid_handle(g)
 }
 
+/// Returns 1 if `g` is a live array, else 0 (as `GA_Valid_handle`).
+#[no_mangle]
+pub extern "C" fn GA_Verify_handle(g: c_int) -> c_int {
+    guard("GA_Verify_handle", 0, || core::valid(resolve(g)) as c_int)
+}
+
+/// Same as `GA_Verify_handle`; returns 1 or 0.
+#[no_mangle]
+pub extern "C" fn NGA_Verify_handle(g: c_int) -> c_int {
+    guard("NGA_Verify_handle", 0, || core::valid(resolve(g)) as c_int)
+}
+
+/// Returns nothing if `g` is a live array; otherwise ends the job through
+/// `GA_Error` with `string` (the caller's context) in the message.
+#[no_mangle]
+pub extern "C" fn GA_Check_handle(g: c_int, string: *const c_char) {
+    const CALL: &str = "GA_Check_handle";
+    run(CALL, || {
+        if core::valid(resolve(g)) {
+            Ok(())
+        } else {
+            err(CALL, format!("{}: invalid array handle {g}", text(string)))
+        }
+    })
+}
+
+fn nblock(call: &'static str, g: c_int, nb: *mut c_int) {
+    run(call, || {
+        let h = resolve(g);
+        inquire(call, h)?;
+        let (blocks, _) = core::block_grid(h).map_err(relabel(call))?;
+        put_out(call, "nblock", nb, &blocks)
+    })
+}
+
+/// Stores in `nblock[d]` the number of blocks the distribution cuts
+/// dimension d into (C order, ndim entries); returns nothing. An invalid
+/// handle or a NULL `nblock` ends the job through `GA_Error`.
+#[no_mangle]
+pub extern "C" fn GA_Nblock(g: c_int, nb: *mut c_int) {
+    nblock("GA_Nblock", g, nb)
+}
+
+/// Same as `GA_Nblock`; returns nothing.
+#[no_mangle]
+pub extern "C" fn NGA_Nblock(g: c_int, nb: *mut c_int) {
+    nblock("NGA_Nblock", g, nb)
+}
+
 /// Returns the array's name (owned by the library, valid until the array
 /// is destroyed).
 #[no_mangle]
@@ -894,22 +1210,38 @@ pub extern "C" fn NGA_Inquire_name(g: c_int) -> *const c_char {
     GA_Inquire_name(g)
 }
 
-/// Stores the array's type as its C code (as GA does: an array made with
-/// `F_INT` reports `C_LONG`, `F_DBL` reports `C_DBL`), its number of
-/// dimensions and its dimensions; returns nothing.
-#[no_mangle]
-pub extern "C" fn NGA_Inquire(g: c_int, ty: *mut c_int, ndim: *mut c_int, dims: *mut c_int) {
-    const CALL: &str = "NGA_Inquire";
-    run(CALL, || {
+fn inquire_out<I: CIndex>(
+    call: &'static str,
+    g: c_int,
+    ty: *mut c_int,
+    ndim: *mut c_int,
+    dims: *mut I,
+) {
+    run(call, || {
         let h = resolve(g);
-        let (t, d) = inquire(CALL, h)?;
+        let (t, d) = inquire(call, h)?;
+        if !dims.is_null() {
+            put_out(call, "dims", dims, &d)?;
+        }
         ptr::put_one(ty, t.c_code());
         ptr::put_one(ndim, d.len() as c_int);
-        if !dims.is_null() {
-            ptr::put_ints(dims, &d);
-        }
         Ok(())
     })
+}
+
+/// Stores the array's type as its C code (as GA does: an array made with
+/// `F_INT` reports `C_LONG`, `F_DBL` reports `C_DBL`), its number of
+/// dimensions and its dimensions; returns nothing. An invalid handle, or
+/// a dimension beyond `INT_MAX`, ends the job through `GA_Error`.
+#[no_mangle]
+pub extern "C" fn NGA_Inquire(g: c_int, ty: *mut c_int, ndim: *mut c_int, dims: *mut c_int) {
+    inquire_out("NGA_Inquire", g, ty, ndim, dims)
+}
+
+/// `NGA_Inquire` with 64-bit dimensions; returns nothing, and fails as `NGA_Inquire` does.
+#[no_mangle]
+pub extern "C" fn NGA_Inquire64(g: c_int, ty: *mut c_int, ndim: *mut c_int, dims: *mut i64) {
+    inquire_out("NGA_Inquire64", g, ty, ndim, dims)
 }
 
 /// Returns the number of dimensions of `g`.
@@ -943,47 +1275,93 @@ pub extern "C" fn NGA_Compare_distr(a: c_int, b: c_int) -> c_int {
 // ---------------------------------------------------------------------------
 // Distribution queries.
 
-/// Stores the block `iproc` owns in lo/hi (lo = -1, hi = -2 in every
-/// dimension when it owns nothing); returns nothing.
-#[no_mangle]
-pub extern "C" fn NGA_Distribution(g: c_int, iproc: c_int, lo: *mut c_int, hi: *mut c_int) {
-    const CALL: &str = "NGA_Distribution";
-    run(CALL, || {
+fn distribution<I: CIndex>(call: &'static str, g: c_int, iproc: c_int, lo: *mut I, hi: *mut I) {
+    run(call, || {
         let h = resolve(g);
-        let (_, d) = inquire(CALL, h)?;
+        let (_, d) = inquire(call, h)?;
         if iproc < 0 || iproc >= core::nnodes() {
             return err(
-                CALL,
+                call,
                 format!("iproc={iproc} is not a process (0..{})", core::nnodes() - 1),
             );
         }
         let (l, u) = core::distribution(h, iproc)
-            .map_err(relabel(CALL))?
+            .map_err(relabel(call))?
             .unwrap_or((vec![-1; d.len()], vec![-2; d.len()]));
-        if !ptr::put_ints(lo, &l) || !ptr::put_ints(hi, &u) {
-            return err(CALL, "lo or hi is NULL");
-        }
-        Ok(())
+        put_out(call, "lo", lo, &l)?;
+        put_out(call, "hi", hi, &u)
     })
 }
 
-/// Returns the process owning element `subs`, or -1 if it is outside the array.
+/// Stores the block `iproc` owns in lo/hi (lo = -1, hi = -2 in every
+/// dimension when it owns nothing); returns nothing. A bad handle or
+/// process ends the job through `GA_Error`.
 #[no_mangle]
-pub extern "C" fn NGA_Locate(g: c_int, subs: *const c_int) -> c_int {
-    const CALL: &str = "NGA_Locate";
-    run(CALL, || {
+pub extern "C" fn NGA_Distribution(g: c_int, iproc: c_int, lo: *mut c_int, hi: *mut c_int) {
+    distribution("NGA_Distribution", g, iproc, lo, hi)
+}
+
+/// `NGA_Distribution` with 64-bit lo/hi; returns nothing, and fails as `NGA_Distribution` does.
+#[no_mangle]
+pub extern "C" fn NGA_Distribution64(g: c_int, iproc: c_int, lo: *mut i64, hi: *mut i64) {
+    distribution("NGA_Distribution64", g, iproc, lo, hi)
+}
+
+fn locate<I: CIndex>(call: &'static str, g: c_int, subs: *const I) -> c_int {
+    run(call, || {
         let h = resolve(g);
-        let (_, d) = inquire(CALL, h)?;
-        let s = ints(CALL, "subscript", subs, d.len())?;
+        let (_, d) = inquire(call, h)?;
+        let s = ints(call, "subscript", subs, d.len())?;
         if s.iter().zip(&d).any(|(x, e)| *x < 0 || x >= e) {
             return Ok(-1);
         }
-        core::locate(h, &s).map_err(relabel(CALL))
+        core::locate(h, &s).map_err(relabel(call))
+    })
+}
+
+/// Returns the process owning element `subs`, or -1 if it is outside the
+/// array; an invalid handle ends the job through `GA_Error`.
+#[no_mangle]
+pub extern "C" fn NGA_Locate(g: c_int, subs: *const c_int) -> c_int {
+    locate("NGA_Locate", g, subs)
+}
+
+/// `NGA_Locate` with a 64-bit subscript; returns the owner or -1, and fails as `NGA_Locate` does.
+#[no_mangle]
+pub extern "C" fn NGA_Locate64(g: c_int, subs: *const i64) -> c_int {
+    locate("NGA_Locate64", g, subs)
+}
+
+fn locate_region<I: CIndex>(
+    call: &'static str,
+    g: c_int,
+    lo: *const I,
+    hi: *const I,
+    map: *mut I,
+    procs: *mut c_int,
+) -> c_int {
+    run(call, || {
+        let h = resolve(g);
+        let (_, d) = inquire(call, h)?;
+        let (l, u) = patch(call, d.len(), lo, hi)?;
+        ops::patch::check_patch(call, h, &l, &u)?;
+        let regions = core::locate_region(h, &l, &u).map_err(relabel(call))?;
+        let mut m = Vec::with_capacity(regions.len() * 2 * d.len());
+        let mut p = Vec::with_capacity(regions.len());
+        for (owner, rlo, rhi) in &regions {
+            m.extend_from_slice(rlo);
+            m.extend_from_slice(rhi);
+            p.push(*owner as i64);
+        }
+        put_out(call, "map", map, &m)?;
+        put_out(call, "procs", procs, &p)?;
+        Ok(regions.len() as c_int)
     })
 }
 
 /// Stores the owners of the patch lo..hi: in `map` 2·ndim ints per owner
 /// (lo then hi of its part), in `procs` the owners; returns their number.
+/// A patch outside the array ends the job through `GA_Error`.
 #[no_mangle]
 pub extern "C" fn NGA_Locate_region(
     g: c_int,
@@ -992,45 +1370,65 @@ pub extern "C" fn NGA_Locate_region(
     map: *mut c_int,
     procs: *mut c_int,
 ) -> c_int {
-    const CALL: &str = "NGA_Locate_region";
-    run(CALL, || {
+    locate_region("NGA_Locate_region", g, lo, hi, map, procs)
+}
+
+/// `NGA_Locate_region` with 64-bit lo, hi and map (`procs` stays int);
+/// returns the number of owners.
+#[no_mangle]
+pub extern "C" fn NGA_Locate_region64(
+    g: c_int,
+    lo: *const i64,
+    hi: *const i64,
+    map: *mut i64,
+    procs: *mut c_int,
+) -> c_int {
+    locate_region("NGA_Locate_region64", g, lo, hi, map, procs)
+}
+
+fn locate_nnodes<I: CIndex>(call: &'static str, g: c_int, lo: *const I, hi: *const I) -> c_int {
+    run(call, || {
         let h = resolve(g);
-        let (_, d) = inquire(CALL, h)?;
-        let (l, u) = patch(CALL, d.len(), lo, hi)?;
-        ops::patch::check_patch(CALL, h, &l, &u)?;
-        let regions = core::locate_region(h, &l, &u).map_err(relabel(CALL))?;
-        let mut m = Vec::with_capacity(regions.len() * 2 * d.len());
-        let mut p = Vec::with_capacity(regions.len());
-        for (owner, rlo, rhi) in &regions {
-            m.extend_from_slice(rlo);
-            m.extend_from_slice(rhi);
-            p.push(*owner as i64);
-        }
-        if !ptr::put_ints(map, &m) || !ptr::put_ints(procs, &p) {
-            return err(CALL, "map or procs is NULL");
-        }
-        Ok(regions.len() as c_int)
+        let (_, d) = inquire(call, h)?;
+        let (l, u) = patch(call, d.len(), lo, hi)?;
+        ops::patch::check_patch(call, h, &l, &u)?;
+        Ok(core::locate_region(h, &l, &u).map_err(relabel(call))?.len() as c_int)
     })
 }
 
-/// Returns the number of processes owning part of the patch lo..hi.
+/// Returns the number of processes owning part of the patch lo..hi; a
+/// patch outside the array ends the job through `GA_Error`.
 #[no_mangle]
 pub extern "C" fn NGA_Locate_nnodes(g: c_int, lo: *const c_int, hi: *const c_int) -> c_int {
-    const CALL: &str = "NGA_Locate_nnodes";
-    run(CALL, || {
-        let h = resolve(g);
-        let (_, d) = inquire(CALL, h)?;
-        let (l, u) = patch(CALL, d.len(), lo, hi)?;
-        ops::patch::check_patch(CALL, h, &l, &u)?;
-        Ok(core::locate_region(h, &l, &u).map_err(relabel(CALL))?.len() as c_int)
-    })
+    locate_nnodes("NGA_Locate_nnodes", g, lo, hi)
+}
+
+/// `NGA_Locate_nnodes` with a 64-bit patch; returns the number of owners, and fails as `NGA_Locate_nnodes` does.
+#[no_mangle]
+pub extern "C" fn NGA_Locate_nnodes64(g: c_int, lo: *const i64, hi: *const i64) -> c_int {
+    locate_nnodes("NGA_Locate_nnodes64", g, lo, hi)
 }
 
 // ---------------------------------------------------------------------------
 // One-sided data movement.
 
+fn put<I: CIndex>(
+    call: &'static str,
+    g: c_int,
+    lo: *const I,
+    hi: *const I,
+    buf: *const c_void,
+    ld: *const I,
+) {
+    run(call, || {
+        let x = xfer(call, g, lo, hi, ld)?;
+        core::put(x.g, x.lo(), x.hi(), buf_of(call, buf, x.len)?, x.ld()).map_err(relabel(call))
+    })
+}
+
 /// Copies the user's buffer into the patch lo..hi (one-sided; the buffer
-/// may be reused on return); returns nothing.
+/// may be reused on return); returns nothing. A bad handle, patch, ld or
+/// buffer ends the job through `GA_Error`.
 #[no_mangle]
 pub extern "C" fn NGA_Put(
     g: c_int,
@@ -1039,18 +1437,41 @@ pub extern "C" fn NGA_Put(
     buf: *const c_void,
     ld: *const c_int,
 ) {
-    const CALL: &str = "NGA_Put";
-    run(CALL, || {
-        let x = xfer(CALL, g, lo, hi, ld)?;
-        core::put(x.g, x.lo(), x.hi(), buf_of(CALL, buf, x.len)?, x.ld()).map_err(relabel(CALL))
-    })
+    put("NGA_Put", g, lo, hi, buf, ld)
+}
+
+/// `NGA_Put` with a 64-bit patch and ld; returns nothing, and fails as `NGA_Put` does.
+#[no_mangle]
+pub extern "C" fn NGA_Put64(
+    g: c_int,
+    lo: *const i64,
+    hi: *const i64,
+    buf: *const c_void,
+    ld: *const i64,
+) {
+    put("NGA_Put64", g, lo, hi, buf, ld)
 }
 
 fn buf_of<'a>(call: &'static str, p: *const c_void, len: usize) -> GaResult<&'a [u8]> {
     buf(call, p, len)
 }
 
-/// Copies the patch lo..hi into the user's buffer; returns nothing.
+fn get<I: CIndex>(
+    call: &'static str,
+    g: c_int,
+    lo: *const I,
+    hi: *const I,
+    buf: *mut c_void,
+    ld: *const I,
+) {
+    run(call, || {
+        let x = xfer(call, g, lo, hi, ld)?;
+        core::get(x.g, x.lo(), x.hi(), buf_mut(call, buf, x.len)?, x.ld()).map_err(relabel(call))
+    })
+}
+
+/// Copies the patch lo..hi into the user's buffer; returns nothing. A bad
+/// handle, patch, ld or buffer ends the job through `GA_Error`.
 #[no_mangle]
 pub extern "C" fn NGA_Get(
     g: c_int,
@@ -1059,15 +1480,40 @@ pub extern "C" fn NGA_Get(
     buf: *mut c_void,
     ld: *const c_int,
 ) {
-    const CALL: &str = "NGA_Get";
-    run(CALL, || {
-        let x = xfer(CALL, g, lo, hi, ld)?;
-        core::get(x.g, x.lo(), x.hi(), buf_mut(CALL, buf, x.len)?, x.ld()).map_err(relabel(CALL))
+    get("NGA_Get", g, lo, hi, buf, ld)
+}
+
+/// `NGA_Get` with a 64-bit patch and ld; returns nothing, and fails as `NGA_Get` does.
+#[no_mangle]
+pub extern "C" fn NGA_Get64(
+    g: c_int,
+    lo: *const i64,
+    hi: *const i64,
+    buf: *mut c_void,
+    ld: *const i64,
+) {
+    get("NGA_Get64", g, lo, hi, buf, ld)
+}
+
+fn acc<I: CIndex>(
+    call: &'static str,
+    g: c_int,
+    lo: *const I,
+    hi: *const I,
+    buf: *const c_void,
+    ld: *const I,
+    alpha: *const c_void,
+) {
+    run(call, || {
+        let x = xfer(call, g, lo, hi, ld)?;
+        let a = ptr::bytes(alpha, x.esize).ok_or_else(|| GaError::new(call, "alpha is NULL"))?;
+        core::acc(x.g, x.lo(), x.hi(), buf_of(call, buf, x.len)?, x.ld(), a).map_err(relabel(call))
     })
 }
 
 /// Atomically adds `alpha`·buffer to the patch lo..hi (`alpha` of the
-/// array's type); returns nothing.
+/// array's type); returns nothing. Bad arguments end the job through
+/// `GA_Error`.
 #[no_mangle]
 pub extern "C" fn NGA_Acc(
     g: c_int,
@@ -1077,44 +1523,62 @@ pub extern "C" fn NGA_Acc(
     ld: *const c_int,
     alpha: *const c_void,
 ) {
-    const CALL: &str = "NGA_Acc";
-    run(CALL, || {
-        let x = xfer(CALL, g, lo, hi, ld)?;
-        let a = ptr::bytes(alpha, x.esize).ok_or_else(|| GaError::new(CALL, "alpha is NULL"))?;
-        core::acc(x.g, x.lo(), x.hi(), buf_of(CALL, buf, x.len)?, x.ld(), a).map_err(relabel(CALL))
+    acc("NGA_Acc", g, lo, hi, buf, ld, alpha)
+}
+
+/// `NGA_Acc` with a 64-bit patch and ld; returns nothing, and fails as `NGA_Acc` does.
+#[no_mangle]
+pub extern "C" fn NGA_Acc64(
+    g: c_int,
+    lo: *const i64,
+    hi: *const i64,
+    buf: *const c_void,
+    ld: *const i64,
+    alpha: *const c_void,
+) {
+    acc("NGA_Acc64", g, lo, hi, buf, ld, alpha)
+}
+
+fn read_inc<I: CIndex>(call: &'static str, g: c_int, subs: *const I, inc: c_long) -> c_long {
+    run(call, || {
+        let h = resolve(g);
+        let (_, n) = shape(call, h)?;
+        let mut s = [0i64; MAX_DIM];
+        if !ptr::ints_into(subs, &mut s[..n]) {
+            return err(call, "subscript is NULL");
+        }
+        // The core checks the subscript and the type.
+        Ok(core::read_inc(h, &s[..n], inc).map_err(relabel(call))? as c_long)
     })
 }
 
-/// Atomically adds `inc` to the integer element `subs`; returns its old value.
+/// Atomically adds `inc` to the integer element `subs`; returns its old
+/// value. A bad subscript or a non-integer array ends the job through
+/// `GA_Error`.
 #[no_mangle]
 pub extern "C" fn NGA_Read_inc(g: c_int, subs: *const c_int, inc: c_long) -> c_long {
-    const CALL: &str = "NGA_Read_inc";
-    run(CALL, || {
-        let h = resolve(g);
-        let (_, n) = shape(CALL, h)?;
-        let mut s = [0i64; MAX_DIM];
-        if !ptr::ints_into(subs, &mut s[..n]) {
-            return err(CALL, "subscript is NULL");
-        }
-        // The core checks the subscript and the type.
-        Ok(core::read_inc(h, &s[..n], inc).map_err(relabel(CALL))? as c_long)
-    })
+    read_inc("NGA_Read_inc", g, subs, inc)
+}
+
+/// `NGA_Read_inc` with a 64-bit subscript; returns the old value, and fails as `NGA_Read_inc` does.
+#[no_mangle]
+pub extern "C" fn NGA_Read_inc64(g: c_int, subs: *const i64, inc: c_long) -> c_long {
+    read_inc("NGA_Read_inc64", g, subs, inc)
 }
 
 /// The arguments of a scatter/gather: handle, element size, subscripts.
 fn elements(
     call: &'static str,
     g: c_int,
-    n: c_int,
+    n: i64,
     subs: impl FnOnce(usize, usize) -> Option<Vec<Vec<i64>>>,
 ) -> GaResult<(Handle, usize, Vec<Vec<i64>>)> {
     let h = resolve(g);
     let (t, d) = inquire(call, h)?;
-    if n < 0 {
+    let Ok(count) = usize::try_from(n) else {
         return err(call, format!("n={n} is negative"));
-    }
-    let s =
-        subs(n as usize, d.len()).ok_or_else(|| GaError::new(call, "a subscript array is NULL"))?;
+    };
+    let s = subs(count, d.len()).ok_or_else(|| GaError::new(call, "a subscript array is NULL"))?;
     for sub in &s {
         if sub.iter().zip(&d).any(|(x, e)| *x < 0 || x >= e) {
             let zeros = vec![0; d.len()];
@@ -1133,47 +1597,113 @@ fn elements(
     Ok((h, t.size(), s))
 }
 
-/// Stores `v[i]` at element `subs[i]` for i < n; returns nothing.
+/// Bytes of `count` values of `esize` bytes, or an error naming the call.
+fn values_len(call: &'static str, count: usize, esize: usize) -> GaResult<usize> {
+    count
+        .checked_mul(esize)
+        .ok_or_else(|| GaError::new(call, format!("{count} values are too many")))
+}
+
+/// Where scatter/gather subscripts come from: `n` pointers to ndim
+/// indices each, or ndim·n indices one after another.
+#[derive(Clone, Copy)]
+enum Subs<I> {
+    Array(*const *const I),
+    Flat(*const I),
+}
+
+impl<I: CIndex> Subs<I> {
+    fn read(self, n: usize, ndim: usize) -> Option<Vec<Vec<i64>>> {
+        match self {
+            Subs::Array(p) => ptr::subs_array(p, n, ndim),
+            Subs::Flat(p) => ptr::subs_flat(p, n, ndim),
+        }
+    }
+}
+
+fn scatter<I: CIndex>(call: &'static str, g: c_int, v: *const c_void, subs: Subs<I>, n: i64) {
+    run(call, || {
+        let (h, es, s) = elements(call, g, n, |n, nd| subs.read(n, nd))?;
+        core::scatter(h, buf(call, v, values_len(call, s.len(), es)?)?, &s).map_err(relabel(call))
+    })
+}
+
+fn gather<I: CIndex>(call: &'static str, g: c_int, v: *mut c_void, subs: Subs<I>, n: i64) {
+    run(call, || {
+        let (h, es, s) = elements(call, g, n, |n, nd| subs.read(n, nd))?;
+        core::gather(h, buf_mut(call, v, values_len(call, s.len(), es)?)?, &s)
+            .map_err(relabel(call))
+    })
+}
+
+fn scatter_acc<I: CIndex>(
+    call: &'static str,
+    g: c_int,
+    v: *const c_void,
+    subs: Subs<I>,
+    n: i64,
+    alpha: *const c_void,
+) {
+    run(call, || {
+        let (h, es, s) = elements(call, g, n, |n, nd| subs.read(n, nd))?;
+        let a = ptr::bytes(alpha, es).ok_or_else(|| GaError::new(call, "alpha is NULL"))?;
+        core::scatter_acc(h, buf(call, v, values_len(call, s.len(), es)?)?, &s, a)
+            .map_err(relabel(call))
+    })
+}
+
+/// Stores `v[i]` at element `subs[i]` for i < n; returns nothing. A
+/// subscript outside the array ends the job through `GA_Error`.
 #[no_mangle]
 pub extern "C" fn NGA_Scatter(g: c_int, v: *const c_void, subs: *const *const c_int, n: c_int) {
-    const CALL: &str = "NGA_Scatter";
-    run(CALL, || {
-        let (h, es, s) = elements(CALL, g, n, |n, nd| ptr::subs_array(subs, n, nd))?;
-        core::scatter(h, buf(CALL, v, s.len() * es)?, &s).map_err(relabel(CALL))
-    })
+    scatter("NGA_Scatter", g, v, Subs::Array(subs), n.into())
+}
+
+/// `NGA_Scatter` with 64-bit subscripts and count; returns nothing, and fails as `NGA_Scatter` does.
+#[no_mangle]
+pub extern "C" fn NGA_Scatter64(g: c_int, v: *const c_void, subs: *const *const i64, n: i64) {
+    scatter("NGA_Scatter64", g, v, Subs::Array(subs), n)
 }
 
 /// `NGA_Scatter` with the subscripts stored one after another; returns nothing.
 #[no_mangle]
 pub extern "C" fn NGA_Scatter_flat(g: c_int, v: *const c_void, subs: *const c_int, n: c_int) {
-    const CALL: &str = "NGA_Scatter_flat";
-    run(CALL, || {
-        let (h, es, s) = elements(CALL, g, n, |n, nd| ptr::subs_flat(subs, n, nd))?;
-        core::scatter(h, buf(CALL, v, s.len() * es)?, &s).map_err(relabel(CALL))
-    })
+    scatter("NGA_Scatter_flat", g, v, Subs::Flat(subs), n.into())
 }
 
-/// Loads element `subs[i]` into `v[i]` for i < n; returns nothing.
+/// `NGA_Scatter_flat` with 64-bit subscripts and count; returns nothing, and fails as `NGA_Scatter_flat` does.
+#[no_mangle]
+pub extern "C" fn NGA_Scatter_flat64(g: c_int, v: *const c_void, subs: *const i64, n: i64) {
+    scatter("NGA_Scatter_flat64", g, v, Subs::Flat(subs), n)
+}
+
+/// Loads element `subs[i]` into `v[i]` for i < n; returns nothing. A
+/// subscript outside the array ends the job through `GA_Error`.
 #[no_mangle]
 pub extern "C" fn NGA_Gather(g: c_int, v: *mut c_void, subs: *const *const c_int, n: c_int) {
-    const CALL: &str = "NGA_Gather";
-    run(CALL, || {
-        let (h, es, s) = elements(CALL, g, n, |n, nd| ptr::subs_array(subs, n, nd))?;
-        core::gather(h, buf_mut(CALL, v, s.len() * es)?, &s).map_err(relabel(CALL))
-    })
+    gather("NGA_Gather", g, v, Subs::Array(subs), n.into())
+}
+
+/// `NGA_Gather` with 64-bit subscripts and count; returns nothing, and fails as `NGA_Gather` does.
+#[no_mangle]
+pub extern "C" fn NGA_Gather64(g: c_int, v: *mut c_void, subs: *const *const i64, n: i64) {
+    gather("NGA_Gather64", g, v, Subs::Array(subs), n)
 }
 
 /// `NGA_Gather` with the subscripts stored one after another; returns nothing.
 #[no_mangle]
 pub extern "C" fn NGA_Gather_flat(g: c_int, v: *mut c_void, subs: *const c_int, n: c_int) {
-    const CALL: &str = "NGA_Gather_flat";
-    run(CALL, || {
-        let (h, es, s) = elements(CALL, g, n, |n, nd| ptr::subs_flat(subs, n, nd))?;
-        core::gather(h, buf_mut(CALL, v, s.len() * es)?, &s).map_err(relabel(CALL))
-    })
+    gather("NGA_Gather_flat", g, v, Subs::Flat(subs), n.into())
+}
+
+/// `NGA_Gather_flat` with 64-bit subscripts and count; returns nothing, and fails as `NGA_Gather_flat` does.
+#[no_mangle]
+pub extern "C" fn NGA_Gather_flat64(g: c_int, v: *mut c_void, subs: *const i64, n: i64) {
+    gather("NGA_Gather_flat64", g, v, Subs::Flat(subs), n)
 }
 
 /// Atomically adds `alpha`·`v[i]` to element `subs[i]`; returns nothing.
+/// Bad arguments end the job through `GA_Error`.
 #[no_mangle]
 pub extern "C" fn NGA_Scatter_acc(
     g: c_int,
@@ -1182,12 +1712,19 @@ pub extern "C" fn NGA_Scatter_acc(
     n: c_int,
     alpha: *const c_void,
 ) {
-    const CALL: &str = "NGA_Scatter_acc";
-    run(CALL, || {
-        let (h, es, s) = elements(CALL, g, n, |n, nd| ptr::subs_array(subs, n, nd))?;
-        let a = ptr::bytes(alpha, es).ok_or_else(|| GaError::new(CALL, "alpha is NULL"))?;
-        core::scatter_acc(h, buf(CALL, v, s.len() * es)?, &s, a).map_err(relabel(CALL))
-    })
+    scatter_acc("NGA_Scatter_acc", g, v, Subs::Array(subs), n.into(), alpha)
+}
+
+/// `NGA_Scatter_acc` with 64-bit subscripts and count; returns nothing, and fails as `NGA_Scatter_acc` does.
+#[no_mangle]
+pub extern "C" fn NGA_Scatter_acc64(
+    g: c_int,
+    v: *const c_void,
+    subs: *const *const i64,
+    n: i64,
+    alpha: *const c_void,
+) {
+    scatter_acc("NGA_Scatter_acc64", g, v, Subs::Array(subs), n, alpha)
 }
 
 /// `NGA_Scatter_acc` with flat subscripts; returns nothing.
@@ -1199,12 +1736,26 @@ pub extern "C" fn NGA_Scatter_acc_flat(
     n: c_int,
     alpha: *const c_void,
 ) {
-    const CALL: &str = "NGA_Scatter_acc_flat";
-    run(CALL, || {
-        let (h, es, s) = elements(CALL, g, n, |n, nd| ptr::subs_flat(subs, n, nd))?;
-        let a = ptr::bytes(alpha, es).ok_or_else(|| GaError::new(CALL, "alpha is NULL"))?;
-        core::scatter_acc(h, buf(CALL, v, s.len() * es)?, &s, a).map_err(relabel(CALL))
-    })
+    scatter_acc(
+        "NGA_Scatter_acc_flat",
+        g,
+        v,
+        Subs::Flat(subs),
+        n.into(),
+        alpha,
+    )
+}
+
+/// `NGA_Scatter_acc_flat` with 64-bit subscripts and count; returns nothing, and fails as `NGA_Scatter_acc_flat` does.
+#[no_mangle]
+pub extern "C" fn NGA_Scatter_acc_flat64(
+    g: c_int,
+    v: *const c_void,
+    subs: *const i64,
+    n: i64,
+    alpha: *const c_void,
+) {
+    scatter_acc("NGA_Scatter_acc_flat64", g, v, Subs::Flat(subs), n, alpha)
 }
 
 // ---------------------------------------------------------------------------
@@ -1217,8 +1768,26 @@ fn store_nb(call: &'static str, nbh: *mut NbHdl, id: i64) -> GaResult<()> {
     Ok(())
 }
 
+fn nb_put<I: CIndex>(
+    call: &'static str,
+    g: c_int,
+    lo: *const I,
+    hi: *const I,
+    buf: *const c_void,
+    ld: *const I,
+    nbh: *mut NbHdl,
+) {
+    run(call, || {
+        let x = xfer(call, g, lo, hi, ld)?;
+        let id = core::nb_put(x.g, x.lo(), x.hi(), buf_of(call, buf, x.len)?, x.ld())
+            .map_err(relabel(call))?;
+        store_nb(call, nbh, id)
+    })
+}
+
 /// Starts a put; the buffer may be reused at once. Stores the operation's
-/// handle in `*nbh`; returns nothing.
+/// handle in `*nbh`; returns nothing. Bad arguments end the job through
+/// `GA_Error`.
 #[no_mangle]
 pub extern "C" fn NGA_NbPut(
     g: c_int,
@@ -1228,17 +1797,42 @@ pub extern "C" fn NGA_NbPut(
     ld: *const c_int,
     nbh: *mut NbHdl,
 ) {
-    const CALL: &str = "NGA_NbPut";
-    run(CALL, || {
-        let x = xfer(CALL, g, lo, hi, ld)?;
-        let id = core::nb_put(x.g, x.lo(), x.hi(), buf_of(CALL, buf, x.len)?, x.ld())
-            .map_err(relabel(CALL))?;
-        store_nb(CALL, nbh, id)
+    nb_put("NGA_NbPut", g, lo, hi, buf, ld, nbh)
+}
+
+/// `NGA_NbPut` with a 64-bit patch and ld; returns nothing, and fails as `NGA_NbPut` does.
+#[no_mangle]
+pub extern "C" fn NGA_NbPut64(
+    g: c_int,
+    lo: *const i64,
+    hi: *const i64,
+    buf: *const c_void,
+    ld: *const i64,
+    nbh: *mut NbHdl,
+) {
+    nb_put("NGA_NbPut64", g, lo, hi, buf, ld, nbh)
+}
+
+fn nb_get<I: CIndex>(
+    call: &'static str,
+    g: c_int,
+    lo: *const I,
+    hi: *const I,
+    buf: *mut c_void,
+    ld: *const I,
+    nbh: *mut NbHdl,
+) {
+    run(call, || {
+        let x = xfer(call, g, lo, hi, ld)?;
+        let id =
+            ptr::nb_get_into(x.g, x.lo(), x.hi(), buf, x.len, x.ld()).map_err(relabel(call))?;
+        store_nb(call, nbh, id)
     })
 }
 
 /// Starts a get into the buffer (valid until NGA_NbWait); stores the
-/// operation's handle in `*nbh`; returns nothing.
+/// operation's handle in `*nbh`; returns nothing. Bad arguments end the
+/// job through `GA_Error`.
 #[no_mangle]
 pub extern "C" fn NGA_NbGet(
     g: c_int,
@@ -1248,17 +1842,45 @@ pub extern "C" fn NGA_NbGet(
     ld: *const c_int,
     nbh: *mut NbHdl,
 ) {
-    const CALL: &str = "NGA_NbGet";
-    run(CALL, || {
-        let x = xfer(CALL, g, lo, hi, ld)?;
-        let id =
-            ptr::nb_get_into(x.g, x.lo(), x.hi(), buf, x.len, x.ld()).map_err(relabel(CALL))?;
-        store_nb(CALL, nbh, id)
+    nb_get("NGA_NbGet", g, lo, hi, buf, ld, nbh)
+}
+
+/// `NGA_NbGet` with a 64-bit patch and ld; returns nothing, and fails as `NGA_NbGet` does.
+#[no_mangle]
+pub extern "C" fn NGA_NbGet64(
+    g: c_int,
+    lo: *const i64,
+    hi: *const i64,
+    buf: *mut c_void,
+    ld: *const i64,
+    nbh: *mut NbHdl,
+) {
+    nb_get("NGA_NbGet64", g, lo, hi, buf, ld, nbh)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn nb_acc<I: CIndex>(
+    call: &'static str,
+    g: c_int,
+    lo: *const I,
+    hi: *const I,
+    buf: *const c_void,
+    ld: *const I,
+    alpha: *const c_void,
+    nbh: *mut NbHdl,
+) {
+    run(call, || {
+        let x = xfer(call, g, lo, hi, ld)?;
+        let a = ptr::bytes(alpha, x.esize).ok_or_else(|| GaError::new(call, "alpha is NULL"))?;
+        let id = core::nb_acc(x.g, x.lo(), x.hi(), buf_of(call, buf, x.len)?, x.ld(), a)
+            .map_err(relabel(call))?;
+        store_nb(call, nbh, id)
     })
 }
 
 /// Starts an accumulate; the buffer may be reused at once. Stores the
-/// operation's handle in `*nbh`; returns nothing.
+/// operation's handle in `*nbh`; returns nothing. Bad arguments end the
+/// job through `GA_Error`.
 #[no_mangle]
 pub extern "C" fn NGA_NbAcc(
     g: c_int,
@@ -1269,17 +1891,25 @@ pub extern "C" fn NGA_NbAcc(
     alpha: *const c_void,
     nbh: *mut NbHdl,
 ) {
-    const CALL: &str = "NGA_NbAcc";
-    run(CALL, || {
-        let x = xfer(CALL, g, lo, hi, ld)?;
-        let a = ptr::bytes(alpha, x.esize).ok_or_else(|| GaError::new(CALL, "alpha is NULL"))?;
-        let id = core::nb_acc(x.g, x.lo(), x.hi(), buf_of(CALL, buf, x.len)?, x.ld(), a)
-            .map_err(relabel(CALL))?;
-        store_nb(CALL, nbh, id)
-    })
+    nb_acc("NGA_NbAcc", g, lo, hi, buf, ld, alpha, nbh)
 }
 
-/// Waits for a non-blocking operation to complete locally; returns nothing.
+/// `NGA_NbAcc` with a 64-bit patch and ld; returns nothing, and fails as `NGA_NbAcc` does.
+#[no_mangle]
+pub extern "C" fn NGA_NbAcc64(
+    g: c_int,
+    lo: *const i64,
+    hi: *const i64,
+    buf: *const c_void,
+    ld: *const i64,
+    alpha: *const c_void,
+    nbh: *mut NbHdl,
+) {
+    nb_acc("NGA_NbAcc64", g, lo, hi, buf, ld, alpha, nbh)
+}
+
+/// Waits for a non-blocking operation to complete locally; returns
+/// nothing; a NULL or unknown handle ends the job through `GA_Error`.
 #[no_mangle]
 pub extern "C" fn NGA_NbWait(nbh: *mut NbHdl) {
     const CALL: &str = "NGA_NbWait";
@@ -1304,26 +1934,22 @@ pub extern "C" fn NGA_NbTest(nbh: *mut NbHdl) -> c_int {
 // ---------------------------------------------------------------------------
 // Direct access to the local block.
 
-/// Stores in `*(void **)ptr` the address of element lo of this process's
-/// block and in `ld` the block's leading dimensions; lo..hi must lie in
-/// the block. Returns nothing; end with NGA_Release or NGA_Release_update.
-#[no_mangle]
-pub extern "C" fn NGA_Access(
+fn access<I: CIndex>(
+    call: &'static str,
     g: c_int,
-    lo: *const c_int,
-    hi: *const c_int,
+    lo: *const I,
+    hi: *const I,
     p: *mut c_void,
-    ld: *mut c_int,
+    ld: *mut I,
 ) {
-    const CALL: &str = "NGA_Access";
-    run(CALL, || {
+    run(call, || {
         let h = resolve(g);
-        let (t, d) = inquire(CALL, h)?;
-        let (l, u) = patch(CALL, d.len(), lo, hi)?;
-        ops::patch::check_patch(CALL, h, &l, &u)?;
-        let Some((base, blo, bhi, bld)) = core::access(h).map_err(relabel(CALL))? else {
+        let (t, d) = inquire(call, h)?;
+        let (l, u) = patch(call, d.len(), lo, hi)?;
+        ops::patch::check_patch(call, h, &l, &u)?;
+        let Some((base, blo, bhi, bld)) = core::access(h).map_err(relabel(call))? else {
             return err(
-                CALL,
+                call,
                 format!(
                     "process {} owns no part of g_a '{}'",
                     core::nodeid(),
@@ -1335,7 +1961,7 @@ pub extern "C" fn NGA_Access(
         if !inside {
             core::release(h);
             return err(
-                CALL,
+                call,
                 format!(
                     "patch {} is not inside this process's block {} of g_a '{}'",
                     fmt_patch(&l, &u),
@@ -1352,26 +1978,72 @@ pub extern "C" fn NGA_Access(
                 stride *= bld[k - 1];
             }
         }
-        if !ptr::put_ptr(p, ptr::offset_ptr(base, off as usize * t.size())) {
-            return err(CALL, "ptr is NULL");
+        if d.len() > 1 {
+            if let Err(e) = put_out(call, "ld", ld, &bld) {
+                core::release(h);
+                return Err(e);
+            }
         }
-        if d.len() > 1 && !ptr::put_ints(ld, &bld) {
-            return err(CALL, "ld is NULL");
+        if !ptr::put_ptr(p, ptr::offset_ptr(base, off as usize * t.size())) {
+            core::release(h);
+            return err(call, "ptr is NULL");
         }
         Ok(())
     })
 }
 
-/// Ends an access that did not change the data; returns nothing.
+/// Stores in `*(void **)ptr` the address of element lo of this process's
+/// block and in `ld` the block's leading dimensions; lo..hi must lie in
+/// the block. Returns nothing; end with NGA_Release or NGA_Release_update.
+/// A patch outside this process's block ends the job through `GA_Error`.
+#[no_mangle]
+pub extern "C" fn NGA_Access(
+    g: c_int,
+    lo: *const c_int,
+    hi: *const c_int,
+    p: *mut c_void,
+    ld: *mut c_int,
+) {
+    access("NGA_Access", g, lo, hi, p, ld)
+}
+
+/// `NGA_Access` with a 64-bit patch and ld; returns nothing, and fails as `NGA_Access` does.
+#[no_mangle]
+pub extern "C" fn NGA_Access64(
+    g: c_int,
+    lo: *const i64,
+    hi: *const i64,
+    p: *mut c_void,
+    ld: *mut i64,
+) {
+    access("NGA_Access64", g, lo, hi, p, ld)
+}
+
+/// Ends an access that did not change the data; returns nothing (never
+/// fails).
 #[no_mangle]
 pub extern "C" fn NGA_Release(g: c_int, _lo: *const c_int, _hi: *const c_int) {
     guard("NGA_Release", (), || core::release(resolve(g)))
 }
 
-/// Ends an access that changed the data; returns nothing.
+/// `NGA_Release` with a 64-bit patch; returns nothing (never fails).
+#[no_mangle]
+pub extern "C" fn NGA_Release64(g: c_int, _lo: *const i64, _hi: *const i64) {
+    guard("NGA_Release64", (), || core::release(resolve(g)))
+}
+
+/// Ends an access that changed the data; returns nothing (never fails).
 #[no_mangle]
 pub extern "C" fn NGA_Release_update(g: c_int, _lo: *const c_int, _hi: *const c_int) {
     guard("NGA_Release_update", (), || {
+        core::release_update(resolve(g))
+    })
+}
+
+/// `NGA_Release_update` with a 64-bit patch; returns nothing (never fails).
+#[no_mangle]
+pub extern "C" fn NGA_Release_update64(g: c_int, _lo: *const i64, _hi: *const i64) {
+    guard("NGA_Release_update64", (), || {
         core::release_update(resolve(g))
     })
 }
@@ -1447,14 +2119,30 @@ pub extern "C" fn NGA_Unlock(m: c_int) {
 #[no_mangle]
 pub extern "C" fn GA_Set_memory_limit(_limit: usize) {}
 
+/// Same as `GA_Set_memory_limit`: ignored; returns nothing.
+#[no_mangle]
+pub extern "C" fn NGA_Set_memory_limit(_limit: usize) {}
+
 /// Returns 0: GA's memory is not limited.
 #[no_mangle]
 pub extern "C" fn GA_Memory_limited() -> c_int {
     0
 }
 
+/// Same as `GA_Memory_limited`; returns 0.
+#[no_mangle]
+pub extern "C" fn NGA_Memory_limited() -> c_int {
+    0
+}
+
 /// Returns `(size_t)-1`: no limit, so no measure of what is left.
 #[no_mangle]
 pub extern "C" fn GA_Memory_avail() -> usize {
+    usize::MAX
+}
+
+/// Same as `GA_Memory_avail`; returns `(size_t)-1`.
+#[no_mangle]
+pub extern "C" fn NGA_Memory_avail() -> usize {
     usize::MAX
 }

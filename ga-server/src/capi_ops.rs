@@ -3,7 +3,7 @@
 //! multiplication, printing. Each is collective; arguments are checked
 //! and a bad one ends the job through `GA_Error` naming the call.
 
-use crate::capi_ptr as ptr;
+use crate::capi_ptr::{self as ptr, CIndex};
 use crate::core::{GaError, GaResult, Handle};
 use crate::ops;
 use crate::ops::elem::{Num, C32, C64};
@@ -29,11 +29,11 @@ fn scalar<'a>(call: &'static str, what: &str, p: *const c_void, g: Handle) -> Ga
 }
 
 /// lo/hi of a patch of `g`.
-fn patch(
+fn patch<I: CIndex>(
     call: &'static str,
     g: Handle,
-    lo: *const c_int,
-    hi: *const c_int,
+    lo: *const I,
+    hi: *const I,
 ) -> GaResult<(Vec<i64>, Vec<i64>)> {
     let (_, d) = ops::patch::inquire(call, g)?;
     let l = ptr::ints(lo, d.len()).ok_or_else(|| GaError::new(call, "lo is NULL"))?;
@@ -182,143 +182,136 @@ pub extern "C" fn GA_Cdot(a: c_int, b: c_int) -> C32 {
 
 /// The patch dot product of two arrays of type `want`, as that type.
 #[allow(clippy::too_many_arguments)]
-fn dot_patch_as<T: Num>(
+fn dot_patch_as<T: Num, I: CIndex>(
     call: &'static str,
     want: &[Et],
     a: c_int,
     ta: c_char,
-    alo: *const c_int,
-    ahi: *const c_int,
+    alo: *const I,
+    ahi: *const I,
     b: c_int,
     tb: c_char,
-    blo: *const c_int,
-    bhi: *const c_int,
-) -> GaResult<T> {
-    let (a, b) = (resolve(a), resolve(b));
-    let (ty, _) = ops::patch::inquire(call, a)?;
-    if !want.contains(&ty) {
-        return Err(ops::elem::unsupported(call, ty));
-    }
-    let (al, ah) = patch(call, a, alo, ahi)?;
-    let (bl, bh) = patch(call, b, blo, bhi)?;
-    let v = ops::dot_patch(
-        call,
-        a,
-        trans_flag(call, ta)?,
-        &al,
-        &ah,
-        b,
-        trans_flag(call, tb)?,
-        &bl,
-        &bh,
-    )?;
-    Ok(T::load(&v))
-}
-
-/// Returns the element-wise dot product of two double patches (`t_a`,
-/// `t_b`: 'n' or 't' to transpose a patch).
-#[no_mangle]
-pub extern "C" fn NGA_Ddot_patch(
-    a: c_int,
-    ta: c_char,
-    alo: *const c_int,
-    ahi: *const c_int,
-    b: c_int,
-    tb: c_char,
-    blo: *const c_int,
-    bhi: *const c_int,
-) -> c_double {
-    const CALL: &str = "NGA_Ddot_patch";
-    run(CALL, || {
-        dot_patch_as::<f64>(CALL, &[Et::Double], a, ta, alo, ahi, b, tb, blo, bhi)
-    })
-}
-
-/// Returns the element-wise dot product of two int patches.
-#[no_mangle]
-pub extern "C" fn NGA_Idot_patch(
-    a: c_int,
-    ta: c_char,
-    alo: *const c_int,
-    ahi: *const c_int,
-    b: c_int,
-    tb: c_char,
-    blo: *const c_int,
-    bhi: *const c_int,
-) -> c_int {
-    const CALL: &str = "NGA_Idot_patch";
-    run(CALL, || {
-        dot_patch_as::<i32>(CALL, &[Et::Int], a, ta, alo, ahi, b, tb, blo, bhi)
-    })
-}
-
-/// Returns the element-wise dot product of two long patches.
-#[no_mangle]
-pub extern "C" fn NGA_Ldot_patch(
-    a: c_int,
-    ta: c_char,
-    alo: *const c_int,
-    ahi: *const c_int,
-    b: c_int,
-    tb: c_char,
-    blo: *const c_int,
-    bhi: *const c_int,
-) -> c_long {
-    const CALL: &str = "NGA_Ldot_patch";
-    run(CALL, || {
-        dot_patch_as::<i64>(
-            CALL,
-            &[Et::Long, Et::LongLong],
+    blo: *const I,
+    bhi: *const I,
+) -> T {
+    run(call, || {
+        let (a, b) = (resolve(a), resolve(b));
+        let (ty, _) = ops::patch::inquire(call, a)?;
+        if !want.contains(&ty) {
+            return Err(ops::elem::unsupported(call, ty));
+        }
+        let (al, ah) = patch(call, a, alo, ahi)?;
+        let (bl, bh) = patch(call, b, blo, bhi)?;
+        let v = ops::dot_patch(
+            call,
             a,
-            ta,
-            alo,
-            ahi,
+            trans_flag(call, ta)?,
+            &al,
+            &ah,
             b,
-            tb,
-            blo,
-            bhi,
-        )
+            trans_flag(call, tb)?,
+            &bl,
+            &bh,
+        )?;
+        Ok(T::load(&v))
     })
 }
 
-/// Returns the element-wise dot product of two float patches.
-#[no_mangle]
-pub extern "C" fn NGA_Fdot_patch(
-    a: c_int,
-    ta: c_char,
-    alo: *const c_int,
-    ahi: *const c_int,
-    b: c_int,
-    tb: c_char,
-    blo: *const c_int,
-    bhi: *const c_int,
-) -> c_float {
-    const CALL: &str = "NGA_Fdot_patch";
-    run(CALL, || {
-        dot_patch_as::<f32>(CALL, &[Et::Float], a, ta, alo, ahi, b, tb, blo, bhi)
-    })
+/// Defines the `int` and `int64_t` entry points of one patch dot product.
+macro_rules! dot_patch_calls {
+    ($(#[$doc:meta])* $name:ident, $name64:ident, $ret:ty, $t:ty, $want:expr) => {
+        $(#[$doc])*
+        #[no_mangle]
+        pub extern "C" fn $name(
+            a: c_int,
+            ta: c_char,
+            alo: *const c_int,
+            ahi: *const c_int,
+            b: c_int,
+            tb: c_char,
+            blo: *const c_int,
+            bhi: *const c_int,
+        ) -> $ret {
+            dot_patch_as::<$t, c_int>(stringify!($name), $want, a, ta, alo, ahi, b, tb, blo, bhi)
+        }
+
+        /// The same with 64-bit patch bounds; returns the dot product, and
+        /// bad arguments end the job through `GA_Error` as there.
+        #[no_mangle]
+        pub extern "C" fn $name64(
+            a: c_int,
+            ta: c_char,
+            alo: *const i64,
+            ahi: *const i64,
+            b: c_int,
+            tb: c_char,
+            blo: *const i64,
+            bhi: *const i64,
+        ) -> $ret {
+            dot_patch_as::<$t, i64>(stringify!($name64), $want, a, ta, alo, ahi, b, tb, blo, bhi)
+        }
+    };
 }
 
-/// Returns the element-wise dot product of two double complex patches.
-#[no_mangle]
-pub extern "C" fn NGA_Zdot_patch(
+dot_patch_calls!(
+    /// Returns the element-wise dot product of two double patches (`t_a`,
+    /// `t_b`: 'n' or 't' to transpose a patch); a bad handle, patch or
+    /// type ends the job through `GA_Error`.
+    NGA_Ddot_patch, NGA_Ddot_patch64, c_double, f64, &[Et::Double]
+);
+dot_patch_calls!(
+    /// Returns the element-wise dot product of two int patches; bad
+    /// arguments end the job through `GA_Error`.
+    NGA_Idot_patch, NGA_Idot_patch64, c_int, i32, &[Et::Int]
+);
+dot_patch_calls!(
+    /// Returns the element-wise dot product of two long patches; bad
+    /// arguments end the job through `GA_Error`.
+    NGA_Ldot_patch, NGA_Ldot_patch64, c_long, i64, &[Et::Long, Et::LongLong]
+);
+dot_patch_calls!(
+    /// Returns the element-wise dot product of two long long patches; bad
+    /// arguments end the job through `GA_Error`.
+    NGA_Lldot_patch, NGA_Lldot_patch64, c_longlong, i64, &[Et::Long, Et::LongLong]
+);
+dot_patch_calls!(
+    /// Returns the element-wise dot product of two float patches; bad
+    /// arguments end the job through `GA_Error`.
+    NGA_Fdot_patch, NGA_Fdot_patch64, c_float, f32, &[Et::Float]
+);
+dot_patch_calls!(
+    /// Returns the element-wise dot product (no conjugation) of two double
+    /// complex patches; bad arguments end the job through `GA_Error`.
+    NGA_Zdot_patch, NGA_Zdot_patch64, C64, C64, &[Et::DComplex]
+);
+dot_patch_calls!(
+    /// Returns the element-wise dot product (no conjugation) of two single
+    /// complex patches; bad arguments end the job through `GA_Error`.
+    NGA_Cdot_patch, NGA_Cdot_patch64, C32, C32, &[Et::SComplex]
+);
+
+#[allow(clippy::too_many_arguments)]
+fn copy_patch<I: CIndex>(
+    call: &'static str,
+    trans: c_char,
     a: c_int,
-    ta: c_char,
-    alo: *const c_int,
-    ahi: *const c_int,
+    alo: *const I,
+    ahi: *const I,
     b: c_int,
-    tb: c_char,
-    blo: *const c_int,
-    bhi: *const c_int,
-) -> C64 {
-    const CALL: &str = "NGA_Zdot_patch";
-    run(CALL, || {
-        dot_patch_as::<C64>(CALL, &[Et::DComplex], a, ta, alo, ahi, b, tb, blo, bhi)
+    blo: *const I,
+    bhi: *const I,
+) {
+    run(call, || {
+        let (a, b) = (resolve(a), resolve(b));
+        let (al, ah) = patch(call, a, alo, ahi)?;
+        let (bl, bh) = patch(call, b, blo, bhi)?;
+        ops::copy_patch(call, trans_flag(call, trans)?, a, &al, &ah, b, &bl, &bh)
     })
 }
 
 /// Copies patch alo..ahi of `a` into patch blo..bhi of `b` (same number of
-/// elements; `trans` 't' transposes); returns nothing.
+/// elements; `trans` 't' transposes); returns nothing. Patches of
+/// different sizes or outside the arrays end the job through `GA_Error`.
 #[no_mangle]
 pub extern "C" fn NGA_Copy_patch(
     trans: c_char,
@@ -329,16 +322,51 @@ pub extern "C" fn NGA_Copy_patch(
     blo: *const c_int,
     bhi: *const c_int,
 ) {
-    const CALL: &str = "NGA_Copy_patch";
-    run(CALL, || {
-        let (a, b) = (resolve(a), resolve(b));
-        let (al, ah) = patch(CALL, a, alo, ahi)?;
-        let (bl, bh) = patch(CALL, b, blo, bhi)?;
-        ops::copy_patch(CALL, trans_flag(CALL, trans)?, a, &al, &ah, b, &bl, &bh)
+    copy_patch("NGA_Copy_patch", trans, a, alo, ahi, b, blo, bhi)
+}
+
+/// `NGA_Copy_patch` with 64-bit patch bounds; returns nothing, and fails as `NGA_Copy_patch` does.
+#[no_mangle]
+pub extern "C" fn NGA_Copy_patch64(
+    trans: c_char,
+    a: c_int,
+    alo: *const i64,
+    ahi: *const i64,
+    b: c_int,
+    blo: *const i64,
+    bhi: *const i64,
+) {
+    copy_patch("NGA_Copy_patch64", trans, a, alo, ahi, b, blo, bhi)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn add_patch<I: CIndex>(
+    call: &'static str,
+    alpha: *const c_void,
+    a: c_int,
+    alo: *const I,
+    ahi: *const I,
+    beta: *const c_void,
+    b: c_int,
+    blo: *const I,
+    bhi: *const I,
+    c: c_int,
+    clo: *const I,
+    chi: *const I,
+) {
+    run(call, || {
+        let (a, b, c) = (resolve(a), resolve(b), resolve(c));
+        let (al, ah) = patch(call, a, alo, ahi)?;
+        let (bl, bh) = patch(call, b, blo, bhi)?;
+        let (cl, ch) = patch(call, c, clo, chi)?;
+        let alpha = scalar(call, "alpha", alpha, a)?;
+        let beta = scalar(call, "beta", beta, a)?;
+        ops::add_patch(call, alpha, a, &al, &ah, beta, b, &bl, &bh, c, &cl, &ch)
     })
 }
 
 /// `c[clo..chi] = alpha·a[alo..ahi] + beta·b[blo..bhi]`; returns nothing.
+/// Bad handles or patches end the job through `GA_Error`.
 #[no_mangle]
 pub extern "C" fn NGA_Add_patch(
     alpha: *const c_void,
@@ -353,19 +381,69 @@ pub extern "C" fn NGA_Add_patch(
     clo: *const c_int,
     chi: *const c_int,
 ) {
-    const CALL: &str = "NGA_Add_patch";
-    run(CALL, || {
-        let (a, b, c) = (resolve(a), resolve(b), resolve(c));
-        let (al, ah) = patch(CALL, a, alo, ahi)?;
-        let (bl, bh) = patch(CALL, b, blo, bhi)?;
-        let (cl, ch) = patch(CALL, c, clo, chi)?;
-        let alpha = scalar(CALL, "alpha", alpha, a)?;
-        let beta = scalar(CALL, "beta", beta, a)?;
-        ops::add_patch(CALL, alpha, a, &al, &ah, beta, b, &bl, &bh, c, &cl, &ch)
+    add_patch(
+        "NGA_Add_patch",
+        alpha,
+        a,
+        alo,
+        ahi,
+        beta,
+        b,
+        blo,
+        bhi,
+        c,
+        clo,
+        chi,
+    )
+}
+
+/// `NGA_Add_patch` with 64-bit patch bounds; returns nothing, and fails as `NGA_Add_patch` does.
+#[no_mangle]
+pub extern "C" fn NGA_Add_patch64(
+    alpha: *const c_void,
+    a: c_int,
+    alo: *const i64,
+    ahi: *const i64,
+    beta: *const c_void,
+    b: c_int,
+    blo: *const i64,
+    bhi: *const i64,
+    c: c_int,
+    clo: *const i64,
+    chi: *const i64,
+) {
+    add_patch(
+        "NGA_Add_patch64",
+        alpha,
+        a,
+        alo,
+        ahi,
+        beta,
+        b,
+        blo,
+        bhi,
+        c,
+        clo,
+        chi,
+    )
+}
+
+fn scale_patch<I: CIndex>(
+    call: &'static str,
+    g: c_int,
+    lo: *const I,
+    hi: *const I,
+    alpha: *const c_void,
+) {
+    run(call, || {
+        let h = resolve(g);
+        let (l, u) = patch(call, h, lo, hi)?;
+        ops::scale_patch(call, h, &l, &u, scalar(call, "alpha", alpha, h)?)
     })
 }
 
-/// Multiplies the patch lo..hi by `*alpha`; returns nothing.
+/// Multiplies the patch lo..hi by `*alpha`; returns nothing. A bad handle
+/// or patch ends the job through `GA_Error`.
 #[no_mangle]
 pub extern "C" fn NGA_Scale_patch(
     g: c_int,
@@ -373,15 +451,36 @@ pub extern "C" fn NGA_Scale_patch(
     hi: *const c_int,
     alpha: *const c_void,
 ) {
-    const CALL: &str = "NGA_Scale_patch";
-    run(CALL, || {
+    scale_patch("NGA_Scale_patch", g, lo, hi, alpha)
+}
+
+/// `NGA_Scale_patch` with 64-bit patch bounds; returns nothing, and fails as `NGA_Scale_patch` does.
+#[no_mangle]
+pub extern "C" fn NGA_Scale_patch64(
+    g: c_int,
+    lo: *const i64,
+    hi: *const i64,
+    alpha: *const c_void,
+) {
+    scale_patch("NGA_Scale_patch64", g, lo, hi, alpha)
+}
+
+fn fill_patch<I: CIndex>(
+    call: &'static str,
+    g: c_int,
+    lo: *const I,
+    hi: *const I,
+    value: *const c_void,
+) {
+    run(call, || {
         let h = resolve(g);
-        let (l, u) = patch(CALL, h, lo, hi)?;
-        ops::scale_patch(CALL, h, &l, &u, scalar(CALL, "alpha", alpha, h)?)
+        let (l, u) = patch(call, h, lo, hi)?;
+        ops::fill_patch(call, h, &l, &u, scalar(call, "value", value, h)?)
     })
 }
 
-/// Sets the patch lo..hi to `*value`; returns nothing.
+/// Sets the patch lo..hi to `*value`; returns nothing. A bad handle or
+/// patch ends the job through `GA_Error`.
 #[no_mangle]
 pub extern "C" fn NGA_Fill_patch(
     g: c_int,
@@ -389,23 +488,34 @@ pub extern "C" fn NGA_Fill_patch(
     hi: *const c_int,
     value: *const c_void,
 ) {
-    const CALL: &str = "NGA_Fill_patch";
-    run(CALL, || {
+    fill_patch("NGA_Fill_patch", g, lo, hi, value)
+}
+
+/// `NGA_Fill_patch` with 64-bit patch bounds; returns nothing, and fails as `NGA_Fill_patch` does.
+#[no_mangle]
+pub extern "C" fn NGA_Fill_patch64(g: c_int, lo: *const i64, hi: *const i64, value: *const c_void) {
+    fill_patch("NGA_Fill_patch64", g, lo, hi, value)
+}
+
+fn zero_patch<I: CIndex>(call: &'static str, g: c_int, lo: *const I, hi: *const I) {
+    run(call, || {
         let h = resolve(g);
-        let (l, u) = patch(CALL, h, lo, hi)?;
-        ops::fill_patch(CALL, h, &l, &u, scalar(CALL, "value", value, h)?)
+        let (l, u) = patch(call, h, lo, hi)?;
+        ops::zero_patch(call, h, &l, &u)
     })
 }
 
-/// Sets the patch lo..hi to zero; returns nothing.
+/// Sets the patch lo..hi to zero; returns nothing. A bad handle or patch
+/// ends the job through `GA_Error`.
 #[no_mangle]
 pub extern "C" fn NGA_Zero_patch(g: c_int, lo: *const c_int, hi: *const c_int) {
-    const CALL: &str = "NGA_Zero_patch";
-    run(CALL, || {
-        let h = resolve(g);
-        let (l, u) = patch(CALL, h, lo, hi)?;
-        ops::zero_patch(CALL, h, &l, &u)
-    })
+    zero_patch("NGA_Zero_patch", g, lo, hi)
+}
+
+/// `NGA_Zero_patch` with 64-bit patch bounds; returns nothing, and fails as `NGA_Zero_patch` does.
+#[no_mangle]
+pub extern "C" fn NGA_Zero_patch64(g: c_int, lo: *const i64, hi: *const i64) {
+    zero_patch("NGA_Zero_patch64", g, lo, hi)
 }
 
 /// `b = transpose(a)` for 2-D arrays; returns nothing.
@@ -424,167 +534,118 @@ pub extern "C" fn GA_Symmetrize(g: c_int) {
     })
 }
 
-/// `C = alpha·op(A)·op(B) + beta·C` with op(A) m×k, op(B) k×n, C m×n,
-/// row-major (`ta`, `tb`: 'n' or 't'); returns nothing.
-#[no_mangle]
-pub extern "C" fn GA_Dgemm(
+#[allow(clippy::too_many_arguments)]
+fn gemm(
+    call: &'static str,
     ta: c_char,
     tb: c_char,
-    m: c_int,
-    n: c_int,
-    k: c_int,
-    alpha: c_double,
+    m: i64,
+    n: i64,
+    k: i64,
+    alpha: &[u8],
     a: c_int,
     b: c_int,
-    beta: c_double,
+    beta: &[u8],
     c: c_int,
 ) {
-    const CALL: &str = "GA_Dgemm";
-    run(CALL, || {
-        let (al, be) = (alpha.to_ne_bytes(), beta.to_ne_bytes());
+    run(call, || {
         ops::gemm(
-            CALL,
+            call,
             ta as u8,
             tb as u8,
-            m as i64,
-            n as i64,
-            k as i64,
-            &al,
+            m,
+            n,
+            k,
+            alpha,
             resolve(a),
             resolve(b),
-            &be,
+            beta,
             resolve(c),
         )
     })
 }
 
-/// `GA_Dgemm` for float arrays; returns nothing.
-#[no_mangle]
-pub extern "C" fn GA_Sgemm(
-    ta: c_char,
-    tb: c_char,
-    m: c_int,
-    n: c_int,
-    k: c_int,
-    alpha: c_float,
-    a: c_int,
-    b: c_int,
-    beta: c_float,
-    c: c_int,
-) {
-    const CALL: &str = "GA_Sgemm";
-    run(CALL, || {
-        let (al, be) = (alpha.to_ne_bytes(), beta.to_ne_bytes());
-        ops::gemm(
-            CALL,
-            ta as u8,
-            tb as u8,
-            m as i64,
-            n as i64,
-            k as i64,
-            &al,
-            resolve(a),
-            resolve(b),
-            &be,
-            resolve(c),
-        )
-    })
+/// Defines the `int` and `int64_t` entry points of one typed gemm; the
+/// scalars are encoded as the arrays' element bytes.
+macro_rules! gemm_calls {
+    ($(#[$doc:meta])* $name:ident, $name64:ident, $t:ty) => {
+        $(#[$doc])*
+        #[no_mangle]
+        pub extern "C" fn $name(
+            ta: c_char,
+            tb: c_char,
+            m: c_int,
+            n: c_int,
+            k: c_int,
+            alpha: $t,
+            a: c_int,
+            b: c_int,
+            beta: $t,
+            c: c_int,
+        ) {
+            let (al, be) = (ops::elem::encode(&[alpha]), ops::elem::encode(&[beta]));
+            gemm(stringify!($name), ta, tb, m.into(), n.into(), k.into(), &al, a, b, &be, c)
+        }
+
+        /// The same with 64-bit m, n and k; returns nothing, and shapes
+        /// that do not match end the job through `GA_Error` as there.
+        #[no_mangle]
+        pub extern "C" fn $name64(
+            ta: c_char,
+            tb: c_char,
+            m: i64,
+            n: i64,
+            k: i64,
+            alpha: $t,
+            a: c_int,
+            b: c_int,
+            beta: $t,
+            c: c_int,
+        ) {
+            let (al, be) = (ops::elem::encode(&[alpha]), ops::elem::encode(&[beta]));
+            gemm(stringify!($name64), ta, tb, m, n, k, &al, a, b, &be, c)
+        }
+    };
 }
 
-/// `GA_Dgemm` for double complex arrays; returns nothing.
-#[no_mangle]
-pub extern "C" fn GA_Zgemm(
-    ta: c_char,
-    tb: c_char,
-    m: c_int,
-    n: c_int,
-    k: c_int,
-    alpha: C64,
-    a: c_int,
-    b: c_int,
-    beta: C64,
-    c: c_int,
-) {
-    const CALL: &str = "GA_Zgemm";
-    run(CALL, || {
-        let (al, be) = (ops::elem::encode(&[alpha]), ops::elem::encode(&[beta]));
-        ops::gemm(
-            CALL,
-            ta as u8,
-            tb as u8,
-            m as i64,
-            n as i64,
-            k as i64,
-            &al,
-            resolve(a),
-            resolve(b),
-            &be,
-            resolve(c),
-        )
-    })
-}
+gemm_calls!(
+    /// `C = alpha·op(A)·op(B) + beta·C` with op(A) m×k, op(B) k×n, C m×n,
+    /// row-major (`ta`, `tb`: 'n' or 't'); returns nothing. Shapes that
+    /// do not match end the job through `GA_Error`.
+    GA_Dgemm, GA_Dgemm64, c_double
+);
+gemm_calls!(
+    /// `GA_Dgemm` for float arrays; returns nothing.
+    GA_Sgemm, GA_Sgemm64, c_float
+);
+gemm_calls!(
+    /// `GA_Dgemm` for double complex arrays; returns nothing.
+    GA_Zgemm, GA_Zgemm64, C64
+);
+gemm_calls!(
+    /// `GA_Dgemm` for single complex arrays; returns nothing.
+    GA_Cgemm, GA_Cgemm64, C32
+);
 
-/// `GA_Dgemm` for single complex arrays; returns nothing.
-#[no_mangle]
-pub extern "C" fn GA_Cgemm(
-    ta: c_char,
-    tb: c_char,
-    m: c_int,
-    n: c_int,
-    k: c_int,
-    alpha: C32,
-    a: c_int,
-    b: c_int,
-    beta: C32,
-    c: c_int,
-) {
-    const CALL: &str = "GA_Cgemm";
-    run(CALL, || {
-        let (al, be) = (ops::elem::encode(&[alpha]), ops::elem::encode(&[beta]));
-        ops::gemm(
-            CALL,
-            ta as u8,
-            tb as u8,
-            m as i64,
-            n as i64,
-            k as i64,
-            &al,
-            resolve(a),
-            resolve(b),
-            &be,
-            resolve(c),
-        )
-    })
-}
+/// The 2-D matrix-multiply patches, already read: a, b and c with their
+/// lo/hi.
+type Patches2 = [(c_int, Vec<i64>, Vec<i64>); 3];
 
-/// `C[clo..chi] = alpha·op(A[alo..ahi])·op(B[blo..bhi]) + beta·C[clo..chi]`
-/// on 2-D patches (`alpha`, `beta` of the arrays' type); returns nothing.
-#[no_mangle]
-pub extern "C" fn NGA_Matmul_patch(
+fn matmul(
+    call: &'static str,
     transa: c_char,
     transb: c_char,
     alpha: *const c_void,
     beta: *const c_void,
-    a: c_int,
-    alo: *const c_int,
-    ahi: *const c_int,
-    b: c_int,
-    blo: *const c_int,
-    bhi: *const c_int,
-    c: c_int,
-    clo: *const c_int,
-    chi: *const c_int,
+    read: impl FnOnce() -> GaResult<Patches2>,
 ) {
-    const CALL: &str = "NGA_Matmul_patch";
-    run(CALL, || {
+    run(call, || {
+        let [(a, al, ah), (b, bl, bh), (c, cl, ch)] = read()?;
         let (a, b, c) = (resolve(a), resolve(b), resolve(c));
-        let (al, ah) = patch(CALL, a, alo, ahi)?;
-        let (bl, bh) = patch(CALL, b, blo, bhi)?;
-        let (cl, ch) = patch(CALL, c, clo, chi)?;
-        let alpha = scalar(CALL, "alpha", alpha, c)?;
-        let beta = scalar(CALL, "beta", beta, c)?;
+        let alpha = scalar(call, "alpha", alpha, c)?;
+        let beta = scalar(call, "beta", beta, c)?;
         ops::matmul_patch(
-            CALL,
+            call,
             transa as u8,
             transb as u8,
             alpha,
@@ -602,8 +663,82 @@ pub extern "C" fn NGA_Matmul_patch(
     })
 }
 
+/// The three patches of NGA_Matmul_patch(64), read as the arrays' ranks say.
+#[allow(clippy::too_many_arguments)]
+fn matmul_patches<I: CIndex>(
+    call: &'static str,
+    a: c_int,
+    alo: *const I,
+    ahi: *const I,
+    b: c_int,
+    blo: *const I,
+    bhi: *const I,
+    c: c_int,
+    clo: *const I,
+    chi: *const I,
+) -> GaResult<Patches2> {
+    let (al, ah) = patch(call, resolve(a), alo, ahi)?;
+    let (bl, bh) = patch(call, resolve(b), blo, bhi)?;
+    let (cl, ch) = patch(call, resolve(c), clo, chi)?;
+    Ok([(a, al, ah), (b, bl, bh), (c, cl, ch)])
+}
+
+/// `C[clo..chi] = alpha·op(A[alo..ahi])·op(B[blo..bhi]) + beta·C[clo..chi]`
+/// on 2-D patches (`alpha`, `beta` of the arrays' type); returns nothing.
+/// Patches that do not match end the job through `GA_Error`.
+#[no_mangle]
+pub extern "C" fn NGA_Matmul_patch(
+    transa: c_char,
+    transb: c_char,
+    alpha: *const c_void,
+    beta: *const c_void,
+    a: c_int,
+    alo: *const c_int,
+    ahi: *const c_int,
+    b: c_int,
+    blo: *const c_int,
+    bhi: *const c_int,
+    c: c_int,
+    clo: *const c_int,
+    chi: *const c_int,
+) {
+    const CALL: &str = "NGA_Matmul_patch";
+    matmul(CALL, transa, transb, alpha, beta, || {
+        matmul_patches(CALL, a, alo, ahi, b, blo, bhi, c, clo, chi)
+    })
+}
+
+/// `NGA_Matmul_patch` with 64-bit patch bounds; returns nothing, and fails as `NGA_Matmul_patch` does.
+#[no_mangle]
+pub extern "C" fn NGA_Matmul_patch64(
+    transa: c_char,
+    transb: c_char,
+    alpha: *const c_void,
+    beta: *const c_void,
+    a: c_int,
+    alo: *const i64,
+    ahi: *const i64,
+    b: c_int,
+    blo: *const i64,
+    bhi: *const i64,
+    c: c_int,
+    clo: *const i64,
+    chi: *const i64,
+) {
+    const CALL: &str = "NGA_Matmul_patch64";
+    matmul(CALL, transa, transb, alpha, beta, || {
+        matmul_patches(CALL, a, alo, ahi, b, blo, bhi, c, clo, chi)
+    })
+}
+
+/// One 2-D patch given as row range `ilo..=ihi` and column range `jlo..=jhi`.
+fn rows_cols(g: c_int, ilo: i64, ihi: i64, jlo: i64, jhi: i64) -> (c_int, Vec<i64>, Vec<i64>) {
+    (g, vec![ilo, jlo], vec![ihi, jhi])
+}
+
 /// `NGA_Matmul_patch` with 2-D patches given as row (i) and column (j)
-/// ranges; returns nothing.
+/// ranges; returns nothing. Patches that do not match end the job
+/// through `GA_Error`.
 #[no_mangle]
 pub extern "C" fn GA_Matmul_patch(
     transa: c_char,
@@ -626,28 +761,100 @@ pub extern "C" fn GA_Matmul_patch(
     cjlo: c_int,
     cjhi: c_int,
 ) {
-    const CALL: &str = "GA_Matmul_patch";
+    let v = i64::from;
+    matmul("GA_Matmul_patch", transa, transb, alpha, beta, || {
+        Ok([
+            rows_cols(a, v(ailo), v(aihi), v(ajlo), v(ajhi)),
+            rows_cols(b, v(bilo), v(bihi), v(bjlo), v(bjhi)),
+            rows_cols(c, v(cilo), v(cihi), v(cjlo), v(cjhi)),
+        ])
+    })
+}
+
+/// `GA_Matmul_patch` with 64-bit row and column ranges; returns nothing, and fails as `GA_Matmul_patch` does.
+#[no_mangle]
+pub extern "C" fn GA_Matmul_patch64(
+    transa: c_char,
+    transb: c_char,
+    alpha: *const c_void,
+    beta: *const c_void,
+    a: c_int,
+    ailo: i64,
+    aihi: i64,
+    ajlo: i64,
+    ajhi: i64,
+    b: c_int,
+    bilo: i64,
+    bihi: i64,
+    bjlo: i64,
+    bjhi: i64,
+    c: c_int,
+    cilo: i64,
+    cihi: i64,
+    cjlo: i64,
+    cjhi: i64,
+) {
+    matmul("GA_Matmul_patch64", transa, transb, alpha, beta, || {
+        Ok([
+            rows_cols(a, ailo, aihi, ajlo, ajhi),
+            rows_cols(b, bilo, bihi, bjlo, bjhi),
+            rows_cols(c, cilo, cihi, cjlo, cjhi),
+        ])
+    })
+}
+
+fn print_patch<I: CIndex>(call: &'static str, g: c_int, lo: *const I, hi: *const I, pretty: c_int) {
+    run(call, || {
+        let h = resolve(g);
+        let (l, u) = patch(call, h, lo, hi)?;
+        ops::print_patch(call, h, &l, &u, pretty != 0)
+    })
+}
+
+/// Process 0 prints the patch lo..hi as GA does (collective): with
+/// `pretty` as `GA_Print` lays out a whole array (Fortran order, 1-based,
+/// rows and columns labelled with the array's own indices), without it
+/// one `name(i,j) = value` line per element. Returns nothing; a bad
+/// handle or patch ends the job through `GA_Error`.
+#[no_mangle]
+pub extern "C" fn NGA_Print_patch(g: c_int, lo: *const c_int, hi: *const c_int, pretty: c_int) {
+    print_patch("NGA_Print_patch", g, lo, hi, pretty)
+}
+
+/// `NGA_Print_patch` with 64-bit patch bounds; returns nothing, and fails as `NGA_Print_patch` does.
+#[no_mangle]
+pub extern "C" fn NGA_Print_patch64(g: c_int, lo: *const i64, hi: *const i64, pretty: c_int) {
+    print_patch("NGA_Print_patch64", g, lo, hi, pretty)
+}
+
+/// `NGA_Print_patch` of the 2-D patch rows `ilo..=ihi`, columns
+/// `jlo..=jhi` (0-based C indices); returns nothing. A bad handle or
+/// patch, or an array that is not 2-D, ends the job through `GA_Error`.
+#[no_mangle]
+pub extern "C" fn GA_Print_patch(
+    g: c_int,
+    ilo: c_int,
+    ihi: c_int,
+    jlo: c_int,
+    jhi: c_int,
+    pretty: c_int,
+) {
+    const CALL: &str = "GA_Print_patch";
     run(CALL, || {
-        let (a, b, c) = (resolve(a), resolve(b), resolve(c));
-        let alpha = scalar(CALL, "alpha", alpha, c)?;
-        let beta = scalar(CALL, "beta", beta, c)?;
-        let v = |x: c_int| x as i64;
-        ops::matmul_patch(
-            CALL,
-            transa as u8,
-            transb as u8,
-            alpha,
-            beta,
-            a,
-            &[v(ailo), v(ajlo)],
-            &[v(aihi), v(ajhi)],
-            b,
-            &[v(bilo), v(bjlo)],
-            &[v(bihi), v(bjhi)],
-            c,
-            &[v(cilo), v(cjlo)],
-            &[v(cihi), v(cjhi)],
-        )
+        let h = resolve(g);
+        let (_, d) = ops::patch::inquire(CALL, h)?;
+        if d.len() != 2 {
+            return Err(GaError::new(
+                CALL,
+                format!(
+                    "g_a '{}' has {} dimensions, not 2",
+                    ops::patch::name(h),
+                    d.len()
+                ),
+            ));
+        }
+        let (lo, hi) = ([ilo, jlo].map(i64::from), [ihi, jhi].map(i64::from));
+        ops::print_patch(CALL, h, &lo, &hi, pretty != 0)
     })
 }
 

@@ -7,40 +7,76 @@ use std::ffi::{c_char, c_int, c_void, CStr};
 /// Largest byte count a slice may have.
 const MAX_BYTES: usize = isize::MAX as usize;
 
-/// `n` C ints read from `p` as i64; `None` for NULL (with `n > 0`).
-pub fn ints(p: *const c_int, n: usize) -> Option<Vec<i64>> {
+/// An index type of the C API: `int` for the classic entry points,
+/// `int64_t` for their `*64` variants. Values are handled as i64 inside.
+pub trait CIndex: Copy {
+    /// The value as i64 (always exact).
+    fn to_i64(self) -> i64;
+    /// `v` as this type, or `None` when it does not fit.
+    fn from_i64(v: i64) -> Option<Self>;
+}
+
+impl CIndex for c_int {
+    fn to_i64(self) -> i64 {
+        i64::from(self)
+    }
+    fn from_i64(v: i64) -> Option<Self> {
+        c_int::try_from(v).ok()
+    }
+}
+
+impl CIndex for i64 {
+    fn to_i64(self) -> i64 {
+        self
+    }
+    fn from_i64(v: i64) -> Option<Self> {
+        Some(v)
+    }
+}
+
+/// Why `put_ints` wrote nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PutError {
+    /// The destination is NULL.
+    Null,
+    /// This value does not fit the destination's index type.
+    TooLarge(i64),
+}
+
+/// `n` indices read from `p` as i64; `None` for NULL (with `n > 0`).
+pub fn ints<I: CIndex>(p: *const I, n: usize) -> Option<Vec<i64>> {
     if n == 0 {
         return Some(Vec::new());
     }
-    if p.is_null() || n.checked_mul(4)? > MAX_BYTES {
+    if p.is_null() || n.checked_mul(std::mem::size_of::<I>())? > MAX_BYTES {
         return None;
     }
-    // SAFETY: non-NULL; GA's API requires the array to hold `n` ints
+    // SAFETY: non-NULL; GA's API requires the array to hold `n` indices
     // (ndim subscripts, ndim-1 leading dimensions, ...).
     let s = unsafe { std::slice::from_raw_parts(p, n) };
-    Some(s.iter().map(|&v| v as i64).collect())
+    Some(s.iter().map(|&v| v.to_i64()).collect())
 }
 
-/// Reads `out.len()` C ints from `p` into `out`; false for NULL (with a
+/// Reads `out.len()` indices from `p` into `out`; false for NULL (with a
 /// non-empty `out`).
-pub fn ints_into(p: *const c_int, out: &mut [i64]) -> bool {
+pub fn ints_into<I: CIndex>(p: *const I, out: &mut [i64]) -> bool {
     if out.is_empty() {
         return true;
     }
     if p.is_null() {
         return false;
     }
-    // SAFETY: non-NULL; GA's API requires the array to hold this many ints
-    // (ndim subscripts or ndim-1 leading dimensions); out.len() <= 7.
+    // SAFETY: non-NULL; GA's API requires the array to hold this many
+    // indices (ndim subscripts or ndim-1 leading dimensions); out.len() <= 7.
     let s = unsafe { std::slice::from_raw_parts(p, out.len()) };
     for (o, v) in out.iter_mut().zip(s) {
-        *o = *v as i64;
+        *o = v.to_i64();
     }
     true
 }
 
-/// `n` C ints read from `p`, or `None` when `p` is NULL.
-pub fn ints_opt(p: *const c_int, n: usize) -> Option<Vec<i64>> {
+/// `n` indices read from `p`, or `None` when `p` is NULL.
+pub fn ints_opt<I: CIndex>(p: *const I, n: usize) -> Option<Vec<i64>> {
     if p.is_null() {
         None
     } else {
@@ -48,21 +84,25 @@ pub fn ints_opt(p: *const c_int, n: usize) -> Option<Vec<i64>> {
     }
 }
 
-/// Writes `vals` (as C ints) to the array at `p`; false for NULL.
-pub fn put_ints(p: *mut c_int, vals: &[i64]) -> bool {
+/// Writes `vals` to the index array at `p`. Nothing is written when `p`
+/// is NULL or when a value does not fit the index type (an `int` entry
+/// point asked about an array with larger extents).
+pub fn put_ints<I: CIndex>(p: *mut I, vals: &[i64]) -> Result<(), PutError> {
     if vals.is_empty() {
-        return true;
+        return Ok(());
+    }
+    let mut conv = Vec::with_capacity(vals.len());
+    for &v in vals {
+        conv.push(I::from_i64(v).ok_or(PutError::TooLarge(v))?);
     }
     if p.is_null() {
-        return false;
+        return Err(PutError::Null);
     }
     // SAFETY: non-NULL; GA's API requires room for these values (ndim
     // entries, or 2*ndim per owner for NGA_Locate_region).
     let s = unsafe { std::slice::from_raw_parts_mut(p, vals.len()) };
-    for (d, v) in s.iter_mut().zip(vals) {
-        *d = *v as c_int;
-    }
-    true
+    s.copy_from_slice(&conv);
+    Ok(())
 }
 
 /// Writes one value through an out-parameter; false for NULL.
@@ -119,9 +159,10 @@ pub fn c_str(p: *const c_char) -> Option<String> {
     Some(unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned())
 }
 
-/// `n` subscript arrays of `ndim` ints each, from an array of `n` pointers
-/// (`int *subs[]` of NGA_Scatter/NGA_Gather); `None` if any is NULL.
-pub fn subs_array(p: *const *const c_int, n: usize, ndim: usize) -> Option<Vec<Vec<i64>>> {
+/// `n` subscript arrays of `ndim` indices each, from an array of `n`
+/// pointers (`int *subs[]` of NGA_Scatter/NGA_Gather, `int64_t *subs[]`
+/// of their `*64` variants); `None` if any is NULL.
+pub fn subs_array<I: CIndex>(p: *const *const I, n: usize, ndim: usize) -> Option<Vec<Vec<i64>>> {
     if n == 0 {
         return Some(Vec::new());
     }
@@ -133,9 +174,9 @@ pub fn subs_array(p: *const *const c_int, n: usize, ndim: usize) -> Option<Vec<V
     ptrs.iter().map(|&q| ints(q, ndim)).collect()
 }
 
-/// `n` subscripts of `ndim` ints each stored one after another
+/// `n` subscripts of `ndim` indices each stored one after another
 /// (`NGA_Scatter_flat` and friends).
-pub fn subs_flat(p: *const c_int, n: usize, ndim: usize) -> Option<Vec<Vec<i64>>> {
+pub fn subs_flat<I: CIndex>(p: *const I, n: usize, ndim: usize) -> Option<Vec<Vec<i64>>> {
     let all = ints(p, n.checked_mul(ndim)?)?;
     if ndim == 0 {
         return Some(vec![Vec::new(); n]);
@@ -205,8 +246,8 @@ mod tests {
 
     #[test]
     fn null_is_refused_and_empty_is_fine() {
-        assert!(ints(std::ptr::null(), 2).is_none());
-        assert_eq!(ints(std::ptr::null(), 0), Some(vec![]));
+        assert!(ints(std::ptr::null::<c_int>(), 2).is_none());
+        assert_eq!(ints(std::ptr::null::<i64>(), 0), Some(vec![]));
         assert!(bytes(std::ptr::null(), 8).is_none());
         assert!(c_str(std::ptr::null()).is_none());
         let v = [3, 4, 5];
@@ -216,5 +257,35 @@ mod tests {
         let ptrs = [v.as_ptr(), v[1..].as_ptr()];
         let s = subs_array(ptrs.as_ptr(), 2, 2).unwrap();
         assert_eq!(s, vec![vec![3, 4], vec![4, 5]]);
+        let w: [i64; 2] = [1 << 40, -7];
+        assert_eq!(ints(w.as_ptr(), 2), Some(vec![1 << 40, -7]));
+        let wp = [w.as_ptr()];
+        assert_eq!(
+            subs_flat(w.as_ptr(), 2, 1).unwrap(),
+            vec![vec![1 << 40], vec![-7]]
+        );
+        assert_eq!(
+            subs_array(wp.as_ptr(), 1, 2).unwrap(),
+            vec![vec![1 << 40, -7]]
+        );
+    }
+
+    #[test]
+    fn int_outputs_refuse_values_that_do_not_fit() {
+        let mut small: [c_int; 2] = [0, 0];
+        assert_eq!(
+            put_ints(small.as_mut_ptr(), &[5, 1 << 33]),
+            Err(PutError::TooLarge(1 << 33))
+        );
+        assert_eq!(small, [0, 0], "nothing written");
+        assert_eq!(put_ints(small.as_mut_ptr(), &[5, -6]), Ok(()));
+        assert_eq!(small, [5, -6]);
+        let mut wide: [i64; 2] = [0, 0];
+        assert_eq!(put_ints(wide.as_mut_ptr(), &[5, 1 << 33]), Ok(()));
+        assert_eq!(wide, [5, 1 << 33]);
+        assert_eq!(
+            put_ints(std::ptr::null_mut::<i64>(), &[1]),
+            Err(PutError::Null)
+        );
     }
 }

@@ -169,8 +169,13 @@ fn print_shows_arrays_as_ga_does() {
 #[test]
 fn bad_input_ends_the_job_naming_the_call() {
     let exe = build("ga/ga_bad.c", &["ga"]);
-    let cases: [(&str, &[&str]); 7] = [
+    let cases: [(&str, &[&str]); 12] = [
         ("bounds", &["NGA_Put", "[0:9,3:20]", "'A'"]),
+        ("bounds64", &["NGA_Put64", "[0:9,3:20]", "'A'"]),
+        ("get64", &["NGA_Get64", "[-1:1,0:1]"]),
+        ("check", &["GA_Check_handle", "in the solver"]),
+        ("cluster", &["GA_Cluster_procid", "loc=99"]),
+        ("zgop", &["GA_Zgop", "\"max\""]),
         ("handle", &["NGA_Get", "invalid array handle"]),
         ("type", &["NGA_Read_inc", "'A'"]),
         ("gemm", &["GA_Dgemm", "[0:9,0:9]"]),
@@ -195,4 +200,73 @@ fn bad_input_ends_the_job_naming_the_call() {
         }
         assert!(!all.contains("internal error"), "{case}: {all}");
     }
+}
+
+/// Every `int64_t` entry point, on 1 and 4 compute ranks, checked against
+/// its `int` twin and a serial reference; then what the patch printing
+/// calls printed, as Debian's GA lays it out.
+#[test]
+fn the_64_bit_index_calls_match_the_int_calls_on_1_and_4_ranks() {
+    let exe = build("ga/ga_api64.c", &["ga"]);
+    for np in [1, 4] {
+        let r = ga_run(np, &exe, &[]);
+        tally_ok(&r, "ga_api64", np, if np == 1 { 130 } else { 600 });
+        let out = &r.stdout;
+        let pretty = "== NGA_Print_patch64 pretty\n\n global array: pp[3:4,2:3],  handle: ";
+        assert!(out.contains(pretty), "{np} ranks:\n{out}");
+        let block = " \n\n           2        3  \n       -------- --------\n   3         12       22\n   4         13       23\n== NGA_Print_patch dense\n";
+        assert!(out.contains(block), "{np} ranks, pretty patch:\n{out}");
+        let dense = " \npp(3,2) = 12\npp(4,2) = 13\npp(3,3) = 22\npp(4,3) = 23\n== GA_Print_patch pretty\n\n global array: pp[1:8,4:5],  handle: ";
+        assert!(out.contains(dense), "{np} ranks, dense patch:\n{out}");
+        let rows = " \n\n           4        5  \n       -------- --------\n   1         30       40\n   2         31       41\n";
+        assert!(out.contains(rows), "{np} ranks, GA_Print_patch:\n{out}");
+        assert!(
+            out.contains("   8         37       47\n== end of patches\n"),
+            "{np} ranks:\n{out}"
+        );
+        // Printed once, by process 0.
+        assert_eq!(out.matches(" global array: pp[").count(), 3, "{out}");
+    }
+    let r = ga_run_env(4, &exe, &[], &[("MPBRIDGE_GA_REMOTE", "1")]);
+    tally_ok(&r, "ga_api64", 4, 600);
+}
+
+/// Bytes free in the shared-memory file system the arrays live in.
+fn shm_available() -> u64 {
+    let out = Command::new("df")
+        .args(["--output=avail", "-B1", "/dev/shm"])
+        .output()
+        .expect("df");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .nth(1)
+        .and_then(|l| l.trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// An array with 2^31 + 16 elements: NGA_Inquire64 reports its extent, the
+/// int NGA_Inquire ends the job through GA_Error instead of truncating it.
+#[test]
+fn int_calls_refuse_extents_beyond_int_max() {
+    // The 2 GiB array is created (and zeroed) in /dev/shm.
+    if shm_available() < 4 << 30 {
+        eprintln!("skipped: /dev/shm has less than 4 GiB free");
+        return;
+    }
+    let exe = build("ga/ga_bad.c", &["ga"]);
+    let r = ga_run(2, &exe, &["big"]);
+    assert!(!r.timed_out, "hung\n{}\n{}", r.stdout, r.stderr);
+    assert!(r.code.is_some_and(|c| c != 0), "exit {:?}", r.code);
+    assert!(
+        r.stdout.contains("ga_bad: NGA_Inquire64 ok"),
+        "{}\n{}",
+        r.stdout,
+        r.stderr
+    );
+    assert!(!r.stdout.contains("did not stop"), "{}", r.stdout);
+    let all = format!("{}{}", r.stdout, r.stderr);
+    assert!(
+        all.contains("NGA_Inquire: dims value 2147483664 does not fit in an int"),
+        "{all}"
+    );
 }

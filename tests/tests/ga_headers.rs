@@ -220,3 +220,80 @@ fn the_evaluator_reads_what_the_preprocessor_gives() {
     assert_eq!(eval("C_DBL"), None);
     assert_eq!(eval("(1+"), None);
 }
+
+/// The function name of a one-line C declaration (`extern T NAME(...)`).
+fn declared_name(line: &str) -> Option<String> {
+    let l = line.trim_start();
+    if l.starts_with('#') || l.starts_with('*') || l.starts_with("/*") {
+        return None;
+    }
+    let open = l.find('(')?;
+    let name: String = l[..open]
+        .trim_end()
+        .chars()
+        .rev()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect::<String>()
+        .chars()
+        .rev()
+        .collect();
+    (!name.is_empty()).then_some(name)
+}
+
+/// Every function our `ga.h` declares that Debian's `ga.h` declares too
+/// has the same prototype: a C file includes our header and repeats
+/// Debian's declaration, which the compiler rejects if the two disagree
+/// in any parameter or return type.
+#[test]
+fn ga_h_prototypes_match_debian_ga() {
+    let ours = std::fs::read_to_string(stage().join("include/ga.h")).expect("our ga.h");
+    let debian = std::fs::read_to_string(Path::new(DEBIAN_INCLUDE).join("ga.h"))
+        .expect("Debian's ga.h (make deps)");
+    let mine: std::collections::BTreeSet<String> = ours.lines().filter_map(declared_name).collect();
+    let mut src = String::from("#include <ga.h>\n");
+    let mut shared = Vec::new();
+    for line in debian
+        .lines()
+        .filter(|l| l.trim_start().starts_with("extern"))
+    {
+        if let Some(n) = declared_name(line) {
+            if mine.contains(&n) && line.trim_end().ends_with(';') {
+                src.push_str(line);
+                src.push('\n');
+                shared.push(n);
+            }
+        }
+    }
+    src.push_str("int main(void) { return 0; }\n");
+    let file = scratch().join("debian_prototypes.c");
+    std::fs::write(&file, &src).unwrap();
+    let out = Command::new("mpicc")
+        .args(["-fsyntax-only", "-Werror"])
+        .arg(format!("-I{}", stage().join("include").display()))
+        .arg(&file)
+        .output()
+        .expect("mpicc");
+    assert!(
+        out.status.success(),
+        "our ga.h disagrees with Debian's prototypes:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for f in [
+        "NGA_Put64",
+        "NGA_Locate_region64",
+        "NGA_Scatter64",
+        "GA_Dgemm64",
+        "GA_Matmul_patch64",
+        "NGA_Print_patch",
+        "GA_Cluster_procid",
+        "GA_Zgop",
+        "GA_Nblock",
+    ] {
+        assert!(shared.iter().any(|s| s == f), "{f} not compared");
+    }
+    assert!(
+        shared.len() > 150,
+        "only {} prototypes compared",
+        shared.len()
+    );
+}

@@ -117,6 +117,25 @@ pub fn nnodes() -> i32 {
     client::with("GA_Nnodes", |c| Ok(c.nproc)).unwrap_or(1)
 }
 
+/// The node (host) of each compute rank, numbered 0.. in the order the
+/// nodes first appear among the compute ranks.
+pub fn compute_nodes() -> Vec<i32> {
+    client::with("GA_Cluster_nnodes", |c| {
+        let mut seen: Vec<u32> = Vec::new();
+        Ok(c.node_of
+            .iter()
+            .map(|n| match seen.iter().position(|s| s == n) {
+                Some(i) => i as i32,
+                None => {
+                    seen.push(*n);
+                    seen.len() as i32 - 1
+                }
+            })
+            .collect())
+    })
+    .unwrap_or_else(|_| vec![0])
+}
+
 /// The compute ranks' communicator (for `GA_MPI_Comm`).
 pub fn compute_comm_raw() -> mpi_sys::MPI_Comm {
     client::with("GA_MPI_Comm", |c| Ok(c.comm.0)).unwrap_or_else(|_| sys::world().0)

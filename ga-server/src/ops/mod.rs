@@ -21,4 +21,4 @@ pub use basic::{
     symmetrize, transpose, zero, zero_patch,
 };
 pub use gemm::{gemm, matmul_patch};
-pub use print::{print, print_distribution, render, same_distribution, summarize};
+pub use print::{print, print_distribution, print_patch, render, same_distribution, summarize};

@@ -5,7 +5,7 @@
 //! 0-based row-major terms. Process 0 prints; the calls are collective.
 
 use super::elem::{type_name, Num};
-use super::patch::{for_each_index, full, get_rect, inquire, relabel};
+use super::patch::{check_patch, for_each_index, full, get_rect, inquire, relabel};
 use crate::core::{self, fmt_patch, ElemType, GaResult, Handle};
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -60,12 +60,35 @@ fn value(t: ElemType, b: &[u8]) -> String {
     }
 }
 
-/// Prints a 2-D section: `rows`×`cols`, element (r, c) at byte offset
-/// `at(r, c)` of `data`.
+/// One element as GA's dense (not pretty) patch listing prints it.
+fn dense_value(t: ElemType, b: &[u8]) -> String {
+    match t {
+        ElemType::Char => (b[0] as i8).to_string(),
+        ElemType::Int => i32::load(b).to_string(),
+        ElemType::Long | ElemType::LongLong => i64::load(b).to_string(),
+        ElemType::Float => format!("{:.6}", f32::load(b)),
+        ElemType::Double => format!("{:.6}", f64::load(b)),
+        ElemType::LongDouble => format!("{:.6}", long_double(b)),
+        ElemType::SComplex => format!("({:.6},{:.6})", f32::load(&b[0..4]), f32::load(&b[4..8])),
+        ElemType::DComplex => format!("({:.6},{:.6})", f64::load(&b[0..8]), f64::load(&b[8..16])),
+        ElemType::LDComplex => format!(
+            "({:.6},{:.6})",
+            long_double(&b[0..16]),
+            long_double(&b[16..32])
+        ),
+    }
+}
+
+/// Prints a 2-D section: `rows`×`cols`, element (r, c) at element offset
+/// `at(r, c)` of `data`; rows and columns are labelled from `row0 + 1`
+/// and `col0 + 1` (the array's own 1-based indices).
+#[allow(clippy::too_many_arguments)]
 fn print_2d(
     out: &mut String,
     t: ElemType,
+    row0: i64,
     rows: i64,
+    col0: i64,
     cols: i64,
     data: &[u8],
     at: impl Fn(i64, i64) -> usize,
@@ -78,7 +101,7 @@ fn print_2d(
         out.push('\n');
         for c in c0..c1 {
             let width = if c == c0 { first_w } else { w };
-            let _ = write!(out, "{:>width$}", c + 1);
+            let _ = write!(out, "{:>width$}", col0 + c + 1);
         }
         out.push_str("  \n      ");
         for _ in c0..c1 {
@@ -87,7 +110,7 @@ fn print_2d(
         }
         out.push('\n');
         for r in 0..rows {
-            let _ = write!(out, "{:4}  ", r + 1);
+            let _ = write!(out, "{:4}  ", row0 + r + 1);
             for c in c0..c1 {
                 let off = at(r, c) * es;
                 out.push_str(&value(t, &data[off..off + es]));
@@ -100,50 +123,122 @@ fn print_2d(
 
 /// The whole array as text, in GA's layout.
 pub fn render(g: Handle, name: &str, t: ElemType, dims: &[i64], data: &[u8]) -> String {
-    let n = dims.len();
-    let fdims: Vec<i64> = dims.iter().rev().copied().collect();
-    // Byte-element offset of Fortran index f: C index d is f[n-1-d].
+    let lo = vec![0; dims.len()];
+    let hi: Vec<i64> = dims.iter().map(|d| d - 1).collect();
+    render_patch(g, name, t, &lo, &hi, data, true)
+}
+
+/// The patch `lo..=hi` (C order, 0-based) as text in GA's layout; `data`
+/// holds the patch contiguously in C order. `pretty`: labelled columns
+/// of six as `GA_Print` shows arrays; otherwise one `name(i,j) = value`
+/// line per element, Fortran indices, the first varying fastest.
+pub fn render_patch(
+    g: Handle,
+    name: &str,
+    t: ElemType,
+    lo: &[i64],
+    hi: &[i64],
+    data: &[u8],
+    pretty: bool,
+) -> String {
+    let n = lo.len();
+    let ext: Vec<i64> = lo.iter().zip(hi).map(|(l, h)| h - l + 1).collect();
+    // Fortran view: dimension k is C dimension n-1-k.
+    let flo: Vec<i64> = lo.iter().rev().copied().collect();
+    let fext: Vec<i64> = ext.iter().rev().copied().collect();
+    // Element offset of a patch-relative Fortran index f: C index d is f[n-1-d].
     let mut cstride = vec![1usize; n];
     for d in (0..n.saturating_sub(1)).rev() {
-        cstride[d] = cstride[d + 1] * dims[d + 1] as usize;
+        cstride[d] = cstride[d + 1] * ext[d + 1] as usize;
     }
     let offset = |f: &[i64]| -> usize { (0..n).map(|k| f[k] as usize * cstride[n - 1 - k]).sum() };
-    let ranges: Vec<String> = fdims.iter().map(|d| format!("1:{d}")).collect();
+    let range = |k: usize| format!("{}:{}", flo[k] + 1, flo[k] + fext[k]);
+    let ranges: Vec<String> = (0..n).map(range).collect();
     let mut out = format!(
         "\n global array: {name}[{}],  handle: {g} \n",
         ranges.join(",")
     );
     let es = t.size();
+    if !pretty {
+        // C row-major order over the patch is Fortran order with the first
+        // index varying fastest.
+        for_each_index(&ext, |ci| {
+            let off = ci
+                .iter()
+                .zip(&cstride)
+                .map(|(i, s)| *i as usize * s)
+                .sum::<usize>()
+                * es;
+            let f: Vec<String> = ci
+                .iter()
+                .zip(lo)
+                .rev()
+                .map(|(i, l)| (i + l + 1).to_string())
+                .collect();
+            let _ = writeln!(
+                out,
+                "{name}({}) = {}",
+                f.join(","),
+                dense_value(t, &data[off..off + es])
+            );
+        });
+        return out;
+    }
     match n {
         0 => {}
         1 => {
-            for r in 0..fdims[0] {
+            for r in 0..fext[0] {
                 let off = offset(&[r]) * es;
-                let _ = writeln!(out, "{:4}  {}", r + 1, value(t, &data[off..off + es]));
+                let _ = writeln!(
+                    out,
+                    "{:4}  {}",
+                    flo[0] + r + 1,
+                    value(t, &data[off..off + es])
+                );
             }
         }
-        2 => print_2d(&mut out, t, fdims[0], fdims[1], data, |r, c| {
-            offset(&[r, c])
-        }),
+        2 => print_2d(
+            &mut out,
+            t,
+            flo[0],
+            fext[0],
+            flo[1],
+            fext[1],
+            data,
+            |r, c| offset(&[r, c]),
+        ),
         _ => {
             // Every 2-D slice over the first two Fortran dimensions, the
             // others varying first-fastest as Fortran orders them.
-            let rest: Vec<i64> = fdims[2..].iter().rev().copied().collect();
+            let rest: Vec<i64> = fext[2..].iter().rev().copied().collect();
             for_each_index(&rest, |ri| {
                 let tail: Vec<i64> = ri.iter().rev().copied().collect();
-                let labels: Vec<String> = tail.iter().map(|v| (v + 1).to_string()).collect();
+                let labels: Vec<String> = tail
+                    .iter()
+                    .enumerate()
+                    .map(|(k, v)| (flo[k + 2] + v + 1).to_string())
+                    .collect();
                 let _ = writeln!(
                     out,
-                    "\n -- patch: {name}[1:{},1:{},{}]",
-                    fdims[0],
-                    fdims[1],
+                    "\n -- patch: {name}[{},{},{}]",
+                    range(0),
+                    range(1),
                     labels.join(",")
                 );
-                print_2d(&mut out, t, fdims[0], fdims[1], data, |r, c| {
-                    let mut f = vec![r, c];
-                    f.extend_from_slice(&tail);
-                    offset(&f)
-                });
+                print_2d(
+                    &mut out,
+                    t,
+                    flo[0],
+                    fext[0],
+                    flo[1],
+                    fext[1],
+                    data,
+                    |r, c| {
+                        let mut f = vec![r, c];
+                        f.extend_from_slice(&tail);
+                        offset(&f)
+                    },
+                );
             });
         }
     }
@@ -152,13 +247,26 @@ pub fn render(g: Handle, name: &str, t: ElemType, dims: &[i64], data: &[u8]) -> 
 
 /// `GA_Print`: process 0 prints the whole array (collective).
 pub fn print(call: &'static str, g: Handle) -> GaResult<()> {
-    let (t, dims) = inquire(call, g)?;
+    let (_, dims) = inquire(call, g)?;
+    let (lo, hi) = full(&dims);
+    print_patch(call, g, &lo, &hi, true)
+}
+
+/// `NGA_Print_patch`: process 0 prints the patch `lo..=hi` (collective).
+pub fn print_patch(
+    call: &'static str,
+    g: Handle,
+    lo: &[i64],
+    hi: &[i64],
+    pretty: bool,
+) -> GaResult<()> {
+    let (t, _) = inquire(call, g)?;
+    check_patch(call, g, lo, hi)?;
     core::sync().map_err(|e| relabel(call, e))?;
     if core::nodeid() == 0 {
-        let (lo, hi) = full(&dims);
-        let data = get_rect(call, g, t.size(), &lo, &hi)?;
+        let data = get_rect(call, g, t.size(), lo, hi)?;
         let name = core::name(g).map_err(|e| relabel(call, e))?;
-        emit(&render(g, &name, t, &dims, &data));
+        emit(&render_patch(g, &name, t, lo, hi, &data, pretty));
     }
     core::sync().map_err(|e| relabel(call, e))
 }
@@ -289,6 +397,43 @@ mod tests {
         assert_eq!(
             s,
             "\n global array: V[1:2],  handle: -999 \n   1          7\n   2         -8\n"
+        );
+    }
+
+    #[test]
+    fn patches_are_labelled_with_the_arrays_indices() {
+        // Rows 1..=2, columns 2..=3 of a C int array holding 10*i+j.
+        let data = encode(&[12i32, 13, 22, 23]);
+        let s = render_patch(-1000, "ints", ElemType::Int, &[1, 2], &[2, 3], &data, true);
+        let want = "\n global array: ints[3:4,2:3],  handle: -1000 \n\n           2        3  \n       -------- --------\n   3         12       22\n   4         13       23\n";
+        assert_eq!(s, want);
+        let s = render_patch(-1000, "ints", ElemType::Int, &[1, 2], &[2, 3], &data, false);
+        let want = "\n global array: ints[3:4,2:3],  handle: -1000 \nints(3,2) = 12\nints(4,2) = 13\nints(3,3) = 22\nints(4,3) = 23\n";
+        assert_eq!(s, want);
+        let z = encode(&[0.0f64, 0.5]);
+        let s = render_patch(-996, "z", ElemType::DComplex, &[0], &[0], &z, false);
+        assert_eq!(
+            s,
+            "\n global array: z[1:1],  handle: -996 \nz(1) = (0.000000,0.500000)\n"
+        );
+        // 3-D: one labelled slice per index of the last Fortran dimension.
+        let s = render_patch(
+            -997,
+            "three",
+            ElemType::Int,
+            &[0, 1, 1],
+            &[1, 2, 2],
+            &encode(&[5i32, 6, 9, 10, 17, 18, 21, 22]),
+            true,
+        );
+        assert!(s.starts_with("\n global array: three[2:3,2:3,1:2],  handle: -997 \n\n -- patch: three[2:3,2:3,1]\n"), "{s}");
+        assert!(
+            s.contains("\n -- patch: three[2:3,2:3,2]\n\n           2        3  \n"),
+            "{s}"
+        );
+        assert!(
+            s.ends_with("   2         17       21\n   3         18       22\n"),
+            "{s}"
         );
     }
 }

@@ -1,6 +1,7 @@
 /* Bad input to the GA C API must end the job with a message naming the
  * call (and the patch), never crash or hang. argv[1] picks the mistake. */
 #include <mpi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include "ga.h"
@@ -31,6 +32,30 @@ int main(int argc, char **argv) {
     } else if (strcmp(what, "ld") == 0) {
         int plo[2] = {0, 0}, phi[2] = {1, 5}, small[1] = {4};
         NGA_Get(g, plo, phi, buf, small); /* ld 4 < 6 columns */
+    } else if (strcmp(what, "bounds64") == 0) {
+        int64_t lo64[2] = {0, 3}, hi64[2] = {9, 20}, ld64[1] = {20};
+        NGA_Put64(g, lo64, hi64, buf, ld64); /* the same patch through the 64 call */
+    } else if (strcmp(what, "get64") == 0) {
+        int64_t lo64[2] = {-1, 0}, hi64[2] = {1, 1};
+        NGA_Get64(g, lo64, hi64, buf, NULL);
+    } else if (strcmp(what, "big") == 0) {
+        /* 2^31 + 16 chars (sparse memory): fine for the 64 call, too many
+         * for the int one. */
+        int64_t big[1] = {((int64_t)1 << 31) + 16}, got[1] = {0};
+        int b = NGA_Create64(C_CHAR, 1, big, "big", NULL);
+        int type = 0, ndim = 0, dims1[1] = {0};
+        NGA_Inquire64(b, &type, &ndim, got);
+        if (got[0] != big[0]) printf("ga_bad: NGA_Inquire64 gave %lld\n", (long long)got[0]);
+        else printf("ga_bad: NGA_Inquire64 ok\n");
+        fflush(stdout);
+        NGA_Inquire(b, &type, &ndim, dims1);
+    } else if (strcmp(what, "check") == 0) {
+        GA_Check_handle(g + 4242, "in the solver");
+    } else if (strcmp(what, "cluster") == 0) {
+        GA_Cluster_procid(0, 99);
+    } else if (strcmp(what, "zgop") == 0) {
+        DoubleComplex z[1] = {{1, 2}};
+        GA_Zgop(z, 1, "max");
     } else if (strcmp(what, "error") == 0) {
         GA_Error("user says stop", 42);
     }
