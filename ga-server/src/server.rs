@@ -314,12 +314,16 @@ impl Server {
         });
         match direct {
             Ok(Some((a, byte_off))) => {
-                let got = comm.recv_into(&a.map, byte_off, len, src, TAG_DATA)?;
-                Ok(if got == len {
-                    Ok(())
-                } else {
-                    Err(format!("{got} data bytes for a patch of {len} bytes"))
-                })
+                // The data must be exactly the patch: anything else is
+                // drained and refused instead of touching the segment.
+                let sent = comm.probe(src, TAG_DATA)?;
+                if sent != len {
+                    let v = self.take_data(src)?;
+                    self.scratch = v;
+                    return Ok(Err(format!("{sent} data bytes for a patch of {len} bytes")));
+                }
+                comm.recv_into(&a.map, byte_off, len, src, TAG_DATA)?;
+                Ok(Ok(()))
             }
             Ok(None) => {
                 let v = self.take_data(src)?;

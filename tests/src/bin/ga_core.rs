@@ -583,6 +583,16 @@ fn big() {
                 "data bytes",
             );
         }
+        // A put header that matches its patch, followed by more or less data.
+        for extra in [8isize, -8] {
+            let sent = (len as isize + extra) as usize;
+            expect_err(
+                base(Op::Put),
+                &data[..sent],
+                &format!("put with {sent} bytes for {len}"),
+                "data bytes",
+            );
+        }
         // The server is still in step: a good large put and get.
         let (lo0, hi0) = block_1d(g, 0);
         let mine: Vec<f64> = (lo0..=hi0).map(|i| -(i as f64)).collect();
