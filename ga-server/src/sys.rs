@@ -103,6 +103,48 @@ impl Comm {
         Ok((st.MPI_SOURCE, status_count(&st)))
     }
 
+    /// Sends `buf` as consecutive messages of `chunk` bytes (the last one
+    /// shorter) with `tag`, all started at once so the receiver finds the
+    /// next one waiting; returns when every one completed.
+    pub fn send_chunks(self, buf: &[u8], chunk: usize, dest: i32, tag: i32) -> Result<(), String> {
+        if chunk == 0 {
+            return Err("internal: chunks of 0 bytes".into());
+        }
+        // SAFETY: reading a handle constant.
+        let null = unsafe { mpi::RSMPI_REQUEST_NULL };
+        // Checked before any send starts (each chunk is at most this long).
+        count(chunk)?;
+        let mut reqs = vec![null; buf.len().div_ceil(chunk)];
+        let nreqs = count(reqs.len())?;
+        let mut err = Ok(());
+        for (c, req) in buf.chunks(chunk).zip(reqs.iter_mut()) {
+            let n = c.len() as c_int;
+            // SAFETY: `buf` stays borrowed until every request completed
+            // in the MPI_Waitall below, which runs on every path.
+            err = check(
+                unsafe {
+                    mpi::MPI_Isend(
+                        c.as_ptr() as *const c_void,
+                        n,
+                        mpi::RSMPI_UINT8_T,
+                        dest,
+                        tag,
+                        self.0,
+                        req,
+                    )
+                },
+                "MPI_Isend",
+            );
+            if err.is_err() {
+                break;
+            }
+        }
+        // SAFETY: every entry is an active request or MPI_REQUEST_NULL.
+        let rc = unsafe { mpi::MPI_Waitall(nreqs, reqs.as_mut_ptr(), mpi::RSMPI_STATUSES_IGNORE) };
+        err?;
+        check(rc, "MPI_Waitall")
+    }
+
     /// Blocking receive of at most `len` bytes straight into the mapped
     /// segment `m` at byte `byte_off` (a put's destination); returns the
     /// bytes received. Errors if the range is not inside the mapping.

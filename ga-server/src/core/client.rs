@@ -200,9 +200,9 @@ impl Link {
             self.ga
                 .send(&self.buf[..REQ_LEN], server, TAG_REQ)
                 .map_err(&e)?;
-            for c in payload.chunks(ACC_CHUNK) {
-                self.ga.send(c, server, TAG_DATA).map_err(&e)?;
-            }
+            self.ga
+                .send_chunks(payload, ACC_CHUNK, server, TAG_DATA)
+                .map_err(&e)?;
         } else {
             req.encode(&mut self.buf);
             self.ga
