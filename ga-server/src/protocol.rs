@@ -3,7 +3,9 @@
 //!
 //! A request is one message with tag [`TAG_REQ`]: a [`REQ_LEN`]-byte header
 //! followed by at most [`EAGER`] bytes of payload; a larger payload follows as
-//! a second message with tag [`TAG_DATA`]. The server answers every request
+//! a second message with tag [`TAG_DATA`] (an accumulate's, as consecutive
+//! messages of [`ACC_CHUNK`] bytes, the last one shorter, so the server can
+//! add up one while the next arrives). The server answers every request
 //! except `Bye` with a [`REP_LEN`]-byte reply (tag [`TAG_REP`]) followed by at
 //! most `EAGER` bytes of data or an error text; larger get data follows with
 //! tag [`TAG_RDATA`]. Integers are little-endian.
@@ -17,6 +19,9 @@ pub const TAG_RDATA: i32 = 7304;
 
 /// Payloads up to this size travel inside the request or reply.
 pub const EAGER: usize = 16 * 1024;
+/// A large accumulate's payload travels in messages of this many bytes (a
+/// multiple of every element size).
+pub const ACC_CHUNK: usize = 128 * 1024;
 /// Request header size.
 pub const REQ_LEN: usize = 192;
 /// Reply header size.

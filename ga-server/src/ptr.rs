@@ -166,6 +166,83 @@ pub fn update_rows(
     Ok(())
 }
 
+/// Runs `f(shm_piece, data_piece)` on the part of a patch of the segment
+/// that bytes `start..start + data.len()` of the patch's packed (row-major,
+/// contiguous) form cover, with `data` holding those bytes: the pieces of the
+/// rows that range meets. `start` and `data.len()` are multiples of `elem`.
+/// The caller holds the owner's lock.
+#[allow(clippy::too_many_arguments)]
+pub fn update_range(
+    m: &Mapping,
+    off: usize,
+    str_: &[usize],
+    count: &[usize],
+    elem: usize,
+    start: usize,
+    data: &[u8],
+    mut f: impl FnMut(&mut [u8], &[u8]),
+) -> Result<(), String> {
+    check(m, off, str_, count, elem)?;
+    let total = count.iter().product::<usize>() * elem;
+    let end = start.saturating_add(data.len());
+    if end > total || !start.is_multiple_of(elem.max(1)) || !end.is_multiple_of(elem.max(1)) {
+        return Err(format!(
+            "internal: bytes {start}..{end} of a {total}-byte patch"
+        ));
+    }
+    let row = count.last().copied().unwrap_or(0) * elem;
+    if row == 0 || data.is_empty() {
+        return Ok(());
+    }
+    let base = m.ptr();
+    let n = count.len();
+    let pstr = crate::core::dist::strides_of(count);
+    let first = start / row;
+    let last = (end - 1) / row;
+    let mut r = 0usize;
+    rows(count, str_, &pstr[..n], |a, b| {
+        let rb = b * elem;
+        if (first..=last).contains(&r) {
+            let lo = start.max(rb);
+            let hi = end.min(rb + row);
+            let d = (off + a) * elem + (lo - rb);
+            // SAFETY: the patch was checked above to lie inside the mapping
+            // and lo..hi lies inside this row; the caller holds the lock that
+            // makes this process the only writer of the row meanwhile.
+            let dst = unsafe { std::slice::from_raw_parts_mut(base.add(d), hi - lo) };
+            f(dst, &data[lo - start..hi - start]);
+        }
+        r += 1;
+    });
+    Ok(())
+}
+
+/// A computation that can be compiled a second time for a wider instruction
+/// set: `run` should be `#[inline(always)]` so its body becomes part of the
+/// copy [`run_avx2`] makes.
+pub trait Kernel {
+    fn run(self);
+}
+
+/// Runs `k` as code compiled for AVX2 when the CPU has it, otherwise as
+/// plain x86-64 (or whatever the target is) code.
+pub fn run_avx2<K: Kernel>(k: K) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx2")]
+        fn with_avx2<K: Kernel>(k: K) {
+            k.run()
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU supports AVX2 (checked just above), which is
+            // all `with_avx2` requires beyond what any caller guarantees.
+            unsafe { with_avx2(k) };
+            return;
+        }
+    }
+    k.run()
+}
+
 fn atomic_at<T>(m: &Mapping, byte_off: usize) -> Result<*mut u8, String> {
     let size = std::mem::size_of::<T>();
     if byte_off + size > m.len() || !(m.ptr() as usize + byte_off).is_multiple_of(size) {

@@ -30,6 +30,8 @@ struct Server {
     arrays: HashMap<u32, SArray>,
     byes: HashSet<i32>,
     scratch: Vec<u8>,
+    /// The two chunk buffers of a large accumulate.
+    acc_bufs: [Vec<u8>; 2],
     reply: Vec<u8>,
     ncompute: usize,
 }
@@ -101,6 +103,7 @@ pub fn run() -> i32 {
         arrays: HashMap::new(),
         byes: HashSet::new(),
         scratch: Vec::new(),
+        acc_bufs: [Vec::new(), Vec::new()],
         reply: vec![0u8; REP_LEN + EAGER],
         ncompute: procs.compute.len(),
     };
@@ -184,17 +187,26 @@ impl Server {
             return self.send_reply(src, 1, 0, b"request shorter than a header");
         };
         let inline = &msg[REQ_LEN..];
+        // Large puts and accumulates are received where they go (see
+        // `put_big`, `acc_big`).
+        if req.len as usize > EAGER {
+            let r = match Op::from_u8(req.op) {
+                Some(Op::Put) => Some(self.put_big(src, &req)?),
+                Some(Op::Acc) => Some(self.acc_big(src, &req)?),
+                _ => None,
+            };
+            if let Some(r) = r {
+                return match r {
+                    Ok(()) => self.send_reply(src, 0, 0, &[]),
+                    Err(e) => self.send_reply(src, 1, 0, e.as_bytes()),
+                };
+            }
+        }
         // A payload beyond the eager size follows as its own message: take it
         // now, so even a rejected request leaves nothing behind.
         let mut big = None;
-        if req.len as usize > EAGER
-            && matches!(Op::from_u8(req.op), Some(Op::Put | Op::Acc | Op::Create))
-        {
-            let mut v = std::mem::take(&mut self.scratch);
-            v.resize(req.len as usize, 0);
-            let (_, got) = self.comm.recv(&mut v, src, TAG_DATA)?;
-            v.truncate(got);
-            big = Some(v);
+        if req.len as usize > EAGER && Op::from_u8(req.op) == Some(Op::Create) {
+            big = Some(self.take_data(src)?);
         }
         let payload: &[u8] = big.as_deref().unwrap_or(inline);
         let r = match Op::from_u8(req.op) {
@@ -266,6 +278,125 @@ impl Server {
             Ok(v) => self.send_reply(src, 0, v, &[]),
             Err(e) => self.send_reply(src, 1, 0, e.as_bytes()),
         }
+    }
+
+    /// Receives the next data message of `src` into the scratch buffer
+    /// (taken out of `self`; give it back with `self.scratch = v`).
+    fn take_data(&mut self, src: i32) -> Result<Vec<u8>, String> {
+        let len = self.comm.probe(src, TAG_DATA)?;
+        let mut v = std::mem::take(&mut self.scratch);
+        v.resize(len, 0);
+        let r = self.comm.recv(&mut v, src, TAG_DATA);
+        match r {
+            Ok((_, got)) => {
+                v.truncate(got);
+                Ok(v)
+            }
+            Err(e) => {
+                self.scratch = v;
+                Err(e)
+            }
+        }
+    }
+
+    /// A put whose data follows as its own message. A contiguous patch is
+    /// received straight into the segment, once the request was checked;
+    /// otherwise through the scratch buffer. A rejected request's data is
+    /// received and dropped. The outer `Err` is an MPI failure.
+    fn put_big(&mut self, src: i32, req: &Req) -> Result<Check<()>, String> {
+        let len = req.len as usize;
+        let comm = self.comm;
+        let direct = self.place(req, true).and_then(|(a, p)| {
+            if p.bytes != len {
+                return Err(format!("{len} data bytes for a patch of {} bytes", p.bytes));
+            }
+            Ok(dist::contiguous(&p.count[..p.n], &p.bstr[..p.n]).then_some((a, p.off * p.elem)))
+        });
+        match direct {
+            Ok(Some((a, byte_off))) => {
+                // The data must be exactly the patch: anything else is
+                // drained and refused instead of touching the segment.
+                let sent = comm.probe(src, TAG_DATA)?;
+                if sent != len {
+                    let v = self.take_data(src)?;
+                    self.scratch = v;
+                    return Ok(Err(format!("{sent} data bytes for a patch of {len} bytes")));
+                }
+                comm.recv_into(&a.map, byte_off, len, src, TAG_DATA)?;
+                Ok(Ok(()))
+            }
+            Ok(None) => {
+                let v = self.take_data(src)?;
+                let r = self.put(req, &v);
+                self.scratch = v;
+                Ok(r)
+            }
+            Err(e) => {
+                let v = self.take_data(src)?;
+                self.scratch = v;
+                Ok(Err(e))
+            }
+        }
+    }
+
+    /// An accumulate whose data follows in chunks of `ACC_CHUNK` bytes: each
+    /// is added up (under the owner's lock, taken per chunk) while the next
+    /// one arrives. A rejected request's chunks are received and dropped.
+    /// The outer `Err` is an MPI failure.
+    fn acc_big(&mut self, src: i32, req: &Req) -> Result<Check<()>, String> {
+        let len = req.len as usize;
+        let comm = self.comm;
+        let [mut b0, mut b1] = std::mem::take(&mut self.acc_bufs);
+        b0.resize(ACC_CHUNK, 0);
+        b1.resize(ACC_CHUNK, 0);
+        let target = self.place(req, true).and_then(|(a, p)| {
+            if p.bytes != len {
+                return Err(format!("{len} data bytes for a patch of {} bytes", p.bytes));
+            }
+            kernels::check_acc(a.ty)?;
+            let w = ptr::atomic_u32(&a.map, p.lock_off)?;
+            Ok((a, p, w))
+        });
+        let mut err = target.as_ref().err().cloned();
+        let alpha = req.alpha;
+        let r = comm.recv_chunks(
+            [&mut b0, &mut b1],
+            len,
+            ACC_CHUNK,
+            src,
+            TAG_DATA,
+            |off, data| {
+                let Ok((a, p, w)) = &target else {
+                    return;
+                };
+                if err.is_some() {
+                    return;
+                }
+                let ty = a.ty;
+                shm::lock(w, SERVER_LOCKER);
+                let r = ptr::update_range(
+                    &a.map,
+                    p.off,
+                    &p.bstr[..p.n],
+                    &p.count[..p.n],
+                    p.elem,
+                    off,
+                    data,
+                    |d, s| {
+                        if let Err(e) = kernels::acc(ty, d, s, &alpha) {
+                            err = Some(e);
+                        }
+                    },
+                );
+                shm::unlock(w);
+                if let Err(e) = r {
+                    err = Some(e);
+                }
+            },
+        );
+        self.acc_bufs = [b0, b1];
+        r?;
+        Ok(err.map_or(Ok(()), Err))
     }
 
     fn mutex_word(&self, m: i64) -> Check<usize> {

@@ -103,6 +103,188 @@ impl Comm {
         Ok((st.MPI_SOURCE, status_count(&st)))
     }
 
+    /// Sends `buf` as consecutive messages of `chunk` bytes (the last one
+    /// shorter) with `tag`, all started at once so the receiver finds the
+    /// next one waiting; returns when every one completed.
+    pub fn send_chunks(self, buf: &[u8], chunk: usize, dest: i32, tag: i32) -> Result<(), String> {
+        if chunk == 0 {
+            return Err("internal: chunks of 0 bytes".into());
+        }
+        // SAFETY: reading a handle constant.
+        let null = unsafe { mpi::RSMPI_REQUEST_NULL };
+        // Checked before any send starts (each chunk is at most this long).
+        count(chunk)?;
+        let mut reqs = vec![null; buf.len().div_ceil(chunk)];
+        let nreqs = count(reqs.len())?;
+        let mut err = Ok(());
+        for (c, req) in buf.chunks(chunk).zip(reqs.iter_mut()) {
+            let n = c.len() as c_int;
+            // SAFETY: `buf` stays borrowed until every request completed
+            // in the MPI_Waitall below, which runs on every path.
+            err = check(
+                unsafe {
+                    mpi::MPI_Isend(
+                        c.as_ptr() as *const c_void,
+                        n,
+                        mpi::RSMPI_UINT8_T,
+                        dest,
+                        tag,
+                        self.0,
+                        req,
+                    )
+                },
+                "MPI_Isend",
+            );
+            if err.is_err() {
+                break;
+            }
+        }
+        // SAFETY: every entry is an active request or MPI_REQUEST_NULL.
+        let rc = unsafe { mpi::MPI_Waitall(nreqs, reqs.as_mut_ptr(), mpi::RSMPI_STATUSES_IGNORE) };
+        err?;
+        check(rc, "MPI_Waitall")
+    }
+
+    /// Blocking receive of at most `len` bytes straight into the mapped
+    /// segment `m` at byte `byte_off` (a put's destination); returns the
+    /// bytes received. Errors if the range is not inside the mapping.
+    pub fn recv_into(
+        self,
+        m: &Mapping,
+        byte_off: usize,
+        len: usize,
+        source: i32,
+        tag: i32,
+    ) -> Result<usize, String> {
+        if byte_off.checked_add(len).is_none_or(|e| e > m.len()) {
+            return Err(format!(
+                "internal: bytes {byte_off}+{len} beyond the segment"
+            ));
+        }
+        let n = count(len)?;
+        let mut st = empty_status();
+        // SAFETY: the range lies inside the mapping (checked above), which
+        // stays mapped while `m` is borrowed, for the whole blocking call.
+        // Other writers of the same bytes at the same time are the user's
+        // race, as GA leaves concurrent puts to one element undefined.
+        check(
+            unsafe {
+                mpi::MPI_Recv(
+                    m.ptr().add(byte_off) as *mut c_void,
+                    n,
+                    mpi::RSMPI_UINT8_T,
+                    source,
+                    tag,
+                    self.0,
+                    &mut st,
+                )
+            },
+            "MPI_Recv",
+        )?;
+        Ok(status_count(&st))
+    }
+
+    /// Waits for the next message from `source` with `tag` without receiving
+    /// it; returns its size in bytes.
+    pub fn probe(self, source: i32, tag: i32) -> Result<usize, String> {
+        let mut st = empty_status();
+        // SAFETY: valid communicator and out-pointer.
+        check(
+            unsafe { mpi::MPI_Probe(source, tag, self.0, &mut st) },
+            "MPI_Probe",
+        )?;
+        Ok(status_count(&st))
+    }
+
+    /// Receives `total` bytes that `source` sends as consecutive messages of
+    /// `chunk` bytes (the last one shorter) with `tag`, alternating between
+    /// the two buffers of `bufs` (each at least `chunk` bytes): the receive
+    /// of chunk k+1 is posted before `f(offset, bytes)` runs on chunk k.
+    /// A chunk of another size than expected is an error (after every
+    /// posted receive completed).
+    pub fn recv_chunks(
+        self,
+        bufs: [&mut [u8]; 2],
+        total: usize,
+        chunk: usize,
+        source: i32,
+        tag: i32,
+        mut f: impl FnMut(usize, &[u8]),
+    ) -> Result<(), String> {
+        if chunk == 0 || bufs.iter().any(|b| b.len() < chunk) {
+            return Err("internal: receive buffers smaller than a chunk".into());
+        }
+        let nchunks = total.div_ceil(chunk);
+        let ptrs = [bufs[0].as_mut_ptr(), bufs[1].as_mut_ptr()];
+        let c = count(chunk)?;
+        // SAFETY: reading a handle constant.
+        let null = unsafe { mpi::RSMPI_REQUEST_NULL };
+        let mut reqs = [null, null];
+        let post = |k: usize, req: &mut mpi::MPI_Request| -> Result<(), String> {
+            // SAFETY: buffer k % 2 holds `chunk` bytes and stays mutably
+            // borrowed (through `bufs`) until this function returns; it is
+            // not read before the request completed, and every request
+            // completes before the function returns (see `finish`).
+            check(
+                unsafe {
+                    mpi::MPI_Irecv(
+                        ptrs[k % 2] as *mut c_void,
+                        c,
+                        mpi::RSMPI_UINT8_T,
+                        source,
+                        tag,
+                        self.0,
+                        req,
+                    )
+                },
+                "MPI_Irecv",
+            )
+        };
+        let finish = |reqs: &mut [mpi::MPI_Request; 2]| {
+            for r in reqs.iter_mut() {
+                if *r != null {
+                    // SAFETY: completes an active request, ending MPI's use
+                    // of its buffer.
+                    unsafe { mpi::MPI_Wait(r, mpi::RSMPI_STATUS_IGNORE) };
+                }
+            }
+        };
+        for k in 0..nchunks.min(2) {
+            if let Err(e) = post(k, &mut reqs[k]) {
+                finish(&mut reqs);
+                return Err(e);
+            }
+        }
+        for k in 0..nchunks {
+            let mut st = empty_status();
+            // SAFETY: an active request and a valid status out-pointer.
+            let rc = unsafe { mpi::MPI_Wait(&mut reqs[k % 2], &mut st) };
+            if let Err(e) = check(rc, "MPI_Wait") {
+                finish(&mut reqs);
+                return Err(e);
+            }
+            let want = chunk.min(total - k * chunk);
+            let got = status_count(&st);
+            if got != want {
+                finish(&mut reqs);
+                return Err(format!(
+                    "chunk {k} of a {total}-byte transfer holds {got} bytes, {want} expected"
+                ));
+            }
+            // SAFETY: the request on this buffer completed above and no
+            // other is posted on it until `f` returned.
+            let data = unsafe { std::slice::from_raw_parts(ptrs[k % 2], got) };
+            f(k * chunk, data);
+            if k + 2 < nchunks {
+                if let Err(e) = post(k + 2, &mut reqs[k % 2]) {
+                    finish(&mut reqs);
+                    return Err(e);
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Receives into `buf`, testing for completion and calling `idle`
     /// between tests (so the waiter can back off); returns the byte count.
     pub fn recv_polling(

@@ -126,3 +126,21 @@ fn killed_server_ends_the_job_and_leaves_no_segment() {
         .collect();
     assert!(left.is_empty(), "segments left behind: {left:?}");
 }
+
+#[test]
+fn large_transfers_and_bad_large_requests_through_the_server() {
+    for n in [1, 2, 3] {
+        let r = run(n, "big", true);
+        passed(
+            &r,
+            "big",
+            &format!("ga_core big, remote path, on {n} ranks"),
+        );
+    }
+}
+
+#[test]
+fn large_transfers_on_the_same_node() {
+    let r = run(2, "big", false);
+    passed(&r, "big", "ga_core big on 2 ranks");
+}

@@ -207,6 +207,15 @@ impl Link {
             self.ga
                 .send(&self.buf[..REQ_LEN + payload.len()], server, TAG_REQ)
                 .map_err(&e)?;
+        } else if req.op == Op::Acc as u8 {
+            // In chunks: the server adds up each while the next arrives.
+            req.encode(&mut self.buf);
+            self.ga
+                .send(&self.buf[..REQ_LEN], server, TAG_REQ)
+                .map_err(&e)?;
+            self.ga
+                .send_chunks(payload, ACC_CHUNK, server, TAG_DATA)
+                .map_err(&e)?;
         } else {
             req.encode(&mut self.buf);
             self.ga

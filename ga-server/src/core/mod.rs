@@ -537,3 +537,26 @@ pub fn server_pids() -> Vec<i32> {
     })
     .unwrap_or_default()
 }
+
+/// The id `g` has on the servers (for tests that send hand-made requests).
+#[doc(hidden)]
+pub fn server_array_id(g: Handle) -> GaResult<u32> {
+    client::with("server_array_id", |c| {
+        Ok(c.array("server_array_id", g)?.serial)
+    })
+}
+
+/// Sends a hand-made request with `payload` to the `ga-server` of this
+/// process's node, the way the client sends its own, and returns the reply
+/// header; an error reply becomes `Err` (for tests of the server's checks).
+#[doc(hidden)]
+pub fn raw_request(req: &protocol::Req, payload: &[u8]) -> GaResult<protocol::Rep> {
+    const CALL: &str = "raw_request";
+    client::with(CALL, |c| {
+        let s = c.server[c.my_node as usize];
+        if s < 0 {
+            return Err(GaError::new(CALL, "no ga-server on this node"));
+        }
+        c.link.rpc(CALL, s, req, payload)
+    })
+}

@@ -362,6 +362,281 @@ fn perf() {
     ok(core::sync());
 }
 
+/// The block `[lo, hi]` of rank `p` of the 1-D array `g`.
+fn block_1d(g: core::Handle, p: usize) -> (usize, usize) {
+    let (lo, hi) = ok(core::distribution(g, p as i32))
+        .unwrap_or_else(|| fail(format!("rank {p} owns nothing")));
+    (lo[0] as usize, hi[0] as usize)
+}
+
+/// Large put, get and acc (beyond the eager size, several accumulate
+/// chunks, contiguous and strided patches, unaligned user buffers) from every
+/// rank at once, and bad large requests that get their error while the
+/// other ranks keep being served.
+fn big() {
+    use ga_server::protocol::{Op, Req};
+    let me = core::nodeid() as usize;
+    let np = core::nnodes() as usize;
+
+    // 1-D doubles: 70 001 per rank (several chunks, not a multiple of one).
+    let per = 70_001usize;
+    let n = per * np;
+    let g = ok(core::create(
+        ElemType::Double,
+        &[n as i64],
+        "big1",
+        &Distribution::Default,
+    ));
+    let t = (me + 1) % np;
+    let (lo, hi) = block_1d(g, t);
+    let vals: Vec<f64> = (lo..=hi).map(|i| (me * 1_000_000 + i) as f64).collect();
+    ok(core::put(g, &[lo as i64], &[hi as i64], &bytes(&vals), &[]));
+    ok(core::sync());
+    let mut back = vec![0u8; (hi - lo + 1) * 8];
+    ok(core::get(g, &[lo as i64], &[hi as i64], &mut back, &[]));
+    check(f64s(&back) == vals, || {
+        format!("big1: get after put of block {t}")
+    });
+    ok(core::sync());
+    // Every rank adds 2·i to every element i of the whole array, from a
+    // buffer one byte off alignment.
+    let src: Vec<f64> = (0..n).map(|i| i as f64).collect();
+    let mut odd = vec![0u8; n * 8 + 1];
+    odd[1..].copy_from_slice(&bytes(&src));
+    ok(core::acc(
+        g,
+        &[0],
+        &[n as i64 - 1],
+        &odd[1..],
+        &[],
+        &2.0f64.to_ne_bytes(),
+    ));
+    ok(core::sync());
+    let mut all = vec![0u8; n * 8 + 1];
+    ok(core::get(g, &[0], &[n as i64 - 1], &mut all[1..], &[]));
+    let v = f64s(&all[1..]);
+    for p in 0..np {
+        let (plo, phi) = block_1d(g, p);
+        let writer = (p + np - 1) % np;
+        for (i, &x) in v.iter().enumerate().take(phi + 1).skip(plo) {
+            let want = (writer * 1_000_000 + i) as f64 + 2.0 * (np * i) as f64;
+            check(x == want, || {
+                format!("big1: after acc a[{i}] = {x} want {want}")
+            });
+        }
+    }
+    ok(core::sync());
+
+    // 2-D doubles, a strided patch over every owner: rank 0 puts, all add.
+    let (r, c) = (600usize, 300usize);
+    let g2 = ok(core::create(
+        ElemType::Double,
+        &[r as i64, c as i64],
+        "big2",
+        &Distribution::Default,
+    ));
+    let (c0, c1) = (7usize, 292usize);
+    let w = c1 - c0 + 1;
+    let ld = w + 5;
+    let cell = |i: usize, j: usize| (i * 1000 + j) as f64;
+    if me == 0 {
+        let mut b = vec![0.0f64; r * ld];
+        for i in 0..r {
+            for j in 0..w {
+                b[i * ld + j] = cell(i, j + c0);
+            }
+        }
+        ok(core::put(
+            g2,
+            &[0, c0 as i64],
+            &[r as i64 - 1, c1 as i64],
+            &bytes(&b),
+            &[ld as i64],
+        ));
+    }
+    ok(core::sync());
+    let ones: Vec<f64> = (0..r * ld)
+        .map(|k| ((k / ld + k % ld) % 10) as f64)
+        .collect();
+    ok(core::acc(
+        g2,
+        &[0, c0 as i64],
+        &[r as i64 - 1, c1 as i64],
+        &bytes(&ones),
+        &[ld as i64],
+        &3.0f64.to_ne_bytes(),
+    ));
+    ok(core::sync());
+    let mut b2 = vec![0u8; r * ld * 8];
+    ok(core::get(
+        g2,
+        &[0, c0 as i64],
+        &[r as i64 - 1, c1 as i64],
+        &mut b2,
+        &[ld as i64],
+    ));
+    let v2 = f64s(&b2);
+    for i in 0..r {
+        for j in 0..w {
+            let want = cell(i, j + c0) + 3.0 * np as f64 * ((i + j) % 10) as f64;
+            check(v2[i * ld + j] == want, || {
+                format!("big2: a[{i}][{}] = {} want {want}", j + c0, v2[i * ld + j])
+            });
+        }
+    }
+    ok(core::sync());
+    ok(core::destroy(g2));
+
+    // Single-precision complex: every rank adds (1+2i)·y.
+    let m = 50_000usize * np;
+    let gc = ok(core::create(
+        ElemType::SComplex,
+        &[m as i64],
+        "bigc",
+        &Distribution::Default,
+    ));
+    if me == 0 {
+        ok(core::put(gc, &[0], &[m as i64 - 1], &vec![0u8; m * 8], &[]));
+    }
+    ok(core::sync());
+    let y: Vec<u8> = (0..m)
+        .flat_map(|k| [(k % 7) as f32, (k % 5) as f32])
+        .flat_map(|x| x.to_ne_bytes())
+        .collect();
+    let alpha: Vec<u8> = [1.0f32, 2.0].iter().flat_map(|x| x.to_ne_bytes()).collect();
+    ok(core::acc(gc, &[0], &[m as i64 - 1], &y, &[], &alpha));
+    ok(core::sync());
+    let mut bc = vec![0u8; m * 8];
+    ok(core::get(gc, &[0], &[m as i64 - 1], &mut bc, &[]));
+    for k in 0..m {
+        let f = |o: usize| f32::from_ne_bytes(bc[8 * k + o..8 * k + o + 4].try_into().unwrap());
+        let (yr, yi) = ((k % 7) as f32, (k % 5) as f32);
+        let npf = np as f32;
+        let (wr, wi) = (npf * (yr - 2.0 * yi), npf * (yi + 2.0 * yr));
+        check(f(0) == wr && f(4) == wi, || {
+            format!("bigc: a[{k}] = ({}, {}) want ({wr}, {wi})", f(0), f(4))
+        });
+    }
+    ok(core::sync());
+    ok(core::destroy(gc));
+
+    // Bad large requests from rank 0 to its server while the other ranks
+    // put, get and add on their own blocks (through the same server in
+    // remote mode).
+    if me == 0 {
+        let id = ok(core::server_array_id(g));
+        let owner = (np > 1) as usize;
+        let (blo, bhi) = block_1d(g, owner);
+        let len = (bhi - blo + 1) * 8;
+        let data = vec![7u8; len + 8];
+        let base = |op: Op| {
+            let mut q = Req::new(op);
+            q.ty = ElemType::Double.wire();
+            q.ndim = 1;
+            q.array = id;
+            q.owner = owner as i32;
+            q.lo[0] = blo as i64;
+            q.hi[0] = bhi as i64;
+            q.alpha[..8].copy_from_slice(&1.0f64.to_ne_bytes());
+            q.len = len as u64;
+            q
+        };
+        let expect_err =
+            |q: Req, payload: &[u8], what: &str, text: &str| match core::raw_request(&q, payload) {
+                Ok(_) => fail(format!("{what}: the server accepted it")),
+                Err(e) => check(e.message.contains(text), || {
+                    format!("{what}: error '{}' does not say '{text}'", e.message)
+                }),
+            };
+        for op in [Op::Put, Op::Acc] {
+            let mut q = base(op);
+            q.ty = ElemType::Int.wire();
+            expect_err(
+                q,
+                &data[..len],
+                &format!("{op:?} of the wrong type"),
+                "element type",
+            );
+            let mut q = base(op);
+            q.hi[0] = bhi as i64 + 1;
+            q.len = len as u64 + 8;
+            expect_err(
+                q,
+                &data[..len + 8],
+                &format!("{op:?} beyond the block"),
+                "outside the block",
+            );
+            let mut q = base(op);
+            q.array = id + 1000;
+            expect_err(
+                q,
+                &data[..len],
+                &format!("{op:?} on no array"),
+                "no array with id",
+            );
+            let mut q = base(op);
+            q.len = len as u64 + 8;
+            expect_err(
+                q,
+                &data[..len + 8],
+                &format!("{op:?} with too much data"),
+                "data bytes",
+            );
+        }
+        // A put header that matches its patch, followed by more or less data.
+        for extra in [8isize, -8] {
+            let sent = (len as isize + extra) as usize;
+            expect_err(
+                base(Op::Put),
+                &data[..sent],
+                &format!("put with {sent} bytes for {len}"),
+                "data bytes",
+            );
+        }
+        // The server is still in step: a good large put and get.
+        let (lo0, hi0) = block_1d(g, 0);
+        let mine: Vec<f64> = (lo0..=hi0).map(|i| -(i as f64)).collect();
+        ok(core::put(
+            g,
+            &[lo0 as i64],
+            &[hi0 as i64],
+            &bytes(&mine),
+            &[],
+        ));
+        let mut b = vec![0u8; mine.len() * 8];
+        ok(core::get(g, &[lo0 as i64], &[hi0 as i64], &mut b, &[]));
+        check(f64s(&b) == mine, || "put/get after the bad requests".into());
+    } else {
+        let (plo, phi) = block_1d(g, me);
+        for round in 0..20 {
+            let mine: Vec<f64> = (plo..=phi).map(|i| (round * 1000 + i) as f64).collect();
+            ok(core::put(
+                g,
+                &[plo as i64],
+                &[phi as i64],
+                &bytes(&mine),
+                &[],
+            ));
+            ok(core::acc(
+                g,
+                &[plo as i64],
+                &[phi as i64],
+                &bytes(&mine),
+                &[],
+                &1.0f64.to_ne_bytes(),
+            ));
+            let mut b = vec![0u8; mine.len() * 8];
+            ok(core::get(g, &[plo as i64], &[phi as i64], &mut b, &[]));
+            let twice: Vec<f64> = mine.iter().map(|x| 2.0 * x).collect();
+            check(f64s(&b) == twice, || {
+                format!("rank {me}: round {round} beside the bad requests")
+            });
+        }
+    }
+    ok(core::sync());
+    ok(core::destroy(g));
+}
+
 fn main() {
     let mode = std::env::args().nth(1).unwrap_or_else(|| "all".into());
     ok(core::initialize());
@@ -454,6 +729,7 @@ fn main() {
             fail("the job survived its ga-server".into());
         }
         "perf" => perf(),
+        "big" => big(),
         m => fail(format!("unknown mode {m}")),
     }
     ok(core::terminate());
