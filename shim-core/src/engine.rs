@@ -7,7 +7,7 @@ use crate::control::{Body as CtlBody, Ctl, Route as CtlRoute};
 use crate::envelope::{Body, Header, HEADER_LEN, INLINE_MAX, TAG_ENVELOPE, TAG_PAYLOAD};
 use crate::error::{CoreError, CoreResult};
 use crate::idhash::{IdMap, IdSet};
-use crate::mpi::{self, Comm, ListenerSet, OwnedSend, Port, Status};
+use crate::mpi::{self, Comm, ListenerSet, Matched, OwnedSend, Port, Status};
 use crate::procid::ProcId;
 use crate::queue::{Match, MatchQueue, Message};
 
@@ -89,6 +89,11 @@ pub(crate) struct Want<'a> {
     pub sink: Sink<'a>,
     /// Set when a message was delivered: (source, tag, encoding, full length).
     pub got: Option<(ProcId, i32, u32, usize)>,
+    /// Separately sent payloads of at least this many bytes are left in
+    /// MPI (matched, not received) for a `Sink::Vec`: see `matched`.
+    pub lazy_min: usize,
+    /// The payload left in MPI, when one was.
+    pub matched: Option<Matched>,
 }
 
 /// What a receive got.
@@ -486,6 +491,11 @@ impl Engine {
             (Sink::Vec(v), Body::Inline) => {
                 v.clear();
                 v.extend_from_slice(payload_of(bytes));
+            }
+            (Sink::Vec(v), Body::Separate) if len >= w.lazy_min => {
+                v.clear();
+                let mut backoff = Backoff::new();
+                w.matched = Some(mpi::mprobe(rank, TAG_PAYLOAD, comm, || backoff.pause())?);
             }
             (Sink::Vec(v), Body::Separate) => {
                 v.clear();

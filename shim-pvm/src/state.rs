@@ -19,8 +19,21 @@ enum Phase {
 
 static PVM: Lock<Phase> = Lock::new(Phase::Fresh);
 
-/// Runs `f` on this process's task, enrolling it first if needed.
+/// Runs `f` on this process's task, enrolling it first if needed. A
+/// received payload still in MPI is fetched into its buffer first, so `f`
+/// sees every buffer whole.
 pub fn with_task<R>(f: impl FnOnce(&mut Task) -> PvmResult<R>) -> PvmResult<R> {
+    with_task_lazy(|t| {
+        if t.msg.lazy_pending() {
+            t.msg.materialize()?;
+        }
+        f(t)
+    })
+}
+
+/// Like [`with_task`], leaving a received payload in MPI: for the entry
+/// points that handle one themselves (unpacking, `pvm_bufinfo`).
+pub fn with_task_lazy<R>(f: impl FnOnce(&mut Task) -> PvmResult<R>) -> PvmResult<R> {
     let mut g = PVM.lock();
     if matches!(*g, Phase::Fresh) {
         *g = Phase::Enrolled(Box::new(Task::enroll()?));
@@ -48,6 +61,7 @@ pub fn leave() -> bool {
     let mut g = PVM.lock();
     match std::mem::replace(&mut *g, Phase::Exited) {
         Phase::Enrolled(mut t) => {
+            t.msg.discard_lazy();
             t.leave();
             true
         }

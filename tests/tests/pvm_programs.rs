@@ -73,3 +73,18 @@ fn exit_notices_for_a_finished_and_a_killed_child() {
     assert!(!r.stderr.contains("was not killed"), "{}", r.stderr);
     assert_eq!(r.code, Some(0), "{}", r.stderr);
 }
+
+/// Large messages delivered straight to a waiting receive, read every way
+/// a program can (whole, in pieces, strided, XDR, after `pvm_bufinfo`,
+/// forwarded, freed unread, by `pvm_trecv`/`pvm_nrecv`, interleaved with
+/// small ones from two senders), values checked.
+#[test]
+fn large_messages_read_every_way_on_three_ranks() {
+    let exe = build("pvm_large.c", &["pvm3"]);
+    let r = mpiexec(3, &exe, &[], Duration::from_secs(120));
+    assert!(!r.timed_out, "hung:\n{}\n{}", r.stdout, r.stderr);
+    tallies_ok(&r.stdout, 3, "pvm_large");
+    assert!(!r.stderr.contains("FAILED"), "{}", r.stderr);
+    assert!(!r.stderr.contains("libpvm ["), "{}", r.stderr);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+}
