@@ -399,13 +399,17 @@ impl Engine {
         mut want: Option<&mut Want<'_>>,
     ) -> CoreResult<usize> {
         let mut n = 0;
-        // Bounded, so the caller gets control back under a flood.
+        // Bounded, so the caller gets control back under a flood; a served
+        // receive returns at once (the rest is drained by the next poll).
         for _ in 0..64 {
             let got =
                 set.poll(|comm, st, bytes| self.arrive(comm, st, bytes, want.as_deref_mut()))?;
             match got {
                 Some(()) => n += 1,
                 None => break,
+            }
+            if want.as_ref().is_some_and(|w| w.got.is_some()) {
+                break;
             }
         }
         Ok(n)
