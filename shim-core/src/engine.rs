@@ -222,8 +222,12 @@ impl Engine {
         encoding: u32,
         payload: Payload<'_>,
     ) -> CoreResult<()> {
-        if !self.contexts.contains_key(&context) {
+        let Some(ctx) = self.contexts.get(&context) else {
             return Err(CoreError::UnknownContext(context));
+        };
+        let comm = ctx.comm;
+        if let Some(route) = self.routes.get(&dest).copied() {
+            return self.send_on(context, Some(comm), route, dest, tag, encoding, payload);
         }
         if dest == self.me {
             let data = payload.into_vec();
@@ -234,9 +238,6 @@ impl Engine {
                 data,
             });
             return Ok(());
-        }
-        if self.routes.contains_key(&dest) {
-            return self.send_now(context, dest, tag, encoding, payload);
         }
         if dest.batch() == self.me.batch() || self.unreachable.contains(&dest) {
             return Err(CoreError::UnknownPeer(dest));
@@ -262,13 +263,34 @@ impl Engine {
         encoding: u32,
         payload: Payload<'_>,
     ) -> CoreResult<()> {
-        let (comm, rank) = match self.routes.get(&dest).copied() {
-            Some(Route::World(r)) => (self.context(context)?.comm, r),
-            Some(Route::Link(i, r)) => match &self.links[i] {
+        let Some(route) = self.routes.get(&dest).copied() else {
+            return Err(CoreError::UnknownPeer(dest));
+        };
+        self.send_on(context, None, route, dest, tag, encoding, payload)
+    }
+
+    /// Sends over `route`; `context_comm` is the context's communicator if
+    /// the caller has it (a route in the world uses it).
+    #[allow(clippy::too_many_arguments)]
+    fn send_on(
+        &mut self,
+        context: u32,
+        context_comm: Option<Comm>,
+        route: Route,
+        dest: ProcId,
+        tag: i32,
+        encoding: u32,
+        payload: Payload<'_>,
+    ) -> CoreResult<()> {
+        let (comm, rank) = match route {
+            Route::World(r) => match context_comm {
+                Some(c) => (c, r),
+                None => (self.context(context)?.comm, r),
+            },
+            Route::Link(i, r) => match &self.links[i] {
                 Some(l) => (l.comm, r),
                 None => return Err(CoreError::UnknownPeer(dest)),
             },
-            None => return Err(CoreError::UnknownPeer(dest)),
         };
         let bytes = payload.as_slice();
         let mut header = Header {

@@ -518,10 +518,17 @@ fn run_pending() {
 /// Runs the message handlers of messages that arrived so far: call it
 /// after a PVM call, with the task lock released. Cheap when no handler is
 /// installed.
+#[inline]
 pub fn dispatch_handlers() {
     if !HAVE_HANDLERS.load(Ordering::Acquire) && !PENDING_ON.load(Ordering::Acquire) {
         return;
     }
+    dispatch_now();
+}
+
+/// [`dispatch_handlers`] once handlers or pending signals exist.
+#[cold]
+fn dispatch_now() {
     if DISPATCHING.with(|d| d.get()) {
         return;
     }

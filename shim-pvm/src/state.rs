@@ -90,24 +90,30 @@ fn auto_err() -> i32 {
 
 /// Turns a result into PVM's return value; a failure sets `pvm_errno` and,
 /// as `PvmAutoErr` says, is printed (1), printed then exits (2) or aborts (3).
+#[inline]
 pub fn finish(func: &str, r: PvmResult<i32>) -> i32 {
     match r {
         Ok(v) => v,
-        Err(PvmError(code)) => {
-            crate::ptr::set_errno(code);
-            let mode = auto_err();
-            if mode != 0 {
-                eprintln!("{}", report_line(reporter(), func, code));
-            }
-            match mode {
-                2 => {
-                    leave();
-                    std::process::exit(code.unsigned_abs() as i32)
-                }
-                3 => std::process::abort(),
-                _ => code,
-            }
+        Err(e) => failed(func, e),
+    }
+}
+
+/// The error path of [`finish`], kept out of line.
+#[cold]
+#[inline(never)]
+fn failed(func: &str, PvmError(code): PvmError) -> i32 {
+    crate::ptr::set_errno(code);
+    let mode = auto_err();
+    if mode != 0 {
+        eprintln!("{}", report_line(reporter(), func, code));
+    }
+    match mode {
+        2 => {
+            leave();
+            std::process::exit(code.unsigned_abs() as i32)
         }
+        3 => std::process::abort(),
+        _ => code,
     }
 }
 
