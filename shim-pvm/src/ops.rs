@@ -9,11 +9,6 @@ use crate::{PvmError, PvmResult};
 use shim_core::{Context, CoreError, Match};
 use std::time::{Duration, Instant};
 
-/// Messages delivered straight to `pvm_recv`/`pvm_trecv`/`pvm_nrecv` with a
-/// payload at least this large leave it in MPI until the buffer is read
-/// (see `MsgState::unpack_lazy`).
-const LAZY_MIN: usize = 64 * 1024;
-
 /// How long a blocked receive waits between looks at system messages
 /// (kill requests and exit notices).
 const SYSTEM_CHECK: Duration = Duration::from_millis(20);
@@ -213,13 +208,16 @@ impl Task {
                 _ => SYSTEM_CHECK,
             };
             let storage = self.msg.take_recv_storage();
-            let lazy_min = if lazy { LAZY_MIN } else { usize::MAX };
+            let lazy_min = if lazy { self.lazy_min } else { usize::MAX };
             match self.user.recv_lazy(pattern, Some(slice), storage, lazy_min) {
                 Ok((m, None)) => {
                     let id = self.msg.adopt(tid_of(m.source), m.tag, m.encoding, m.data);
                     return Ok(Outcome::Done(Some(id)));
                 }
                 Ok((m, Some(payload))) => {
+                    // A process that ends without pvm_exit still receives
+                    // it, so its sender's pvm_send completes.
+                    shim_core::lifecycle::before_finalize(crate::state::discard_payload);
                     let (src, tag) = (tid_of(m.source), m.tag);
                     let id = self.msg.adopt_lazy(src, tag, m.encoding, m.data, payload)?;
                     return Ok(Outcome::Done(Some(id)));

@@ -56,6 +56,17 @@ pub fn blocking<R>(f: impl FnOnce(&mut Task) -> PvmResult<Outcome<R>>) -> PvmRes
     }
 }
 
+/// Receives and drops a payload still in MPI (run before MPI is finalised,
+/// for a process that ends without `pvm_exit`). Inside `pvm_exit`, which
+/// holds the task and has dropped it already, this does nothing.
+pub fn discard_payload() {
+    if let Some(mut g) = PVM.try_lock() {
+        if let Phase::Enrolled(t) = &mut *g {
+            t.msg.discard_lazy();
+        }
+    }
+}
+
 /// `pvm_exit`: leaves PVM; the process goes on.
 pub fn leave() -> bool {
     let mut g = PVM.lock();

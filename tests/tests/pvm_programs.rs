@@ -88,3 +88,14 @@ fn large_messages_read_every_way_on_three_ranks() {
     assert!(!r.stderr.contains("libpvm ["), "{}", r.stderr);
     assert_eq!(r.code, Some(0), "{}", r.stderr);
 }
+
+/// A task ending without `pvm_exit` while a large message it received is
+/// still unread does not leave its sender blocked in `pvm_send`.
+#[test]
+fn unread_large_message_at_exit_releases_its_sender() {
+    let exe = build("pvm_large_exit.c", &["pvm3"]);
+    let r = mpiexec(2, &exe, &[], Duration::from_secs(60));
+    assert!(!r.timed_out, "hung:\n{}\n{}", r.stdout, r.stderr);
+    tallies_ok(&r.stdout, 2, "pvm_large_exit");
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+}
