@@ -399,13 +399,17 @@ impl Engine {
         for i in 0..polls.max(1) {
             let n = if i % full_every == 0 {
                 self.progress(Some(&mut *want))?
-            } else {
+            } else if let Some(st) = self.listeners.test_one(own)? {
+                // The set is taken out only when there is a message to hand
+                // over (`arrive` needs the engine), not on every poll.
                 let mut set = std::mem::take(&mut self.listeners);
-                let r = set.poll_one(own, |comm, st, bytes| {
+                let r = set.complete(own, st, |comm, st, bytes| {
                     self.arrive(comm, st, bytes, Some(&mut *want))
                 });
                 self.listeners = set;
                 usize::from(r?.is_some())
+            } else {
+                0
             };
             if n > 0 || want.got.is_some() {
                 return Ok(n.max(1));
