@@ -396,8 +396,12 @@ impl Engine {
         // A wildcard sender may be behind any link: then every poll is full.
         let any_linked = want.pattern.source.is_none() && self.links.iter().any(Option::is_some);
         let full_every = if any_linked { 1 } else { FULL_EVERY };
-        for i in 0..polls.max(1) {
-            let n = if i % full_every == 0 {
+        // Counts down to the next full poll (no division per poll).
+        let mut until_full = 0;
+        for _ in 0..polls.max(1) {
+            let full = until_full == 0;
+            until_full = if full { full_every - 1 } else { until_full - 1 };
+            let n = if full {
                 self.progress(Some(&mut *want))?
             } else if let Some(st) = self.listeners.test_one(own)? {
                 // The set is taken out only when there is a message to hand
