@@ -403,17 +403,13 @@ impl Engine {
             until_full = if full { full_every - 1 } else { until_full - 1 };
             let n = if full {
                 self.progress(Some(&mut *want))?
-            } else if let Some(st) = self.listeners.test_one(own)? {
-                // The set is taken out only when there is a message to hand
-                // over (`arrive` needs the engine), not on every poll.
+            } else {
                 let mut set = std::mem::take(&mut self.listeners);
-                let r = set.complete(own, st, |comm, st, bytes| {
+                let r = set.poll_one(own, |comm, st, bytes| {
                     self.arrive(comm, st, bytes, Some(&mut *want))
                 });
                 self.listeners = set;
                 usize::from(r?.is_some())
-            } else {
-                0
             };
             if n > 0 || want.got.is_some() {
                 return Ok(n.max(1));

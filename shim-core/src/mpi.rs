@@ -737,16 +737,6 @@ impl ListenerSet {
         idx: usize,
         f: impl FnOnce(Comm, Status, &[u8]) -> Result<R, CoreError>,
     ) -> Result<Option<R>, CoreError> {
-        match self.test_one(idx)? {
-            Some(status) => self.complete(idx, status, f),
-            None => Ok(None),
-        }
-    }
-
-    /// The first half of [`poll_one`](Self::poll_one): whether listener
-    /// `idx` received a message (its status), without handling it; hand it
-    /// to [`complete`](Self::complete) next.
-    pub fn test_one(&mut self, idx: usize) -> Result<Option<Status>, CoreError> {
         while let Some(i) = self.repost.pop() {
             self.post(i)?;
         }
@@ -756,12 +746,15 @@ impl ListenerSet {
         let mut req = RawRequest(self.reqs[idx]);
         let done = req.test();
         self.reqs[idx] = req.0;
-        done
+        let Some(status) = done? else {
+            return Ok(None);
+        };
+        self.complete(idx, status, f)
     }
 
     /// Hands a completed listener's message to `f`; the listener is posted
     /// again at the next poll.
-    pub fn complete<R>(
+    fn complete<R>(
         &mut self,
         idx: usize,
         status: Status,
