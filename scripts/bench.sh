@@ -132,7 +132,7 @@ run_real_pvm() {
         setsid /usr/bin/pvmd </dev/null >"$tmpd/pvmd.log" 2>&1 &
         pid=$!
         for _ in $(seq 100); do
-            compgen -G "$tmpd/pvmd.*" >/dev/null && break
+            compgen -G "$tmpd/pvmd.[0-9]*" >/dev/null && break
             sleep 0.1
         done
         rc=0

@@ -5,7 +5,7 @@ use crate::backoff::Backoff;
 use crate::engine::{Payload, Received, Sink, Want};
 use crate::error::{CoreError, CoreResult};
 use crate::lifecycle::with_engine;
-use crate::mpi::Comm;
+use crate::mpi::{Comm, Matched};
 use crate::procid::ProcId;
 use crate::queue::{Match, Message};
 use crate::spawn::SpawnSlot;
@@ -123,8 +123,25 @@ impl Context {
         timeout: Option<Duration>,
         storage: Vec<u8>,
     ) -> CoreResult<Message> {
+        self.recv_lazy(pattern, timeout, storage, usize::MAX)
+            .map(|(m, _)| m)
+    }
+
+    /// Like [`recv_reusing`](Self::recv_reusing), but a message delivered
+    /// straight to this receive with a separately sent payload of at least
+    /// `lazy_min` bytes leaves that payload in MPI: the message comes with
+    /// empty data and a [`Lazy`] to fetch it from (queued messages always
+    /// come whole). The payload is matched already, so later messages from
+    /// the same sender cannot take its place.
+    pub fn recv_lazy(
+        self,
+        pattern: Match,
+        timeout: Option<Duration>,
+        storage: Vec<u8>,
+        lazy_min: usize,
+    ) -> CoreResult<(Message, Option<Lazy>)> {
         let mut sink = Sink::Vec(storage);
-        let got = self.wait_for(pattern, &mut sink, timeout)?;
+        let (got, matched) = self.wait_for(pattern, &mut sink, timeout, lazy_min)?;
         let data = match sink {
             Sink::Vec(v) => v,
             Sink::Buf(_) => Vec::new(),
@@ -134,12 +151,19 @@ impl Context {
             Got::Queued(m) => m.data,
             Got::Direct(_) => data,
         };
-        Ok(Message {
-            source: r.source,
-            tag: r.tag,
-            encoding: r.encoding,
-            data,
-        })
+        let lazy = matched.map(|m| Lazy {
+            len: r.len,
+            matched: Some(m),
+        });
+        Ok((
+            Message {
+                source: r.source,
+                tag: r.tag,
+                encoding: r.encoding,
+                data,
+            },
+            lazy,
+        ))
     }
 
     /// Receives the first message matching `pattern` into `buf`. A longer
@@ -169,7 +193,7 @@ impl Context {
     ) -> CoreResult<Received> {
         let cap = buf.len();
         let mut sink = Sink::Buf(buf);
-        let got = self.wait_for(pattern, &mut sink, timeout)?;
+        let (got, _) = self.wait_for(pattern, &mut sink, timeout, usize::MAX)?;
         if let (Got::Queued(m), Sink::Buf(b)) = (&got, &mut sink) {
             let n = m.data.len().min(cap);
             b[..n].copy_from_slice(&m.data[..n]);
@@ -204,8 +228,11 @@ impl Context {
         pattern: Match,
         sink: &mut Sink<'_>,
         timeout: Option<Duration>,
-    ) -> CoreResult<Got> {
-        let deadline = timeout.map(|t| Instant::now() + t);
+        lazy_min: usize,
+    ) -> CoreResult<(Got, Option<Matched>)> {
+        // The clock is first read after a step that found nothing, so a
+        // message that is already there costs no clock read.
+        let mut deadline: Option<Instant> = None;
         let mut backoff = Backoff::new();
         loop {
             // While spinning, poll in tight bursts like a blocking MPI
@@ -213,30 +240,35 @@ impl Context {
             let burst = if backoff.spinning() { SPIN_BURST } else { 1 };
             let step = with_engine(|e| {
                 if let Some(m) = e.take_queued(self.id, &pattern)? {
-                    return Ok(Some(Got::Queued(m)));
+                    return Ok(Some((Got::Queued(m), None)));
                 }
                 let mut want = Want {
                     context: self.id,
                     pattern,
                     sink: std::mem::replace(sink, Sink::Vec(Vec::new())),
                     got: None,
+                    lazy_min,
+                    matched: None,
                 };
                 let events = e.progress_burst(&mut want, burst);
                 *sink = want.sink;
                 let events = events?;
                 if let Some((source, tag, encoding, len)) = want.got {
-                    return Ok(Some(Got::Direct(Received {
-                        source,
-                        tag,
-                        encoding,
-                        len,
-                    })));
+                    return Ok(Some((
+                        Got::Direct(Received {
+                            source,
+                            tag,
+                            encoding,
+                            len,
+                        }),
+                        want.matched.take(),
+                    )));
                 }
                 if events == 0 {
                     return Err(CoreError::Timeout);
                 }
                 if let Some(m) = e.take_queued(self.id, &pattern)? {
-                    return Ok(Some(Got::Queued(m)));
+                    return Ok(Some((Got::Queued(m), None)));
                 }
                 Ok(None)
             });
@@ -246,8 +278,14 @@ impl Context {
                 Err(CoreError::Timeout) => {}
                 Err(e) => return Err(e),
             }
-            if deadline.is_some_and(|d| Instant::now() >= d) {
-                return Err(CoreError::Timeout);
+            if let Some(t) = timeout {
+                if t.is_zero() {
+                    return Err(CoreError::Timeout);
+                }
+                let now = Instant::now();
+                if now >= *deadline.get_or_insert(now + t) {
+                    return Err(CoreError::Timeout);
+                }
             }
             backoff.pause();
         }
@@ -269,6 +307,74 @@ impl Got {
                 len: m.data.len(),
             },
             Got::Direct(r) => *r,
+        }
+    }
+}
+
+/// A payload left in MPI by [`Context::recv_lazy`]. Fetch it with
+/// [`recv_into`](Lazy::recv_into) or [`recv_append`](Lazy::recv_append);
+/// dropped unfetched, it is received and discarded (so its sender's
+/// transfer completes).
+#[derive(Debug)]
+pub struct Lazy {
+    len: usize,
+    matched: Option<Matched>,
+}
+
+impl Lazy {
+    /// Length of the payload in bytes.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the payload is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Receives the payload into `buf`, which must hold exactly
+    /// [`len`](Lazy::len) bytes.
+    pub fn recv_into(mut self, buf: &mut [u8]) -> CoreResult<()> {
+        if buf.len() != self.len {
+            return Err(CoreError::InvalidArgument(format!(
+                "a payload of {} bytes does not fit {} bytes",
+                self.len,
+                buf.len()
+            )));
+        }
+        let Some(m) = self.matched.take() else {
+            return Err(CoreError::InvalidArgument("payload already fetched".into()));
+        };
+        with_engine(|_| {
+            let mut backoff = Backoff::new();
+            m.recv(buf, || backoff.pause())
+        })
+        .map(|_| ())
+    }
+
+    /// Receives the payload after the contents of `v`.
+    pub fn recv_append(mut self, v: &mut Vec<u8>) -> CoreResult<()> {
+        let Some(m) = self.matched.take() else {
+            return Err(CoreError::InvalidArgument("payload already fetched".into()));
+        };
+        with_engine(|_| {
+            let mut backoff = Backoff::new();
+            m.recv_append(v, || backoff.pause())
+        })
+        .map(|_| ())
+    }
+}
+
+impl Drop for Lazy {
+    fn drop(&mut self) {
+        if let Some(m) = self.matched.take() {
+            let mut scratch = Vec::new();
+            // Without a backend (after it was left) the message handle's
+            // own drop receives it, if MPI is still running.
+            let _ = with_engine(|_| {
+                let mut backoff = Backoff::new();
+                m.recv_append(&mut scratch, || backoff.pause())
+            });
         }
     }
 }

@@ -36,10 +36,16 @@ pub enum Phase {
 }
 
 /// State of one wait.
+///
+/// A wait made with [`Backoff::new`] reads the clock and the process-wide
+/// policy only when its first unchecked spins are used up, so a wait that
+/// ends within them (a message that was already there or came at once)
+/// costs neither.
 #[derive(Debug)]
 pub struct Backoff {
-    policy: Policy,
-    start: Instant,
+    policy: Option<Policy>,
+    /// When the wait started; `None` until the clock is first read.
+    start: Option<Instant>,
     sleep: Duration,
     /// Spins left before the clock is read again (reading it costs more
     /// than one poll).
@@ -50,26 +56,46 @@ pub struct Backoff {
 const SPINS_PER_CHECK: u32 = 64;
 
 impl Backoff {
-    /// A new wait with the process-wide policy.
+    /// A new wait with the process-wide policy (read when first needed).
     pub fn new() -> Backoff {
-        Backoff::with_policy(crate::lifecycle::wait_policy())
+        Backoff {
+            policy: None,
+            start: None,
+            sleep: Duration::ZERO,
+            spins_unchecked: SPINS_PER_CHECK,
+        }
     }
 
-    /// A new wait with an explicit policy.
+    /// A new wait with an explicit policy, starting now.
     pub fn with_policy(policy: Policy) -> Backoff {
         Backoff {
-            policy,
-            start: Instant::now(),
+            policy: Some(policy),
+            start: Some(Instant::now()),
             sleep: policy.first_sleep,
             spins_unchecked: SPINS_PER_CHECK,
         }
     }
 
-    /// Starts over after progress was made.
+    /// Starts over after progress was made (the clock restarts at the next
+    /// check).
     pub fn reset(&mut self) {
-        self.start = Instant::now();
-        self.sleep = self.policy.first_sleep;
+        self.start = None;
+        if let Some(p) = self.policy {
+            self.sleep = p.first_sleep;
+        }
         self.spins_unchecked = SPINS_PER_CHECK;
+    }
+
+    /// Reads the policy and starts the clock, if not done yet.
+    fn start(&mut self) {
+        if self.policy.is_none() {
+            let p = crate::lifecycle::wait_policy();
+            self.policy = Some(p);
+            self.sleep = p.first_sleep;
+        }
+        if self.start.is_none() {
+            self.start = Some(Instant::now());
+        }
     }
 
     /// Whether the wait is still spinning; cheaper than [`phase`](Self::phase)
@@ -78,12 +104,16 @@ impl Backoff {
         self.spins_unchecked > 0 || self.phase() == Phase::Spin
     }
 
-    /// The phase the next `pause` will use.
+    /// The phase the next `pause` will use (a wait whose clock has not
+    /// started yet is spinning).
     pub fn phase(&self) -> Phase {
-        let waited = self.start.elapsed();
-        if waited < self.policy.spin {
+        let (Some(policy), Some(start)) = (self.policy, self.start) else {
+            return Phase::Spin;
+        };
+        let waited = start.elapsed();
+        if waited < policy.spin {
             Phase::Spin
-        } else if waited < self.policy.yield_until {
+        } else if waited < policy.yield_until {
             Phase::Yield
         } else {
             Phase::Sleep
@@ -97,6 +127,7 @@ impl Backoff {
             std::hint::spin_loop();
             return;
         }
+        self.start();
         match self.phase() {
             Phase::Spin => {
                 self.spins_unchecked = SPINS_PER_CHECK;
@@ -105,7 +136,8 @@ impl Backoff {
             Phase::Yield => std::thread::yield_now(),
             Phase::Sleep => {
                 std::thread::sleep(self.sleep);
-                self.sleep = (self.sleep * 2).min(self.policy.max_sleep);
+                let max = self.policy.map_or(self.sleep, |p| p.max_sleep);
+                self.sleep = (self.sleep * 2).min(max);
             }
         }
     }

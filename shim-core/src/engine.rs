@@ -7,7 +7,7 @@ use crate::control::{Body as CtlBody, Ctl, Route as CtlRoute};
 use crate::envelope::{Body, Header, HEADER_LEN, INLINE_MAX, TAG_ENVELOPE, TAG_PAYLOAD};
 use crate::error::{CoreError, CoreResult};
 use crate::idhash::{IdMap, IdSet};
-use crate::mpi::{self, Comm, ListenerSet, OwnedSend, Port, Status};
+use crate::mpi::{self, Comm, ListenerSet, Matched, OwnedSend, Port, Status};
 use crate::procid::ProcId;
 use crate::queue::{Match, MatchQueue, Message};
 
@@ -89,6 +89,11 @@ pub(crate) struct Want<'a> {
     pub sink: Sink<'a>,
     /// Set when a message was delivered: (source, tag, encoding, full length).
     pub got: Option<(ProcId, i32, u32, usize)>,
+    /// Separately sent payloads of at least this many bytes are left in
+    /// MPI (matched, not received) for a `Sink::Vec`: see `matched`.
+    pub lazy_min: usize,
+    /// The payload left in MPI, when one was.
+    pub matched: Option<Matched>,
 }
 
 /// What a receive got.
@@ -217,8 +222,12 @@ impl Engine {
         encoding: u32,
         payload: Payload<'_>,
     ) -> CoreResult<()> {
-        if !self.contexts.contains_key(&context) {
+        let Some(ctx) = self.contexts.get(&context) else {
             return Err(CoreError::UnknownContext(context));
+        };
+        let comm = ctx.comm;
+        if let Some(route) = self.routes.get(&dest).copied() {
+            return self.send_on(context, Some(comm), route, dest, tag, encoding, payload);
         }
         if dest == self.me {
             let data = payload.into_vec();
@@ -229,9 +238,6 @@ impl Engine {
                 data,
             });
             return Ok(());
-        }
-        if self.routes.contains_key(&dest) {
-            return self.send_now(context, dest, tag, encoding, payload);
         }
         if dest.batch() == self.me.batch() || self.unreachable.contains(&dest) {
             return Err(CoreError::UnknownPeer(dest));
@@ -257,13 +263,34 @@ impl Engine {
         encoding: u32,
         payload: Payload<'_>,
     ) -> CoreResult<()> {
-        let (comm, rank) = match self.routes.get(&dest).copied() {
-            Some(Route::World(r)) => (self.context(context)?.comm, r),
-            Some(Route::Link(i, r)) => match &self.links[i] {
+        let Some(route) = self.routes.get(&dest).copied() else {
+            return Err(CoreError::UnknownPeer(dest));
+        };
+        self.send_on(context, None, route, dest, tag, encoding, payload)
+    }
+
+    /// Sends over `route`; `context_comm` is the context's communicator if
+    /// the caller has it (a route in the world uses it).
+    #[allow(clippy::too_many_arguments)]
+    fn send_on(
+        &mut self,
+        context: u32,
+        context_comm: Option<Comm>,
+        route: Route,
+        dest: ProcId,
+        tag: i32,
+        encoding: u32,
+        payload: Payload<'_>,
+    ) -> CoreResult<()> {
+        let (comm, rank) = match route {
+            Route::World(r) => match context_comm {
+                Some(c) => (c, r),
+                None => (self.context(context)?.comm, r),
+            },
+            Route::Link(i, r) => match &self.links[i] {
                 Some(l) => (l.comm, r),
                 None => return Err(CoreError::UnknownPeer(dest)),
             },
-            None => return Err(CoreError::UnknownPeer(dest)),
         };
         let bytes = payload.as_slice();
         let mut header = Header {
@@ -369,8 +396,12 @@ impl Engine {
         // A wildcard sender may be behind any link: then every poll is full.
         let any_linked = want.pattern.source.is_none() && self.links.iter().any(Option::is_some);
         let full_every = if any_linked { 1 } else { FULL_EVERY };
-        for i in 0..polls.max(1) {
-            let n = if i % full_every == 0 {
+        // Counts down to the next full poll (no division per poll).
+        let mut until_full = 0;
+        for _ in 0..polls.max(1) {
+            let full = until_full == 0;
+            until_full = if full { full_every - 1 } else { until_full - 1 };
+            let n = if full {
                 self.progress(Some(&mut *want))?
             } else {
                 let mut set = std::mem::take(&mut self.listeners);
@@ -394,13 +425,17 @@ impl Engine {
         mut want: Option<&mut Want<'_>>,
     ) -> CoreResult<usize> {
         let mut n = 0;
-        // Bounded, so the caller gets control back under a flood.
+        // Bounded, so the caller gets control back under a flood; a served
+        // receive returns at once (the rest is drained by the next poll).
         for _ in 0..64 {
             let got =
                 set.poll(|comm, st, bytes| self.arrive(comm, st, bytes, want.as_deref_mut()))?;
             match got {
                 Some(()) => n += 1,
                 None => break,
+            }
+            if want.as_ref().is_some_and(|w| w.got.is_some()) {
+                break;
             }
         }
         Ok(n)
@@ -486,6 +521,11 @@ impl Engine {
             (Sink::Vec(v), Body::Inline) => {
                 v.clear();
                 v.extend_from_slice(payload_of(bytes));
+            }
+            (Sink::Vec(v), Body::Separate) if len >= w.lazy_min => {
+                v.clear();
+                let mut backoff = Backoff::new();
+                w.matched = Some(mpi::mprobe(rank, TAG_PAYLOAD, comm, || backoff.pause())?);
             }
             (Sink::Vec(v), Body::Separate) => {
                 v.clear();

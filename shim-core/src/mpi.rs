@@ -934,6 +934,134 @@ pub fn recv_append(
     Ok(got)
 }
 
+/// A message matched with `MPI_Improbe` and not received yet: it left MPI's
+/// matching queue, so no later receive can take it; its bytes are fetched
+/// with [`Matched::recv`]. Dropped unreceived, it is received and discarded.
+pub struct Matched {
+    msg: sys::MPI_Message,
+    len: usize,
+}
+
+// SAFETY: a message handle is an opaque identifier usable from any thread;
+// the crate serialises MPI calls.
+unsafe impl Send for Matched {}
+
+impl std::fmt::Debug for Matched {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Matched").field("len", &self.len).finish()
+    }
+}
+
+/// Matches the next message from `source` with MPI tag `tag` (it must be on
+/// its way: the caller knows it was sent), calling `idle` between tries.
+pub fn mprobe(
+    source: i32,
+    tag: i32,
+    comm: Comm,
+    mut idle: impl FnMut(),
+) -> Result<Matched, CoreError> {
+    loop {
+        let mut flag: c_int = 0;
+        // SAFETY: reading a handle constant exported by mpi-sys's C shim.
+        let mut msg = unsafe { sys::RSMPI_MESSAGE_NULL };
+        let mut st = empty_status();
+        // SAFETY: flag, message and status are valid out-pointers.
+        check(
+            unsafe { sys::MPI_Improbe(source, tag, comm.0, &mut flag, &mut msg, &mut st) },
+            "MPI_Improbe",
+        )?;
+        if flag != 0 {
+            let len = status_of(&st)?.count;
+            return Ok(Matched { msg, len });
+        }
+        idle();
+    }
+}
+
+impl Matched {
+    /// Length of the message in bytes.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the message is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Receives the message into `buf` (at most `buf.len()` bytes are
+    /// kept), calling `idle` between completion tests. Returns the count.
+    pub fn recv(mut self, buf: &mut [u8], mut idle: impl FnMut()) -> Result<usize, CoreError> {
+        let count = c_len(buf.len())?;
+        let mut req = RawRequest::null();
+        // SAFETY: `buf` stays borrowed until this function returns and the
+        // request is completed before that on every path (guard below);
+        // MPI_Imrecv consumes the message handle (it becomes null).
+        check(
+            unsafe {
+                sys::MPI_Imrecv(
+                    buf.as_mut_ptr() as *mut c_void,
+                    count,
+                    sys::RSMPI_UINT8_T,
+                    &mut self.msg,
+                    &mut req.0,
+                )
+            },
+            "MPI_Imrecv",
+        )?;
+        let guard = WaitOnDrop(&mut req);
+        loop {
+            if let Some(st) = guard.0.test()? {
+                return Ok(st.count);
+            }
+            idle();
+        }
+    }
+
+    /// Receives the message into the spare capacity of `v` (after its
+    /// contents), without zero-filling first. Returns the count.
+    pub fn recv_append(self, v: &mut Vec<u8>, idle: impl FnMut()) -> Result<usize, CoreError> {
+        let len = self.len;
+        v.reserve(len);
+        let start = v.len();
+        let spare = &mut v.spare_capacity_mut()[..len];
+        // SAFETY: `MaybeUninit<u8>` has the layout of `u8`; MPI only writes
+        // into the buffer, which is borrowed for the whole receive.
+        let buf = unsafe { std::slice::from_raw_parts_mut(spare.as_mut_ptr() as *mut u8, len) };
+        let got = self.recv(buf, idle)?.min(len);
+        // SAFETY: MPI wrote `got` bytes right after the vector's contents.
+        unsafe { v.set_len(start + got) };
+        Ok(got)
+    }
+
+    fn is_null(&self) -> bool {
+        // SAFETY: reading a handle constant exported by mpi-sys's C shim.
+        self.msg.0 == unsafe { sys::RSMPI_MESSAGE_NULL }.0
+    }
+}
+
+impl Drop for Matched {
+    fn drop(&mut self) {
+        if self.is_null() || is_finalized() {
+            return;
+        }
+        // Received and thrown away, so the sender's transfer completes.
+        let mut scratch = vec![0u8; self.len];
+        let count = c_int::try_from(self.len).unwrap_or(0);
+        // SAFETY: `scratch` holds `len` bytes for the whole blocking call;
+        // MPI_Mrecv consumes the message handle.
+        unsafe {
+            sys::MPI_Mrecv(
+                scratch.as_mut_ptr() as *mut c_void,
+                count,
+                sys::RSMPI_UINT8_T,
+                &mut self.msg,
+                sys::RSMPI_STATUS_IGNORE,
+            )
+        };
+    }
+}
+
 /// Starts `count` copies of `command` with `args` (collective over
 /// `MPI_COMM_SELF`). Returns the intercommunicator and one MPI error code
 /// per requested process (0 for started ones).

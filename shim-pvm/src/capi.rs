@@ -11,7 +11,7 @@ use crate::errors::{perror_line, ERROR_SLOTS};
 use crate::ops::Wait;
 use crate::pack::{datatype_size, Encoding, MsgBuf};
 use crate::ptr;
-use crate::state::{blocking, finish, finish_quiet, leave, with_task};
+use crate::state::{blocking, finish, finish_quiet, leave, with_task, with_task_lazy};
 use crate::{PvmError, PvmResult};
 use shim_core::ffi_guard::guard;
 use std::ffi::{c_char, c_int, c_long, c_short, c_uint, c_ulong, c_ushort, c_void};
@@ -300,7 +300,7 @@ pub extern "C" fn pvm_bufinfo(
     tid: *mut c_int,
 ) -> c_int {
     entry("pvm_bufinfo", || {
-        let (b, tag, src) = with_task(|t| t.msg.info(bufid))?;
+        let (b, tag, src) = with_task_lazy(|t| t.msg.info(bufid))?;
         ptr::put(bytes, b);
         ptr::put(msgtag, tag);
         ptr::put(tid, src);
@@ -336,7 +336,9 @@ fn pack<T>(
     })
 }
 
-/// Unpacks from the active receive buffer.
+/// Unpacks from the active receive buffer. The first unpack of a buffer
+/// whose large payload is still in MPI receives it straight into the
+/// caller's items when it takes the whole body as one plain copy.
 fn unpack<T>(
     p: *mut T,
     nitem: c_int,
@@ -344,7 +346,18 @@ fn unpack<T>(
     f: impl FnOnce(&mut MsgBuf, &mut [T], usize, usize) -> PvmResult<()>,
 ) -> PvmResult<i32> {
     let (n, s) = counts(nitem, stride)?;
-    with_task(|t| {
+    with_task_lazy(|t| {
+        if t.msg.lazy_pending() {
+            let size = std::mem::size_of::<T>();
+            if s == 1 {
+                let bytes = n.checked_mul(size).ok_or_else(bad)?;
+                let out = ptr::items_mut(p as *mut u8, bytes, 1).ok_or_else(bad)?;
+                if t.msg.unpack_lazy(out, size == 1)? {
+                    return Ok(0);
+                }
+            }
+            t.msg.materialize()?;
+        }
         let buf = t.msg.rbuf_mut()?;
         f(buf, ptr::items_mut(p, n, s).ok_or_else(bad)?, n, s)?;
         Ok(0)

@@ -244,6 +244,7 @@ fn read_in_place(addr: usize, size: usize, nitem: usize, stride: usize) -> Vec<u
 fn header_and_body(t: &Task, id: i32) -> PvmResult<([i32; 8], Vec<u8>, Encoding)> {
     let mut h = minfo(t, id)?;
     let b = t.msg.get(id)?;
+    b.msg.whole()?;
     let body = b.msg.wire(&read_in_place).into_owned();
     h[0] = body.len() as i32;
     Ok((h, body, b.msg.encoding()))
@@ -517,10 +518,17 @@ fn run_pending() {
 /// Runs the message handlers of messages that arrived so far: call it
 /// after a PVM call, with the task lock released. Cheap when no handler is
 /// installed.
+#[inline]
 pub fn dispatch_handlers() {
     if !HAVE_HANDLERS.load(Ordering::Acquire) && !PENDING_ON.load(Ordering::Acquire) {
         return;
     }
+    dispatch_now();
+}
+
+/// [`dispatch_handlers`] once handlers or pending signals exist.
+#[cold]
+fn dispatch_now() {
     if DISPATCHING.with(|d| d.get()) {
         return;
     }

@@ -64,6 +64,11 @@ pub struct MsgState {
     /// Addresses of large storage already asked to move to huge pages (the
     /// request may fail; it is not repeated for the same storage).
     converted: VecDeque<usize>,
+    /// A received buffer whose large payload is still in MPI: its id and
+    /// the payload. At most one exists: it is made by a receive, and every
+    /// entry point other than the unpack functions and `pvm_bufinfo` fetches
+    /// it into the buffer first ([`MsgState::materialize`]).
+    lazy: Option<(i32, shim_core::Lazy)>,
 }
 
 /// At most this many addresses are remembered in `converted`.
@@ -98,6 +103,7 @@ impl MsgState {
             small: Vec::new(),
             recv_hint: 0,
             converted: VecDeque::new(),
+            lazy: None,
         }
     }
 
@@ -137,6 +143,10 @@ impl MsgState {
         let Some(buf) = self.bufs.remove(&id) else {
             return Err(PvmError(err::NO_SUCH_BUF));
         };
+        if self.lazy.as_ref().is_some_and(|(l, _)| *l == id) {
+            // Received and discarded, so the sender's transfer completes.
+            self.lazy = None;
+        }
         if self.sbuf == id {
             self.sbuf = 0;
         }
@@ -331,10 +341,97 @@ impl MsgState {
         }
     }
 
-    /// (bytes, tag, source) of a buffer (`pvm_bufinfo`).
+    /// (bytes, tag, source) of a buffer (`pvm_bufinfo`); a payload still
+    /// in MPI counts with its length.
     pub fn info(&self, id: i32) -> PvmResult<(i32, i32, i32)> {
         let b = self.get(id)?;
-        Ok((b.msg.byte_len() as i32, b.tag, b.src))
+        let pending = match &self.lazy {
+            Some((l, p)) if *l == id => p.len(),
+            _ => 0,
+        };
+        Ok(((b.msg.byte_len() + pending) as i32, b.tag, b.src))
+    }
+
+    /// Files a received message whose payload is still in MPI under a new
+    /// buffer id, not queued; a buffer left that way before is fetched first.
+    pub fn adopt_lazy(
+        &mut self,
+        src: i32,
+        tag: i32,
+        word: u32,
+        data: Vec<u8>,
+        payload: shim_core::Lazy,
+    ) -> PvmResult<i32> {
+        self.materialize()?;
+        let id = self.adopt(src, tag, word, data);
+        self.lazy = Some((id, payload));
+        Ok(id)
+    }
+
+    /// Whether a received buffer's payload is still in MPI.
+    #[inline]
+    pub fn lazy_pending(&self) -> bool {
+        self.lazy.is_some()
+    }
+
+    /// Fetches a payload left in MPI into its buffer.
+    pub fn materialize(&mut self) -> PvmResult<()> {
+        let Some((id, payload)) = self.lazy.take() else {
+            return Ok(());
+        };
+        let Some(b) = self.bufs.get_mut(&id) else {
+            return Ok(());
+        };
+        let len = payload.len();
+        let body = b.msg.fill_storage();
+        if body.capacity() < len && len >= HUGE_MIN {
+            *body = crate::ptr::huge_storage(len);
+        }
+        body.clear();
+        payload
+            .recv_append(body)
+            .map_err(|_| PvmError(err::SYS_ERR))?;
+        if len >= HUGE_MIN {
+            self.recv_hint = len;
+        }
+        Ok(())
+    }
+
+    /// The first unpack of the receive buffer, when its payload is still in
+    /// MPI and the unpack takes the whole body as one plain copy into `out`
+    /// (`byte_items`: the items are bytes, which XDR stores natively too):
+    /// receives the payload straight into `out` and returns `true`.
+    /// Otherwise returns `false` and changes nothing.
+    pub fn unpack_lazy(&mut self, out: &mut [u8], byte_items: bool) -> PvmResult<bool> {
+        let rbuf = self.rbuf;
+        let fits = match &self.lazy {
+            Some((id, p)) => *id == rbuf && p.len() == out.len(),
+            None => false,
+        };
+        if !fits {
+            return Ok(false);
+        }
+        let Some(b) = self.bufs.get_mut(&rbuf) else {
+            return Ok(false);
+        };
+        let plain = match b.msg.encoding() {
+            Encoding::Default => byte_items && out.len().is_multiple_of(4),
+            Encoding::Raw | Encoding::InPlace => true,
+        };
+        if !plain || !b.msg.untouched_empty() {
+            return Ok(false);
+        }
+        let Some((_, payload)) = self.lazy.take() else {
+            return Ok(false);
+        };
+        payload.recv_into(out).map_err(|_| PvmError(err::SYS_ERR))?;
+        b.msg.set_spent(out.len());
+        Ok(true)
+    }
+
+    /// Drops a payload left in MPI (received and discarded).
+    pub fn discard_lazy(&mut self) {
+        self.lazy = None;
     }
 
     /// A task-exit notice arrived for a `pvm_notify` of this task: queue the

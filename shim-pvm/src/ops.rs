@@ -76,6 +76,7 @@ impl Task {
         }
         let (user, ctx) = (self.user, self.msg.context);
         let buf = self.msg.sbuf_mut()?;
+        buf.whole()?;
         let word = encoding_word(ctx, buf.encoding());
         deliver(user, tid, tag, word, &buf.wire(read))
     }
@@ -102,6 +103,7 @@ impl Task {
         list.dedup();
         let (user, ctx, me) = (self.user, self.msg.context, self.me);
         let buf = self.msg.sbuf_mut()?;
+        buf.whole()?;
         let word = encoding_word(ctx, buf.encoding());
         let bytes = buf.wire(read);
         for t in list.into_iter().filter(|&t| t != me) {
@@ -154,6 +156,19 @@ impl Task {
     /// came). A message that was queued stays queued; one that arrives now
     /// is not queued (the caller takes it).
     pub fn find(&mut self, tid: i32, tag: i32, wait: Wait) -> PvmResult<Outcome<Option<i32>>> {
+        self.find_with(tid, tag, wait, false)
+    }
+
+    /// [`find`](Self::find); with `lazy`, a large payload delivered straight
+    /// to this receive is left in MPI (the caller makes the buffer its
+    /// receive buffer).
+    fn find_with(
+        &mut self,
+        tid: i32,
+        tag: i32,
+        wait: Wait,
+        lazy: bool,
+    ) -> PvmResult<Outcome<Option<i32>>> {
         let (src, tag) = check_pattern(tid, tag)?;
         if let Some(id) = self.msg.find_queued(src, tag) {
             return Ok(Outcome::Done(Some(id)));
@@ -193,9 +208,18 @@ impl Task {
                 _ => SYSTEM_CHECK,
             };
             let storage = self.msg.take_recv_storage();
-            match self.user.recv_reusing(pattern, Some(slice), storage) {
-                Ok(m) => {
+            let lazy_min = if lazy { self.lazy_min } else { usize::MAX };
+            match self.user.recv_lazy(pattern, Some(slice), storage, lazy_min) {
+                Ok((m, None)) => {
                     let id = self.msg.adopt(tid_of(m.source), m.tag, m.encoding, m.data);
+                    return Ok(Outcome::Done(Some(id)));
+                }
+                Ok((m, Some(payload))) => {
+                    // A process that ends without pvm_exit still receives
+                    // it, so its sender's pvm_send completes.
+                    shim_core::lifecycle::before_finalize(crate::state::discard_payload);
+                    let (src, tag) = (tid_of(m.source), m.tag);
+                    let id = self.msg.adopt_lazy(src, tag, m.encoding, m.data, payload)?;
                     return Ok(Outcome::Done(Some(id)));
                 }
                 Err(CoreError::Timeout) => {
@@ -227,7 +251,7 @@ impl Task {
     pub fn receive(&mut self, tid: i32, tag: i32, wait: Wait) -> PvmResult<Outcome<i32>> {
         check_pattern(tid, tag)?;
         self.msg.drop_rbuf();
-        match self.find(tid, tag, wait)? {
+        match self.find_with(tid, tag, wait, true)? {
             Outcome::Killed => Ok(Outcome::Killed),
             Outcome::Done(None) => Ok(Outcome::Done(0)),
             Outcome::Done(Some(id)) => {

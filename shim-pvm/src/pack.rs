@@ -104,6 +104,10 @@ pub struct MsgBuf {
     refs: Vec<InPlaceRef>,
     /// Read position in `body`.
     cursor: usize,
+    /// Bytes of a received body that were handed straight to the caller's
+    /// memory by its first unpack and are not held here (see
+    /// [`MsgBuf::set_spent`]).
+    spent: usize,
 }
 
 /// A C type that can be packed: its native layout and its XDR form.
@@ -235,6 +239,7 @@ impl MsgBuf {
             body: Vec::new(),
             refs: Vec::new(),
             cursor: 0,
+            spent: 0,
         }
     }
 
@@ -246,6 +251,7 @@ impl MsgBuf {
             body: wire,
             refs: Vec::new(),
             cursor: 0,
+            spent: 0,
         }
     }
 
@@ -257,6 +263,7 @@ impl MsgBuf {
             body: storage,
             refs: Vec::new(),
             cursor: 0,
+            spent: 0,
         }
     }
 
@@ -274,6 +281,7 @@ impl MsgBuf {
     /// (in-place regions count with the bytes they will send).
     pub fn byte_len(&self) -> usize {
         self.body.len()
+            + self.spent
             + self
                 .refs
                 .iter()
@@ -468,6 +476,36 @@ impl MsgBuf {
     /// Moves the read cursor back to the start of the body.
     pub fn rewind(&mut self) {
         self.cursor = 0;
+    }
+
+    /// Whether nothing was read from the buffer yet and it holds no bytes
+    /// (a received buffer whose body is still to come).
+    pub fn untouched_empty(&self) -> bool {
+        self.cursor == 0 && self.body.is_empty() && self.refs.is_empty() && self.spent == 0
+    }
+
+    /// The storage of an empty received buffer, for its body to be
+    /// received into.
+    pub fn fill_storage(&mut self) -> &mut Vec<u8> {
+        &mut self.body
+    }
+
+    /// Records that the whole body (`len` bytes) of this empty received
+    /// buffer was delivered straight into the caller's memory by its first
+    /// unpack: the buffer then reads as fully unpacked, reports `len`
+    /// bytes, and can no longer be sent or read again (`PvmNoData`).
+    pub fn set_spent(&mut self, len: usize) {
+        self.spent = len;
+    }
+
+    /// `PvmNoData` if the body was handed to the caller's memory (see
+    /// [`MsgBuf::set_spent`]), so the buffer's bytes cannot be sent.
+    pub fn whole(&self) -> PvmResult<()> {
+        if self.spent > 0 {
+            Err(NO_DATA)
+        } else {
+            Ok(())
+        }
     }
 }
 

@@ -19,8 +19,21 @@ enum Phase {
 
 static PVM: Lock<Phase> = Lock::new(Phase::Fresh);
 
-/// Runs `f` on this process's task, enrolling it first if needed.
+/// Runs `f` on this process's task, enrolling it first if needed. A
+/// received payload still in MPI is fetched into its buffer first, so `f`
+/// sees every buffer whole.
 pub fn with_task<R>(f: impl FnOnce(&mut Task) -> PvmResult<R>) -> PvmResult<R> {
+    with_task_lazy(|t| {
+        if t.msg.lazy_pending() {
+            t.msg.materialize()?;
+        }
+        f(t)
+    })
+}
+
+/// Like [`with_task`], leaving a received payload in MPI: for the entry
+/// points that handle one themselves (unpacking, `pvm_bufinfo`).
+pub fn with_task_lazy<R>(f: impl FnOnce(&mut Task) -> PvmResult<R>) -> PvmResult<R> {
     let mut g = PVM.lock();
     if matches!(*g, Phase::Fresh) {
         *g = Phase::Enrolled(Box::new(Task::enroll()?));
@@ -43,11 +56,23 @@ pub fn blocking<R>(f: impl FnOnce(&mut Task) -> PvmResult<Outcome<R>>) -> PvmRes
     }
 }
 
+/// Receives and drops a payload still in MPI (run before MPI is finalised,
+/// for a process that ends without `pvm_exit`). Inside `pvm_exit`, which
+/// holds the task and has dropped it already, this does nothing.
+pub fn discard_payload() {
+    if let Some(mut g) = PVM.try_lock() {
+        if let Phase::Enrolled(t) = &mut *g {
+            t.msg.discard_lazy();
+        }
+    }
+}
+
 /// `pvm_exit`: leaves PVM; the process goes on.
 pub fn leave() -> bool {
     let mut g = PVM.lock();
     match std::mem::replace(&mut *g, Phase::Exited) {
         Phase::Enrolled(mut t) => {
+            t.msg.discard_lazy();
             t.leave();
             true
         }
@@ -76,24 +101,30 @@ fn auto_err() -> i32 {
 
 /// Turns a result into PVM's return value; a failure sets `pvm_errno` and,
 /// as `PvmAutoErr` says, is printed (1), printed then exits (2) or aborts (3).
+#[inline]
 pub fn finish(func: &str, r: PvmResult<i32>) -> i32 {
     match r {
         Ok(v) => v,
-        Err(PvmError(code)) => {
-            crate::ptr::set_errno(code);
-            let mode = auto_err();
-            if mode != 0 {
-                eprintln!("{}", report_line(reporter(), func, code));
-            }
-            match mode {
-                2 => {
-                    leave();
-                    std::process::exit(code.unsigned_abs() as i32)
-                }
-                3 => std::process::abort(),
-                _ => code,
-            }
+        Err(e) => failed(func, e),
+    }
+}
+
+/// The error path of [`finish`], kept out of line.
+#[cold]
+#[inline(never)]
+fn failed(func: &str, PvmError(code): PvmError) -> i32 {
+    crate::ptr::set_errno(code);
+    let mode = auto_err();
+    if mode != 0 {
+        eprintln!("{}", report_line(reporter(), func, code));
+    }
+    match mode {
+        2 => {
+            leave();
+            std::process::exit(code.unsigned_abs() as i32)
         }
+        3 => std::process::abort(),
+        _ => code,
     }
 }
 

@@ -119,6 +119,24 @@ pub struct Task {
     pub last_system_check: std::time::Instant,
     /// Calls of the periodic system check left before it reads the clock.
     pub system_check_skips: u32,
+    /// Payloads at least this large, delivered straight to a waiting
+    /// receive, stay in MPI until read (`usize::MAX`: never; see
+    /// [`lazy_threshold`]).
+    pub lazy_min: usize,
+}
+
+/// Payloads of at least this many bytes delivered straight to a waiting
+/// `pvm_recv`/`pvm_trecv`/`pvm_nrecv` stay in MPI until the buffer is read.
+pub const LAZY_MIN: usize = 64 * 1024;
+
+/// The lazy receive threshold: [`LAZY_MIN`], or never when the environment
+/// sets `MPBRIDGE_PVM_LAZY_RECV=0` (every payload is then received within
+/// the receive call, so its sender's `pvm_send` completes there too).
+pub fn lazy_threshold() -> usize {
+    match std::env::var("MPBRIDGE_PVM_LAZY_RECV") {
+        Ok(v) if v.trim() == "0" => usize::MAX,
+        _ => LAZY_MIN,
+    }
 }
 
 fn core_err(e: shim_core::CoreError) -> PvmError {
@@ -223,6 +241,7 @@ impl Task {
             watchers: Vec::new(),
             last_system_check: std::time::Instant::now(),
             system_check_skips: 0,
+            lazy_min: lazy_threshold(),
         };
         if parent.is_some() {
             task.origin = Origin::Spawned;

@@ -73,3 +73,29 @@ fn exit_notices_for_a_finished_and_a_killed_child() {
     assert!(!r.stderr.contains("was not killed"), "{}", r.stderr);
     assert_eq!(r.code, Some(0), "{}", r.stderr);
 }
+
+/// Large messages delivered straight to a waiting receive, read every way
+/// a program can (whole, in pieces, strided, XDR, after `pvm_bufinfo`,
+/// forwarded, freed unread, by `pvm_trecv`/`pvm_nrecv`, interleaved with
+/// small ones from two senders), values checked.
+#[test]
+fn large_messages_read_every_way_on_three_ranks() {
+    let exe = build("pvm_large.c", &["pvm3"]);
+    let r = mpiexec(3, &exe, &[], Duration::from_secs(120));
+    assert!(!r.timed_out, "hung:\n{}\n{}", r.stdout, r.stderr);
+    tallies_ok(&r.stdout, 3, "pvm_large");
+    assert!(!r.stderr.contains("FAILED"), "{}", r.stderr);
+    assert!(!r.stderr.contains("libpvm ["), "{}", r.stderr);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+}
+
+/// A task ending without `pvm_exit` while a large message it received is
+/// still unread does not leave its sender blocked in `pvm_send`.
+#[test]
+fn unread_large_message_at_exit_releases_its_sender() {
+    let exe = build("pvm_large_exit.c", &["pvm3"]);
+    let r = mpiexec(2, &exe, &[], Duration::from_secs(60));
+    assert!(!r.timed_out, "hung:\n{}\n{}", r.stdout, r.stderr);
+    tallies_ok(&r.stdout, 2, "pvm_large_exit");
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+}
