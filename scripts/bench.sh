@@ -154,6 +154,12 @@ bench_pvm() {
     run_mpi 2 "$OUT/pvm_pingpong_ours" >"$OUT/pvm_ours.txt"
     cat "$OUT/pvm_ours.txt"
     pvm_rows_vs_mpi "$OUT/pvm_ours.txt" >>"$CSV"
+    echo "== pvm: the same with MPBRIDGE_PVM_LAZY_RECV=1 (large bodies received straight into the unpack target)"
+    run_mpi 2 env MPBRIDGE_PVM_LAZY_RECV=1 "$OUT/pvm_pingpong_ours" >"$OUT/pvm_ours_lazy.txt"
+    cat "$OUT/pvm_ours_lazy.txt"
+    awk -v OFS=, '$1 == "RESULT" && NF == 5 && $2 == "raw" {
+        printf "pvm,send-recv-raw-lazy,%s,%.3f,mpi,%.3f,%.3f\n", $3, $4, $5, $4 / $5
+    }' "$OUT/pvm_ours_lazy.txt" >>"$CSV"
     if [ ! -x /usr/bin/pvmd ] || [ ! -e /usr/lib/x86_64-linux-gnu/libpvm3.so.3 ]; then
         die "Debian's PVM is missing (apt-get install pvm pvm-dev): no baseline pvm-3.4.6"
     fi

@@ -129,13 +129,15 @@ pub struct Task {
 /// `pvm_recv`/`pvm_trecv`/`pvm_nrecv` stay in MPI until the buffer is read.
 pub const LAZY_MIN: usize = 64 * 1024;
 
-/// The lazy receive threshold: [`LAZY_MIN`], or never when the environment
-/// sets `MPBRIDGE_PVM_LAZY_RECV=0` (every payload is then received within
-/// the receive call, so its sender's `pvm_send` completes there too).
+/// The lazy receive threshold: never by default (every payload is received
+/// within the receive call, and a buffer keeps its body however it is
+/// read, as in PVM); [`LAZY_MIN`] when the environment sets
+/// `MPBRIDGE_PVM_LAZY_RECV=1`, which saves a copy of large messages at the
+/// price described in the README.
 pub fn lazy_threshold() -> usize {
     match std::env::var("MPBRIDGE_PVM_LAZY_RECV") {
-        Ok(v) if v.trim() == "0" => usize::MAX,
-        _ => LAZY_MIN,
+        Ok(v) if v.trim() == "1" => LAZY_MIN,
+        _ => usize::MAX,
     }
 }
 

@@ -1,7 +1,9 @@
 /* Large messages received by a waiting pvm_recv/pvm_trecv/pvm_nrecv, on 3
- * ranks (SPMD siblings): rank 0 receives, ranks 1 and 2 send. A large
- * payload delivered straight to a waiting receive stays in MPI until the
- * buffer is read; these checks read such buffers every way a program can:
+ * ranks (SPMD siblings): rank 0 receives, ranks 1 and 2 send. With
+ * MPBRIDGE_PVM_LAZY_RECV=1 a large payload delivered straight to a waiting
+ * receive stays in MPI until the buffer is read; without it the receive
+ * takes it at once. Run both ways, these checks read such buffers every
+ * way a program can:
  * whole, in pieces, with a stride, as XDR, after pvm_bufinfo, forwarded
  * with pvm_send of the receive buffer, freed unread before another large
  * message from the same sender, and interleaved with small messages from
@@ -23,6 +25,8 @@
 
 static int tids[3];
 static int me_index;
+/* MPBRIDGE_PVM_LAZY_RECV=1: large bodies stay in MPI until read. */
+static int lazy;
 
 /* Byte k of message `seed`. */
 static unsigned char pat(int seed, long k) { return (unsigned char)((k * 31 + seed * 7 + (k >> 9)) & 0xff); }
@@ -253,11 +257,22 @@ static void spent(unsigned char *b) {
     int bufid = pvm_recv(tids[1], 13);
     EXPECT(pvm_upkbyte((char *)b, BIG, 1), 0);
     CHECK(same(b, BIG, 13), "bytes of a buffer read whole");
-    /* Read whole by its first unpack, the body went straight to the
-     * caller's array: the buffer cannot be sent on afterwards. */
     int old = pvm_setsbuf(bufid);
-    EXPECT(pvm_send(tids[2], 77), PvmNoData);
+    if (lazy) {
+        /* Read whole by its first unpack, the body went straight to the
+         * caller's array: the buffer cannot be sent on afterwards. */
+        EXPECT(pvm_send(tids[2], 77), PvmNoData);
+        pvm_setsbuf(old);
+        return;
+    }
+    /* By default the buffer keeps its body, as in PVM: sent on to this
+     * task itself, it arrives whole. */
+    EXPECT(pvm_send(tids[0], 77), 0);
     pvm_setsbuf(old);
+    CHECK(pvm_recv(tids[0], 77) > 0, "receive of the forwarded buffer");
+    memset(b, 0, BIG);
+    EXPECT(pvm_upkbyte((char *)b, BIG, 1), 0);
+    CHECK(same(b, BIG, 13), "bytes of a buffer read whole, then sent on");
 }
 
 static void interleaved(unsigned char *b) {
@@ -307,6 +322,8 @@ int main(void) {
         if (sibs[i] == me) me_index = i;
     }
     tally_who = me;
+    const char *mode = getenv("MPBRIDGE_PVM_LAZY_RECV");
+    lazy = mode && strcmp(mode, "1") == 0;
     pvm_setopt(PvmAutoErr, 0);
     if (me_index == 0) {
         unsigned char *b = malloc(BIG + 4);

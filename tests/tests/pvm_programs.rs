@@ -81,12 +81,26 @@ fn exit_notices_for_a_finished_and_a_killed_child() {
 #[test]
 fn large_messages_read_every_way_on_three_ranks() {
     let exe = build("pvm_large.c", &["pvm3"]);
-    let r = mpiexec(3, &exe, &[], Duration::from_secs(120));
-    assert!(!r.timed_out, "hung:\n{}\n{}", r.stdout, r.stderr);
-    tallies_ok(&r.stdout, 3, "pvm_large");
-    assert!(!r.stderr.contains("FAILED"), "{}", r.stderr);
-    assert!(!r.stderr.contains("libpvm ["), "{}", r.stderr);
-    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    for lazy in ["0", "1"] {
+        let r = mpiexec_lazy(3, &exe, lazy, Duration::from_secs(120));
+        let what = format!("pvm_large, MPBRIDGE_PVM_LAZY_RECV={lazy}");
+        assert!(!r.timed_out, "{what} hung:\n{}\n{}", r.stdout, r.stderr);
+        tallies_ok(&r.stdout, 3, &what);
+        assert!(!r.stderr.contains("FAILED"), "{what}: {}", r.stderr);
+        assert!(!r.stderr.contains("libpvm ["), "{what}: {}", r.stderr);
+        assert_eq!(r.code, Some(0), "{what}: {}", r.stderr);
+    }
+}
+
+/// `mpiexec -n n exe` with `MPBRIDGE_PVM_LAZY_RECV` set to `lazy` on every rank.
+fn mpiexec_lazy(n: u32, exe: &std::path::Path, lazy: &str, limit: Duration) -> tests::mpirun::Run {
+    let mut cmd = std::process::Command::new("mpiexec");
+    cmd.args(["-n", &n.to_string()])
+        .arg("-x")
+        .arg(format!("MPBRIDGE_PVM_LAZY_RECV={lazy}"))
+        .arg(exe);
+    tests::mpirun::mpi_env(&mut cmd);
+    tests::mpirun::run_with_timeout(cmd, limit)
 }
 
 /// A task ending without `pvm_exit` while a large message it received is
@@ -94,7 +108,7 @@ fn large_messages_read_every_way_on_three_ranks() {
 #[test]
 fn unread_large_message_at_exit_releases_its_sender() {
     let exe = build("pvm_large_exit.c", &["pvm3"]);
-    let r = mpiexec(2, &exe, &[], Duration::from_secs(60));
+    let r = mpiexec_lazy(2, &exe, "1", Duration::from_secs(60));
     assert!(!r.timed_out, "hung:\n{}\n{}", r.stdout, r.stderr);
     tallies_ok(&r.stdout, 2, "pvm_large_exit");
     assert_eq!(r.code, Some(0), "{}", r.stderr);
