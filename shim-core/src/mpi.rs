@@ -817,6 +817,38 @@ impl Drop for WaitOnDrop<'_> {
     }
 }
 
+/// Tests a started receive until it completes, calling `idle` between
+/// tests; returns its byte count. On an error return the request is still
+/// completed before its buffer is released.
+fn complete_recv(req: &mut RawRequest, mut idle: impl FnMut()) -> Result<usize, CoreError> {
+    let guard = WaitOnDrop(req);
+    loop {
+        if let Some(st) = guard.0.test()? {
+            return Ok(st.count);
+        }
+        idle();
+    }
+}
+
+/// Receives at most `len` bytes into the spare capacity of `v` (after its
+/// contents) with `recv`, without zero-filling first; keeps what arrived.
+fn recv_into_spare(
+    v: &mut Vec<u8>,
+    len: usize,
+    recv: impl FnOnce(&mut [u8]) -> Result<usize, CoreError>,
+) -> Result<usize, CoreError> {
+    v.reserve(len);
+    let start = v.len();
+    let spare = &mut v.spare_capacity_mut()[..len];
+    // SAFETY: `MaybeUninit<u8>` has the layout of `u8`; MPI only writes
+    // into the buffer, which is borrowed for the whole receive.
+    let buf = unsafe { std::slice::from_raw_parts_mut(spare.as_mut_ptr() as *mut u8, len) };
+    let got = recv(buf)?.min(len);
+    // SAFETY: MPI wrote `got` bytes right after the vector's contents.
+    unsafe { v.set_len(start + got) };
+    Ok(got)
+}
+
 /// Sends a small message with blocking `MPI_Send`, which MPI completes as
 /// soon as the bytes are buffered (eager protocol) and serves on its fastest
 /// path. Only for messages well below MPI's eager limit.
@@ -882,7 +914,7 @@ pub fn recv_borrowed(
     source: i32,
     tag: i32,
     comm: Comm,
-    mut idle: impl FnMut(),
+    idle: impl FnMut(),
 ) -> Result<usize, CoreError> {
     let count = c_len(buf.len())?;
     let mut req = RawRequest::null();
@@ -902,13 +934,7 @@ pub fn recv_borrowed(
         },
         "MPI_Irecv",
     )?;
-    let guard = WaitOnDrop(&mut req);
-    loop {
-        if let Some(st) = guard.0.test()? {
-            return Ok(st.count);
-        }
-        idle();
-    }
+    complete_recv(&mut req, idle)
 }
 
 /// Receives one message from `source` with MPI tag `tag` of at most `len`
@@ -922,16 +948,7 @@ pub fn recv_append(
     comm: Comm,
     idle: impl FnMut(),
 ) -> Result<usize, CoreError> {
-    v.reserve(len);
-    let start = v.len();
-    let spare = &mut v.spare_capacity_mut()[..len];
-    // SAFETY: `MaybeUninit<u8>` has the layout of `u8`; MPI only writes
-    // into the buffer, which is borrowed for the whole receive.
-    let buf = unsafe { std::slice::from_raw_parts_mut(spare.as_mut_ptr() as *mut u8, len) };
-    let got = recv_borrowed(buf, source, tag, comm, idle)?.min(len);
-    // SAFETY: MPI wrote `got` bytes right after the vector's contents.
-    unsafe { v.set_len(start + got) };
-    Ok(got)
+    recv_into_spare(v, len, |buf| recv_borrowed(buf, source, tag, comm, idle))
 }
 
 /// A message matched with `MPI_Improbe` and not received yet: it left MPI's
@@ -991,7 +1008,7 @@ impl Matched {
 
     /// Receives the message into `buf` (at most `buf.len()` bytes are
     /// kept), calling `idle` between completion tests. Returns the count.
-    pub fn recv(mut self, buf: &mut [u8], mut idle: impl FnMut()) -> Result<usize, CoreError> {
+    pub fn recv(mut self, buf: &mut [u8], idle: impl FnMut()) -> Result<usize, CoreError> {
         let count = c_len(buf.len())?;
         let mut req = RawRequest::null();
         // SAFETY: `buf` stays borrowed until this function returns and the
@@ -1009,29 +1026,14 @@ impl Matched {
             },
             "MPI_Imrecv",
         )?;
-        let guard = WaitOnDrop(&mut req);
-        loop {
-            if let Some(st) = guard.0.test()? {
-                return Ok(st.count);
-            }
-            idle();
-        }
+        complete_recv(&mut req, idle)
     }
 
     /// Receives the message into the spare capacity of `v` (after its
     /// contents), without zero-filling first. Returns the count.
     pub fn recv_append(self, v: &mut Vec<u8>, idle: impl FnMut()) -> Result<usize, CoreError> {
         let len = self.len;
-        v.reserve(len);
-        let start = v.len();
-        let spare = &mut v.spare_capacity_mut()[..len];
-        // SAFETY: `MaybeUninit<u8>` has the layout of `u8`; MPI only writes
-        // into the buffer, which is borrowed for the whole receive.
-        let buf = unsafe { std::slice::from_raw_parts_mut(spare.as_mut_ptr() as *mut u8, len) };
-        let got = self.recv(buf, idle)?.min(len);
-        // SAFETY: MPI wrote `got` bytes right after the vector's contents.
-        unsafe { v.set_len(start + got) };
-        Ok(got)
+        recv_into_spare(v, len, |buf| self.recv(buf, idle))
     }
 
     fn is_null(&self) -> bool {

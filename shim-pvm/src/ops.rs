@@ -215,9 +215,6 @@ impl Task {
                     return Ok(Outcome::Done(Some(id)));
                 }
                 Ok((m, Some(payload))) => {
-                    // A process that ends without pvm_exit still receives
-                    // it, so its sender's pvm_send completes.
-                    shim_core::lifecycle::before_finalize(crate::state::discard_payload);
                     let (src, tag) = (tid_of(m.source), m.tag);
                     let id = self.msg.adopt_lazy(src, tag, m.encoding, m.data, payload)?;
                     return Ok(Outcome::Done(Some(id)));

@@ -245,6 +245,12 @@ impl Task {
             system_check_skips: 0,
             lazy_min: lazy_threshold(),
         };
+        if task.lazy_min != usize::MAX {
+            // A process that ends without pvm_exit while a lazily received
+            // payload is unread still receives it, so its sender's pvm_send
+            // completes.
+            shim_core::lifecycle::before_finalize(crate::state::discard_payload);
+        }
         if parent.is_some() {
             task.origin = Origin::Spawned;
             return Ok(task);

@@ -104,7 +104,21 @@ pub fn run_with_timeout(mut cmd: Command, timeout: Duration) -> Run {
 
 /// `mpiexec -n N prog args...` with a hard timeout.
 pub fn mpiexec(n: u32, prog: &Path, args: &[&str], timeout: Duration) -> Run {
+    mpiexec_env(n, prog, args, &[], timeout)
+}
+
+/// [`mpiexec`] with environment variables `NAME=value` set on every rank.
+pub fn mpiexec_env(
+    n: u32,
+    prog: &Path,
+    args: &[&str],
+    env: &[(&str, &str)],
+    timeout: Duration,
+) -> Run {
     let mut cmd = Command::new("mpiexec");
+    for (k, v) in env {
+        cmd.arg("-x").arg(format!("{k}={v}"));
+    }
     cmd.arg("-n").arg(n.to_string()).arg(prog).args(args);
     mpi_env(&mut cmd);
     run_with_timeout(cmd, timeout)

@@ -94,13 +94,7 @@ fn large_messages_read_every_way_on_three_ranks() {
 
 /// `mpiexec -n n exe` with `MPBRIDGE_PVM_LAZY_RECV` set to `lazy` on every rank.
 fn mpiexec_lazy(n: u32, exe: &std::path::Path, lazy: &str, limit: Duration) -> tests::mpirun::Run {
-    let mut cmd = std::process::Command::new("mpiexec");
-    cmd.args(["-n", &n.to_string()])
-        .arg("-x")
-        .arg(format!("MPBRIDGE_PVM_LAZY_RECV={lazy}"))
-        .arg(exe);
-    tests::mpirun::mpi_env(&mut cmd);
-    tests::mpirun::run_with_timeout(cmd, limit)
+    tests::mpirun::mpiexec_env(n, exe, &[], &[("MPBRIDGE_PVM_LAZY_RECV", lazy)], limit)
 }
 
 /// A task ending without `pvm_exit` while a large message it received is
