@@ -18,16 +18,29 @@ fn out_dir() -> PathBuf {
     d
 }
 
+/// How a Fortran source is compiled.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Dialect {
+    /// This project's own programs, which pass arrays of several types to
+    /// `pvmfpack` as legacy PVM codes do: `-fallow-argument-mismatch`
+    /// (gfortran >= 10 rejects them without it).
+    Mismatched,
+    /// Code written for the compilers of its day, which kept local variables
+    /// in static storage set to zero: also `-fno-automatic
+    /// -finit-local-zero`, so a local the code never initialises (frsg's
+    /// `PSum`) starts at 0 on every machine, not with stack garbage.
+    Legacy,
+}
+
 /// Compiles Fortran `sources` into `exe` with `mpifort` against the
-/// installed tree. `mismatch` adds `-fallow-argument-mismatch`: legacy PVM
-/// codes pass arrays of several types to `pvmfpack`, which gfortran >= 10
-/// rejects without it.
-fn fortran(sources: &[&Path], exe: &Path, include: &Path, mismatch: bool) -> PathBuf {
+/// installed tree, in `dialect`.
+fn fortran(sources: &[&Path], exe: &Path, include: &Path, dialect: Dialect) -> PathBuf {
     let lib = stage().join("lib");
     let mut cmd = Command::new("mpifort");
     cmd.arg("-O1").arg(format!("-I{}", include.display()));
-    if mismatch {
-        cmd.args(["-fallow-argument-mismatch", "-w"]);
+    cmd.args(["-fallow-argument-mismatch", "-w"]);
+    if dialect == Dialect::Legacy {
+        cmd.args(["-fno-automatic", "-finit-local-zero"]);
     }
     cmd.args(sources)
         .arg("-o")
@@ -54,7 +67,7 @@ fn legacy_program(source: &str) -> PathBuf {
         &[&src],
         &out_dir().join(stem),
         &stage().join("include"),
-        true,
+        Dialect::Mismatched,
     )
 }
 
@@ -201,7 +214,7 @@ fn debian_examples(names: &[(&str, &str)]) -> PathBuf {
             .status()
             .expect("tar");
         assert!(st.success(), "extracting {member}");
-        fortran(&[&root.join(member)], &bin.join(exe), &include, true);
+        fortran(&[&root.join(member)], &bin.join(exe), &include, Dialect::Legacy);
     }
     bin
 }
