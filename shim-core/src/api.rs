@@ -2,7 +2,7 @@
 //! probe, spawn and disconnect.
 
 use crate::backoff::Backoff;
-use crate::engine::{Payload, Received, Sink, Want};
+use crate::engine::{Idle, Payload, Received, Sink, Want, PEER_CHECK};
 use crate::error::{CoreError, CoreResult};
 use crate::lifecycle::with_engine;
 use crate::mpi::{Comm, Matched};
@@ -234,6 +234,8 @@ impl Context {
         // message that is already there costs no clock read.
         let mut deadline: Option<Instant> = None;
         let mut backoff = Backoff::new();
+        let mut checked: Option<Instant> = None;
+        let mut gone = false;
         loop {
             // While spinning, poll in tight bursts like a blocking MPI
             // receive does; once yielding or sleeping, poll once per pause.
@@ -278,6 +280,23 @@ impl Context {
                 Err(CoreError::Timeout) => {}
                 Err(e) => return Err(e),
             }
+            if let Some(src) = pattern.source {
+                // The named sender ended: nothing more can come from it
+                // once the step after its end found nothing.
+                if gone {
+                    return Err(CoreError::UnknownPeer(src));
+                }
+                if !backoff.spinning() {
+                    let now = Instant::now();
+                    if checked.is_none_or(|t| now.duration_since(t) >= PEER_CHECK) {
+                        checked = Some(now);
+                        gone = !with_engine(|e| Ok(e.peer_alive(src)))?;
+                        if gone {
+                            continue;
+                        }
+                    }
+                }
+            }
             if let Some(t) = timeout {
                 if t.is_zero() {
                     return Err(CoreError::Timeout);
@@ -287,8 +306,20 @@ impl Context {
                     return Err(CoreError::Timeout);
                 }
             }
-            backoff.pause();
+            backoff.pause_with(|step| idle(&pattern, step));
         }
+    }
+}
+
+/// Sleeps one step of a blocked receive of `pattern`: on the doorbell of
+/// this process's inbox when it has one (a same-node sender wakes it at
+/// once), else for `step`.
+fn idle(pattern: &Match, step: Duration) {
+    match with_engine(|e| Ok(e.prepare_idle(pattern))) {
+        Ok(Idle::Ready) => {}
+        Ok(Idle::Doorbell(s, true)) => s.sleep(PEER_CHECK),
+        Ok(Idle::Doorbell(s, false)) => s.sleep(step),
+        Ok(Idle::Plain) | Err(_) => std::thread::sleep(step),
     }
 }
 

@@ -122,6 +122,12 @@ impl Backoff {
 
     /// Waits a little, according to how long this wait has lasted.
     pub fn pause(&mut self) {
+        self.pause_with(std::thread::sleep)
+    }
+
+    /// Like [`pause`](Self::pause), but a sleep step is taken by `sleep`
+    /// (which may return early, e.g. when woken by a same-node sender).
+    pub fn pause_with(&mut self, sleep: impl FnOnce(Duration)) {
         if self.spins_unchecked > 0 {
             self.spins_unchecked -= 1;
             std::hint::spin_loop();
@@ -135,11 +141,25 @@ impl Backoff {
             }
             Phase::Yield => std::thread::yield_now(),
             Phase::Sleep => {
-                std::thread::sleep(self.sleep);
+                sleep(self.sleep);
                 let max = self.policy.map_or(self.sleep, |p| p.max_sleep);
                 self.sleep = (self.sleep * 2).min(max);
             }
         }
+    }
+}
+
+/// Tells the policy how many processes of the job run on this node: when
+/// they outnumber its cores, a blocked call yields its core at once
+/// instead of spinning first (a spinning waiter would keep the process it
+/// waits for off the core). An explicitly set policy is left alone.
+pub(crate) fn node_processes(n: usize) {
+    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+    if n > cores && !crate::lifecycle::wait_policy_set() {
+        crate::lifecycle::set_wait_policy(Policy {
+            spin: Duration::ZERO,
+            ..Policy::default()
+        });
     }
 }
 

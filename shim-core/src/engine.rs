@@ -10,6 +10,7 @@ use crate::idhash::{IdMap, IdSet};
 use crate::mpi::{self, Comm, ListenerSet, Matched, OwnedSend, Port, Status};
 use crate::procid::ProcId;
 use crate::queue::{Match, MatchQueue, Message};
+use crate::shm::{Channels, Push, Record};
 
 /// Context id of the backend's own control traffic.
 pub const CONTROL_CONTEXT: &str = "mpbridge.control";
@@ -17,6 +18,9 @@ pub const CONTROL_CONTEXT: &str = "mpbridge.control";
 /// Payloads up to this size go out with a blocking eager send from the
 /// stack (well under every MPI's eager limit).
 const SMALL_MAX: usize = 256;
+
+/// How often a wait on a same-node peer checks that the peer still runs.
+pub(crate) const PEER_CHECK: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// Size of a standing receive's buffer.
 const LISTEN_CAP: usize = HEADER_LEN + INLINE_MAX;
@@ -96,6 +100,18 @@ pub(crate) struct Want<'a> {
     pub matched: Option<Matched>,
 }
 
+/// How a blocked receive sleeps.
+pub(crate) enum Idle {
+    /// Something arrived meanwhile: do not sleep.
+    Ready,
+    /// Sleep on the doorbell; same-node senders wake it at once. With
+    /// `true` nothing can come but through a ring, so the sleep needs no
+    /// time limit but the peer check's.
+    Doorbell(crate::shm::Sleeper, bool),
+    /// No channels: sleep the policy's step.
+    Plain,
+}
+
 /// What a receive got.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Received {
@@ -135,6 +151,10 @@ pub(crate) struct Engine {
     pub next_request: u32,
     pub granted: IdMap<u32, u16>,
     pub ctl_inbox: Vec<Vec<u8>>,
+    /// Same-node channels (`None` when off or unavailable).
+    pub shm: Option<Channels>,
+    /// Reused buffer for envelopes read out of the channels.
+    pub scratch: Vec<u8>,
 }
 
 fn payload_of(bytes: &[u8]) -> &[u8] {
@@ -202,6 +222,9 @@ impl Engine {
             peers: peers.clone(),
             listener,
         }));
+        if let [peer] = peers[..] {
+            self.open_link_channel(comm, peer)?;
+        }
         for p in peers {
             if let Some(queued) = self.waiting_for_link.remove(&p) {
                 for o in queued {
@@ -282,6 +305,9 @@ impl Engine {
         encoding: u32,
         payload: Payload<'_>,
     ) -> CoreResult<()> {
+        if self.shm.as_ref().is_some_and(|c| c.has(dest)) {
+            return self.send_ring(context, context_comm, route, dest, tag, encoding, payload);
+        }
         let (comm, rank) = match route {
             Route::World(r) => match context_comm {
                 Some(c) => (c, r),
@@ -331,6 +357,135 @@ impl Engine {
         }
     }
 
+    /// The communicator and rank a payload to or from `peer` travels on
+    /// in `context` (`context_comm` when the caller has it).
+    fn mpi_route(
+        &mut self,
+        context: u32,
+        context_comm: Option<Comm>,
+        route: Route,
+        peer: ProcId,
+    ) -> CoreResult<(Comm, i32)> {
+        match route {
+            Route::World(r) => match context_comm {
+                Some(c) => Ok((c, r)),
+                None => Ok((self.context(context)?.comm, r)),
+            },
+            Route::Link(i, r) => match &self.links[i] {
+                Some(l) => Ok((l.comm, r)),
+                None => Err(CoreError::UnknownPeer(peer)),
+            },
+        }
+    }
+
+    /// Sends through the same-node channel to `dest`: the envelope, with
+    /// the payload when it fits, goes into the ring; a larger payload
+    /// follows through MPI (received in ring order by the peer).
+    #[allow(clippy::too_many_arguments)]
+    fn send_ring(
+        &mut self,
+        context: u32,
+        context_comm: Option<Comm>,
+        route: Route,
+        dest: ProcId,
+        tag: i32,
+        encoding: u32,
+        payload: Payload<'_>,
+    ) -> CoreResult<()> {
+        let bytes = payload.as_slice();
+        let max = self.shm.as_ref().map_or(0, |c| c.max_body());
+        let inline = bytes.len() <= INLINE_MAX && HEADER_LEN + bytes.len() <= max;
+        let header = Header {
+            context,
+            source: self.me,
+            tag,
+            encoding,
+            len: bytes.len() as u64,
+            body: if inline { Body::Inline } else { Body::Separate },
+        };
+        let mut h = [0u8; HEADER_LEN];
+        header.write(&mut h);
+        let parts: [&[u8]; 2] = [&h, if inline { bytes } else { &[] }];
+        self.push_ring(dest, &parts)?;
+        if inline {
+            return Ok(());
+        }
+        let (comm, rank) = self.mpi_route(context, context_comm, route, dest)?;
+        match payload {
+            Payload::Owned(v) => self.start_send(v, rank, TAG_PAYLOAD, comm),
+            Payload::Borrowed(b) => {
+                let mut backoff = Backoff::new();
+                mpi::send_borrowed(b, rank, TAG_PAYLOAD, comm, || {
+                    if self.progress(None)? > 0 {
+                        backoff.reset();
+                    }
+                    backoff.pause();
+                    Ok(())
+                })
+            }
+        }
+    }
+
+    /// Writes one record to `dest`'s ring, serving this process's own
+    /// arrivals while the ring is full; fails once `dest` is gone.
+    fn push_ring(&mut self, dest: ProcId, parts: &[&[u8]]) -> CoreResult<()> {
+        let mut backoff = Backoff::new();
+        let mut checked = std::time::Instant::now();
+        loop {
+            let Some(ch) = self.shm.as_mut() else {
+                return Err(CoreError::UnknownPeer(dest));
+            };
+            if ch.push(dest, parts) == Push::Sent {
+                return Ok(());
+            }
+            if checked.elapsed() > PEER_CHECK {
+                checked = std::time::Instant::now();
+                if !self.peer_alive(dest) {
+                    return Err(CoreError::UnknownPeer(dest));
+                }
+            }
+            if self.progress(None)? > 0 {
+                backoff.reset();
+            }
+            backoff.pause();
+        }
+    }
+
+    /// Whether a peer reached through a ring still runs (peers without a
+    /// ring are MPI's to watch, and count as running).
+    pub fn peer_alive(&self, peer: ProcId) -> bool {
+        match self.shm.as_ref().and_then(|c| c.pid_of(peer)) {
+            Some(pid) => crate::shm::pid_alive(pid),
+            None => true,
+        }
+    }
+
+    /// Gets ready for a blocked receive of `pattern` to sleep (see [`Idle`]).
+    pub fn prepare_idle(&self, pattern: &Match) -> Idle {
+        let Some(ch) = self.shm.as_ref() else {
+            return Idle::Plain;
+        };
+        match ch.prepare_sleep() {
+            None => Idle::Ready,
+            Some(s) => {
+                let rings_only = self.rings_cover(pattern) && self.pending_sends.is_empty();
+                Idle::Doorbell(s, rings_only)
+            }
+        }
+    }
+
+    /// Whether every message for `pattern` can only come through a ring, so
+    /// a poll of the rings alone sees it.
+    pub fn rings_cover(&self, pattern: &Match) -> bool {
+        let Some(ch) = self.shm.as_ref() else {
+            return false;
+        };
+        match pattern.source {
+            Some(s) => ch.has(s),
+            None => ch.peers() == self.routes.len(),
+        }
+    }
+
     fn start_send(&mut self, buf: Vec<u8>, rank: i32, tag: i32, comm: Comm) -> CoreResult<()> {
         let mut s = OwnedSend::start(buf, rank, tag, comm)?;
         if !s.test()? {
@@ -358,10 +513,18 @@ impl Engine {
                 i += 1;
             }
         }
+        let mut want = want;
+        events += self.drain_rings(want.as_deref_mut(), None)?;
+        if want.as_ref().is_some_and(|w| w.got.is_some()) {
+            return Ok(events);
+        }
         let mut listeners = std::mem::take(&mut self.listeners);
         let r = self.drain(&mut listeners, want);
         self.listeners = listeners;
         events += r?;
+        if let Some(ch) = self.shm.as_mut() {
+            ch.maintain();
+        }
         while !self.ctl_inbox.is_empty() {
             let inbox = std::mem::take(&mut self.ctl_inbox);
             for bytes in inbox {
@@ -379,10 +542,12 @@ impl Engine {
     /// (events are returned) or `want` was served.
     ///
     /// Most polls look only at the awaited context's own standing receive
-    /// (the fastest way to see a message arrive); every `FULL_EVERY`-th
-    /// poll, and the first, serve everything else too.
+    /// (the fastest way to see a message arrive), or, when only a ring can
+    /// bring it, at the rings; every `FULL_EVERY`-th poll (64th on rings),
+    /// and the first (second on rings), serve everything else too.
     pub fn progress_burst(&mut self, want: &mut Want<'_>, polls: u32) -> CoreResult<usize> {
         const FULL_EVERY: u32 = 16;
+        const RING_FULL_EVERY: u32 = 64;
         // A named sender of another spawn writes on its link; everyone else
         // on the context's own communicator.
         let linked = want.pattern.source.and_then(|s| match self.routes.get(&s) {
@@ -395,14 +560,26 @@ impl Engine {
         };
         // A wildcard sender may be behind any link: then every poll is full.
         let any_linked = want.pattern.source.is_none() && self.links.iter().any(Option::is_some);
-        let full_every = if any_linked { 1 } else { FULL_EVERY };
-        // Counts down to the next full poll (no division per poll).
-        let mut until_full = 0;
+        // When only a ring can bring the message, polls look at the rings.
+        let rings_only = self.rings_cover(&want.pattern);
+        let full_every = if rings_only {
+            RING_FULL_EVERY
+        } else if any_linked {
+            1
+        } else {
+            FULL_EVERY
+        };
+        // Counts down to the next full poll (no division per poll). A ring
+        // is cheap to look at, so a burst on rings starts with one.
+        let mut until_full = if rings_only { 1 } else { 0 };
         for _ in 0..polls.max(1) {
             let full = until_full == 0;
             until_full = if full { full_every - 1 } else { until_full - 1 };
             let n = if full {
                 self.progress(Some(&mut *want))?
+            } else if rings_only {
+                let from = want.pattern.source;
+                self.drain_rings(Some(&mut *want), from)?
             } else {
                 let mut set = std::mem::take(&mut self.listeners);
                 let r = set.poll_one(own, |comm, st, bytes| {
@@ -441,6 +618,63 @@ impl Engine {
         Ok(n)
     }
 
+    /// Handles the records waiting in this process's rings (from `from`
+    /// alone, when given), at most 64, stopping once `want` is served.
+    fn drain_rings(
+        &mut self,
+        mut want: Option<&mut Want<'_>>,
+        from: Option<ProcId>,
+    ) -> CoreResult<usize> {
+        let mut n = 0;
+        while n < 64 {
+            let Some(ch) = self.shm.as_mut() else {
+                break;
+            };
+            let rec = match from {
+                Some(p) => ch.next_from(p),
+                None => ch.next(),
+            };
+            let Some(rec) = rec else {
+                break;
+            };
+            n += 1;
+            self.arrive_ring(rec, want.as_deref_mut())?;
+            if want.as_ref().is_some_and(|w| w.got.is_some()) {
+                break;
+            }
+        }
+        Ok(n)
+    }
+
+    /// One record arrived through a ring: its envelope is read out and the
+    /// record released before anything else happens.
+    fn arrive_ring(&mut self, rec: Record, want: Option<&mut Want<'_>>) -> CoreResult<()> {
+        let mut buf = std::mem::take(&mut self.scratch);
+        buf.clear();
+        if let Some(ch) = self.shm.as_mut() {
+            ch.read_append(rec.off, rec.len, &mut buf);
+            ch.pop(rec);
+        }
+        let r = match Header::read(&buf) {
+            Ok(header) => {
+                let route = self.routes.get(&header.source).copied();
+                let from = match route {
+                    Some(route) if header.body == Body::Separate => {
+                        Some(self.mpi_route(header.context, None, route, header.source)?)
+                    }
+                    _ => None,
+                };
+                self.arrive_header(header, from, &buf, want)
+            }
+            Err(e) => {
+                eprintln!("mpbridge: dropped a same-node message: {e}");
+                Ok(())
+            }
+        };
+        self.scratch = buf;
+        r
+    }
+
     /// One header message arrived.
     fn arrive(
         &mut self,
@@ -456,6 +690,19 @@ impl Engine {
                 return Ok(());
             }
         };
+        self.arrive_header(header, Some((comm, st.source)), bytes, want)
+    }
+
+    /// Files an arrived envelope: control traffic to the control inbox, a
+    /// match straight into `want`, anything else into its context's queue.
+    /// `from` is where a separately sent payload comes from.
+    fn arrive_header(
+        &mut self,
+        header: Header,
+        from: Option<(Comm, i32)>,
+        bytes: &[u8],
+        want: Option<&mut Want<'_>>,
+    ) -> CoreResult<()> {
         if header.context == CONTROL_ID {
             if header.body == Body::Inline {
                 self.ctl_inbox.push(payload_of(bytes).to_vec());
@@ -469,15 +716,16 @@ impl Engine {
                 && w.pattern
                     .accepts(header.source, header.tag, header.encoding)
             {
-                self.deliver(w, &header, comm, st.source, bytes)?;
+                self.deliver(w, &header, from, bytes)?;
                 return Ok(());
             }
         }
         let data = match header.body {
             Body::Inline => payload_of(bytes).to_vec(),
             Body::Separate => {
+                let (comm, rank) = payload_from(&header, from)?;
                 let mut v = Vec::new();
-                recv_payload_append(&mut v, len, st.source, comm)?;
+                recv_payload_append(&mut v, len, rank, comm)?;
                 v
             }
         };
@@ -499,20 +747,22 @@ impl Engine {
         &mut self,
         w: &mut Want<'_>,
         header: &Header,
-        comm: Comm,
-        rank: i32,
+        from: Option<(Comm, i32)>,
         bytes: &[u8],
     ) -> CoreResult<()> {
         let len = header.len as usize;
+        let from = || payload_from(header, from);
         match (&mut w.sink, header.body) {
             (Sink::Buf(buf), Body::Inline) => {
                 let n = len.min(buf.len());
                 buf[..n].copy_from_slice(&payload_of(bytes)[..n]);
             }
             (Sink::Buf(buf), Body::Separate) if len <= buf.len() => {
+                let (comm, rank) = from()?;
                 recv_payload(&mut buf[..len], rank, comm)?;
             }
             (Sink::Buf(buf), Body::Separate) => {
+                let (comm, rank) = from()?;
                 let mut v = vec![0u8; len];
                 recv_payload(&mut v, rank, comm)?;
                 let n = buf.len();
@@ -523,11 +773,13 @@ impl Engine {
                 v.extend_from_slice(payload_of(bytes));
             }
             (Sink::Vec(v), Body::Separate) if len >= w.lazy_min => {
+                let (comm, rank) = from()?;
                 v.clear();
                 let mut backoff = Backoff::new();
                 w.matched = Some(mpi::mprobe(rank, TAG_PAYLOAD, comm, || backoff.pause())?);
             }
             (Sink::Vec(v), Body::Separate) => {
+                let (comm, rank) = from()?;
                 v.clear();
                 recv_payload_append(v, len, rank, comm)?;
             }
@@ -559,6 +811,9 @@ impl Engine {
             backoff.pause();
         }
         self.pending_sends.clear();
+        if let Some(ch) = self.shm.as_mut() {
+            ch.close_all();
+        }
         let peers: Vec<ProcId> = self
             .links
             .iter()
@@ -574,6 +829,11 @@ impl Engine {
         }
         Ok(())
     }
+}
+
+/// Where the separately sent payload of `header` comes from.
+fn payload_from(header: &Header, from: Option<(Comm, i32)>) -> CoreResult<(Comm, i32)> {
+    from.ok_or(CoreError::UnknownPeer(header.source))
 }
 
 /// Receives a separately sent payload from `rank`, polling nothing else (the
@@ -888,6 +1148,9 @@ impl Engine {
             return Ok(());
         };
         for p in &link.peers {
+            if let Some(ch) = self.shm.as_mut() {
+                ch.disconnect(*p);
+            }
             self.routes.remove(p);
             // A process of another spawn that left is not reconnected to.
             self.unreachable.insert(*p);

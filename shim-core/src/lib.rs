@@ -9,6 +9,8 @@
 //!   processes of different spawns are set up on first use.
 //! - [`backoff`]: how blocked calls wait without starving other ranks.
 //! - [`topology`]: Cartesian grids.
+//! - `shm`: same-node channels (shared-memory rings with futex wake-ups)
+//!   under the envelope path; `MPBRIDGE_SHM=0` turns them off.
 //! - [`ffi_guard`]: the panic boundary for exported C and Fortran functions.
 
 pub mod api;
@@ -26,6 +28,7 @@ pub mod procid;
 mod ptr;
 pub mod queue;
 pub mod roles;
+pub(crate) mod shm;
 pub mod spawn;
 pub mod topology;
 

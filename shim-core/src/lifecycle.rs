@@ -54,6 +54,11 @@ pub fn wait_policy() -> Policy {
     POLICY.lock().unwrap_or_default()
 }
 
+/// Whether a waiting policy was set explicitly.
+pub(crate) fn wait_policy_set() -> bool {
+    POLICY.lock().is_some()
+}
+
 /// Changes the waiting policy (for tuning and tests).
 pub fn set_wait_policy(p: Policy) {
     *POLICY.lock() = Some(p);
@@ -252,7 +257,10 @@ fn start_engine() -> CoreResult<Engine> {
         next_request: 0,
         granted: Default::default(),
         ctl_inbox: Vec::new(),
+        shm: None,
+        scratch: Vec::new(),
     };
+    e.open_world_channels(world)?;
     e.create_context(crate::engine::CONTROL_CONTEXT)?;
     for (comm, pid) in links {
         e.add_link(comm, vec![pid])?;

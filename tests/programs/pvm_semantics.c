@@ -96,6 +96,11 @@ static void order_and_wildcards(void) {
             pvm_send(tids[0], t);
         }
     }
+    /* Rank 0 takes A's three messages in before B sends: "earliest
+     * arrival" is only defined between messages that are both there. */
+    if (me_index == 0)
+        while (pvm_probe(tids[1], 3) <= 0)
+            ;
     meet();
     if (me_index == 2) {
         int v = 50;

@@ -1,6 +1,8 @@
 //! A rank that dies must not leave the others blocked: rank 1 aborts while
 //! rank 0 waits in a receive for a message that never comes. The job must
-//! end (non-zero) instead of hanging; the harness bounds the wait.
+//! end (non-zero) instead of hanging, and rank 0's receive, if it returns
+//! before the launcher ends the job, reports the peer as gone; the harness
+//! bounds the wait.
 
 use shim_core::{join, world_ids, world_rank, Context, Match};
 

@@ -1,0 +1,97 @@
+//! How processes of one node find each other's inboxes: the static world
+//! at start-up (collective), and the two ends of a spawn or connect/accept
+//! link when the link is made. Both happen before any message of the
+//! pair, so a pair's envelopes use one path from the first to the last.
+
+use super::{host_key, wanted, Channels, Desc, DESC_LEN};
+use crate::engine::Engine;
+use crate::error::CoreResult;
+use crate::mpi::Comm;
+use crate::procid::ProcId;
+
+/// MPI tag of the link handshake (distinct from the envelope and payload tags).
+const TAG_MEET: i32 = 3;
+
+/// Says once per process why the same-node channels are not used.
+fn warn_once(why: &str) {
+    static SAID: std::sync::Once = std::sync::Once::new();
+    SAID.call_once(|| {
+        eprintln!("mpbridge: same-node channels off ({why}); messages go through MPI");
+    });
+}
+
+impl Engine {
+    /// Opens the channels among the processes of the static world that
+    /// share a node (collective over `world`).
+    pub(crate) fn open_world_channels(&mut self, world: Comm) -> CoreResult<()> {
+        let me = self.world_rank as usize;
+        let want = wanted();
+        let host = host_key();
+        let mut mine = [0u8; 9];
+        mine[..8].copy_from_slice(&host.to_le_bytes());
+        mine[8] = want as u8;
+        let all = world.allgather(&mine)?;
+        let on_node = all
+            .chunks(9)
+            .filter(|c| c[..8] == host.to_le_bytes())
+            .count();
+        crate::backoff::node_processes(on_node);
+        let mut ch = None;
+        if want {
+            match Channels::create(on_node.saturating_sub(1)) {
+                Ok(c) => ch = Some(c),
+                Err(e) => warn_once(&e),
+            }
+        }
+        let desc = ch.as_ref().map_or_else(Desc::none, Channels::desc);
+        let all = world.allgather(&desc.encode())?;
+        let mut ok = 1u32;
+        if let Some(c) = ch.as_mut() {
+            for (r, d) in all.chunks(DESC_LEN).map(Desc::decode).enumerate() {
+                if r == me || !c.reachable(&d) {
+                    continue;
+                }
+                if let Err(e) = c.connect(self.me, self.world_ids[r], &d) {
+                    warn_once(&e);
+                    ok = 0;
+                }
+            }
+        }
+        // One pair that could not connect puts the whole world on MPI, so
+        // both ends of every pair agree on its path.
+        let (_, min) = world.allreduce_max_min_u32(&[ok])?;
+        if min[0] == 0 {
+            if let Some(c) = ch.as_mut() {
+                c.close_all();
+            }
+        }
+        self.shm = ch;
+        Ok(())
+    }
+
+    /// Opens the channel with `peer` at the other end of the new link
+    /// `comm` when both run on this node (both ends call it).
+    pub(crate) fn open_link_channel(&mut self, comm: Comm, peer: ProcId) -> CoreResult<()> {
+        let desc = self.shm.as_ref().map_or_else(Desc::none, Channels::desc);
+        let mut theirs = [0u8; DESC_LEN];
+        comm.sendrecv(&desc.encode(), &mut theirs, 0, TAG_MEET)?;
+        let d = Desc::decode(&theirs);
+        let mut ok = 0u8;
+        if let Some(c) = self.shm.as_mut() {
+            if c.reachable(&d) {
+                match c.connect(self.me, peer, &d) {
+                    Ok(()) => ok = 1,
+                    Err(e) => warn_once(&e),
+                }
+            }
+        }
+        let mut their_ok = [0u8; 1];
+        comm.sendrecv(&[ok], &mut their_ok, 0, TAG_MEET)?;
+        if ok == 1 && their_ok[0] != 1 {
+            if let Some(c) = self.shm.as_mut() {
+                c.disconnect(peer);
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,276 @@
+//! The operating-system edge of the same-node channels: shared-memory
+//! regions (created in `/dev/shm`, unlinked at once, and opened by peers
+//! through `/proc/PID/fd`), typed access at byte offsets inside a region,
+//! futex sleeping and waking on a word of a region, and process liveness.
+//! Every `unsafe` block of the channels is in this file.
+
+use std::ffi::CString;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::time::Duration;
+
+/// A mapping of a shared-memory file, unmapped on drop. Its file
+/// descriptor stays open so that peers on the node can open the same file
+/// through `/proc/<pid>/fd/<fd>` although it has no name any more.
+#[derive(Debug)]
+pub(crate) struct Region {
+    base: *mut u8,
+    len: usize,
+    fd: i32,
+}
+
+// SAFETY: the region is plain shared memory; every access goes through
+// atomics or through copies whose ordering the callers establish with
+// acquire/release pairs on those atomics.
+unsafe impl Send for Region {}
+// SAFETY: as above.
+unsafe impl Sync for Region {}
+
+/// Why a region could not be made or opened.
+#[derive(Debug)]
+pub(crate) struct RegionError(pub String);
+
+fn os_error(what: &str) -> RegionError {
+    RegionError(format!("{what}: {}", std::io::Error::last_os_error()))
+}
+
+impl Region {
+    /// Creates a zero-filled region of `len` bytes whose storage is
+    /// reserved up front (a full `/dev/shm` fails here, never later with
+    /// SIGBUS). The file's name carries the user id and a random part and
+    /// is removed before this returns.
+    pub fn create(len: usize) -> Result<Region, RegionError> {
+        // SAFETY: getuid has no preconditions.
+        let uid = unsafe { libc::getuid() };
+        let mut last = RegionError("no name tried".into());
+        for _ in 0..8 {
+            let name = format!("/mpb-{uid}-{}-{:016x}", std::process::id(), random_u64());
+            let c = CString::new(name.clone()).map_err(|_| RegionError("bad name".into()))?;
+            // SAFETY: `c` is a valid NUL-terminated string.
+            let fd = unsafe {
+                libc::shm_open(
+                    c.as_ptr(),
+                    libc::O_RDWR | libc::O_CREAT | libc::O_EXCL | libc::O_CLOEXEC,
+                    0o600,
+                )
+            };
+            if fd < 0 {
+                let e = std::io::Error::last_os_error();
+                if e.raw_os_error() == Some(libc::EEXIST) {
+                    last = RegionError(format!("{name} exists"));
+                    continue;
+                }
+                return Err(RegionError(format!("shm_open {name}: {e}")));
+            }
+            // SAFETY: `c` names the file just created by this process.
+            unsafe { libc::shm_unlink(c.as_ptr()) };
+            // SAFETY: `fd` is the open descriptor created above.
+            let rc = unsafe { libc::posix_fallocate(fd, 0, len as libc::off_t) };
+            if rc != 0 {
+                // SAFETY: closing the descriptor this function owns.
+                unsafe { libc::close(fd) };
+                return Err(RegionError(format!(
+                    "cannot reserve {len} bytes in /dev/shm: {}",
+                    std::io::Error::from_raw_os_error(rc)
+                )));
+            }
+            return Region::map(fd, len);
+        }
+        Err(last)
+    }
+
+    /// Opens the region another process of this node created, through its
+    /// descriptor `fd`; `len` must be the creator's length.
+    pub fn open_peer(pid: u32, fd: i32, len: usize) -> Result<Region, RegionError> {
+        let path = CString::new(format!("/proc/{pid}/fd/{fd}"))
+            .map_err(|_| RegionError("bad path".into()))?;
+        // SAFETY: `path` is a valid NUL-terminated string.
+        let fd = unsafe { libc::open(path.as_ptr(), libc::O_RDWR | libc::O_CLOEXEC) };
+        if fd < 0 {
+            return Err(os_error("open peer region"));
+        }
+        let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
+        // SAFETY: `fd` is open; `st` is writable storage for one stat.
+        let rc = unsafe { libc::fstat(fd, st.as_mut_ptr()) };
+        // SAFETY: fstat filled `st` when it returned 0.
+        if rc != 0 || (unsafe { st.assume_init() }.st_size as usize) < len {
+            // SAFETY: closing the descriptor opened above.
+            unsafe { libc::close(fd) };
+            return Err(RegionError("peer region is not the expected size".into()));
+        }
+        Region::map(fd, len)
+    }
+
+    fn map(fd: i32, len: usize) -> Result<Region, RegionError> {
+        // SAFETY: mapping `len` bytes of an open shared-memory file of at
+        // least that size; the kernel picks the address.
+        let p = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED,
+                fd,
+                0,
+            )
+        };
+        if p == libc::MAP_FAILED {
+            let e = os_error("mmap");
+            // SAFETY: closing the descriptor this function owns.
+            unsafe { libc::close(fd) };
+            return Err(e);
+        }
+        Ok(Region {
+            base: p as *mut u8,
+            len,
+            fd,
+        })
+    }
+
+    /// The descriptor peers open through `/proc`.
+    pub fn fd(&self) -> i32 {
+        self.fd
+    }
+
+    /// The region's length.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    fn check(&self, off: usize, n: usize, align: usize) {
+        assert!(
+            off.is_multiple_of(align) && off.checked_add(n).is_some_and(|e| e <= self.len),
+            "shared-memory access out of range"
+        );
+    }
+
+    /// The 64-bit atomic at byte offset `off` (8-aligned).
+    pub fn u64_at(&self, off: usize) -> &AtomicU64 {
+        self.check(off, 8, 8);
+        // SAFETY: in range and aligned (checked); the mapping lives as long
+        // as `self`, and the word is only ever accessed atomically.
+        unsafe { &*(self.base.add(off) as *const AtomicU64) }
+    }
+
+    /// The 32-bit atomic at byte offset `off` (4-aligned).
+    pub fn u32_at(&self, off: usize) -> &AtomicU32 {
+        self.check(off, 4, 4);
+        // SAFETY: as for `u64_at`.
+        unsafe { &*(self.base.add(off) as *const AtomicU32) }
+    }
+
+    /// Copies `src` to byte offset `off`. The caller publishes it with a
+    /// release store that the reader acquires.
+    pub fn write(&self, off: usize, src: &[u8]) {
+        self.check(off, src.len(), 1);
+        // SAFETY: in range (checked); the destination is not read until the
+        // caller's release store publishes it.
+        unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), self.base.add(off), src.len()) };
+    }
+
+    #[cfg(test)]
+    /// Copies `dst.len()` bytes from byte offset `off`. The caller
+    /// acquired their publication first.
+    pub fn read(&self, off: usize, dst: &mut [u8]) {
+        self.check(off, dst.len(), 1);
+        // SAFETY: in range (checked); the writer does not touch the bytes
+        // until the reader releases them.
+        unsafe { std::ptr::copy_nonoverlapping(self.base.add(off), dst.as_mut_ptr(), dst.len()) };
+    }
+
+    /// Appends `n` bytes from byte offset `off` to `v`.
+    pub fn read_append(&self, off: usize, n: usize, v: &mut Vec<u8>) {
+        self.check(off, n, 1);
+        // SAFETY: as for `read`.
+        v.extend_from_slice(unsafe { std::slice::from_raw_parts(self.base.add(off), n) });
+    }
+
+    /// Sleeps while the word at `off` holds `seen`, at most `timeout`.
+    pub fn futex_wait(&self, off: usize, seen: u32, timeout: Duration) {
+        let word = self.u32_at(off);
+        let ts = libc::timespec {
+            tv_sec: timeout.as_secs() as libc::time_t,
+            tv_nsec: timeout.subsec_nanos() as libc::c_long,
+        };
+        // SAFETY: a shared (not process-private) futex wait on a valid,
+        // aligned word of the mapping; returns on wake, timeout, signal or
+        // a changed value.
+        unsafe {
+            libc::syscall(
+                libc::SYS_futex,
+                word.as_ptr(),
+                libc::FUTEX_WAIT,
+                seen,
+                &ts as *const libc::timespec,
+            )
+        };
+    }
+
+    /// Wakes every process sleeping on the word at `off`.
+    pub fn futex_wake(&self, off: usize) {
+        let word = self.u32_at(off);
+        // SAFETY: a shared futex wake on a valid, aligned word.
+        unsafe { libc::syscall(libc::SYS_futex, word.as_ptr(), libc::FUTEX_WAKE, i32::MAX) };
+    }
+}
+
+impl Drop for Region {
+    fn drop(&mut self) {
+        // SAFETY: unmapping the mapping this value owns and closing its
+        // descriptor; no reference into it outlives `self`.
+        unsafe {
+            libc::munmap(self.base as *mut libc::c_void, self.len);
+            libc::close(self.fd);
+        }
+    }
+}
+
+/// Whether process `pid` of this node still runs (a zombie does not).
+pub(crate) fn pid_alive(pid: u32) -> bool {
+    // SAFETY: signal 0 only checks that the process exists.
+    let rc = unsafe { libc::kill(pid as libc::pid_t, 0) };
+    if rc != 0 && std::io::Error::last_os_error().raw_os_error() != Some(libc::EPERM) {
+        return false;
+    }
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // The state follows the command name in parentheses.
+        Ok(s) => !s
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with(['Z', 'X'])),
+        Err(_) => false,
+    }
+}
+
+/// 64 random bits from the kernel (a clock-based value if that fails).
+fn random_u64() -> u64 {
+    let mut b = [0u8; 8];
+    // SAFETY: `b` is writable for 8 bytes.
+    let n = unsafe { libc::getrandom(b.as_mut_ptr() as *mut libc::c_void, 8, 0) };
+    if n == 8 {
+        return u64::from_le_bytes(b);
+    }
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    t ^ (std::process::id() as u64).rotate_left(32)
+}
+
+/// Orders a store before a later load (the two sides of a sleep/wake
+/// handshake each need it).
+pub(crate) fn full_fence() {
+    std::sync::atomic::fence(Ordering::SeqCst);
+}
+
+/// What identifies this node: the host name and the kernel's boot id.
+pub(crate) fn host_key() -> u64 {
+    let mut name = [0u8; 256];
+    // SAFETY: `name` is writable for its length; gethostname NUL-terminates
+    // within it when the name fits.
+    unsafe { libc::gethostname(name.as_mut_ptr() as *mut libc::c_char, name.len() - 1) };
+    let boot = std::fs::read("/proc/sys/kernel/random/boot_id").unwrap_or_default();
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in name.iter().take_while(|b| **b != 0).chain(boot.iter()) {
+        h ^= *b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}

@@ -1,0 +1,381 @@
+//! Same-node channels: messages between processes of one node travel
+//! through shared memory instead of MPI.
+//!
+//! Every process owns an inbox (see [`inbox`]): a region with one incoming
+//! ring per sender. A sender claims a slot in the receiver's inbox once,
+//! when the two processes first meet (the static world at start-up, a
+//! spawn or connect/accept link when it is made), and from then on every
+//! envelope to that receiver goes through the ring, so envelopes of one
+//! pair can never overtake each other. Large payloads still go through MPI
+//! after their envelope, in order, as before. A receiver that stops
+//! spinning sleeps on its inbox's doorbell and the sender wakes it at once.
+//! `MPBRIDGE_SHM=0` turns the channels off.
+
+mod inbox;
+mod meet;
+pub(crate) mod mem;
+mod ring;
+
+use crate::idhash::IdMap;
+use crate::procid::ProcId;
+use inbox::{Layout, CLOSED, OFF_DOORBELL, OFF_WAITING, OPEN, RING_CAP};
+use mem::Region;
+use ring::{Consumer, Producer};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
+
+pub(crate) use mem::{host_key, pid_alive};
+
+/// Whether the channels are wanted (`MPBRIDGE_SHM` is not `0`).
+pub(crate) fn wanted() -> bool {
+    std::env::var("MPBRIDGE_SHM").map_or(true, |v| v.trim() != "0")
+}
+
+/// Slots kept free for processes met later (spawned or connected).
+pub(crate) const SPARE_SLOTS: usize = 64;
+
+/// What a process tells a peer about its inbox.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Desc {
+    pub host: u64,
+    pub pid: u32,
+    pub fd: i32,
+    pub slots: u32,
+    /// Whether the process has an inbox at all.
+    pub ok: bool,
+}
+
+/// Encoded size of a [`Desc`].
+pub(crate) const DESC_LEN: usize = 24;
+
+impl Desc {
+    pub fn encode(&self) -> [u8; DESC_LEN] {
+        let mut b = [0u8; DESC_LEN];
+        b[0..8].copy_from_slice(&self.host.to_le_bytes());
+        b[8..12].copy_from_slice(&self.pid.to_le_bytes());
+        b[12..16].copy_from_slice(&self.fd.to_le_bytes());
+        b[16..20].copy_from_slice(&self.slots.to_le_bytes());
+        b[20] = self.ok as u8;
+        b
+    }
+
+    pub fn decode(b: &[u8]) -> Desc {
+        let u32_at = |i: usize| u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
+        let mut h = [0u8; 8];
+        h.copy_from_slice(&b[0..8]);
+        Desc {
+            host: u64::from_le_bytes(h),
+            pid: u32_at(8),
+            fd: u32_at(12) as i32,
+            slots: u32_at(16),
+            ok: b[20] == 1,
+        }
+    }
+
+    /// The description of a process without an inbox.
+    pub fn none() -> Desc {
+        Desc {
+            host: host_key(),
+            pid: std::process::id(),
+            fd: -1,
+            slots: 0,
+            ok: false,
+        }
+    }
+}
+
+/// A ring this process writes into (a slot of a peer's inbox).
+struct Out {
+    region: Arc<Region>,
+    layout: Layout,
+    slot: usize,
+    prod: Producer,
+}
+
+/// A ring of this process's inbox that a peer writes into.
+struct In {
+    peer: ProcId,
+    cons: Consumer,
+}
+
+/// One record found in the inbox: the slot it is in, and its body's
+/// offset and length in the inbox region.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Record {
+    pub slot: usize,
+    pub off: usize,
+    pub len: usize,
+}
+
+/// Outcome of a send attempt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Push {
+    Sent,
+    /// The ring is full for now.
+    Full,
+}
+
+/// The channels of one process.
+pub(crate) struct Channels {
+    inbox: Arc<Region>,
+    layout: Layout,
+    ins: Vec<Option<In>>,
+    /// Inbound slot of each peer that writes to this process.
+    by_peer: IdMap<ProcId, usize>,
+    outs: IdMap<ProcId, Out>,
+    pids: IdMap<ProcId, u32>,
+    host: u64,
+    /// Where the next scan of the inbox starts (fairness among senders).
+    next_scan: usize,
+}
+
+impl Channels {
+    /// Creates this process's inbox with room for `peers` static senders
+    /// plus [`SPARE_SLOTS`].
+    pub fn create(peers: usize) -> Result<Channels, String> {
+        let layout = Layout {
+            slots: peers + SPARE_SLOTS,
+            cap: RING_CAP,
+        };
+        let region = Region::create(layout.len()).map_err(|e| e.0)?;
+        layout.init(&region);
+        Ok(Channels {
+            inbox: Arc::new(region),
+            layout,
+            ins: (0..layout.slots).map(|_| None).collect(),
+            by_peer: IdMap::default(),
+            outs: IdMap::default(),
+            pids: IdMap::default(),
+            host: host_key(),
+            next_scan: 0,
+        })
+    }
+
+    /// What peers need to write to this process.
+    pub fn desc(&self) -> Desc {
+        Desc {
+            host: self.host,
+            pid: std::process::id(),
+            fd: self.inbox.fd(),
+            slots: self.layout.slots as u32,
+            ok: true,
+        }
+    }
+
+    /// Whether `d` describes a process of this node with an inbox.
+    pub fn reachable(&self, d: &Desc) -> bool {
+        d.ok && d.host == self.host && d.pid != std::process::id()
+    }
+
+    /// Claims a ring in `peer`'s inbox. `me` is this process's id.
+    pub fn connect(&mut self, me: ProcId, peer: ProcId, d: &Desc) -> Result<(), String> {
+        let layout = Layout {
+            slots: d.slots as usize,
+            cap: RING_CAP,
+        };
+        let region = Region::open_peer(d.pid, d.fd, layout.len()).map_err(|e| e.0)?;
+        if !layout.matches(&region) {
+            return Err(format!("process {} has no inbox at fd {}", d.pid, d.fd));
+        }
+        let slot = layout
+            .claim(&region, me.raw())
+            .ok_or_else(|| format!("the inbox of {peer} has no free slot"))?;
+        self.outs.insert(
+            peer,
+            Out {
+                region: Arc::new(region),
+                layout,
+                slot,
+                prod: Producer::new(layout.ring(slot)),
+            },
+        );
+        self.pids.insert(peer, d.pid);
+        Ok(())
+    }
+
+    /// Gives up the ring to `peer` (it drains what is there).
+    pub fn disconnect(&mut self, peer: ProcId) {
+        if let Some(o) = self.outs.remove(&peer) {
+            o.layout.close(&o.region, o.slot);
+        }
+    }
+
+    /// Whether envelopes to `peer` go through a ring.
+    pub fn has(&self, peer: ProcId) -> bool {
+        self.outs.contains_key(&peer)
+    }
+
+    /// Number of peers reached through rings.
+    pub fn peers(&self) -> usize {
+        self.outs.len()
+    }
+
+    /// The process id (of this node) of `peer`, if it has a ring.
+    pub fn pid_of(&self, peer: ProcId) -> Option<u32> {
+        self.pids.get(&peer).copied()
+    }
+
+    /// The largest record body a ring takes.
+    pub fn max_body(&self) -> usize {
+        self.layout.ring(0).max_body()
+    }
+
+    /// Writes one record (the concatenation of `parts`) to `peer` and
+    /// wakes it if it sleeps. The caller checked [`has`](Self::has).
+    pub fn push(&mut self, peer: ProcId, parts: &[&[u8]]) -> Push {
+        let Some(o) = self.outs.get_mut(&peer) else {
+            return Push::Full;
+        };
+        if !o.prod.try_push(&o.region, parts) {
+            return Push::Full;
+        }
+        mem::full_fence();
+        if o.region.u32_at(OFF_WAITING).load(Ordering::Relaxed) != 0 {
+            o.region
+                .u32_at(OFF_DOORBELL)
+                .fetch_add(1, Ordering::Release);
+            o.region.futex_wake(OFF_DOORBELL);
+        }
+        Push::Sent
+    }
+
+    /// Notices newly opened and closed slots; recycles drained closed ones.
+    pub fn maintain(&mut self) {
+        self.refresh();
+    }
+
+    fn refresh(&mut self) {
+        let high = self.layout.high(&self.inbox);
+        for slot in 0..high {
+            let (st, owner) = self.layout.slot(&self.inbox, slot);
+            match (&self.ins[slot], st) {
+                (None, OPEN) | (None, CLOSED) => {
+                    if let Some(peer) = ProcId::from_raw(owner) {
+                        self.ins[slot] = Some(In {
+                            peer,
+                            cons: Consumer::new(self.layout.ring(slot)),
+                        });
+                        self.by_peer.insert(peer, slot);
+                    }
+                }
+                (Some(i), CLOSED) if !i.cons.ready(&self.inbox) => {
+                    let peer = i.peer;
+                    self.ins[slot] = None;
+                    if self.by_peer.get(&peer) == Some(&slot) {
+                        self.by_peer.remove(&peer);
+                    }
+                    self.layout.recycle(&self.inbox, slot);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The next record of any sender, scanning fairly; `None` when nothing
+    /// is waiting.
+    pub fn next(&mut self) -> Option<Record> {
+        let mut refreshed = false;
+        let n = self.layout.high(&self.inbox);
+        for k in 0..n {
+            let slot = (self.next_scan + k) % n;
+            if self.ins[slot].is_none() && !refreshed {
+                let st = self.layout.slot(&self.inbox, slot).0;
+                if st == OPEN || st == CLOSED {
+                    self.refresh();
+                    refreshed = true;
+                }
+            }
+            if let Some(i) = self.ins[slot].as_mut() {
+                if let Some((off, len)) = i.cons.peek(&self.inbox) {
+                    self.next_scan = slot + 1;
+                    return Some(Record { slot, off, len });
+                }
+            }
+        }
+        None
+    }
+
+    /// The next record from `peer` alone.
+    pub fn next_from(&mut self, peer: ProcId) -> Option<Record> {
+        let slot = *self.by_peer.get(&peer)?;
+        let i = self.ins[slot].as_mut()?;
+        let (off, len) = i.cons.peek(&self.inbox)?;
+        Some(Record { slot, off, len })
+    }
+
+    /// Appends bytes of a record's body to `v`.
+    pub fn read_append(&self, off: usize, n: usize, v: &mut Vec<u8>) {
+        self.inbox.read_append(off, n, v);
+    }
+
+    /// Releases a record returned by [`next`](Self::next).
+    pub fn pop(&mut self, rec: Record) {
+        if let Some(i) = self.ins[rec.slot].as_mut() {
+            i.cons.pop(&self.inbox, rec.len);
+        }
+        if self.layout.slot(&self.inbox, rec.slot).0 == CLOSED {
+            self.refresh();
+        }
+    }
+
+    /// Whether any record is waiting (or a slot changed state).
+    fn anything(&self) -> bool {
+        let high = self.layout.high(&self.inbox);
+        (0..high).any(|slot| match &self.ins[slot] {
+            Some(i) => i.cons.ready(&self.inbox),
+            None => self.layout.slot(&self.inbox, slot).0 != inbox::FREE,
+        })
+    }
+
+    /// Announces that a thread of this process is about to sleep; returns
+    /// the doorbell value to sleep on, or `None` when something already
+    /// arrived (then nothing was announced).
+    pub fn prepare_sleep(&self) -> Option<Sleeper> {
+        self.inbox
+            .u32_at(OFF_WAITING)
+            .fetch_add(1, Ordering::SeqCst);
+        mem::full_fence();
+        let seen = self.inbox.u32_at(OFF_DOORBELL).load(Ordering::SeqCst);
+        if self.anything() {
+            self.inbox
+                .u32_at(OFF_WAITING)
+                .fetch_sub(1, Ordering::SeqCst);
+            return None;
+        }
+        Some(Sleeper {
+            inbox: Arc::clone(&self.inbox),
+            seen,
+        })
+    }
+
+    /// Ends every ring this process writes (process exit).
+    pub fn close_all(&mut self) {
+        let peers: Vec<ProcId> = self.outs.keys().copied().collect();
+        for p in peers {
+            self.disconnect(p);
+        }
+    }
+}
+
+/// A thread about to sleep on its inbox's doorbell (see
+/// [`Channels::prepare_sleep`]); sleep outside the engine's lock.
+pub(crate) struct Sleeper {
+    inbox: Arc<Region>,
+    seen: u32,
+}
+
+impl Sleeper {
+    /// Sleeps until a sender rings or `timeout` passes.
+    pub fn sleep(self, timeout: Duration) {
+        self.inbox.futex_wait(OFF_DOORBELL, self.seen, timeout);
+    }
+}
+
+impl Drop for Sleeper {
+    fn drop(&mut self) {
+        self.inbox
+            .u32_at(OFF_WAITING)
+            .fetch_sub(1, Ordering::SeqCst);
+    }
+}

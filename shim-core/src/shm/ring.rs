@@ -1,0 +1,205 @@
+//! One single-producer, single-consumer ring of records inside a region.
+//!
+//! A record is an 8-byte word followed by its body, padded to 8 bytes. The
+//! word holds the body length (low half) and a stamp (high half) that is
+//! the ring's lap number plus one at the record's position, so a slot the
+//! producer has not written in this lap never looks ready and nothing has
+//! to be cleared after reading. A record never wraps around the end: when
+//! it does not fit, a skip record fills the rest of the lap. The consumer
+//! publishes how far it has read in a shared `head` counter, which the
+//! producer reads only when the ring looks full. Before publishing a
+//! record the producer clears the word where the next record will start,
+//! so old bytes of an earlier lap are never taken for a record.
+
+use super::mem::Region;
+use std::sync::atomic::Ordering;
+
+/// Length value of a skip record.
+const SKIP: u32 = u32::MAX;
+
+/// Where a ring lives in its region.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RingAt {
+    /// Offset of the shared `head` counter (its own cache line).
+    pub head: usize,
+    /// Offset of the data area.
+    pub data: usize,
+    /// Size of the data area (a multiple of 8).
+    pub cap: usize,
+}
+
+impl RingAt {
+    /// The largest body one record can hold.
+    pub fn max_body(&self) -> usize {
+        self.cap / 2 - 16
+    }
+
+    fn stamp(&self, pos: u64) -> u32 {
+        ((pos / self.cap as u64) % (u32::MAX as u64)) as u32 + 1
+    }
+}
+
+fn padded(n: usize) -> u64 {
+    (8 + n.div_ceil(8) * 8) as u64
+}
+
+/// The producer's side: its own write position and its last view of the
+/// consumer's.
+#[derive(Debug)]
+pub(crate) struct Producer {
+    pub at: RingAt,
+    tail: u64,
+    head_seen: u64,
+}
+
+impl Producer {
+    /// A producer for a ring nobody has written yet.
+    pub fn new(at: RingAt) -> Producer {
+        Producer {
+            at,
+            tail: 0,
+            head_seen: 0,
+        }
+    }
+
+    /// Writes one record whose body is `parts` concatenated; `false` when
+    /// the ring has no room now (nothing written).
+    pub fn try_push(&mut self, r: &Region, parts: &[&[u8]]) -> bool {
+        let n: usize = parts.iter().map(|p| p.len()).sum();
+        debug_assert!(n <= self.at.max_body());
+        let need = padded(n);
+        let cap = self.at.cap as u64;
+        let off = self.tail % cap;
+        let skip = if off + need > cap { cap - off } else { 0 };
+        // Room for the record and for clearing the word after it.
+        let room = skip + need + 8;
+        if self.tail + room - self.head_seen > cap {
+            self.head_seen = r.u64_at(self.at.head).load(Ordering::Acquire);
+            if self.tail + room - self.head_seen > cap {
+                return false;
+            }
+        }
+        if skip > 0 {
+            // The next lap starts with this record: clear its word before
+            // the consumer is sent there.
+            r.u64_at(self.at.data).store(0, Ordering::Relaxed);
+            let word = (self.at.stamp(self.tail) as u64) << 32 | SKIP as u64;
+            r.u64_at(self.at.data + off as usize)
+                .store(word, Ordering::Release);
+            self.tail += skip;
+        }
+        let off = (self.tail % cap) as usize;
+        let mut at = self.at.data + off + 8;
+        for p in parts {
+            r.write(at, p);
+            at += p.len();
+        }
+        // The word after this record still holds bytes of the last lap,
+        // which could look like a ready record: clear it first, so the
+        // consumer only ever finds a published word or zero.
+        let next = ((self.tail + need) % cap) as usize;
+        r.u64_at(self.at.data + next).store(0, Ordering::Relaxed);
+        let word = (self.at.stamp(self.tail) as u64) << 32 | n as u64;
+        r.u64_at(self.at.data + off).store(word, Ordering::Release);
+        self.tail += need;
+        true
+    }
+}
+
+/// The consumer's side: its read position (published in `head`).
+#[derive(Debug)]
+pub(crate) struct Consumer {
+    pub at: RingAt,
+    head: u64,
+}
+
+impl Consumer {
+    /// A consumer for a ring nobody has written yet.
+    pub fn new(at: RingAt) -> Consumer {
+        Consumer { at, head: 0 }
+    }
+
+    /// The offset and length of the next record's body, if one is ready
+    /// (skip records are passed over).
+    pub fn peek(&mut self, r: &Region) -> Option<(usize, usize)> {
+        let cap = self.at.cap as u64;
+        loop {
+            let off = (self.head % cap) as usize;
+            let word = r.u64_at(self.at.data + off).load(Ordering::Acquire);
+            if (word >> 32) as u32 != self.at.stamp(self.head) {
+                return None;
+            }
+            let len = word as u32;
+            if len == SKIP {
+                self.head += cap - off as u64;
+                r.u64_at(self.at.head).store(self.head, Ordering::Release);
+                continue;
+            }
+            return Some((self.at.data + off + 8, len as usize));
+        }
+    }
+
+    /// Releases the record `peek` returned, of body length `len`.
+    pub fn pop(&mut self, r: &Region, len: usize) {
+        self.head += padded(len);
+        r.u64_at(self.at.head).store(self.head, Ordering::Release);
+    }
+
+    /// Whether a record is ready, without moving.
+    pub fn ready(&self, r: &Region) -> bool {
+        let cap = self.at.cap as u64;
+        let off = (self.head % cap) as usize;
+        let word = r.u64_at(self.at.data + off).load(Ordering::Acquire);
+        (word >> 32) as u32 == self.at.stamp(self.head)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_keep_order_across_many_laps() {
+        let r = Region::create(64 + 256).expect("region");
+        let at = RingAt {
+            head: 0,
+            data: 64,
+            cap: 256,
+        };
+        let mut p = Producer::new(at);
+        let mut c = Consumer::new(at);
+        let mut next_in = 0u32;
+        let mut next_out = 0u32;
+        for round in 0..2000u32 {
+            // Varying sizes force skips at every position.
+            let len = (round % 13) as usize * 7 % 100;
+            // Bodies full of small numbers look like record words of later
+            // laps (stamp 2, 3, ...) to a consumer that reads stale bytes.
+            let body: Vec<u8> = (0..len).map(|i| (next_in as usize + i) as u8 % 4).collect();
+            let tag = next_in.to_le_bytes();
+            while !p.try_push(&r, &[&tag, &body]) {
+                let (o, n) = c.peek(&r).expect("a full ring has a record");
+                let mut got = vec![0u8; n];
+                r.read(o, &mut got);
+                assert_eq!(u32::from_le_bytes(got[..4].try_into().unwrap()), next_out);
+                let k = next_out as usize;
+                assert!(got[4..]
+                    .iter()
+                    .enumerate()
+                    .all(|(i, b)| *b == (k + i) as u8 % 4));
+                c.pop(&r, n);
+                next_out += 1;
+            }
+            next_in += 1;
+        }
+        while let Some((o, n)) = c.peek(&r) {
+            let mut got = vec![0u8; n];
+            r.read(o, &mut got);
+            assert_eq!(u32::from_le_bytes(got[..4].try_into().unwrap()), next_out);
+            c.pop(&r, n);
+            next_out += 1;
+        }
+        assert_eq!(next_out, next_in, "every record came out once, in order");
+        assert!(!c.ready(&r));
+    }
+}
