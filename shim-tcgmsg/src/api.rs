@@ -3,10 +3,11 @@
 //! by printing a message with the node number and ending the job
 //! ([`error_exit`]), which the C and Fortran entry points do with an error.
 
-use crate::ffi::{self, Op};
 use crate::layer::{Tcg, TcgError, TcgResult};
+use crate::os;
 use crate::ptr::UserBuf;
 use crate::world;
+use shim_core::mpi::ReduceOp as Op;
 use shim_core::mpi::{self, Comm, Root};
 use shim_core::Lock;
 use std::io::{Read, Write};
@@ -48,8 +49,7 @@ pub fn pbegin() -> TcgResult<()> {
     }
     let core = |e: shim_core::CoreError| TcgError::new(format!("PBEGIN: {e}"), -1);
     let membership = shim_core::join("tcgmsg").map_err(core)?;
-    let base = world::comm().map_err(core)?;
-    let t = Tcg::start(membership, base)?;
+    let t = Tcg::start(membership)?;
     NODE.store(i64::from(t.me), Ordering::SeqCst);
     t.comm.barrier().map_err(core)?;
     *STATE.lock() = Some(t);
@@ -105,7 +105,7 @@ pub fn exit_status(code: i64) -> i32 {
 pub fn error_exit(msg: &str, code: i64) -> ! {
     let node = NODE.load(Ordering::SeqCst);
     let line = format!("{node}: {msg} {code} ({code:#x}).");
-    ffi::flush_c_stdio();
+    os::flush_c_stdio();
     {
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "{line}");
@@ -294,7 +294,7 @@ pub fn dgop(_ty: i64, x: &mut [f64], op: &[u8]) -> TcgResult<()> {
             *v = v.abs();
         }
     }
-    ffi::allreduce(x, mpi_op, comm).map_err(|e| TcgError::new(format!("DGOP: {}", e.0), -1))
+    comm.allreduce_f64(x, mpi_op).map_err(mpi_err("DGOP"))
 }
 
 /// `IGOP`: element-wise reduction of C `long`s (Fortran `INTEGER`);
@@ -319,7 +319,7 @@ pub fn igop(_ty: i64, x: &mut [i64], op: &[u8]) -> TcgResult<()> {
             *v = i64::from(*v != 0);
         }
     }
-    ffi::allreduce(x, g.op, comm).map_err(|e| TcgError::new(format!("IGOP: {}", e.0), -1))
+    comm.allreduce_i64(x, g.op).map_err(mpi_err("IGOP"))
 }
 
 /// `TCGTIME`: seconds since the first call, strictly increasing.
@@ -372,7 +372,7 @@ pub fn mitod(n: i64) -> TcgResult<i64> {
 /// `log.<node>` (three digits, appending).
 pub fn llog() -> TcgResult<()> {
     let path = format!("log.{:03}", nodeid());
-    ffi::redirect_stdio(&path).map_err(|e| TcgError::new(format!("LLOG: {e}"), -1))
+    os::redirect_stdio(&path).map_err(|e| TcgError::new(format!("LLOG: {e}"), -1))
 }
 
 /// `STATS`: prints this process's message counts.
@@ -396,7 +396,7 @@ pub fn setdbg(on: i64) -> TcgResult<()> {
 
 /// `NICEFTN`: changes the process priority; returns the new nice value.
 pub fn niceftn(inc: i64) -> i64 {
-    ffi::nice(inc)
+    os::nice(inc)
 }
 
 /// The drand48 generator's state (48 bits).

@@ -10,28 +10,17 @@
 //! # How messages travel
 //! TCGMSG starts through `shim_core::join`, so MPI is started only if nobody
 //! did, and it shares the process's one backend with the other layers. Its
-//! world is the compute ranks (`shim_core::roles::compute_comm`); data
-//! servers are not nodes. Its messages keep to the envelope model of the
-//! core with a context of the layer's own: a duplicate of the compute
-//! communicator, a small header (type, length) on a fixed MPI tag, the
-//! payload inline or as a second message sent from and received into user
-//! memory, and matching by type and node in the layer's own queue (see
-//! [`layer`]). User types (1..32767 plus the flag bits `MSGDBL`, `MSGINT`,
-//! `MSGCHR`) never become MPI tags.
+//! world is the compute ranks (the core's world); data servers are not
+//! nodes. Its messages are envelopes of the core in the layer's own
+//! context (see [`layer`]): between processes of one node they go through
+//! the core's shared-memory channels, elsewhere through MPI, and they are
+//! matched by type and node in the core's queues. User types (a C `long`,
+//! flag bits `MSGDBL`, `MSGINT`, `MSGCHR` included) never become MPI tags.
 //!
-//! Why not a core context: every TCGMSG receive names its type and every
-//! node is a static compute rank, so the layer needs neither the core's
-//! routes and links to spawned processes nor its general pattern
-//! matching. One persistent MPI receive, tested in a loop, and a queue are
-//! enough, and they keep the path of a small message to a few hundred
-//! nanoseconds over MPI's own: the core's generic path costs about 1.5
-//! times raw MPI for 8 bytes, TCGMSG's target is 1.2.
-//!
-//! Waiting (receives, `WAITCOM`, large sends) polls with the core's
-//! [`shim_core::backoff`] policy: spin briefly, then yield, then sleep, so
-//! oversubscribed ranks do not starve each other. Collectives (`BRDCST`,
-//! `DGOP`, `IGOP`, `SYNCH`, `PFCOPY`) are MPI collectives on the same
-//! communicator.
+//! Waiting (receives, `WAITCOM`) follows the core's policy: spin briefly,
+//! then yield, then sleep, woken at once by a same-node sender.
+//! Collectives (`BRDCST`, `DGOP`, `IGOP`, `SYNCH`, `PFCOPY`) are MPI
+//! collectives on the context's communicator, through the core.
 //!
 //! # Errors
 //! As in TCGMSG, every failure (a bad node number, a message longer than
@@ -42,8 +31,8 @@
 pub mod api;
 pub mod capi;
 pub mod fapi;
-mod ffi;
 pub mod layer;
+mod os;
 mod ptr;
 pub mod world;
 
@@ -51,8 +40,8 @@ pub use api::{
     brdcst, dgop, igop, mtime, nnodes, nodeid, on_pend, pbegin, pend, probe, rcv, ready, snd,
     synch, time, waitcom,
 };
-pub use ffi::Op;
 pub use layer::{TcgError, TcgResult};
+pub use shim_core::mpi::ReduceOp as Op;
 
 /// Type flag: the message holds doubles (`msgtypesc.h`).
 pub const MSGDBL: i64 = 65536;

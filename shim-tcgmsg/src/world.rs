@@ -3,14 +3,6 @@
 
 use shim_core::mpi::{self, Comm};
 use shim_core::roles;
-use shim_core::CoreResult;
-
-/// The communicator of the compute ranks (collective over
-/// `MPI_COMM_WORLD` on first use, which `PBEGIN` is). The layer duplicates
-/// it for its own traffic.
-pub fn comm() -> CoreResult<Comm> {
-    roles::compute_comm()
-}
 
 /// (node number, number of nodes) without any collective call: from the
 /// role layout once the backend made it, else from `MPI_COMM_WORLD` (a
