@@ -2,7 +2,8 @@
 #
 #   make            build everything (release)
 #   make demo       install missing Debian packages, build, run the showcase
-#   make test       install missing Debian packages, build, run every test,
+#   make test       install missing Debian packages, build, run every test
+#                   (the message-passing ones again with MPBRIDGE_SHM=0),
 #                   clippy and rustfmt (what CI runs)
 #   make install PREFIX=/opt/mpbridge
 #   make bench      benchmarks against raw MPI
@@ -35,8 +36,15 @@ stage: build
 install: build
 	bash scripts/install.sh "$(PREFIX)"
 
+# The message-passing programs run a second time with the same-node
+# channels off, so the path between nodes (MPI only) is tested on one box.
+MP_TESTS := core_multirank pvm_programs pvm_examples pvm_fortran pvm_groups \
+            pvm_extra tcgmsg_programs one_backend ensemble_pvm ensemble_mpi
+
 test: deps stage
 	env MPBRIDGE_STAGE="$(STAGE)" $(MPI_ENV) $(CARGO) test --release --workspace
+	env MPBRIDGE_STAGE="$(STAGE)" $(MPI_ENV) MPBRIDGE_SHM=0 $(CARGO) test --release \
+	    -p tests $(addprefix --test ,$(MP_TESTS))
 	@bash scripts/rust-tools.sh
 	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
 	$(CARGO) fmt --all --check

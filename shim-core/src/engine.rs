@@ -155,6 +155,8 @@ pub(crate) struct Engine {
     pub shm: Option<Channels>,
     /// Reused buffer for envelopes read out of the channels.
     pub scratch: Vec<u8>,
+    /// Polls on rings left before the next full poll.
+    pub ring_polls_to_full: u32,
 }
 
 fn payload_of(bytes: &[u8]) -> &[u8] {
@@ -560,8 +562,9 @@ impl Engine {
         };
         // A wildcard sender may be behind any link: then every poll is full.
         let any_linked = want.pattern.source.is_none() && self.links.iter().any(Option::is_some);
-        // When only a ring can bring the message, polls look at the rings.
-        let rings_only = self.rings_cover(&want.pattern);
+        // When only a ring can bring the message, polls look at the rings
+        // (unless a send of this process waits for MPI to move it).
+        let rings_only = self.rings_cover(&want.pattern) && self.pending_sends.is_empty();
         let full_every = if rings_only {
             RING_FULL_EVERY
         } else if any_linked {
@@ -569,12 +572,37 @@ impl Engine {
         } else {
             FULL_EVERY
         };
-        // Counts down to the next full poll (no division per poll). A ring
-        // is cheap to look at, so a burst on rings starts with one.
-        let mut until_full = if rings_only { 1 } else { 0 };
+        // Counts down to the next full poll (no division per poll). On
+        // rings the count goes on across calls, so a wait made of many
+        // short bursts still serves MPI (pending sends, links) regularly;
+        // elsewhere every burst starts with a full poll.
+        let mut until_full = if rings_only {
+            self.ring_polls_to_full.min(full_every - 1)
+        } else {
+            0
+        };
+        let r = self.burst(want, polls, rings_only, own, full_every, &mut until_full);
+        self.ring_polls_to_full = until_full;
+        r
+    }
+
+    /// The polls of [`progress_burst`](Self::progress_burst).
+    fn burst(
+        &mut self,
+        want: &mut Want<'_>,
+        polls: u32,
+        rings_only: bool,
+        own: usize,
+        full_every: u32,
+        until_full: &mut u32,
+    ) -> CoreResult<usize> {
         for _ in 0..polls.max(1) {
-            let full = until_full == 0;
-            until_full = if full { full_every - 1 } else { until_full - 1 };
+            let full = *until_full == 0;
+            *until_full = if full {
+                full_every - 1
+            } else {
+                *until_full - 1
+            };
             let n = if full {
                 self.progress(Some(&mut *want))?
             } else if rings_only {

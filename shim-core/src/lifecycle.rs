@@ -259,6 +259,7 @@ fn start_engine() -> CoreResult<Engine> {
         ctl_inbox: Vec::new(),
         shm: None,
         scratch: Vec::new(),
+        ring_polls_to_full: 0,
     };
     e.open_world_channels(world)?;
     e.create_context(crate::engine::CONTROL_CONTEXT)?;
