@@ -34,17 +34,20 @@ LAYERS=(core pvm tcgmsg ga ensemble)
 # A target is checked when its layer ran (a missing row then counts as a
 # failure) or when some layer wrote its row.
 TARGETS='
-core pingpong mpi 8       1.2
-core pingpong mpi 4194304 1.1
-pvm send-recv-raw mpi 8 2.0
+core pingpong mpi 8       0.8
+core pingpong mpi 4194304 1.05
+core ring4 mpi 8 0.7
+core ring8 mpi 8 0.7
+core idle-cpu none 8 0.05
+pvm send-recv-raw mpi 8 1.2
 pvm send-recv-raw mpi 4194304 1.25
-pvm psend-precv mpi 8 1.25
+pvm psend-precv mpi 8 0.9
 pvm psend-precv mpi 4194304 1.1
 pvm send-recv-raw pvm-3.4.6 8 0.2
 pvm send-recv-raw pvm-3.4.6 1048576 0.2
 ensemble launch mpiexec 8 1.5
 ensemble launch mpiexec 64 1.5
-tcgmsg snd-rcv mpi 8       1.2
+tcgmsg snd-rcv mpi 8       0.9
 tcgmsg snd-rcv mpi 4194304 1.1
 ga get4 ga-5.8 8 0.5
 ga put4 ga-5.8 8 0.5
@@ -59,6 +62,10 @@ ga get-remote mpi 1048576 1.3
 ga put-remote mpi 1048576 1.3
 ga acc-remote mpi 1048576 1.3
 '
+# Core ping-pong from 64 B to 4 KiB: at most 1.0 at every size.
+for ((bytes = 64; bytes <= 4096; bytes *= 2)); do
+    TARGETS+="core pingpong mpi $bytes 1.0"$'\n'
+done
 # GA get/put/acc with 2 compute ranks: at most 1.0 at every size measured.
 for op in get put acc; do
     for ((bytes = 8; bytes <= 1048576; bytes *= 2)); do
@@ -179,6 +186,13 @@ bench_core() {
     echo "== core: ping-pong, mpb_send/mpb_recv against MPI_Send/MPI_Recv"
     cc_stage "$OUT/core_pingpong" bench/core_pingpong.c
     run_mpi 2 "$OUT/core_pingpong" --csv "$CSV"
+    echo "== core: 8-byte token around a ring of 4 and 8 processes on this machine's cores"
+    cc_stage "$OUT/core_ring" bench/core_ring.c
+    run_mpi 4 "$OUT/core_ring" --csv "$CSV"
+    run_mpi 8 "$OUT/core_ring" --csv "$CSV" --laps 10000
+    echo "== core: CPU share of a process blocked 2 s in mpb_recv"
+    cc_stage "$OUT/core_idle" bench/core_idle.c
+    run_mpi 2 "$OUT/core_idle" --csv "$CSV"
 }
 
 # wall_us COMMAND... : wall time of one run in microseconds (fails the
