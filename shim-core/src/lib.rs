@@ -9,11 +9,13 @@
 //!   processes of different spawns are set up on first use.
 //! - [`backoff`]: how blocked calls wait without starving other ranks.
 //! - [`topology`]: Cartesian grids.
+//! - [`collective`]: collectives over a list of processes.
 //! - [`ffi_guard`]: the panic boundary for exported C and Fortran functions.
 
 pub mod api;
 pub mod backoff;
 pub mod capi;
+pub mod collective;
 pub mod control;
 pub mod engine;
 pub mod envelope;
