@@ -103,7 +103,8 @@ struct nodenv {
 };
 
 /* Combine function: stores a o b into a, for one item of size bytes.
-   Its return value is ignored. */
+ * Its return value is ignored.
+ */
 typedef int (*excombine_fn)(void *a, const void *b, int size);
 /* Message handler: the message, its length, source node and type. */
 typedef void (*exhandler_fn)(void *buf, int len, int src, int type);
@@ -112,70 +113,83 @@ typedef void (*exhandler_fn)(void *buf, int len, int src, int type);
 int exparam(struct nodenv *env);
 
 /* Blocking receive from *src of type *type (DONTCARE allowed) into buf of
-   len bytes; *src and *type receive the message's. Returns its length;
-   EXTOOLONG (message stays queued), EXBADNODE, EXBADLEN, EXNULLBUF. */
+ * len bytes; *src and *type receive the message's. Returns its length;
+ * EXTOOLONG (message stays queued), EXBADNODE, EXBADLEN, EXNULLBUF.
+ */
 int exread(void *buf, int len, int *src, int *type);
 /* Blocking send of len bytes to *dest with type *type; returns when buf
-   may be reused. Returns len (0 to EXNONODE); EXBADNODE, EXBADLEN,
-   EXNULLBUF. */
+ * may be reused. Returns len (0 to EXNONODE); EXBADNODE, EXBADLEN,
+ * EXNULLBUF.
+ */
 int exwrite(void *buf, int len, int *dest, int *type);
 /* Asynchronous send: the message is copied, the id (> 0) is complete at
-   once. Errors as exwrite. */
+ * once. Errors as exwrite.
+ */
 int exsend(void *buf, int len, int *dest, int *type);
 /* Asynchronous receive: returns a message id (> 0). buf, src and type
-   must stay valid until exmsgwait; the message, its source and type are
-   stored when it completes (in any later Express call). Errors as
-   exread. */
+ * must stay valid until exmsgwait; the message, its source and type are
+ * stored when it completes (in any later Express call). Errors as
+ * exread.
+ */
 int exreceive(void *buf, int len, int *src, int *type);
 /* Length of the first waiting message from *src of type *type (wildcards
-   allowed, actual values written back); EXNOMSG when none. EXBADNODE,
-   EXNULLBUF. */
+ * allowed, actual values written back); EXNOMSG when none. EXBADNODE,
+ * EXNULLBUF.
+ */
 int extest(int *src, int *type);
 /* 1 when operation msgid has finished, 0 while pending (the id stays
-   valid until exmsgwait). EXBADID. */
+ * valid until exmsgwait). EXBADID.
+ */
 int exmsgtest(int msgid);
 /* Waits for operation msgid and releases the id: its byte count or its
-   error (EXTOOLONG: the message stays queued). EXBADID. */
+ * error (EXTOOLONG: the message stays queued). EXBADID.
+ */
 int exmsgwait(int msgid);
 /* Sends outlen bytes of out to *dest (type *desttype) and receives into
-   in (inlen bytes) from *src (type *srctype; wildcards allowed, actual
-   values written back), without deadlock whatever the partner does.
-   Returns the bytes received; errors as exread and exwrite. */
+ * in (inlen bytes) from *src (type *srctype; wildcards allowed, actual
+ * values written back), without deadlock whatever the partner does.
+ * Returns the bytes received; errors as exread and exwrite.
+ */
 int exchange(void *in, int inlen, int *src, int *srctype, void *out,
              int outlen, int *dest, int *desttype);
 /* Strided send: nitems items of itemsize bytes, stride bytes apart
-   (stride >= itemsize), as one message. Returns the bytes sent; EXBADLEN,
-   EXBADNODE, EXNULLBUF. */
+ * (stride >= itemsize), as one message. Returns the bytes sent; EXBADLEN,
+ * EXBADNODE, EXNULLBUF.
+ */
 int exvwrite(void *buf, int itemsize, int nitems, int stride, int *dest,
              int *type);
 /* Strided receive: up to nitems items of itemsize bytes; item i is stored
-   at byte i*stride of buf. Returns the bytes received; errors as exread
-   and exvwrite. */
+ * at byte i*stride of buf. Returns the bytes received; errors as exread
+ * and exvwrite.
+ */
 int exvread(void *buf, int itemsize, int nitems, int stride, int *src,
             int *type);
 
 /* Barrier over all nodes. Returns 0; EXNOTMEMBER on the host. */
 int exsync(void);
 /* Broadcasts len bytes of buf from node src to the listed nodes. Returns
-   the broadcast length; a shorter receiving buffer keeps its first len
-   bytes and gets EXTOOLONG. EXBADNODE (src not listed), EXBADLIST,
-   EXNOTMEMBER, EXBADLEN, EXNULLBUF. */
+ * the broadcast length; a shorter receiving buffer keeps its first len
+ * bytes and gets EXTOOLONG. EXBADNODE (src not listed), EXBADLIST,
+ * EXNOTMEMBER, EXBADLEN, EXNULLBUF.
+ */
 int exbroadcast(void *buf, int len, int src, int nnodes, int *nodelist,
                 int type);
 /* Combines nitems items of size bytes in buf over the listed nodes with
-   func; every participant gets the result in buf. Returns 0; EXBADFUNC,
-   EXBADLEN, EXNULLBUF, EXBADLIST, EXNOTMEMBER.
-   A user function is applied as the left fold in node order: with the
-   participants' items x0, x1, ..., xk (increasing node number) the result
-   is ((x0 o x1) o x2) o ... o xk, where func(a, b) stores a o b into a.
-   Every participant computes the same fold, so the result is identical
-   everywhere, commutative or not. The predefined functions below use
-   MPI's own reduction (element type must divide size). */
+ * func; every participant gets the result in buf. Returns 0; EXBADFUNC,
+ * EXBADLEN, EXNULLBUF, EXBADLIST, EXNOTMEMBER.
+ * A user function is applied as the left fold in node order: with the
+ * participants' items x0, x1, ..., xk (increasing node number) the result
+ * is ((x0 o x1) o x2) o ... o xk, where func(a, b) stores a o b into a.
+ * Every participant computes the same fold, so the result is identical
+ * everywhere, commutative or not. The predefined functions below use
+ * MPI's own reduction (element type must divide size).
+ */
 int excombine(void *buf, excombine_fn func, int size, int nitems, int nnodes,
               int *nodelist, int type);
 /* Predefined combine functions (callable directly, too). i: int,
-   l: long, f: float, d: double; land/lor: logical and/or of int (non-zero
-   is true, result 1 or 0). */
+ * l: long, f: float, d: double; land/lor: logical and/or of int (non-zero
+ * is true, result 1 or 0).
+ */
 int ex_isum(void *a, const void *b, int size);
 int ex_iprod(void *a, const void *b, int size);
 int ex_imax(void *a, const void *b, int size);
@@ -195,47 +209,57 @@ int ex_dmin(void *a, const void *b, int size);
 int ex_land(void *a, const void *b, int size);
 int ex_lor(void *a, const void *b, int size);
 /* Concatenates each participant's inlen bytes in node order into out on
-   every participant (lengths may differ). Returns the total length; if it
-   exceeds outlen the first outlen bytes are stored and EXTOOLONG
-   returned. EXBADLEN, EXNULLBUF, EXBADLIST, EXNOTMEMBER. */
+ * every participant (lengths may differ). Returns the total length; if it
+ * exceeds outlen the first outlen bytes are stored and EXTOOLONG
+ * returned. EXBADLEN, EXNULLBUF, EXBADLIST, EXNOTMEMBER.
+ */
 int exconcat(void *in, int inlen, void *out, int outlen, int nnodes,
              int *nodelist, int type);
 /* Registers func for messages from src of type type (DONTCARE allowed);
-   func NULL removes it; a second registration for the same src and type
-   replaces the function; among several matching handlers the first
-   registered runs. Returns 0; EXBADNODE. */
+ * func NULL removes it; a second registration for the same src and type
+ * replaces the function; among several matching handlers the first
+ * registered runs. Returns 0; EXBADNODE.
+ */
 int exhandle(exhandler_fn func, int src, int type);
 
 /* Processor grids. Grid ids count from 0 in creation order; every node
-   creates the same grids in the same order. Nodes fill a grid in node
-   order, last dimension fastest. Coordinates and dimension numbers count
-   from 0. */
+ * creates the same grids in the same order. Nodes fill a grid in node
+ * order, last dimension fastest. Coordinates and dimension numbers count
+ * from 0.
+ */
 /* Creates a grid of all nodes (collective over the nodes). Zero entries of
-   dims are chosen (balanced) and every size written back; periods (NULL:
-   none) flags periodic dimensions. Returns the grid id; EXBADGRID (ndim
-   not 1..16, sizes not multiplying to nprocs), EXNULLBUF, EXNOTMEMBER. */
+ * dims are chosen (balanced) and every size written back; periods (NULL:
+ * none) flags periodic dimensions. Returns the grid id; EXBADGRID (ndim
+ * not 1..16, sizes not multiplying to nprocs), EXNULLBUF, EXNOTMEMBER.
+ */
 int exgridinit(int ndim, int *dims, const int *periods);
 /* Fills zero entries of dims with a balanced split of nnodes. Returns 0;
-   EXBADGRID, EXNULLBUF. */
+ * EXBADGRID, EXNULLBUF.
+ */
 int exgridsize(int nnodes, int ndim, int *dims);
 /* Sub-grid of grid keeping the dimensions whose remain flag is non-zero
-   (collective over the grid); each node gets the one it is in. Returns
-   its id; EXBADGRID, EXNULLBUF. */
+ * (collective over the grid); each node gets the one it is in. Returns
+ * its id; EXBADGRID, EXNULLBUF.
+ */
 int exgridsplit(int grid, const int *remain);
 /* Number of dimensions of grid; sizes to dims (may be NULL). EXBADGRID. */
 int exgriddims(int grid, int *dims);
 /* Coordinates of node in grid. Returns 0; EXBADGRID, EXBADNODE,
-   EXNULLBUF. */
+ * EXNULLBUF.
+ */
 int exgridcoord(int grid, int node, int *coords);
 /* The node at coords (wrapped in periodic dimensions). EXBADGRID,
-   EXBADARG, EXNULLBUF. */
+ * EXBADARG, EXNULLBUF.
+ */
 int exgridnode(int grid, const int *coords);
 /* Shift by disp along dim: *src gets the node this one receives from,
    *dest the node it sends to (EXNONODE past a non-periodic edge). Returns
-   0; EXBADGRID, EXBADARG, EXNULLBUF. */
+ * 0; EXBADGRID, EXBADARG, EXNULLBUF.
+ */
 int exgridshift(int grid, int dim, int disp, int *src, int *dest);
 /* Neighbour along dim in direction dir (+1/-1), or EXNONODE. EXBADGRID,
-   EXBADARG. */
+ * EXBADARG.
+ */
 int exgridnbr(int grid, int dim, int dir);
 
 /* Text of this thread's last Express error ("" if none). */
