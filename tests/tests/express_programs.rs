@@ -235,7 +235,11 @@ fn host_node_farm_with_dontcare_receives() {
             "{}",
             r.stdout
         );
-        assert!(r.stdout.contains("ex_farm nodes did 60 tasks"), "{}", r.stdout);
+        assert!(
+            r.stdout.contains("ex_farm nodes did 60 tasks"),
+            "{}",
+            r.stdout
+        );
     }
 }
 
