@@ -252,3 +252,13 @@ fn handler_fires_while_blocked_in_exread_on_another_type() {
         tallies_ok(&r, "ex_handler", n as usize);
     }
 }
+
+#[test]
+fn safe_rust_api_on_one_two_four_nodes() {
+    let exe = Path::new(env!("CARGO_BIN_EXE_express_rust"));
+    for n in [1, 2, 4] {
+        let r = mpiexec(n, exe, &[], LIMIT);
+        r.assert_ok("express_rust");
+        tallies_ok(&r, "express_rust", n as usize);
+    }
+}
