@@ -107,7 +107,7 @@ pub fn combine(
     }
     let size = size as usize;
     if let Combiner::Predefined(e, _) = &f {
-        if size % e.size() != 0 {
+        if !size.is_multiple_of(e.size()) {
             return Err(ExError::new(
                 EXBADFUNC,
                 format!(

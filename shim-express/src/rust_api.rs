@@ -217,7 +217,16 @@ pub fn combine_bytes(
     mut f: impl FnMut(&mut [u8], &[u8]),
     nodes: Option<&[i32]>,
 ) -> ExResult<()> {
-    let n = if size == 0 { 0 } else { buf.len() / size };
+    if size == 0 || !buf.len().is_multiple_of(size) {
+        return Err(ExError::new(
+            crate::error::EXBADLEN,
+            format!(
+                "combine: {} bytes are not whole items of {size} bytes",
+                buf.len()
+            ),
+        ));
+    }
+    let n = buf.len() / size;
     coll::combine(
         "combine",
         buf,
