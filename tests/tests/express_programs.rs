@@ -262,3 +262,40 @@ fn safe_rust_api_on_one_two_four_nodes() {
         tallies_ok(&r, "express_rust", n as usize);
     }
 }
+
+#[test]
+fn headers_compile_in_c_cxx_and_both_fortran_forms() {
+    let dir = workspace_root().join("target/test-programs/express_headers");
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let inc = format!("-I{}", stage().join("include").display());
+    let c = dir.join("twice.c");
+    std::fs::write(
+        &c,
+        "#include <express.h>\n#include <express.h>\n\
+         int main(void){struct nodenv e; return exparam(&e) == DONTCARE;}\n",
+    )
+    .expect("write");
+    for (compiler, lang) in [("cc", "c"), ("c++", "c++")] {
+        let st = Command::new(compiler)
+            .args(["-Wall", "-Wextra", "-Werror", "-fsyntax-only", "-x", lang])
+            .arg(&inc)
+            .arg(&c)
+            .status()
+            .expect("compiler");
+        assert!(st.success(), "{compiler} rejects express.h");
+    }
+    let body = "      INCLUDE 'express.fh'\n      INTEGER ENV(4)\n      \
+                IF (KXPARA(ENV) .NE. EXOK) STOP 1\n      END\n";
+    for name in ["fixed.f", "free.f90"] {
+        let f = dir.join(name);
+        let src = format!("      PROGRAM T\n{body}");
+        std::fs::write(&f, src).expect("write");
+        let st = Command::new("gfortran")
+            .args(["-fsyntax-only", "-Wall", "-Werror"])
+            .arg(&inc)
+            .arg(&f)
+            .status()
+            .expect("gfortran");
+        assert!(st.success(), "gfortran rejects express.fh in {name}");
+    }
+}
