@@ -46,7 +46,7 @@
  *
  * Message handlers (exhandle)
  *   Handlers run only inside Express calls, on the calling thread: at the
- *   start of every Express call except the grid calls, and on every turn
+ *   start of every Express call (all but exerrmsg and exgridsize), and on every turn
  *   of the wait of a blocking receive (exread, exvread, exchange,
  *   exmsgwait), so a handler runs while the process is blocked waiting for
  *   another message. They do not run while the program computes outside

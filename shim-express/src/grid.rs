@@ -13,6 +13,7 @@
 
 use crate::error::{ExError, ExResult, EXBADARG, EXBADGRID, EXBADNODE, EXNOTMEMBER};
 use crate::layer::{with, Express, EXNONODE};
+use crate::msg::pump;
 use shim_core::collective::Group;
 use shim_core::mpi::{self, Comm};
 use shim_core::topology;
@@ -66,6 +67,7 @@ fn add(x: &mut Express, g: Grid) -> i32 {
 /// Creates a grid of all nodes (collective over the nodes); zero entries
 /// of `dims` are chosen, and the sizes written back. Returns the grid id.
 pub fn init(call: &str, dims: &mut [i32], periods: &[bool]) -> ExResult<i32> {
+    pump(call)?;
     with(call, |x| {
         let Some(nodes) = x.nodes else {
             return Err(ExError::new(
@@ -107,6 +109,7 @@ fn grid<'a>(call: &str, x: &'a Express, id: i32) -> ExResult<&'a Grid> {
 /// (collective over the grid); returns its id. Each node gets the
 /// sub-grid it is in.
 pub fn split(call: &str, id: i32, remain: &[bool]) -> ExResult<i32> {
+    pump(call)?;
     with(call, |x| {
         let g = grid(call, x, id)?;
         if remain.len() != g.dims.len() {
@@ -144,11 +147,13 @@ pub fn split(call: &str, id: i32, remain: &[bool]) -> ExResult<i32> {
 
 /// Number of dimensions and sizes of grid `id`.
 pub fn shape(call: &str, id: i32) -> ExResult<Vec<i32>> {
+    pump(call)?;
     with(call, |x| Ok(grid(call, x, id)?.dims.clone()))
 }
 
 /// Coordinates of `node` in grid `id`.
 pub fn coord(call: &str, id: i32, node: i32) -> ExResult<Vec<i32>> {
+    pump(call)?;
     with(call, |x| {
         let g = grid(call, x, id)?;
         let Some(r) = g.nodes.iter().position(|&n| n == node) else {
@@ -163,6 +168,7 @@ pub fn coord(call: &str, id: i32, node: i32) -> ExResult<Vec<i32>> {
 
 /// The node at `coords` of grid `id` (wrapped in periodic dimensions).
 pub fn node(call: &str, id: i32, coords: &[i32]) -> ExResult<i32> {
+    pump(call)?;
     with(call, |x| {
         let g = grid(call, x, id)?;
         for (i, &c) in coords.iter().enumerate() {
@@ -184,6 +190,7 @@ pub fn node(call: &str, id: i32, coords: &[i32]) -> ExResult<i32> {
 /// Source and destination nodes of a shift by `disp` along `dim`
 /// (`EXNONODE` past a non-periodic edge).
 pub fn shift(call: &str, id: i32, dim: i32, disp: i32) -> ExResult<(i32, i32)> {
+    pump(call)?;
     with(call, |x| {
         let g = grid(call, x, id)?;
         if dim < 0 || dim as usize >= g.dims.len() {
@@ -200,5 +207,6 @@ pub fn shift(call: &str, id: i32, dim: i32, disp: i32) -> ExResult<(i32, i32)> {
 
 /// Number of dimensions of grid `id`.
 pub fn ndims(call: &str, id: i32) -> ExResult<usize> {
+    pump(call)?;
     with(call, |x| Ok(grid(call, x, id)?.dims.len()))
 }

@@ -3,8 +3,9 @@
 //!
 //! # When handlers run
 //! Only inside Express calls, on the thread that makes them: at the start
-//! of every point-to-point, message-id, handler and collective call, and
-//! again on every turn of the wait of a blocking receive (`exread`,
+//! of every Express call (all but `exerrmsg` and `exgridsize`, which need
+//! no process state), and again on every turn of the wait of a blocking
+//! receive (`exread`,
 //! `exvread`, `exchange`, `exmsgwait`), so a handler runs while the process
 //! is blocked waiting for another message. A handler does not run while
 //! the process computes outside Express, nor during the MPI collective

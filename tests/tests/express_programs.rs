@@ -102,6 +102,7 @@ fn calls_ok(r: &Run, name: &str, nodes: u32, calls: &[&str]) {
 
 const C_CALLS: &[&str] = &[
     "exparam",
+    "constants",
     "exread/exwrite",
     "extest",
     "exsend/exreceive/exmsgtest/exmsgwait",
@@ -115,7 +116,14 @@ const C_CALLS: &[&str] = &[
     "exgrid",
 ];
 
-const C_COLLECTIVES: &[&str] = &["exparam", "exsync", "exbroadcast", "excombine", "exconcat"];
+const C_COLLECTIVES: &[&str] = &[
+    "exparam",
+    "constants",
+    "exsync",
+    "exbroadcast",
+    "excombine",
+    "exconcat",
+];
 
 const F_CALLS: &[&str] = &[
     "KXPARA",

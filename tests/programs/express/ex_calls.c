@@ -49,6 +49,23 @@ static void t_exparam(void)
     section("exparam");
 }
 
+/* The numeric values express.h fixes (programs compiled against them keep
+   working): wildcards, node-list and node constants, error codes. */
+static void t_constants(void)
+{
+    CHECK_EQ(DONTCARE, -1, "DONTCARE");
+    CHECK_EQ(ALLNODES, 0, "ALLNODES");
+    CHECK_EQ(EXNONODE, -100, "EXNONODE");
+    CHECK_EQ(EXNOHOST, -1, "EXNOHOST");
+    int codes[] = {EXOK, EXNOMSG, EXBADNODE, EXBADLEN, EXNULLBUF,
+                   EXTOOLONG, EXNOTMEMBER, EXBADLIST, EXBADGRID, EXBADID,
+                   EXBADFUNC, EXBADARG, EXSYSERR, EXINTERNAL};
+    for (int i = 0; i < (int)(sizeof codes / sizeof codes[0]); i++)
+        CHECK_EQ(codes[i], -i, "error code values count down from 0");
+    CHECK_EQ(sizeof(struct nodenv), 4 * sizeof(int), "struct nodenv");
+    section("constants");
+}
+
 static void t_read_write(void)
 {
     /* A ring with wildcards: the actual source and type come back. */
@@ -545,6 +562,7 @@ int main(int argc, char **argv)
 {
     int only_collectives = argc > 1 && strcmp(argv[1], "collectives") == 0;
     t_exparam();
+    t_constants();
     if (only_collectives) {
         t_sync();
         t_broadcast();
