@@ -5,9 +5,8 @@
 //! Only inside Express calls, on the thread that makes them: at the start
 //! of every Express call (all but `exerrmsg` and `exgridsize`, which need
 //! no process state), and again on every turn of the wait of a blocking
-//! receive (`exread`,
-//! `exvread`, `exchange`, `exmsgwait`), so a handler runs while the process
-//! is blocked waiting for another message. A handler does not run while
+//! receive (`exread`, `exvread`, `exchange`, `exmsgwait`), so a handler
+//! runs while the process is blocked waiting for another message. A handler does not run while
 //! the process computes outside Express, nor during the MPI collective
 //! inside `exsync`, `exbroadcast`, `excombine` or `exconcat` (it runs at
 //! their start). A message that matches a handler is taken by the handler
