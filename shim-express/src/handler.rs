@@ -67,6 +67,7 @@ pub fn register(call: &str, func: Option<HandlerFn>, src: i32, ty: i32) -> ExRes
             }
             (None, None) => {}
         }
+        x.refresh_busy();
         Ok(())
     })
 }
@@ -81,6 +82,14 @@ pub fn claimed(x: &Express, source: shim_core::ProcId, tag: i32) -> bool {
 /// Whether a handler takes messages from `source` with `tag`.
 pub fn claimed_now(call: &str, source: shim_core::ProcId, tag: i32) -> ExResult<bool> {
     with(call, |x| Ok(claimed(x, source, tag)))
+}
+
+/// The patterns handlers take now (none inside a handler).
+pub fn claims(call: &str) -> ExResult<Vec<Match>> {
+    if RUNNING.with(|r| r.get()) {
+        return Ok(Vec::new());
+    }
+    with(call, |x| Ok(x.handlers.iter().map(|h| h.pattern).collect()))
 }
 
 /// Runs the handlers of every waiting message that has one (not inside a

@@ -16,6 +16,7 @@ use shim_core::collective::Group;
 use shim_core::mpi::{self, Comm};
 use shim_core::{Context, Membership, ProcId};
 use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 /// Wildcard for a source node or a message type in receives.
@@ -61,6 +62,15 @@ pub struct Express {
 }
 
 static STATE: Mutex<Option<Express>> = Mutex::new(None);
+
+/// Whether a handler is registered or a posted receive waits: only then
+/// must calls look for work of theirs before their own.
+static BUSY: AtomicBool = AtomicBool::new(false);
+
+/// Whether handlers or posted receives may have work.
+pub fn busy() -> bool {
+    BUSY.load(Ordering::Acquire)
+}
 
 fn lock() -> MutexGuard<'static, Option<Express>> {
     STATE.lock().unwrap_or_else(|e| e.into_inner())
@@ -110,6 +120,13 @@ impl Express {
             grids: Vec::new(),
             _membership: membership,
         })
+    }
+
+    /// Records whether handlers or posted receives exist (see [`busy`]).
+    pub fn refresh_busy(&self) {
+        let busy = !self.handlers.is_empty()
+            || self.pending.values().any(|p| matches!(p, Pending::Recv(_)));
+        BUSY.store(busy, Ordering::Release);
     }
 
     /// The host's node number, or [`EXNOHOST`].

@@ -68,10 +68,18 @@ fn core<T>(call: &str, r: shim_core::CoreResult<T>) -> ExResult<T> {
     r.map_err(|e| ExError::core(call, e))
 }
 
-/// Runs due handlers, then serves posted receives.
+/// Runs due handlers, then serves posted receives (nothing to do, and no
+/// cost, while neither exists).
 pub fn pump(call: &str) -> ExResult<()> {
+    if !crate::layer::busy() {
+        return Ok(());
+    }
     handler::dispatch(call)?;
-    with(call, |x| serve_posted(x, call))
+    with(call, |x| {
+        let r = serve_posted(x, call);
+        x.refresh_busy();
+        r
+    })
 }
 
 fn serve_posted(x: &mut Express, call: &str) -> ExResult<()> {
@@ -166,10 +174,12 @@ pub fn write_owned(call: &str, data: Vec<u8>, dest: i32, ty: i32) -> ExResult<us
 
 /// Receives the first message from `src` of type `ty` (either may be
 /// [`DONTCARE`]) into `buf`, waiting for it. From [`EXNONODE`] it returns
-/// at once with length 0.
+/// at once with length 0. A first matching message longer than `buf` is
+/// left queued (`fits == false`).
 pub fn read(call: &str, buf: &mut [u8], src: i32, ty: i32) -> ExResult<Got> {
     let (ctx, pat) = with(call, |x| Ok((x.ctx, pattern(x, call, src, ty)?)))?;
     let Some(pat) = pat else {
+        pump(call)?;
         return Ok(Got {
             len: 0,
             src,
@@ -177,29 +187,50 @@ pub fn read(call: &str, buf: &mut [u8], src: i32, ty: i32) -> ExResult<Got> {
             fits: true,
         });
     };
+    let cap = buf.len();
     let mut backoff = Backoff::new();
     loop {
-        pump(call)?;
-        if let Some(r) = core(call, ctx.probe(pat))? {
-            if handler::claimed_now(call, r.source, r.tag)? {
-                continue;
-            }
-            let src = with(call, |x| Ok(x.node_of(r.source)))?;
-            if r.len > buf.len() {
-                return Ok(Got {
-                    len: r.len,
-                    src,
-                    ty: r.tag,
-                    fits: false,
-                });
-            }
-            let m = take(ctx, call, pat)?;
+        let claims = if crate::layer::busy() {
+            pump(call)?;
+            handler::claims(call)?
+        } else {
+            Vec::new()
+        };
+        // Take the first matching message not left to a handler, if it
+        // fits; remember it if it does not.
+        let mut first: Option<(shim_core::ProcId, i32, usize)> = None;
+        let taken = core(
+            call,
+            ctx.take_where(|m| {
+                if first.is_some()
+                    || !pat.accepts(m.source, m.tag, m.encoding)
+                    || claims
+                        .iter()
+                        .any(|c| c.accepts(m.source, m.tag, m.encoding))
+                {
+                    return false;
+                }
+                first = Some((m.source, m.tag, m.data.len()));
+                m.data.len() <= cap
+            }),
+        )?;
+        if let Some(m) = taken {
             buf[..m.data.len()].copy_from_slice(&m.data);
+            let src = with(call, |x| Ok(x.node_of(m.source)))?;
             return Ok(Got {
                 len: m.data.len(),
                 src,
                 ty: m.tag,
                 fits: true,
+            });
+        }
+        if let Some((source, tag, len)) = first {
+            let src = with(call, |x| Ok(x.node_of(source)))?;
+            return Ok(Got {
+                len,
+                src,
+                ty: tag,
+                fits: false,
             });
         }
         backoff.pause();
@@ -261,7 +292,7 @@ pub fn recv_async(
 ) -> ExResult<i32> {
     let id = with(call, |x| {
         let pat = pattern(x, call, src, ty)?;
-        Ok(new_id(
+        let id = new_id(
             x,
             Pending::Recv(Posted {
                 buf,
@@ -269,7 +300,9 @@ pub fn recv_async(
                 src: src_out,
                 ty: ty_out,
             }),
-        ))
+        );
+        x.refresh_busy();
+        Ok(id)
     })?;
     pump(call)?;
     Ok(id)
