@@ -12,7 +12,6 @@ use crate::error::{
 };
 use crate::grid;
 use crate::handler;
-use crate::layer::with;
 use crate::msg::{self, Got};
 use crate::predefined;
 use crate::ptr::{self, OutInt, UserBuf};
@@ -21,19 +20,7 @@ use shim_core::ffi_guard::guard;
 use std::ffi::{c_char, c_int, c_void};
 use std::sync::Arc;
 
-/// The node environment `exparam` fills in.
-#[repr(C)]
-#[derive(Debug, Default, Clone, Copy)]
-pub struct NodeEnv {
-    /// This node's number (the host's: `nprocs`).
-    pub procnum: c_int,
-    /// Number of nodes (the host not counted).
-    pub nprocs: c_int,
-    /// The host's node number, or `EXNOHOST`.
-    pub host: c_int,
-    /// The process's mpbridge task id (the core id other layers report).
-    pub taskid: c_int,
-}
+pub use crate::layer::NodeEnv;
 
 /// A C combine function: stores `a ∘ b` into `a` (one item of `size` bytes).
 pub type ExCombineFn = extern "C" fn(*mut c_void, *const c_void, c_int) -> c_int;
@@ -107,15 +94,7 @@ pub(crate) fn received(
 }
 
 pub(crate) fn param() -> ExResult<NodeEnv> {
-    msg::pump("exparam")?;
-    with("exparam", |x| {
-        Ok(NodeEnv {
-            procnum: x.me,
-            nprocs: x.nprocs,
-            host: x.host(),
-            taskid: x.my_id.raw() as c_int,
-        })
-    })
+    crate::layer::param("exparam")
 }
 
 /// Fills `*env` with this process's node number, the number of nodes, the
@@ -389,7 +368,8 @@ macro_rules! predefined_c {
         $(
             /// A predefined combine function (`excombine` uses MPI's own
             /// reduction for it); called directly, combines one item of
-            /// `size` bytes element-wise into `a`. Returns 0.
+            /// `size` bytes element-wise into `a`. Returns 0, or
+            /// `EXNULLBUF` for a NULL `a` or `b` with a positive size.
             #[no_mangle]
             pub extern "C" fn $name(a: *mut c_void, b: *const c_void, size: c_int) -> c_int {
                 guard(stringify!($name), EXINTERNAL, || {

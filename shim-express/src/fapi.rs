@@ -295,6 +295,7 @@ macro_rules! predefined_f {
         $(
             /// A predefined Fortran combine function (see `express.fh`);
             /// called directly, combines one item of SIZE bytes into A.
+            /// Returns 0, or `EXNULLBUF` for a missing A or B.
             #[no_mangle]
             pub extern "C" fn $name(a: *mut c_void, b: *const c_void, size: *const c_int) -> c_int {
                 guard(stringify!($name), EXINTERNAL, || {

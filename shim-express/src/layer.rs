@@ -32,6 +32,33 @@ pub const EXNOHOST: i32 = -1;
 /// The core context name of the layer.
 const CONTEXT_NAME: &str = "express";
 
+/// The node environment `exparam` fills in (C `struct nodenv`).
+#[repr(C)]
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct NodeEnv {
+    /// This node's number (the host's: `nprocs`).
+    pub procnum: i32,
+    /// Number of nodes (the host not counted).
+    pub nprocs: i32,
+    /// The host's node number, or [`EXNOHOST`].
+    pub host: i32,
+    /// The process's mpbridge task id (the core id other layers report).
+    pub taskid: i32,
+}
+
+/// This process's node environment (starts the layer: collective).
+pub fn param(call: &str) -> ExResult<NodeEnv> {
+    crate::msg::pump(call)?;
+    with(call, |x| {
+        Ok(NodeEnv {
+            procnum: x.me,
+            nprocs: x.nprocs,
+            host: x.host(),
+            taskid: x.my_id.raw() as i32,
+        })
+    })
+}
+
 /// One process's Express state.
 pub struct Express {
     /// The layer's context on the core.

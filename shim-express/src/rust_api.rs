@@ -15,7 +15,6 @@
 //! ex::combine_f64(&mut total, ex::Op::Sum, None).unwrap();
 //! ```
 
-use crate::capi;
 use crate::coll::{self, Combiner};
 use crate::error::{ExError, ExResult, EXTOOLONG};
 use crate::grid as g;
@@ -25,7 +24,7 @@ use crate::msg;
 use shim_core::collective::{Elem, ReduceOp};
 use std::sync::Arc;
 
-pub use crate::capi::NodeEnv;
+pub use crate::layer::NodeEnv;
 pub use shim_core::collective::ReduceOp as Op;
 
 /// A node with no process: sends to it and receives from it do nothing.
@@ -65,7 +64,7 @@ fn status(call: &str, got: msg::Got, cap: usize) -> ExResult<Status> {
 
 /// This process's node environment (starts the layer: collective).
 pub fn param() -> ExResult<NodeEnv> {
-    capi::param()
+    crate::layer::param("param")
 }
 
 /// Sends `data` to node `dest` with type `ty`.
