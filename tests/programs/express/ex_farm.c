@@ -64,6 +64,15 @@ static void host(int nodes, int tasks)
     EXPECT(exsync(), EXNOTMEMBER);
     int v = 1;
     EXPECT(excombine(&v, ex_isum, sizeof v, 1, ALLNODES, NULL, 0), EXNOTMEMBER);
+    EXPECT(exbroadcast(&v, sizeof v, 0, ALLNODES, NULL, 0), EXNOTMEMBER);
+    EXPECT(exconcat(&v, sizeof v, &v, sizeof v, ALLNODES, NULL, 0), EXNOTMEMBER);
+    int dims[1] = {0};
+    EXPECT(exgridinit(1, dims, NULL), EXNOTMEMBER);
+    /* The host can write to itself like to any node. */
+    int me = nodes, t = 40, back = -1, s = DONTCARE, tt = DONTCARE;
+    EXPECT(exwrite(&tasks, sizeof tasks, &me, &t), (int)sizeof tasks);
+    EXPECT(exread(&back, sizeof back, &s, &tt), (int)sizeof back);
+    CHECK(back == tasks && s == nodes && tt == 40, "host to itself");
     printf("ex_farm host: %d tasks over %d nodes\n", tasks, nodes);
     free(seen);
 }
