@@ -84,12 +84,17 @@ pub fn claimed_now(call: &str, source: shim_core::ProcId, tag: i32) -> ExResult<
     with(call, |x| Ok(claimed(x, source, tag)))
 }
 
+/// The patterns handlers of `x` take now (none inside a handler).
+pub fn claim_patterns(x: &Express) -> Vec<Match> {
+    if RUNNING.with(|r| r.get()) {
+        return Vec::new();
+    }
+    x.handlers.iter().map(|h| h.pattern).collect()
+}
+
 /// The patterns handlers take now (none inside a handler).
 pub fn claims(call: &str) -> ExResult<Vec<Match>> {
-    if RUNNING.with(|r| r.get()) {
-        return Ok(Vec::new());
-    }
-    with(call, |x| Ok(x.handlers.iter().map(|h| h.pattern).collect()))
+    with(call, |x| Ok(claim_patterns(x)))
 }
 
 /// Runs the handlers of every waiting message that has one (not inside a
@@ -99,17 +104,30 @@ pub fn dispatch(call: &str) -> ExResult<()> {
         return Ok(());
     }
     loop {
-        let (ctx, handlers) = with(call, |x| Ok((x.ctx, x.handlers.clone())))?;
+        let (ctx, handlers, held) = with(call, |x| {
+            // Held messages are the oldest: they go first.
+            let i = x.held.iter().position(|m| {
+                x.handlers
+                    .iter()
+                    .any(|h| h.pattern.accepts(m.source, m.tag, m.encoding))
+            });
+            let held = i.and_then(|i| x.held.remove(i));
+            x.refresh_busy();
+            Ok((x.ctx, x.handlers.clone(), held))
+        })?;
         if handlers.is_empty() {
             return Ok(());
         }
-        let taken = ctx
-            .take_where(|m| {
-                handlers
-                    .iter()
-                    .any(|h| h.pattern.accepts(m.source, m.tag, m.encoding))
-            })
-            .map_err(|e| ExError::core(call, e))?;
+        let taken = match held {
+            Some(m) => Some(m),
+            None => ctx
+                .take_where(|m| {
+                    handlers
+                        .iter()
+                        .any(|h| h.pattern.accepts(m.source, m.tag, m.encoding))
+                })
+                .map_err(|e| ExError::core(call, e))?,
+        };
         let Some(mut m) = taken else { return Ok(()) };
         let Some(h) = handlers
             .iter()

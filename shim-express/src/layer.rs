@@ -14,8 +14,8 @@ use crate::handler::Handler;
 use crate::msg::Pending;
 use shim_core::collective::Group;
 use shim_core::mpi::{self, Comm};
-use shim_core::{Context, Membership, ProcId};
-use std::collections::{BTreeMap, HashMap};
+use shim_core::{Context, Membership, Message, ProcId};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
@@ -83,6 +83,10 @@ pub struct Express {
     pub next_id: i32,
     /// Message handlers, in registration order.
     pub handlers: Vec<Handler>,
+    /// Messages taken from the core that no receive could take whole (a
+    /// blocking receive's message longer than its buffer); older than
+    /// anything still in the core's queue, so every match looks here first.
+    pub held: VecDeque<Message>,
     /// Grids by id (`None` once freed).
     pub grids: Vec<Grid>,
     _membership: Membership,
@@ -145,6 +149,7 @@ impl Express {
             next_id: 1,
             handlers: Vec::new(),
             grids: Vec::new(),
+            held: VecDeque::new(),
             _membership: membership,
         })
     }
@@ -152,6 +157,7 @@ impl Express {
     /// Records whether handlers or posted receives exist (see [`busy`]).
     pub fn refresh_busy(&self) {
         let busy = !self.handlers.is_empty()
+            || !self.held.is_empty()
             || self.pending.values().any(|p| matches!(p, Pending::Recv(_)));
         BUSY.store(busy, Ordering::Release);
     }

@@ -98,6 +98,33 @@ fn serve_posted(x: &mut Express, call: &str) -> ExResult<()> {
             x.pending.insert(id, Pending::Done(Ok(0)));
             continue;
         };
+        let claims = handler::claim_patterns(x);
+        if let Some(i) = held_first(x, &pat, &claims) {
+            let (len, source, tag) = {
+                let m = &x.held[i];
+                (m.data.len(), m.source, m.tag)
+            };
+            let src = x.node_of(source);
+            let Some(Pending::Recv(mut p)) = x.pending.remove(&id) else {
+                continue;
+            };
+            if let Some(o) = p.src {
+                o.set(src);
+            }
+            if let Some(o) = p.ty {
+                o.set(tag);
+            }
+            if len > p.buf.len() {
+                let e = too_long("exreceive", len, p.buf.len(), src, tag);
+                x.pending.insert(id, Pending::Done(Err(e)));
+                continue;
+            }
+            if let Some(m) = x.held.remove(i) {
+                p.buf.as_mut_slice()[..len].copy_from_slice(&m.data);
+            }
+            x.pending.insert(id, Pending::Done(Ok(len)));
+            continue;
+        }
         let Some(r) = core(call, ctx.probe(pat))? else {
             continue;
         };
@@ -125,6 +152,40 @@ fn serve_posted(x: &mut Express, call: &str) -> ExResult<()> {
         x.pending.insert(id, Pending::Done(Ok(m.data.len())));
     }
     Ok(())
+}
+
+/// The first held message matching `pat` that no handler takes.
+fn held_first(x: &Express, pat: &Match, claims: &[Match]) -> Option<usize> {
+    x.held.iter().position(|m| {
+        pat.accepts(m.source, m.tag, m.encoding)
+            && !claims
+                .iter()
+                .any(|c| c.accepts(m.source, m.tag, m.encoding))
+    })
+}
+
+/// Receives the first held message matching `pat` into `buf` if it fits
+/// (else leaves it held); `None` if no held message matches.
+fn take_held(x: &mut Express, pat: &Match, claims: &[Match], buf: &mut [u8]) -> Option<Got> {
+    let i = held_first(x, pat, claims)?;
+    let (len, source, tag) = {
+        let m = &x.held[i];
+        (m.data.len(), m.source, m.tag)
+    };
+    let src = x.node_of(source);
+    let fits = len <= buf.len();
+    if fits {
+        if let Some(m) = x.held.remove(i) {
+            buf[..len].copy_from_slice(&m.data);
+        }
+        x.refresh_busy();
+    }
+    Some(Got {
+        len,
+        src,
+        ty: tag,
+        fits,
+    })
 }
 
 fn too_long(call: &str, len: usize, cap: usize, src: i32, ty: i32) -> ExError {
@@ -190,11 +251,23 @@ pub fn read(call: &str, buf: &mut [u8], src: i32, ty: i32) -> ExResult<Got> {
     let cap = buf.len();
     let mut backoff = Backoff::new();
     loop {
-        let claims = if crate::layer::busy() {
+        let busy = crate::layer::busy();
+        let claims = if busy {
             pump(call)?;
-            handler::claims(call)?
+            let (claims, held) = with(call, |x| {
+                let claims = handler::claim_patterns(x);
+                let held = take_held(x, &pat, &claims, buf);
+                Ok((claims, held))
+            })?;
+            if let Some(g) = held {
+                return Ok(g);
+            }
+            claims
         } else {
-            Vec::new()
+            // Nothing else can take a message while this receive waits:
+            // wait in the core, and receive a separately sent payload
+            // straight into `buf`.
+            return wait_direct(call, ctx, pat, buf);
         };
         // Take the first matching message not left to a handler, if it
         // fits; remember it if it does not.
@@ -237,6 +310,48 @@ pub fn read(call: &str, buf: &mut [u8], src: i32, ty: i32) -> ExResult<Got> {
     }
 }
 
+/// A blocking receive with no handler, posted receive or held message
+/// about: the core waits, and a payload that fits goes straight into
+/// `buf`; a message that does not fit is held for a later receive.
+fn wait_direct(call: &str, ctx: Context, pat: Match, buf: &mut [u8]) -> ExResult<Got> {
+    let (m, lazy) = core(call, ctx.recv_lazy(pat, None, Vec::new(), 0))?;
+    let len = lazy.as_ref().map_or(m.data.len(), |l| l.len());
+    let src = with(call, |x| Ok(x.node_of(m.source)))?;
+    if len <= buf.len() {
+        match lazy {
+            Some(l) => core(call, l.recv_into(&mut buf[..len]))?,
+            None => buf[..len].copy_from_slice(&m.data),
+        }
+        return Ok(Got {
+            len,
+            src,
+            ty: m.tag,
+            fits: true,
+        });
+    }
+    let mut data = m.data;
+    if let Some(l) = lazy {
+        data.clear();
+        core(call, l.recv_append(&mut data))?;
+    }
+    with(call, |x| {
+        x.held.push_back(Message {
+            source: m.source,
+            tag: m.tag,
+            encoding: m.encoding,
+            data,
+        });
+        x.refresh_busy();
+        Ok(())
+    })?;
+    Ok(Got {
+        len,
+        src,
+        ty: m.tag,
+        fits: false,
+    })
+}
+
 /// The length, source and type of the first waiting message from `src` of
 /// type `ty`, if any (the message stays queued).
 pub fn test(call: &str, src: i32, ty: i32) -> ExResult<Option<Got>> {
@@ -247,6 +362,21 @@ pub fn test(call: &str, src: i32, ty: i32) -> ExResult<Option<Got>> {
     };
     let r = loop {
         pump(call)?;
+        let held = with(call, |x| {
+            let claims = handler::claim_patterns(x);
+            Ok(held_first(x, &pat, &claims).map(|i| {
+                let m = &x.held[i];
+                Got {
+                    len: m.data.len(),
+                    src: x.node_of(m.source),
+                    ty: m.tag,
+                    fits: true,
+                }
+            }))
+        })?;
+        if held.is_some() {
+            return Ok(held);
+        }
         match core(call, ctx.probe(pat))? {
             None => return Ok(None),
             Some(r) if handler::claimed_now(call, r.source, r.tag)? => continue,

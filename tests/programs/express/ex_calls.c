@@ -129,6 +129,16 @@ static void t_read_write(void)
     section("exread/exwrite");
 }
 
+static int long_seen;
+
+static void on_long(void *buf, int len, int src, int type)
+{
+    (void)buf;
+    (void)src;
+    (void)type;
+    long_seen = len;
+}
+
 static void t_toolong_and_test(void)
 {
     char big[16], small[8];
@@ -158,6 +168,28 @@ static void t_toolong_and_test(void)
     t = 999;
     EXPECT(extest(&src, &t), EXNOMSG);
     CHECK_EQ(src, DONTCARE, "extest without a message leaves src");
+
+    /* A message refused as too long is still there for a posted receive,
+       and for a handler registered afterwards. */
+    type = 8;
+    EXPECT(exwrite(big, sizeof big, &dest, &type), 16);
+    EXPECT(exwrite(big, 12, &dest, &type), 12);
+    src = prev();
+    t = 8;
+    EXPECT(exread(small, sizeof small, &src, &t), EXTOOLONG);
+    int psrc = DONTCARE, pt = 8;
+    memset(got, 0, sizeof got);
+    int id = exreceive(got, sizeof got, &psrc, &pt);
+    CHECK(id > 0, "exreceive after EXTOOLONG");
+    EXPECT(exmsgwait(id), 16);
+    CHECK(memcmp(got, big, 16) == 0 && psrc == prev(), "posted receive got the refused message");
+    src = prev();
+    t = 8;
+    EXPECT(exread(small, sizeof small, &src, &t), EXTOOLONG);
+    long_seen = 0;
+    EXPECT(exhandle(on_long, DONTCARE, 8), 0);
+    CHECK_EQ(long_seen, 12, "a new handler takes the refused message");
+    EXPECT(exhandle(NULL, DONTCARE, 8), 0);
     section("extest");
 }
 
