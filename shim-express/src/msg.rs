@@ -570,3 +570,18 @@ pub fn vread(
     }
     Ok(got)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::strided_extent;
+
+    #[test]
+    fn strided_extents() {
+        assert_eq!(strided_extent(4, 5, 16), Some(68));
+        assert_eq!(strided_extent(4, 0, 16), Some(0));
+        assert_eq!(strided_extent(8, 1, 8), Some(8));
+        assert_eq!(strided_extent(4, 2, 2), None, "stride below item size");
+        assert_eq!(strided_extent(-1, 2, 8), None);
+        assert_eq!(strided_extent(4, -2, 8), None);
+    }
+}
