@@ -28,7 +28,7 @@ SVG=$OUT/results.svg
 CSV_HEADER='layer,op,bytes,ours_us,baseline,baseline_us,ratio'
 
 # Layers in the order they run.
-LAYERS=(core pvm tcgmsg ga ensemble)
+LAYERS=(core pvm tcgmsg express ga ensemble)
 
 # Targets: layer op baseline bytes max_ratio (ratio = ours_us / baseline_us).
 # A target is checked when its layer ran (a missing row then counts as a
@@ -341,6 +341,13 @@ bench_tcgmsg() {
     mpicc -O2 -Wall -Wextra -I "$STAGE/include" -o "$OUT/tcgmsg_pingpong" bench/tcgmsg_pingpong.c \
         -L "$STAGE/lib" -Wl,-rpath,"$STAGE/lib" -ltcgmsg
     run_mpi 2 "$OUT/tcgmsg_pingpong" --csv "$CSV"
+}
+
+bench_express() {
+    echo "== express: exwrite/exread, excombine, exconcat, exbroadcast against MPI (same job, 4 ranks)"
+    mpicc -O2 -Wall -Wextra -I "$STAGE/include" -o "$OUT/express_bench" bench/express_bench.c \
+        -L "$STAGE/lib" -Wl,-rpath,"$STAGE/lib" -lexpress
+    run_mpi 4 "$OUT/express_bench" --csv "$CSV"
 }
 
 # ---- reporting --------------------------------------------------------------

@@ -8,6 +8,8 @@ pub use ga_server::capi::*;
 pub use ga_server::capi_ops::*;
 pub use ga_server::ma::*;
 pub use shim_core::capi::*;
+pub use shim_express::capi::*;
+pub use shim_express::fapi::*;
 pub use shim_pvm::capi::*;
 pub use shim_pvm::capi_extra::*;
 pub use shim_pvm::capi_groups::*;

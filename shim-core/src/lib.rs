@@ -11,11 +11,13 @@
 //! - [`topology`]: Cartesian grids.
 //! - `shm`: same-node channels (shared-memory rings with futex wake-ups)
 //!   under the envelope path; `MPBRIDGE_SHM=0` turns them off.
+//! - [`collective`]: collectives over a list of processes.
 //! - [`ffi_guard`]: the panic boundary for exported C and Fortran functions.
 
 pub mod api;
 pub mod backoff;
 pub mod capi;
+pub mod collective;
 pub mod control;
 pub mod engine;
 pub mod envelope;

@@ -79,6 +79,24 @@ fn debian_fortran_routines() -> Vec<String> {
     names
 }
 
+/// Fortran routines an installed Fortran include file declares
+/// (`express.fh`: every name on an `integer` or `external` line, as the
+/// lower-case symbol with a trailing underscore gfortran calls).
+fn fortran_include_routines(include: &str) -> Vec<String> {
+    let h = std::fs::read_to_string(stage().join("include").join(include)).expect("include file");
+    let mut names = Vec::new();
+    for line in h.lines() {
+        let l = line.trim().to_ascii_lowercase();
+        if l.starts_with('!') || line.starts_with(['C', 'c']) {
+            continue;
+        }
+        if let Some(rest) = l.strip_prefix("external ") {
+            names.extend(rest.split(',').map(|n| format!("{}_", n.trim())));
+        }
+    }
+    names
+}
+
 /// Every installed C header.
 fn c_headers() -> Vec<String> {
     let mut hs: Vec<String> = std::fs::read_dir(stage().join("include"))
@@ -131,6 +149,9 @@ fn library_exports_only_declared_functions() {
         .flat_map(|h| header_functions(h))
         .collect();
     declared.extend(debian_fortran_routines());
+    let express_f = fortran_include_routines("express.fh");
+    assert!(express_f.len() >= 40, "express.fh parsed: {express_f:?}");
+    declared.extend(express_f.iter().cloned());
     let exported = exported_functions();
     let stray: Vec<&String> = exported
         .iter()
@@ -147,7 +168,27 @@ fn library_exports_only_declared_functions() {
         missing.is_empty(),
         "declared in mpbridge.h but not exported: {missing:?}"
     );
+    let missing_f: Vec<&String> = express_f.iter().filter(|f| !exported.contains(f)).collect();
+    assert!(
+        missing_f.is_empty(),
+        "declared in express.fh but not exported: {missing_f:?}"
+    );
+    let express_c = header_functions("express.h");
+    assert!(express_c.len() >= 40, "express.h parsed: {express_c:?}");
+    let missing_c: Vec<&String> = express_c
+        .iter()
+        .filter(|f| f.starts_with("ex") && !f.ends_with("_fn") && !exported.contains(f))
+        .collect();
+    assert!(
+        missing_c.is_empty(),
+        "declared in express.h but not exported: {missing_c:?}"
+    );
     for f in [
+        "exread",
+        "excombine",
+        "exgridinit",
+        "kxread_",
+        "kxcomb_",
         "pvm_mytid",
         "pvm_send",
         "pvm_recv",

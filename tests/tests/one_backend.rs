@@ -1,6 +1,7 @@
-//! One backend per process: a C program that uses PVM, TCGMSG and Global
-//! Arrays at once, linked with the three drop-in names, runs beside one
-//! `ga-server` under `mpiexec`.
+//! One backend per process: a C program that uses PVM, TCGMSG, Express and
+//! Global Arrays at once, linked with the four drop-in names, runs beside
+//! one `ga-server` under `mpiexec`; no message crosses from one API to
+//! another.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -43,7 +44,12 @@ fn installed_libraries(exe: &Path) -> Vec<PathBuf> {
 /// rewrite an executable another one is starting.
 fn program() -> &'static PathBuf {
     static EXE: OnceLock<PathBuf> = OnceLock::new();
-    EXE.get_or_init(|| build("one_backend/one_backend.c", &["pvm3", "tcgmsg", "ga"]))
+    EXE.get_or_init(|| {
+        build(
+            "one_backend/one_backend.c",
+            &["pvm3", "tcgmsg", "express", "ga"],
+        )
+    })
 }
 
 fn run_one_backend(n: u32, ending: &str) {
@@ -52,7 +58,7 @@ fn run_one_backend(n: u32, ending: &str) {
     assert_eq!(
         libs.len(),
         1,
-        "-lpvm3 -ltcgmsg -lga must all be the one library: {libs:?}"
+        "-lpvm3 -ltcgmsg -lexpress -lga must all be the one library: {libs:?}"
     );
 
     let mut cmd = Command::new("mpiexec");

@@ -1,5 +1,6 @@
-/* One process, three legacy APIs, one MPI: PVM, TCGMSG and Global Arrays
- * used side by side by every compute rank, with one ga-server beside them
+/* One process, four legacy APIs, one MPI: PVM, TCGMSG, Express and Global
+ * Arrays used side by side by every compute rank, with one ga-server beside
+ * them
  *
  *     mpiexec -n N one_backend [mpi|pend] : -n 1 ga-server      (N >= 2)
  *
@@ -10,13 +11,16 @@
  * Checks that the three agree on how many compute ranks there are and which
  * one this is, that PVM and TCGMSG messages with the same tag between the
  * same ranks do not mix, that a PVM ring and a TCGMSG ring deliver the right
- * data from the right sender, that NXTVAL hands out every value exactly once,
+ * data from the right sender, that an Express message of the same type
+ * between the same ranks is received by Express only (and Express receives
+ * nothing of the others, even with DONTCARE), that NXTVAL hands out every value exactly once,
  * and that GA put/get and NGA_Read_inc give the right values. Each rank
  * prints "one_backend rank R: P passed, F failed". */
 #include <mpi.h>
 #include <pvm3.h>
 #include <tcgmsg.h>
 #include <ga.h>
+#include <express.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,6 +107,51 @@ static void same_tag_both_apis(const int *sibs)
     EXPECT(pvm_upkint(&pvm_in, 1, 1), PvmOk);
     CHECK_EQ(pvm_in, 3000 + prev_rank(), "PVM message with the TCGMSG type");
     tcg_waitcom(-1);
+}
+
+/* Express beside PVM and TCGMSG: the same number as PVM tag, TCGMSG type
+ * and Express type between the same ranks; each API gets only its own
+ * message, and an Express receive with DONTCARE source and type takes
+ * nothing of the other APIs. */
+static void express_beside_the_others(const int *sibs)
+{
+    struct nodenv env;
+    EXPECT(exparam(&env), 0);
+    CHECK_EQ(env.procnum, me, "Express node number against tcg_nodeid");
+    CHECK_EQ(env.nprocs, nproc, "Express nprocs against tcg_nnodes");
+    CHECK_EQ(env.host, EXNOHOST, "no Express host beside the ga-server");
+
+    int pvm_out = 3000 + (int)me;
+    long tcg_out = 4000 + me;
+    int ex_out = 5000 + (int)me;
+    pvm_initsend(PvmDataRaw);
+    pvm_pkint(&pvm_out, 1, 1);
+    EXPECT(pvm_send(sibs[next_rank()], TAG), PvmOk);
+    tcg_snd(TAG, &tcg_out, (long)sizeof tcg_out, next_rank(), 0);
+    int dest = (int)next_rank(), type = TAG;
+    EXPECT(exwrite(&ex_out, sizeof ex_out, &dest, &type), (int)sizeof ex_out);
+
+    int ex_in = -1, src = DONTCARE, t = DONTCARE;
+    EXPECT(exread(&ex_in, sizeof ex_in, &src, &t), (int)sizeof ex_in);
+    CHECK_EQ(ex_in, 5000 + prev_rank(), "Express message among PVM and TCGMSG ones");
+    CHECK_EQ(src, prev_rank(), "Express sender");
+    CHECK_EQ(t, TAG, "Express type");
+    long tcg_in = -1, lenmes = -1, from = -1;
+    tcg_rcv(TAG, &tcg_in, (long)sizeof tcg_in, &lenmes, prev_rank(), &from, 1);
+    CHECK_EQ(tcg_in, 4000 + prev_rank(), "TCGMSG message beside Express");
+    CHECK(pvm_recv(sibs[prev_rank()], TAG) > 0, "pvm_recv beside Express");
+    int pvm_in = -1;
+    EXPECT(pvm_upkint(&pvm_in, 1, 1), PvmOk);
+    CHECK_EQ(pvm_in, 3000 + prev_rank(), "PVM message beside Express");
+    tcg_waitcom(-1);
+    src = DONTCARE;
+    t = DONTCARE;
+    EXPECT(extest(&src, &t), EXNOMSG);
+
+    int sum = (int)me + 1;
+    EXPECT(excombine(&sum, ex_isum, sizeof sum, 1, ALLNODES, NULL, 0), 0);
+    CHECK_EQ(sum, nproc * (nproc + 1) / 2, "Express combine beside the others");
+    EXPECT(exsync(), 0);
 }
 
 /* NXTVAL: every value below the limit goes to exactly one rank. */
@@ -214,6 +263,7 @@ int main(int argc, char **argv)
         pvm_ring(sibs);
         tcg_ring();
         same_tag_both_apis(sibs);
+        express_beside_the_others(sibs);
     } else {
         CHECK(0, "needs 2 to 16 compute ranks on which PVM and TCGMSG agree (%d siblings, %ld nodes)",
               nsibs, nproc);

@@ -1,0 +1,216 @@
+/*
+ * express_bench.c - the Express layer against raw MPI, in the same mpiexec
+ * job, on the same buffers:
+ *
+ *     mpiexec -n 4 express_bench [--csv PATH] [--rounds N]
+ *
+ * Rows (rank 0 prints "RESULT op bytes ours_us baseline baseline_us ratio"
+ * and, with --csv, appends "express,OP,BYTES,OURS,BASELINE,BASE_US,RATIO"):
+ *   exwrite-exread   8 B and 4 MiB one-way time between nodes 0 and 1
+ *                    (ping-pong / 2) against MPI_Send/MPI_Recv;
+ *   excombine        8 doubles, ex_dsum over 4 nodes, against MPI_Allreduce;
+ *   excombine-user   the same with a user function, against MPI_Allreduce
+ *                    with an MPI_Op_create operation (baseline mpi-op);
+ *   exconcat         1 KiB per node over 4 nodes, against MPI_Allgatherv;
+ *   exbroadcast      64 KiB from node 0 to the list {0, 1, 2}, against
+ *                    MPI_Bcast on a communicator of those ranks.
+ * Each figure is the minimum over --rounds rounds of the mean time of a
+ * batch of repetitions; the two kinds alternate which goes first.
+ */
+#include <express.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int rank, size, rounds = 5;
+static FILE *csv;
+
+static void report(const char *op, long bytes, double ours, const char *base, double theirs)
+{
+    if (rank != 0)
+        return;
+    printf("RESULT %s %ld %.3f %s %.3f %.3f\n", op, bytes, ours, base, theirs, ours / theirs);
+    if (csv)
+        fprintf(csv, "express,%s,%ld,%.3f,%s,%.3f,%.3f\n", op, bytes, ours, base, theirs,
+                ours / theirs);
+}
+
+/* Mean microseconds per call of f over reps, minimum over rounds. */
+static double timed(void (*f)(long), long arg, int reps)
+{
+    double best = 1e300;
+    for (int r = 0; r < rounds; r++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = MPI_Wtime();
+        for (int i = 0; i < reps; i++)
+            f(arg);
+        double t = (MPI_Wtime() - t0) / reps * 1e6;
+        MPI_Bcast(&t, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+        if (t < best)
+            best = t;
+    }
+    return best;
+}
+
+static unsigned char *sbuf, *rbuf;
+
+static void ex_trip(long bytes)
+{
+    int peer = 1 - rank, t = 1, s;
+    if (rank > 1)
+        return;
+    if (rank == 0) {
+        exwrite(sbuf, (int)bytes, &peer, &t);
+        s = peer;
+        exread(rbuf, (int)bytes, &s, &t);
+    } else {
+        s = peer;
+        exread(rbuf, (int)bytes, &s, &t);
+        exwrite(rbuf, (int)bytes, &peer, &t);
+    }
+}
+
+static void mpi_trip(long bytes)
+{
+    int peer = 1 - rank;
+    if (rank > 1)
+        return;
+    if (rank == 0) {
+        MPI_Send(sbuf, (int)bytes, MPI_BYTE, peer, 1, MPI_COMM_WORLD);
+        MPI_Recv(rbuf, (int)bytes, MPI_BYTE, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else {
+        MPI_Recv(rbuf, (int)bytes, MPI_BYTE, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send(rbuf, (int)bytes, MPI_BYTE, peer, 1, MPI_COMM_WORLD);
+    }
+}
+
+static double dv[8], dr[8];
+
+static int user_sum(void *a, const void *b, int n)
+{
+    double x[8], y[8];
+    memcpy(x, a, (size_t)n);
+    memcpy(y, b, (size_t)n);
+    for (int i = 0; i < n / 8; i++)
+        x[i] += y[i];
+    memcpy(a, x, (size_t)n);
+    return 0;
+}
+
+static void mpi_user_sum(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)type;
+    double *x = in, *y = inout;
+    for (int i = 0; i < *len; i++)
+        y[i] += x[i];
+}
+
+static MPI_Op user_op;
+static MPI_Comm three;
+
+static void ex_comb(long user)
+{
+    excombine(dv, user ? user_sum : ex_dsum, user ? 64 : 8, user ? 1 : 8, ALLNODES, NULL, 0);
+}
+
+static void mpi_comb(long user)
+{
+    MPI_Allreduce(dv, dr, 8, MPI_DOUBLE, user ? user_op : MPI_SUM, MPI_COMM_WORLD);
+}
+
+static int counts[64], displs[64];
+
+static void ex_conc(long bytes)
+{
+    exconcat(sbuf, (int)bytes, rbuf, (int)bytes * size, ALLNODES, NULL, 0);
+}
+
+static void mpi_conc(long bytes)
+{
+    MPI_Allgatherv(sbuf, (int)bytes, MPI_BYTE, rbuf, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
+}
+
+static void ex_bcast(long bytes)
+{
+    int list[3] = {2, 0, 1};
+    if (rank < 3)
+        exbroadcast(sbuf, (int)bytes, 0, 3, list, 0);
+}
+
+static void mpi_bcast(long bytes)
+{
+    if (three != MPI_COMM_NULL)
+        MPI_Bcast(sbuf, (int)bytes, MPI_BYTE, 0, three);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--csv") && i + 1 < argc && rank == 0)
+            csv = fopen(argv[++i], "a");
+        else if (!strcmp(argv[i], "--rounds") && i + 1 < argc)
+            rounds = atoi(argv[++i]);
+    }
+    struct nodenv env;
+    if (exparam(&env) != 0 || env.nprocs != size || size < 4) {
+        if (rank == 0)
+            fprintf(stderr, "express_bench needs 4 or more ranks and a working Express\n");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    long maxb = 4L << 20;
+    sbuf = malloc((size_t)maxb);
+    rbuf = malloc((size_t)maxb * (size_t)(size > 4 ? size : 4));
+    memset(sbuf, 7, (size_t)maxb);
+
+    long sizes[2] = {8, 4L << 20};
+    for (int k = 0; k < 2; k++) {
+        int reps = sizes[k] > 65536 ? 20 : 2000;
+        ex_trip(sizes[k]);
+        mpi_trip(sizes[k]);
+        double theirs = timed(mpi_trip, sizes[k], reps) / 2;
+        double ours = timed(ex_trip, sizes[k], reps) / 2;
+        report("exwrite-exread", sizes[k], ours, "mpi", theirs);
+    }
+
+    for (int i = 0; i < 8; i++)
+        dv[i] = rank + i;
+    MPI_Op_create(mpi_user_sum, 1, &user_op);
+    for (long user = 0; user < 2; user++) {
+        ex_comb(user);
+        mpi_comb(user);
+        double theirs = timed(mpi_comb, user, 2000);
+        double ours = timed(ex_comb, user, 2000);
+        report(user ? "excombine-user" : "excombine", 64, ours, user ? "mpi-op" : "mpi", theirs);
+    }
+    MPI_Op_free(&user_op);
+
+    for (int k = 0; k < size; k++) {
+        counts[k] = 1024;
+        displs[k] = 1024 * k;
+    }
+    ex_conc(1024);
+    mpi_conc(1024);
+    double theirs = timed(mpi_conc, 1024, 1000);
+    double ours = timed(ex_conc, 1024, 1000);
+    report("exconcat", 1024, ours, "mpi", theirs);
+
+    MPI_Comm_split(MPI_COMM_WORLD, rank < 3 ? 0 : MPI_UNDEFINED, rank, &three);
+    ex_bcast(65536);
+    mpi_bcast(65536);
+    theirs = timed(mpi_bcast, 65536, 500);
+    ours = timed(ex_bcast, 65536, 500);
+    report("exbroadcast", 65536, ours, "mpi", theirs);
+    if (three != MPI_COMM_NULL)
+        MPI_Comm_free(&three);
+
+    if (csv)
+        fclose(csv);
+    free(sbuf);
+    free(rbuf);
+    MPI_Finalize();
+    return 0;
+}

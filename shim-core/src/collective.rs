@@ -1,0 +1,290 @@
+//! Collectives over a subset of a communicator, for layers whose
+//! operations name a list of processes (Express node lists): a
+//! communicator made by the listed members only, an all-gather of
+//! contributions of different lengths, and element-wise reductions of the
+//! predefined numeric types. A second file of the MPI edge beside `mpi`
+//! (kept apart so the point-to-point engine's file stays untouched): like
+//! `mpi`, every MPI call here checks its return code and reports the
+//! call's name.
+
+use crate::error::CoreError;
+use crate::mpi::{self, Comm};
+use mpi_sys as sys;
+use std::os::raw::{c_int, c_void};
+
+/// MPI tag `MPI_Comm_create_group` uses to keep group creations apart.
+const CREATE_GROUP_TAG: c_int = 0x4558;
+
+fn check(rc: c_int, call: &'static str) -> Result<(), CoreError> {
+    // MPI_SUCCESS is 0 in every MPI implementation (the standard fixes it).
+    if rc == 0 {
+        Ok(())
+    } else {
+        Err(CoreError::Mpi {
+            call,
+            code: rc,
+            text: mpi::error_string(rc),
+        })
+    }
+}
+
+fn count(n: usize, what: &str) -> Result<c_int, CoreError> {
+    c_int::try_from(n).map_err(|_| CoreError::InvalidArgument(format!("{what} too long for MPI")))
+}
+
+/// Element type of a reduction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Elem {
+    /// 32-bit signed integer.
+    I32,
+    /// 64-bit signed integer.
+    I64,
+    /// 32-bit float.
+    F32,
+    /// 64-bit float.
+    F64,
+}
+
+impl Elem {
+    /// Size of one element in bytes.
+    pub fn size(self) -> usize {
+        match self {
+            Elem::I32 | Elem::F32 => 4,
+            Elem::I64 | Elem::F64 => 8,
+        }
+    }
+
+    fn raw(self) -> sys::MPI_Datatype {
+        // SAFETY: reading handle constants exported by mpi-sys's C shim.
+        unsafe {
+            match self {
+                Elem::I32 => sys::RSMPI_INT32_T,
+                Elem::I64 => sys::RSMPI_INT64_T,
+                Elem::F32 => sys::RSMPI_FLOAT,
+                Elem::F64 => sys::RSMPI_DOUBLE,
+            }
+        }
+    }
+}
+
+/// Operation of a reduction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReduceOp {
+    Sum,
+    Prod,
+    Max,
+    Min,
+    /// Logical and (non-zero is true; the result is 1 or 0).
+    LAnd,
+    /// Logical or (non-zero is true; the result is 1 or 0).
+    LOr,
+}
+
+impl ReduceOp {
+    fn raw(self) -> sys::MPI_Op {
+        // SAFETY: reading handle constants exported by mpi-sys's C shim.
+        unsafe {
+            match self {
+                ReduceOp::Sum => sys::RSMPI_SUM,
+                ReduceOp::Prod => sys::RSMPI_PROD,
+                ReduceOp::Max => sys::RSMPI_MAX,
+                ReduceOp::Min => sys::RSMPI_MIN,
+                ReduceOp::LAnd => sys::RSMPI_LAND,
+                ReduceOp::LOr => sys::RSMPI_LOR,
+            }
+        }
+    }
+}
+
+/// A communicator for collectives: either borrowed from a [`Comm`] or made
+/// for a subset of one (then freed when dropped).
+#[derive(Debug)]
+pub struct Group {
+    raw: sys::MPI_Comm,
+    owned: bool,
+}
+
+// SAFETY: an MPI communicator handle is an opaque identifier that MPI
+// (initialised with thread support) lets any thread use.
+unsafe impl Send for Group {}
+
+impl Group {
+    /// Collectives over all of `comm` (which stays the caller's).
+    pub fn of(comm: Comm) -> Group {
+        Group {
+            raw: comm.raw(),
+            owned: false,
+        }
+    }
+
+    /// A communicator of the ranks `ranks` of `base`, in that order,
+    /// made with `MPI_Comm_create_group`: only the listed processes take
+    /// part, so a process outside the list never waits for it. The caller
+    /// must be in the list.
+    pub fn create(base: Comm, ranks: &[i32]) -> Result<Group, CoreError> {
+        let n = count(ranks.len(), "rank list")?;
+        // SAFETY: reading handle constants exported by mpi-sys's C shim.
+        let mut whole = unsafe { sys::RSMPI_GROUP_NULL };
+        let mut part = whole;
+        // SAFETY: valid communicator and out-pointer.
+        check(
+            unsafe { sys::MPI_Comm_group(base.raw(), &mut whole) },
+            "MPI_Comm_group",
+        )?;
+        // SAFETY: `ranks` holds n ints; `whole` is a valid group.
+        let rc = unsafe { sys::MPI_Group_incl(whole, n, ranks.as_ptr(), &mut part) };
+        // SAFETY: `whole` was created above and is freed once.
+        unsafe { sys::MPI_Group_free(&mut whole) };
+        check(rc, "MPI_Group_incl")?;
+        // SAFETY: reading a handle constant exported by mpi-sys's C shim.
+        let mut out = unsafe { sys::RSMPI_COMM_NULL };
+        // SAFETY: valid communicator, group and out-pointer.
+        let rc =
+            unsafe { sys::MPI_Comm_create_group(base.raw(), part, CREATE_GROUP_TAG, &mut out) };
+        // SAFETY: `part` was created above and is freed once.
+        unsafe { sys::MPI_Group_free(&mut part) };
+        check(rc, "MPI_Comm_create_group")?;
+        // SAFETY: valid communicator; the errhandler constant comes from mpi-sys.
+        check(
+            unsafe { sys::MPI_Comm_set_errhandler(out, sys::RSMPI_ERRORS_RETURN) },
+            "MPI_Comm_set_errhandler",
+        )?;
+        Ok(Group {
+            raw: out,
+            owned: true,
+        })
+    }
+
+    /// This process's rank in the group.
+    pub fn rank(&self) -> Result<i32, CoreError> {
+        let mut r: c_int = 0;
+        // SAFETY: valid communicator and out-pointer.
+        check(
+            unsafe { sys::MPI_Comm_rank(self.raw, &mut r) },
+            "MPI_Comm_rank",
+        )?;
+        Ok(r)
+    }
+
+    /// Number of processes in the group.
+    pub fn size(&self) -> Result<i32, CoreError> {
+        let mut s: c_int = 0;
+        // SAFETY: valid communicator and out-pointer.
+        check(
+            unsafe { sys::MPI_Comm_size(self.raw, &mut s) },
+            "MPI_Comm_size",
+        )?;
+        Ok(s)
+    }
+
+    /// Barrier over the group.
+    pub fn barrier(&self) -> Result<(), CoreError> {
+        // SAFETY: valid communicator.
+        check(unsafe { sys::MPI_Barrier(self.raw) }, "MPI_Barrier")
+    }
+
+    /// Broadcasts `buf` from group rank `root` (every member passes a
+    /// buffer of the same length).
+    pub fn bcast(&self, buf: &mut [u8], root: i32) -> Result<(), CoreError> {
+        let n = count(buf.len(), "broadcast")?;
+        // SAFETY: buf is valid for n bytes for the whole blocking call.
+        check(
+            unsafe {
+                sys::MPI_Bcast(
+                    buf.as_mut_ptr() as *mut c_void,
+                    n,
+                    sys::RSMPI_UINT8_T,
+                    root,
+                    self.raw,
+                )
+            },
+            "MPI_Bcast",
+        )
+    }
+
+    /// Gathers every member's `mine` (any length) onto every member, in
+    /// group rank order: the concatenation and each member's length.
+    pub fn allgatherv(&self, mine: &[u8]) -> Result<(Vec<u8>, Vec<usize>), CoreError> {
+        let size = self.size()? as usize;
+        let my_len = count(mine.len(), "contribution")?;
+        let mut lens: Vec<c_int> = vec![0; size];
+        // SAFETY: one int sent, `size` ints received, valid for the call.
+        check(
+            unsafe {
+                sys::MPI_Allgather(
+                    &my_len as *const c_int as *const c_void,
+                    1,
+                    sys::RSMPI_INT32_T,
+                    lens.as_mut_ptr() as *mut c_void,
+                    1,
+                    sys::RSMPI_INT32_T,
+                    self.raw,
+                )
+            },
+            "MPI_Allgather",
+        )?;
+        let mut displs: Vec<c_int> = Vec::with_capacity(size);
+        let mut total: usize = 0;
+        for &l in &lens {
+            displs.push(count(total, "concatenation")?);
+            total += l.max(0) as usize;
+        }
+        count(total, "concatenation")?;
+        let mut all = vec![0u8; total];
+        // SAFETY: `mine` holds my_len bytes; `all` holds the sum of `lens`
+        // bytes at the offsets `displs`; all valid for the blocking call.
+        check(
+            unsafe {
+                sys::MPI_Allgatherv(
+                    mine.as_ptr() as *const c_void,
+                    my_len,
+                    sys::RSMPI_UINT8_T,
+                    all.as_mut_ptr() as *mut c_void,
+                    lens.as_ptr(),
+                    displs.as_ptr(),
+                    sys::RSMPI_UINT8_T,
+                    self.raw,
+                )
+            },
+            "MPI_Allgatherv",
+        )?;
+        Ok((all, lens.iter().map(|&l| l.max(0) as usize).collect()))
+    }
+
+    /// Reduces `buf` (elements of `elem`, native byte order) element-wise
+    /// with `op` over the group; every member gets the result in `buf`.
+    pub fn allreduce(&self, buf: &mut [u8], elem: Elem, op: ReduceOp) -> Result<(), CoreError> {
+        if !buf.len().is_multiple_of(elem.size()) {
+            return Err(CoreError::InvalidArgument(format!(
+                "{} bytes are not whole {elem:?} elements",
+                buf.len()
+            )));
+        }
+        let n = count(buf.len() / elem.size(), "reduction")?;
+        let send = buf.to_vec();
+        // SAFETY: `send` and `buf` each hold n elements of `elem`, valid
+        // for the whole blocking call.
+        check(
+            unsafe {
+                sys::MPI_Allreduce(
+                    send.as_ptr() as *const c_void,
+                    buf.as_mut_ptr() as *mut c_void,
+                    n,
+                    elem.raw(),
+                    op.raw(),
+                    self.raw,
+                )
+            },
+            "MPI_Allreduce",
+        )
+    }
+}
+
+impl Drop for Group {
+    fn drop(&mut self) {
+        if self.owned && !mpi::is_finalized() {
+            // SAFETY: the communicator was made by `create` and is freed once.
+            unsafe { sys::MPI_Comm_free(&mut self.raw) };
+        }
+    }
+}

@@ -1,0 +1,70 @@
+//! The predefined combine functions of `excombine` (sum, product, maximum,
+//! minimum of int, long, float and double; logical and/or of int) as plain
+//! element-wise operations. The C and Fortran entry points that name them
+//! are in `capi` and `fapi`; `excombine` recognises them and uses MPI's own
+//! reduction instead of calling them.
+
+use shim_core::collective::{Elem, ReduceOp};
+
+macro_rules! fold {
+    ($t:ty, $a:expr, $b:expr, $f:expr) => {{
+        const N: usize = std::mem::size_of::<$t>();
+        for (x, y) in $a.chunks_exact_mut(N).zip($b.chunks_exact(N)) {
+            let l = <$t>::from_ne_bytes(x.try_into().expect("element"));
+            let r = <$t>::from_ne_bytes(y.try_into().expect("element"));
+            let f: fn($t, $t) -> $t = $f;
+            x.copy_from_slice(&f(l, r).to_ne_bytes());
+        }
+    }};
+}
+
+macro_rules! by_op {
+    ($t:ty, $op:expr, $a:expr, $b:expr, $zero:expr, $one:expr) => {
+        match $op {
+            ReduceOp::Sum => fold!($t, $a, $b, |l, r| l + r),
+            ReduceOp::Prod => fold!($t, $a, $b, |l, r| l * r),
+            ReduceOp::Max => fold!($t, $a, $b, |l, r| if r > l { r } else { l }),
+            ReduceOp::Min => fold!($t, $a, $b, |l, r| if r < l { r } else { l }),
+            ReduceOp::LAnd => fold!($t, $a, $b, |l, r| if l != $zero && r != $zero {
+                $one
+            } else {
+                $zero
+            }),
+            ReduceOp::LOr => fold!($t, $a, $b, |l, r| if l != $zero || r != $zero {
+                $one
+            } else {
+                $zero
+            }),
+        }
+    };
+}
+
+/// `a ← a op b`, element by element (a trailing partial element is left).
+pub fn apply(elem: Elem, op: ReduceOp, a: &mut [u8], b: &[u8]) {
+    match elem {
+        Elem::I32 => by_op!(i32, op, a, b, 0, 1),
+        Elem::I64 => by_op!(i64, op, a, b, 0, 1),
+        Elem::F32 => by_op!(f32, op, a, b, 0.0, 1.0),
+        Elem::F64 => by_op!(f64, op, a, b, 0.0, 1.0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ops_on_ints_and_doubles() {
+        let mut a: Vec<u8> = [3i32, -4].iter().flat_map(|v| v.to_ne_bytes()).collect();
+        let b: Vec<u8> = [5i32, 7].iter().flat_map(|v| v.to_ne_bytes()).collect();
+        apply(Elem::I32, ReduceOp::Max, &mut a, &b);
+        assert_eq!(&a[..4], &5i32.to_ne_bytes());
+        assert_eq!(&a[4..], &7i32.to_ne_bytes());
+        let mut d = 1.5f64.to_ne_bytes().to_vec();
+        apply(Elem::F64, ReduceOp::Prod, &mut d, &4.0f64.to_ne_bytes());
+        assert_eq!(d, 6.0f64.to_ne_bytes());
+        let mut t = 2i32.to_ne_bytes().to_vec();
+        apply(Elem::I32, ReduceOp::LAnd, &mut t, &0i32.to_ne_bytes());
+        assert_eq!(t, 0i32.to_ne_bytes());
+    }
+}
