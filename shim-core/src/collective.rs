@@ -8,25 +8,12 @@
 //! call's name.
 
 use crate::error::CoreError;
-use crate::mpi::{self, Comm};
+use crate::mpi::{self, check, Comm};
 use mpi_sys as sys;
 use std::os::raw::{c_int, c_void};
 
 /// MPI tag `MPI_Comm_create_group` uses to keep group creations apart.
 const CREATE_GROUP_TAG: c_int = 0x4558;
-
-fn check(rc: c_int, call: &'static str) -> Result<(), CoreError> {
-    // MPI_SUCCESS is 0 in every MPI implementation (the standard fixes it).
-    if rc == 0 {
-        Ok(())
-    } else {
-        Err(CoreError::Mpi {
-            call,
-            code: rc,
-            text: mpi::error_string(rc),
-        })
-    }
-}
 
 fn count(n: usize, what: &str) -> Result<c_int, CoreError> {
     c_int::try_from(n).map_err(|_| CoreError::InvalidArgument(format!("{what} too long for MPI")))
@@ -78,6 +65,10 @@ pub enum ReduceOp {
     LAnd,
     /// Logical or (non-zero is true; the result is 1 or 0).
     LOr,
+    /// Bitwise and (integers).
+    BAnd,
+    /// Bitwise or (integers).
+    BOr,
 }
 
 impl ReduceOp {
@@ -91,6 +82,8 @@ impl ReduceOp {
                 ReduceOp::Min => sys::RSMPI_MIN,
                 ReduceOp::LAnd => sys::RSMPI_LAND,
                 ReduceOp::LOr => sys::RSMPI_LOR,
+                ReduceOp::BAnd => sys::RSMPI_BAND,
+                ReduceOp::BOr => sys::RSMPI_BOR,
             }
         }
     }
@@ -260,21 +253,78 @@ impl Group {
                 buf.len()
             )));
         }
-        let n = count(buf.len() / elem.size(), "reduction")?;
         let send = buf.to_vec();
-        // SAFETY: `send` and `buf` each hold n elements of `elem`, valid
-        // for the whole blocking call.
-        check(
+        // SAFETY: `send` and `buf` each hold the same whole number of
+        // `elem` elements (checked above), valid for the blocking call.
+        unsafe {
+            self.reduce_raw(
+                send.as_ptr() as *const c_void,
+                buf.as_mut_ptr() as *mut c_void,
+                buf.len() / elem.size(),
+                elem,
+                op,
+            )
+        }
+    }
+}
+
+impl Group {
+    /// Reduces doubles element-wise over the group, in chunks so that any
+    /// length fits MPI's count; every member gets the result in `x`.
+    pub fn allreduce_f64(&self, x: &mut [f64], op: ReduceOp) -> Result<(), CoreError> {
+        for chunk in x.chunks_mut(1 << 24) {
+            let send = chunk.to_vec();
+            // SAFETY: `send` and `chunk` hold the same number of doubles,
+            // valid for the whole blocking call.
             unsafe {
-                sys::MPI_Allreduce(
+                self.reduce_raw(
                     send.as_ptr() as *const c_void,
-                    buf.as_mut_ptr() as *mut c_void,
-                    n,
-                    elem.raw(),
-                    op.raw(),
-                    self.raw,
+                    chunk.as_mut_ptr() as *mut c_void,
+                    chunk.len(),
+                    Elem::F64,
+                    op,
                 )
-            },
+            }?;
+        }
+        Ok(())
+    }
+
+    /// Reduces 64-bit integers element-wise over the group (see
+    /// [`allreduce_f64`](Self::allreduce_f64)).
+    pub fn allreduce_i64(&self, x: &mut [i64], op: ReduceOp) -> Result<(), CoreError> {
+        for chunk in x.chunks_mut(1 << 24) {
+            let send = chunk.to_vec();
+            // SAFETY: as in `allreduce_f64`, for 64-bit integers.
+            unsafe {
+                self.reduce_raw(
+                    send.as_ptr() as *const c_void,
+                    chunk.as_mut_ptr() as *mut c_void,
+                    chunk.len(),
+                    Elem::I64,
+                    op,
+                )
+            }?;
+        }
+        Ok(())
+    }
+
+    /// `MPI_Allreduce` of `n` elements of `elem`.
+    ///
+    /// # Safety
+    /// `send` and `recv` must each hold `n` elements of `elem`, valid for
+    /// the call.
+    unsafe fn reduce_raw(
+        &self,
+        send: *const c_void,
+        recv: *mut c_void,
+        n: usize,
+        elem: Elem,
+        op: ReduceOp,
+    ) -> Result<(), CoreError> {
+        let n = count(n, "reduction")?;
+        // SAFETY: the caller's promise on both buffers; a valid communicator.
+        check(
+            unsafe { sys::MPI_Allreduce(send, recv, n, elem.raw(), op.raw(), self.raw) },
             "MPI_Allreduce",
         )
     }

@@ -1,5 +1,7 @@
-//! The FFI edge to MPI: every call into the MPI C library goes through this
-//! module, and it is the only module of the crate (with `ptr`) that uses
+//! The FFI edge to MPI: every point-to-point, lifecycle and topology call
+//! into the MPI C library goes through this module (collectives over node
+//! lists are in `collective`); with `collective`, `ptr` and `shm::mem` (the
+//! operating system's edge) it is one of the crate's modules with
 //! `unsafe`. Everything here returns `Result` with the MPI call's name, so
 //! callers never see raw return codes.
 //!
@@ -53,7 +55,7 @@ pub enum ThreadLevel {
     Multiple,
 }
 
-fn check(rc: c_int, call: &'static str) -> Result<(), CoreError> {
+pub(crate) fn check(rc: c_int, call: &'static str) -> Result<(), CoreError> {
     // SAFETY: reading a constant defined in the C constants file.
     let success = unsafe { mpbridge_mpi_success };
     if rc == success {
@@ -459,47 +461,6 @@ impl Comm {
         )
     }
 
-    /// Element-wise reduction of doubles over the communicator, result in
-    /// `x` on every rank (in chunks, so any length fits MPI's int count).
-    pub fn allreduce_f64(self, x: &mut [f64], op: ReduceOp) -> Result<(), CoreError> {
-        // SAFETY: reading a handle constant exported by mpi-sys's C shim.
-        self.allreduce(x, unsafe { sys::RSMPI_DOUBLE }, op)
-    }
-
-    /// Element-wise reduction of 64-bit integers (see [`allreduce_f64`](Self::allreduce_f64)).
-    pub fn allreduce_i64(self, x: &mut [i64], op: ReduceOp) -> Result<(), CoreError> {
-        // SAFETY: reading a handle constant exported by mpi-sys's C shim.
-        self.allreduce(x, unsafe { sys::RSMPI_INT64_T }, op)
-    }
-
-    fn allreduce<T: Copy>(
-        self,
-        x: &mut [T],
-        ty: sys::MPI_Datatype,
-        op: ReduceOp,
-    ) -> Result<(), CoreError> {
-        for chunk in x.chunks_mut(1 << 24) {
-            let send = chunk.to_vec();
-            let n = c_len(chunk.len())?;
-            // SAFETY: both buffers hold `n` elements of datatype `ty` (the
-            // callers pair T with its datatype) for the whole blocking call.
-            check(
-                unsafe {
-                    sys::MPI_Allreduce(
-                        send.as_ptr() as *const c_void,
-                        chunk.as_mut_ptr() as *mut c_void,
-                        n,
-                        ty,
-                        op.raw(),
-                        self.0,
-                    )
-                },
-                "MPI_Allreduce",
-            )?;
-        }
-        Ok(())
-    }
-
     /// Blocking barrier.
     pub fn barrier(self) -> Result<(), CoreError> {
         // SAFETY: valid communicator.
@@ -539,41 +500,6 @@ impl Comm {
         }
         check(rc, "MPI_Group_translate_ranks")?;
         Ok(out)
-    }
-}
-
-/// Reduction operations MPI performs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ReduceOp {
-    Sum,
-    Prod,
-    Max,
-    Min,
-    /// Logical and.
-    Land,
-    /// Logical or.
-    Lor,
-    /// Bitwise and.
-    Band,
-    /// Bitwise or.
-    Bor,
-}
-
-impl ReduceOp {
-    fn raw(self) -> sys::MPI_Op {
-        // SAFETY: reading handle constants exported by mpi-sys's C shim.
-        unsafe {
-            match self {
-                ReduceOp::Sum => sys::RSMPI_SUM,
-                ReduceOp::Prod => sys::RSMPI_PROD,
-                ReduceOp::Max => sys::RSMPI_MAX,
-                ReduceOp::Min => sys::RSMPI_MIN,
-                ReduceOp::Land => sys::RSMPI_LAND,
-                ReduceOp::Lor => sys::RSMPI_LOR,
-                ReduceOp::Band => sys::RSMPI_BAND,
-                ReduceOp::Bor => sys::RSMPI_BOR,
-            }
-        }
     }
 }
 

@@ -35,12 +35,25 @@ macro_rules! by_op {
             } else {
                 $zero
             }),
+            // Bitwise operations are the integers' (handled in `apply`);
+            // no predefined function of Express asks them of floats.
+            ReduceOp::BAnd | ReduceOp::BOr => {}
         }
     };
 }
 
 /// `a ← a op b`, element by element (a trailing partial element is left).
 pub fn apply(elem: Elem, op: ReduceOp, a: &mut [u8], b: &[u8]) {
+    match (elem, op) {
+        (Elem::I32, ReduceOp::BAnd) => fold!(i32, a, b, |l, r| l & r),
+        (Elem::I32, ReduceOp::BOr) => fold!(i32, a, b, |l, r| l | r),
+        (Elem::I64, ReduceOp::BAnd) => fold!(i64, a, b, |l, r| l & r),
+        (Elem::I64, ReduceOp::BOr) => fold!(i64, a, b, |l, r| l | r),
+        _ => apply_arith(elem, op, a, b),
+    }
+}
+
+fn apply_arith(elem: Elem, op: ReduceOp, a: &mut [u8], b: &[u8]) {
     match elem {
         Elem::I32 => by_op!(i32, op, a, b, 0, 1),
         Elem::I64 => by_op!(i64, op, a, b, 0, 1),

@@ -7,7 +7,7 @@ use crate::layer::{Tcg, TcgError, TcgResult};
 use crate::os;
 use crate::ptr::UserBuf;
 use crate::world;
-use shim_core::mpi::ReduceOp as Op;
+use shim_core::collective::{Group, ReduceOp as Op};
 use shim_core::mpi::{self, Comm, Root};
 use shim_core::Lock;
 use std::io::{Read, Write};
@@ -231,19 +231,19 @@ pub fn parse_op(op: &[u8]) -> Option<GopOp> {
         (b"absmin", true, Op::Min),
         (b"max", false, Op::Max),
         (b"min", false, Op::Min),
-        (b"or", false, Op::Bor),
-        (b"&&", false, Op::Land),
-        (b"land", false, Op::Land),
-        (b"||", false, Op::Lor),
-        (b"lor", false, Op::Lor),
-        (b"&", false, Op::Band),
-        (b"band", false, Op::Band),
-        (b"|", false, Op::Bor),
+        (b"or", false, Op::BOr),
+        (b"&&", false, Op::LAnd),
+        (b"land", false, Op::LAnd),
+        (b"||", false, Op::LOr),
+        (b"lor", false, Op::LOr),
+        (b"&", false, Op::BAnd),
+        (b"band", false, Op::BAnd),
+        (b"|", false, Op::BOr),
     ];
     if op.starts_with(b"bor") {
         return Some(GopOp {
             abs: false,
-            op: Op::Bor,
+            op: Op::BOr,
         });
     }
     table
@@ -268,7 +268,7 @@ pub fn dgop(_ty: i64, x: &mut [f64], op: &[u8]) -> TcgResult<()> {
         )
     })?;
     let mpi_op = match g.op {
-        Op::Band | Op::Bor => {
+        Op::BAnd | Op::BOr => {
             return Err(TcgError::new(
                 format!(
                     "DGOP: bitwise operation '{}' is not defined for doubles (use IGOP)",
@@ -277,11 +277,11 @@ pub fn dgop(_ty: i64, x: &mut [f64], op: &[u8]) -> TcgResult<()> {
                 x.len() as i64,
             ))
         }
-        Op::Land | Op::Lor => {
+        Op::LAnd | Op::LOr => {
             for v in x.iter_mut() {
                 *v = if *v != 0.0 { 1.0 } else { 0.0 };
             }
-            if g.op == Op::Land {
+            if g.op == Op::LAnd {
                 Op::Min
             } else {
                 Op::Max
@@ -294,7 +294,9 @@ pub fn dgop(_ty: i64, x: &mut [f64], op: &[u8]) -> TcgResult<()> {
             *v = v.abs();
         }
     }
-    comm.allreduce_f64(x, mpi_op).map_err(mpi_err("DGOP"))
+    Group::of(comm)
+        .allreduce_f64(x, mpi_op)
+        .map_err(mpi_err("DGOP"))
 }
 
 /// `IGOP`: element-wise reduction of C `long`s (Fortran `INTEGER`);
@@ -312,14 +314,16 @@ pub fn igop(_ty: i64, x: &mut [i64], op: &[u8]) -> TcgResult<()> {
             *v = v.wrapping_abs();
         }
     }
-    if matches!(g.op, Op::Land | Op::Lor) {
+    if matches!(g.op, Op::LAnd | Op::LOr) {
         // Results are 0 or 1 on any number of nodes (MPI leaves a
         // one-process reduction's input unchanged).
         for v in x.iter_mut() {
             *v = i64::from(*v != 0);
         }
     }
-    comm.allreduce_i64(x, g.op).map_err(mpi_err("IGOP"))
+    Group::of(comm)
+        .allreduce_i64(x, g.op)
+        .map_err(mpi_err("IGOP"))
 }
 
 /// `TCGTIME`: seconds since the first call, strictly increasing.
@@ -488,15 +492,15 @@ mod tests {
         assert_eq!(p("min   "), Some((false, Op::Min)));
         assert_eq!(p("absmax"), Some((true, Op::Max)));
         assert_eq!(p("absmin"), Some((true, Op::Min)));
-        assert_eq!(p("or"), Some((false, Op::Bor)));
-        assert_eq!(p("&&"), Some((false, Op::Land)));
-        assert_eq!(p("land"), Some((false, Op::Land)));
-        assert_eq!(p("||"), Some((false, Op::Lor)));
-        assert_eq!(p("lor"), Some((false, Op::Lor)));
-        assert_eq!(p("&"), Some((false, Op::Band)));
-        assert_eq!(p("band"), Some((false, Op::Band)));
-        assert_eq!(p("|"), Some((false, Op::Bor)));
-        assert_eq!(p("bor"), Some((false, Op::Bor)));
+        assert_eq!(p("or"), Some((false, Op::BOr)));
+        assert_eq!(p("&&"), Some((false, Op::LAnd)));
+        assert_eq!(p("land"), Some((false, Op::LAnd)));
+        assert_eq!(p("||"), Some((false, Op::LOr)));
+        assert_eq!(p("lor"), Some((false, Op::LOr)));
+        assert_eq!(p("&"), Some((false, Op::BAnd)));
+        assert_eq!(p("band"), Some((false, Op::BAnd)));
+        assert_eq!(p("|"), Some((false, Op::BOr)));
+        assert_eq!(p("bor"), Some((false, Op::BOr)));
         assert_eq!(p("abs"), None);
         assert_eq!(p("sum"), None);
         assert_eq!(p(""), None);

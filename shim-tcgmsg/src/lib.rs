@@ -41,7 +41,7 @@ pub use api::{
     synch, time, waitcom,
 };
 pub use layer::{TcgError, TcgResult};
-pub use shim_core::mpi::ReduceOp as Op;
+pub use shim_core::collective::{Group, ReduceOp as Op};
 
 /// Type flag: the message holds doubles (`msgtypesc.h`).
 pub const MSGDBL: i64 = 65536;
