@@ -409,6 +409,7 @@ impl Server {
     fn create(&mut self, req: &Req, payload: &[u8]) -> Check<()> {
         let layout = NodeLayout::decode(payload).ok_or("malformed array layout")?;
         let ty = ElemType::from_wire(req.ty).ok_or("unknown element type")?;
+        layout.validate(req.ndim as usize, ty.size())?;
         if self.arrays.contains_key(&req.array) {
             return Err(format!("array id {} exists already", req.array));
         }
@@ -497,7 +498,9 @@ impl Server {
         for d in 0..n {
             off += (req.lo[d] - b.lo[d]) as usize * bstr[d];
         }
-        let bytes = count[..n].iter().product::<usize>() * elem;
+        // Inside a block that `NodeLayout::validate` checked, so it fits.
+        let bytes = shm::block_bytes(&req.lo, &req.hi, n, elem)
+            .ok_or_else(|| format!("patch of g_a '{}' too large", a.layout.name))?;
         Ok((
             a,
             Place {

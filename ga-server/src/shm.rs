@@ -11,8 +11,18 @@ pub const SHM_DIR: &str = "/dev/shm";
 /// Alignment of each block inside a segment.
 pub const BLOCK_ALIGN: usize = 64;
 
-fn round_up(x: usize, a: usize) -> usize {
-    x.div_ceil(a) * a
+/// `x` rounded up to a multiple of `a`; `None` if that does not fit.
+fn round_up(x: usize, a: usize) -> Option<usize> {
+    x.div_ceil(a).checked_mul(a)
+}
+
+/// Bytes of a block `lo..=hi` (the first `n` dimensions) of `elem`-byte
+/// elements; `None` if a bound is reversed or the count does not fit.
+pub fn block_bytes(lo: &[i64], hi: &[i64], n: usize, elem: usize) -> Option<usize> {
+    (0..n).try_fold(elem, |acc, d| {
+        let extent = hi[d].checked_sub(lo[d])?.checked_add(1)?;
+        acc.checked_mul(usize::try_from(extent).ok()?)
+    })
 }
 
 /// A block's lo and hi (inclusive).
@@ -43,24 +53,47 @@ pub struct NodeLayout {
 impl NodeLayout {
     /// Lays out the blocks of `owners` (in order; with their lo/hi, `None`
     /// for ranks owning nothing): a header of lock words, one per owner on a
-    /// cache line, then the blocks.
+    /// cache line, then the blocks. The error says which size does not fit
+    /// in the address space.
     pub fn build(
         dims: &[i64],
         name: &str,
         elem: usize,
         owners: &[(i32, Option<Bounds>)],
-    ) -> NodeLayout {
+    ) -> Result<NodeLayout, String> {
         let n = dims.len();
-        let mut cur = round_up(64 * (owners.len() + 1), 4096);
+        let too_big = |what: String| {
+            format!(
+                "the node segment of array '{name}' is too large: {what} does not fit in {} bytes",
+                isize::MAX
+            )
+        };
+        let header = owners
+            .len()
+            .checked_add(1)
+            .and_then(|k| k.checked_mul(64))
+            .and_then(|b| round_up(b, 4096))
+            .ok_or_else(|| too_big(format!("a header for {} owners", owners.len())))?;
+        let mut cur = header;
         let mut blocks = Vec::new();
         for (i, (owner, b)) in owners.iter().enumerate() {
             let (lo, hi) = match b {
                 Some(x) => *x,
                 None => continue,
             };
-            let count: usize = (0..n).map(|d| (hi[d] - lo[d] + 1) as usize).product();
-            let off = round_up(cur, BLOCK_ALIGN);
-            cur = off + count * elem;
+            let bytes = block_bytes(&lo, &hi, n, elem).ok_or_else(|| {
+                too_big(format!(
+                    "the block {} of process {owner}",
+                    crate::core::fmt_patch(&lo[..n], &hi[..n])
+                ))
+            })?;
+            let off = round_up(cur, BLOCK_ALIGN)
+                .filter(|o| *o <= isize::MAX as usize)
+                .ok_or_else(|| too_big(format!("offset {cur}")))?;
+            cur = off
+                .checked_add(bytes)
+                .filter(|c| *c <= isize::MAX as usize)
+                .ok_or_else(|| too_big(format!("{off} + {bytes} bytes")))?;
             blocks.push(BlockEntry {
                 owner: *owner,
                 off: off as u64,
@@ -69,14 +102,55 @@ impl NodeLayout {
                 hi,
             });
         }
+        let total = round_up(cur.max(4096), 4096)
+            .filter(|t| *t <= isize::MAX as usize)
+            .ok_or_else(|| too_big(format!("{cur} bytes")))?;
         let mut d7 = [0; MAX_DIM];
         d7[..n].copy_from_slice(dims);
-        NodeLayout {
-            total: round_up(cur.max(4096), 4096) as u64,
+        Ok(NodeLayout {
+            total: total as u64,
             dims: d7,
             name: name.to_string(),
             blocks,
+        })
+    }
+
+    /// Checks a layout that came over the wire for `ndim` dimensions of
+    /// `elem`-byte elements: the total fits in the address space, and every
+    /// block and lock word lies inside it.
+    pub fn validate(&self, ndim: usize, elem: usize) -> Result<(), String> {
+        let total = usize::try_from(self.total)
+            .ok()
+            .filter(|t| *t <= isize::MAX as usize)
+            .ok_or_else(|| {
+                format!(
+                    "array '{}' needs {} bytes, more than {} a process can address",
+                    self.name,
+                    self.total,
+                    isize::MAX
+                )
+            })?;
+        if ndim == 0 || ndim > MAX_DIM {
+            return Err(format!("{ndim} dimensions for array '{}'", self.name));
         }
+        for b in &self.blocks {
+            let end = block_bytes(&b.lo, &b.hi, ndim, elem)
+                .zip(usize::try_from(b.off).ok())
+                .and_then(|(bytes, off)| off.checked_add(bytes));
+            let lock_end = usize::try_from(b.lock_off)
+                .ok()
+                .and_then(|o| o.checked_add(4));
+            let inside = end.is_some_and(|e| e <= total) && lock_end.is_some_and(|e| e <= total);
+            if !inside || b.lo[..ndim].iter().any(|&l| l < 0) {
+                return Err(format!(
+                    "block {} of process {} of array '{}' does not fit in its {total}-byte segment",
+                    crate::core::fmt_patch(&b.lo[..ndim], &b.hi[..ndim]),
+                    b.owner,
+                    self.name
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// Wire form.
@@ -223,12 +297,39 @@ mod tests {
             "A",
             8,
             &[(0, Some((lo, hi))), (1, None), (2, Some((lo2, hi2)))],
-        );
+        )
+        .unwrap();
+        assert_eq!(l.validate(2, 8), Ok(()));
         assert_eq!(l.blocks.len(), 2);
         assert_eq!(l.blocks[0].off % 64, 0);
         assert!(l.blocks[1].off >= l.blocks[0].off + 15 * 8);
         assert_eq!(l.blocks[1].lock_off, 64 * 3);
         assert_eq!(l.total % 4096, 0);
         assert_eq!(NodeLayout::decode(&l.encode()), Some(l));
+    }
+
+    #[test]
+    fn sizes_beyond_the_address_space_are_refused() {
+        let lo = [0; MAX_DIM];
+        let mut hi = [0; MAX_DIM];
+        hi[0] = (1 << 31) - 1;
+        hi[1] = (1 << 31) - 1;
+        let e =
+            NodeLayout::build(&[1 << 31, 1 << 31], "big", 8, &[(0, Some((lo, hi)))]).unwrap_err();
+        assert!(
+            e.contains("'big'") && e.contains("[0:2147483647,0:2147483647]"),
+            "{e}"
+        );
+        // A layout from the wire whose block lies past its total.
+        let mut small = [0; MAX_DIM];
+        small[0] = 9;
+        let mut l = NodeLayout::build(&[10], "A", 8, &[(0, Some((lo, small)))]).unwrap();
+        l.blocks[0].hi[0] = 1 << 40;
+        assert!(l.validate(1, 8).is_err());
+        l.total = u64::MAX;
+        assert!(l
+            .validate(1, 8)
+            .unwrap_err()
+            .contains("18446744073709551615"));
     }
 }

@@ -351,8 +351,9 @@ impl Client {
                 format!("dims[{d}] = {} of '{name}' must be positive", dims[d]),
             ));
         }
-        let grid = Grid::new(call, dims, self.nproc as i64, dist)?;
         let elem = ty.size();
+        dist::array_bytes(call, name, dims, elem)?;
+        let grid = Grid::new(call, dims, self.nproc as i64, dist)?;
         let serial = self.next_serial;
         self.next_serial += 1;
         let np = self.nproc as usize;
@@ -370,7 +371,8 @@ impl Client {
             if owners.is_empty() {
                 continue;
             }
-            let layout = NodeLayout::build(dims, name, elem, &owners);
+            let layout =
+                NodeLayout::build(dims, name, elem, &owners).map_err(|m| GaError::new(call, m))?;
             for b in &layout.blocks {
                 let p = b.owner as usize;
                 off[p] = b.off as usize;

@@ -281,6 +281,34 @@ impl Grid {
 }
 
 /// Element strides (C order) of a box of extents `count` (last stride 1).
+/// Bytes of a whole array of `dims` with `elem`-byte elements, checked:
+/// the count must fit in the address space (`isize::MAX` bytes). The error
+/// names `call`, the array, its extents and the byte count that does not fit.
+pub fn array_bytes(call: &'static str, name: &str, dims: &[i64], elem: usize) -> GaResult<usize> {
+    let exact = dims.iter().try_fold(elem as u128, |acc, &d| {
+        u128::try_from(d).ok().and_then(|d| acc.checked_mul(d))
+    });
+    match exact.and_then(|b| usize::try_from(b).ok()) {
+        Some(b) if b <= isize::MAX as usize => Ok(b),
+        _ => {
+            let shown: Vec<String> = dims.iter().map(|d| d.to_string()).collect();
+            let bytes = match exact {
+                Some(b) => format!("{b} bytes"),
+                None => "more than 2^128 bytes".to_string(),
+            };
+            Err(GaError::new(
+                call,
+                format!(
+                    "array '{name}' of {} elements of {elem} bytes needs {bytes}, \
+                     more than the {} bytes a process can address",
+                    shown.join(" x "),
+                    isize::MAX
+                ),
+            ))
+        }
+    }
+}
+
 pub fn strides_of(count: &[usize]) -> [usize; MAX_DIM] {
     let mut s = [0usize; MAX_DIM];
     let n = count.len();
