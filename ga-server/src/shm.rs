@@ -1,5 +1,13 @@
 //! Shared-memory segments: names, layout, the per-owner lock living in them,
-//! and removal of segments left behind by jobs that died.
+//! and removal of segments left behind by servers that died.
+//!
+//! A segment's name says who made it: `mpbga-u<uid>-<pid>-<start>-<random>-<kind>`
+//! with the server's user id, process id and start time (clock ticks after
+//! boot, so a reused pid is told apart) and 64 random bits (so nobody can
+//! guess a name and take it first). Segments are created exclusively; a
+//! name somebody else holds is skipped. Start-up cleanup removes only this
+//! user's segments (by name and by file owner) whose server is gone or a
+//! zombie.
 
 use crate::protocol::SEG_PREFIX;
 use crate::ptr::MAX_DIM;
@@ -242,36 +250,141 @@ pub fn unlock(w: &AtomicU32) {
     w.store(0, Ordering::Release);
 }
 
-/// Whether `pid` runs a live `ga-server` (segments of other pids are stale).
-fn live_server(pid: i32) -> bool {
-    if !crate::sys::pid_alive(pid) {
-        return false;
+/// Who made a segment: the server's user, process id and start time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Owner {
+    pub uid: u32,
+    pub pid: i32,
+    /// Start time of the process, clock ticks after boot (`/proc/PID/stat`).
+    pub start: u64,
+}
+
+/// State and start time of process `pid` from `/proc/PID/stat`.
+fn proc_stat(pid: i32) -> Option<(char, u64)> {
+    if pid <= 0 {
+        return None;
     }
-    match std::fs::read_to_string(format!("/proc/{pid}/comm")) {
-        Ok(c) => c.trim() == "ga-server",
-        Err(_) => true,
+    let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name is in parentheses and may hold anything: fields
+    // resume after the last ')'. Field 3 is the state, field 22 the start.
+    let rest = &text[text.rfind(')')? + 1..];
+    let mut f = rest.split_whitespace();
+    let state = f.next()?.chars().next()?;
+    let start = f.nth(18)?.parse().ok()?;
+    Some((state, start))
+}
+
+impl Owner {
+    /// This process.
+    pub fn me() -> Option<Owner> {
+        let pid = crate::sys::getpid();
+        let (_, start) = proc_stat(pid)?;
+        Some(Owner {
+            uid: crate::sys::geteuid(),
+            pid,
+            start,
+        })
+    }
+
+    /// Whether the owner still runs: the pid exists, is no zombie, and
+    /// started when the owner did (else the pid was reused).
+    pub fn alive(&self) -> bool {
+        match proc_stat(self.pid) {
+            Some((state, start)) => start == self.start && state != 'Z' && state != 'X',
+            None => false,
+        }
+    }
+
+    /// A fresh name (with a leading slash) for a segment of `kind` (`ctl`,
+    /// `a<serial>`): a new random part on every call.
+    pub fn segment_name(&self, kind: &str) -> String {
+        format!(
+            "/{SEG_PREFIX}u{}-{}-{}-{:016x}-{kind}",
+            self.uid,
+            self.pid,
+            self.start,
+            random_u64()
+        )
+    }
+
+    /// The owner and kind of a segment name (without the slash); `None`
+    /// for a name of another form.
+    pub fn parse(name: &str) -> Option<(Owner, &str)> {
+        let rest = name.strip_prefix(SEG_PREFIX)?.strip_prefix('u')?;
+        let mut f = rest.splitn(5, '-');
+        let uid = f.next()?.parse().ok()?;
+        let pid = f.next()?.parse().ok()?;
+        let start = f.next()?.parse().ok()?;
+        let random = f.next()?;
+        let kind = f.next()?;
+        if random.len() != 16 || !random.bytes().all(|b| b.is_ascii_hexdigit()) || kind.is_empty() {
+            return None;
+        }
+        Some((Owner { uid, pid, start }, kind))
     }
 }
 
-/// Removes segments whose creating server is gone; returns their names.
+/// 64 random bits from the kernel (time and pid mixed if that fails).
+fn random_u64() -> u64 {
+    use std::io::Read;
+    let mut b = [0u8; 8];
+    let ok = std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut b));
+    if ok.is_ok() {
+        return u64::from_le_bytes(b);
+    }
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    (t ^ (u64::from(std::process::id()) << 32)).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+/// Creates a segment of `len` bytes under the first name `next_name` gives
+/// that nobody holds (up to 16 names); returns the name and the mapping.
+pub fn create_fresh(
+    mut next_name: impl FnMut() -> String,
+    len: usize,
+) -> Result<(String, crate::sys::Mapping), crate::sys::CreateError> {
+    let mut last = None;
+    for _ in 0..16 {
+        let name = next_name();
+        match crate::sys::shm_create(&name, len) {
+            Ok(m) => return Ok((name, m)),
+            Err(crate::sys::CreateError::Exists(e)) => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(crate::sys::CreateError::Other(format!(
+        "no free segment name after 16 tries (last: {})",
+        last.unwrap_or_default()
+    )))
+}
+
+/// Removes this user's segments whose server is gone (exited, a zombie, or
+/// its pid reused); returns their names. Another user's files, files not
+/// owned by this user whatever their name, and names of another form are
+/// left alone, also when running as root.
 pub fn remove_stale() -> Vec<String> {
+    use std::os::unix::fs::MetadataExt;
     let mut gone = Vec::new();
+    let Some(me) = Owner::me() else {
+        // Without /proc no owner can be checked: remove nothing.
+        return gone;
+    };
     let Ok(rd) = std::fs::read_dir(SHM_DIR) else {
         return gone;
     };
     for e in rd.flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
-        let Some(rest) = name.strip_prefix(SEG_PREFIX) else {
+        let Some((owner, _)) = Owner::parse(&name) else {
             continue;
         };
-        let pid: i32 = match rest.split('-').next().and_then(|p| p.parse().ok()) {
-            Some(p) => p,
-            None => continue,
-        };
-        if pid != crate::sys::getpid()
-            && !live_server(pid)
-            && crate::sys::shm_unlink(&format!("/{name}"))
-        {
+        if owner.uid != me.uid || owner == me || owner.alive() {
+            continue;
+        }
+        let mine = std::fs::symlink_metadata(e.path())
+            .is_ok_and(|m| m.file_type().is_file() && m.uid() == me.uid);
+        if mine && crate::sys::shm_unlink(&format!("/{name}")) {
             gone.push(name);
         }
     }
@@ -306,6 +419,69 @@ mod tests {
         assert_eq!(l.blocks[1].lock_off, 64 * 3);
         assert_eq!(l.total % 4096, 0);
         assert_eq!(NodeLayout::decode(&l.encode()), Some(l));
+    }
+
+    #[test]
+    fn names_say_who_made_them_and_differ_each_time() {
+        let me = Owner::me().expect("/proc");
+        assert!(me.alive());
+        let a = me.segment_name("a7");
+        let b = me.segment_name("a7");
+        assert_ne!(a, b);
+        assert_eq!(Owner::parse(&a[1..]), Some((me, "a7")));
+        assert_eq!(Owner::parse("mpbga-123-ctl"), None);
+        assert_eq!(Owner::parse("mpbga-u0-1-2-xyz-ctl"), None);
+    }
+
+    #[test]
+    fn zombies_and_reused_pids_are_not_alive() {
+        let me = Owner::me().expect("/proc");
+        let reused = Owner {
+            start: me.start + 1,
+            ..me
+        };
+        assert!(!reused.alive());
+        // A child that exited and was not waited for is a zombie.
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id() as i32;
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while proc_stat(pid).map(|s| s.0) != Some('Z') {
+            assert!(std::time::Instant::now() < deadline, "child never exited");
+            std::thread::yield_now();
+        }
+        let (_, start) = proc_stat(pid).unwrap();
+        let zombie = Owner {
+            uid: me.uid,
+            pid,
+            start,
+        };
+        assert!(!zombie.alive());
+        child.wait().unwrap();
+        assert!(!zombie.alive());
+    }
+
+    #[test]
+    fn a_name_somebody_holds_is_skipped_not_opened() {
+        use std::os::unix::fs::MetadataExt;
+        let me = Owner::me().expect("/proc");
+        let taken = me.segment_name("ctl");
+        let path = format!("{SHM_DIR}{taken}");
+        std::fs::write(&path, b"somebody else's").unwrap();
+        let mut names = vec![me.segment_name("ctl"), taken.clone()];
+        let (name, m) = create_fresh(|| names.pop().unwrap(), 4096).unwrap();
+        assert_ne!(name, taken);
+        assert_eq!(m.len(), 4096);
+        assert_eq!(std::fs::read(&path).unwrap(), b"somebody else's");
+        assert_eq!(
+            std::fs::metadata(format!("{SHM_DIR}{name}"))
+                .unwrap()
+                .mode()
+                & 0o777,
+            0o600
+        );
+        for p in [path, format!("{SHM_DIR}{name}")] {
+            std::fs::remove_file(p).unwrap();
+        }
     }
 
     #[test]
