@@ -179,10 +179,10 @@ fn parse(script: &Path, opts: &Opts) -> Option<Application> {
 fn host_map(opts: &Opts) -> Option<HostMap> {
     let mut map = HostMap::local();
     if let Some(file) = &opts.hostmap {
-        let text = match std::fs::read_to_string(file) {
+        let text = match ensemble::read_text(file, "host map") {
             Ok(t) => t,
-            Err(e) => {
-                eprintln!("mpbridge ensemble: cannot read {}: {e}", file.display());
+            Err(diags) => {
+                print_diags(&diags);
                 return None;
             }
         };
