@@ -826,7 +826,8 @@ fn map_fd(fd: c_int, len: usize) -> Result<Mapping, String> {
     })
 }
 
-/// Opens and maps an existing segment of exactly `len` bytes.
+/// Opens and maps an existing segment of at least `len` bytes owned by
+/// this user (`len` of them).
 pub fn shm_open_map(name: &str, len: usize) -> Result<Mapping, String> {
     let c = shm_cname(name)?;
     // SAFETY: valid C string.
@@ -843,6 +844,16 @@ pub fn shm_open_map(name: &str, len: usize) -> Result<Mapping, String> {
         unsafe { libc::close(fd) };
         return Err(format!(
             "shared-memory segment {name} is smaller than {len} bytes"
+        ));
+    }
+    // The server runs as this user: a segment of anyone else is not ours.
+    if st.st_uid != geteuid() {
+        // SAFETY: fd is open.
+        unsafe { libc::close(fd) };
+        return Err(format!(
+            "shared-memory segment {name} belongs to user {}, not to this job's user {}",
+            st.st_uid,
+            geteuid()
         ));
     }
     let m = map_fd(fd, len);
