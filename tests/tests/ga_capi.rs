@@ -169,7 +169,7 @@ fn print_shows_arrays_as_ga_does() {
 #[test]
 fn bad_input_ends_the_job_naming_the_call() {
     let exe = build("ga/ga_bad.c", &["ga"]);
-    let cases: [(&str, &[&str]); 14] = [
+    let cases: [(&str, &[&str]); 15] = [
         ("bounds", &["NGA_Put", "[0:9,3:20]", "'A'"]),
         ("bounds64", &["NGA_Put64", "[0:9,3:20]", "'A'"]),
         ("get64", &["NGA_Get64", "[-1:1,0:1]"]),
@@ -181,6 +181,7 @@ fn bad_input_ends_the_job_naming_the_call() {
         ("gemm", &["GA_Dgemm", "[0:9,0:9]"]),
         ("copy", &["NGA_Copy_patch", "[0:2,0:2]", "[0:3,0:3]"]),
         ("ld", &["NGA_Get", "ld[0]=4"]),
+        ("ldhuge", &["NGA_Get64: patch [0:1,0:1,0:1] too large"]),
         ("error", &["user says stop", "42"]),
         (
             "huge64",

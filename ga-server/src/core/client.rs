@@ -529,7 +529,15 @@ impl Client {
                     ),
                 ));
             }
-            s[d] = s[d + 1] * ld[d] as usize;
+            s[d] = s[d + 1].checked_mul(ld[d] as usize).ok_or_else(|| {
+                GaError::new(
+                    call,
+                    format!(
+                        "ld {:?} describes a buffer larger than memory",
+                        &ld[..n - 1]
+                    ),
+                )
+            })?;
         }
         let mut count = [0usize; MAX_DIM];
         for d in 0..n {

@@ -64,6 +64,12 @@ int main(int argc, char **argv) {
         int huge[3] = {2147483647, 2147483647, 2147483647};
         int h = NGA_Create(C_DBL, 3, huge, "cube", NULL);
         printf("ga_bad: NGA_Create gave handle %d\n", h);
+    } else if (strcmp(what, "ldhuge") == 0) {
+        /* Leading dimensions whose product (2^80 elements) wraps 64 bits. */
+        int64_t d3[3] = {2, 2, 2}, lo3[3] = {0, 0, 0}, hi3[3] = {1, 1, 1};
+        int64_t ld3[2] = {(int64_t)1 << 40, (int64_t)1 << 40};
+        int c = NGA_Create64(C_DBL, 3, d3, "cube", NULL);
+        NGA_Get64(c, lo3, hi3, buf, ld3);
     } else if (strcmp(what, "check") == 0) {
         GA_Check_handle(g + 4242, "in the solver");
     } else if (strcmp(what, "cluster") == 0) {
