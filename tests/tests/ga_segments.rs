@@ -122,12 +122,9 @@ fn a_server_killed_during_array_creation_leaves_no_segment_for_the_next_job() {
         r.stderr
     );
     assert_ne!(r.code, Some(0), "the job went on without its server");
-    // SIGKILL cannot be caught: the segment is still there...
-    assert!(
-        Path::new(SHM).join(&seg).exists(),
-        "{seg} vanished before the next job"
-    );
-    // ...until the next job's server starts.
+    // SIGKILL cannot be caught: the segment is still there until a server
+    // starts (another job's server on this machine may come first).
+    let left = Path::new(SHM).join(&seg).exists();
     std::fs::write(&go, b"go").expect("go file");
     let next = run_hold(&go);
     let _ = std::fs::remove_file(&go);
@@ -138,7 +135,7 @@ fn a_server_killed_during_array_creation_leaves_no_segment_for_the_next_job() {
         "{seg} of the killed server survived the next job"
     );
     assert!(
-        next.stderr.contains(&seg),
+        !left || next.stderr.contains(&seg),
         "the next server did not say it removed {seg}:\n{}",
         next.stderr
     );
