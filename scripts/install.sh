@@ -3,6 +3,7 @@
 #
 #   PREFIX/lib/libmpbridge.so            the one shared library
 #   PREFIX/lib/lib{pvm3,gpvm3,...}.so*   drop-in names, relative links to it
+#   PREFIX/lib/libmpbridge_loopback.so   preloaded into one-machine mpiexec (loopback only)
 #   PREFIX/lib/pkgconfig/*.pc            mpbridge, pvm3, tcgmsg, ga, express
 #   PREFIX/include/                      every header of cbindings/include
 #   PREFIX/bin/mpbridge                  launcher and doctor
@@ -68,6 +69,11 @@ DROP_INS=(
 for name in "${DROP_INS[@]}"; do
     ln -sfn libmpbridge.so "$DEST/lib/$name"
 done
+
+# Preloaded into a one-machine job's mpiexec by 'mpbridge run' so the
+# launcher listens on loopback only (cli/src/loopback_preload.rs).
+[[ -f "$BUILD/libmpbridge_loopback.so" ]] || die "$BUILD/libmpbridge_loopback.so not found: build it first with 'make build'"
+install -m 0755 "$BUILD/libmpbridge_loopback.so" "$DEST/lib/libmpbridge_loopback.so"
 
 # Headers: the whole directory, so headers added later install too.
 cp -R "$SRC/cbindings/include/." "$DEST/include/"

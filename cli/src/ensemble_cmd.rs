@@ -18,6 +18,7 @@ use crate::env_setup::{self, EnvInputs};
 use crate::host;
 use crate::launcher::{detect_flavour, version_text, Flavour};
 use crate::libdir;
+use crate::local_net::{self, LocalNet};
 
 pub const ENSEMBLE_USAGE: &str = "\
 Usage: mpbridge ensemble check SCRIPT [OPTIONS]
@@ -178,10 +179,10 @@ fn parse(script: &Path, opts: &Opts) -> Option<Application> {
 fn host_map(opts: &Opts) -> Option<HostMap> {
     let mut map = HostMap::local();
     if let Some(file) = &opts.hostmap {
-        let text = match std::fs::read_to_string(file) {
+        let text = match ensemble::read_text(file, "host map") {
             Ok(t) => t,
-            Err(e) => {
-                eprintln!("mpbridge ensemble: cannot read {}: {e}", file.display());
+            Err(diags) => {
+                print_diags(&diags);
                 return None;
             }
         };
@@ -412,12 +413,40 @@ fn launch(units: &[LaunchUnit], opts: &Opts) -> u8 {
     let libdir = exe
         .as_deref()
         .map(|e| libdir::library_dir(e, std::env::var_os(libdir::LIBDIR_ENV).as_deref()));
+    // One machine: no process is placed on another host and no batch
+    // allocation spans several.
+    let one_machine = units.iter().all(|u| u.host.is_none())
+        && crate::launcher::allocation_nodes(
+            |name| std::env::var(name).ok(),
+            |path| std::fs::read_to_string(path).ok(),
+        )
+        .is_none();
+    let local_net = local_net::choose(
+        one_machine,
+        flavour == Flavour::OpenMpi,
+        |v| std::env::var_os(v).is_some(),
+        || local_net::open_mpi_has_ucx(&mpiexec),
+    );
+    if local_net == Some(LocalNet::LoopbackTraffic) {
+        eprintln!(
+            "mpbridge ensemble run: warning: {}",
+            local_net::NO_UCX_WARNING
+        );
+    }
     let current_ld = std::env::var_os("LD_LIBRARY_PATH");
+    let current_preload = std::env::var_os("LD_PRELOAD");
+    let preload = libdir
+        .as_deref()
+        .map(|d| d.join(local_net::PRELOAD_FILE))
+        .filter(|p| p.is_file());
     let env = env_setup::launch_env(&EnvInputs {
         flavour,
         is_root: host::is_root(),
         libdir: libdir.as_deref(),
         current_ld_library_path: current_ld.as_deref(),
+        local_net,
+        loopback_preload: preload.as_deref(),
+        current_ld_preload: current_preload.as_deref(),
     });
     let mut args: Vec<String> = Vec::new();
     // Local runs inherit the environment anyway; these also carry the

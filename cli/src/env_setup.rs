@@ -1,13 +1,15 @@
 //! The environment `mpbridge run` gives to `mpiexec` (and through it to every
 //! rank): our library directory first on `LD_LIBRARY_PATH`, and the switches
 //! Open MPI needs to run as root and to start more processes than cores
-//! (ranks plus those PVM programs spawn later).
+//! (ranks plus those PVM programs spawn later), and on one machine the
+//! transports that keep MPI off the network (`local_net`).
 
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::Path;
 
 use crate::launcher::Flavour;
+use crate::local_net::LocalNet;
 
 /// What the environment depends on.
 #[derive(Debug, Clone)]
@@ -16,6 +18,12 @@ pub struct EnvInputs<'a> {
     pub is_root: bool,
     pub libdir: Option<&'a Path>,
     pub current_ld_library_path: Option<&'a OsStr>,
+    /// How a one-machine job is kept off the network (`None`: as MPI likes).
+    pub local_net: Option<LocalNet>,
+    /// The library that keeps Open MPI's launcher listening on loopback
+    /// (`local_net::PRELOAD_FILE` in the library directory), if present.
+    pub loopback_preload: Option<&'a Path>,
+    pub current_ld_preload: Option<&'a OsStr>,
 }
 
 /// Variables to set in mpiexec's environment, in a stable order.
@@ -36,6 +44,19 @@ pub fn launch_env(inputs: &EnvInputs<'_>) -> Vec<(&'static str, OsString)> {
         // too, and how many a program spawns is not known here: allow
         // more processes than cores whatever the initial count.
         env.push(("OMPI_MCA_rmaps_base_oversubscribe", OsString::from("1")));
+        if let Some(net) = inputs.local_net {
+            env.extend(net.env());
+            if let Some(lib) = inputs.loopback_preload {
+                // mpiexec only: the library drops itself from LD_PRELOAD
+                // before mpiexec starts anything.
+                let mut v = lib.as_os_str().to_os_string();
+                if let Some(cur) = inputs.current_ld_preload.filter(|c| !c.is_empty()) {
+                    v.push(":");
+                    v.push(cur);
+                }
+                env.push(("LD_PRELOAD", v));
+            }
+        }
     }
     env
 }
@@ -67,6 +88,9 @@ mod tests {
             is_root,
             libdir: Some(Path::new("/opt/mpb/lib")),
             current_ld_library_path: None,
+            local_net: None,
+            loopback_preload: None,
+            current_ld_preload: None,
         }
     }
 
@@ -117,6 +141,32 @@ mod tests {
             names(&env),
             vec!["LD_LIBRARY_PATH", "OMPI_MCA_rmaps_base_oversubscribe"]
         );
+    }
+
+    #[test]
+    fn one_machine_open_mpi_keeps_off_the_network() {
+        let mut i = inputs(Flavour::OpenMpi, false);
+        i.local_net = Some(LocalNet::SharedMemoryOnly);
+        let lib = Path::new("/opt/mpb/lib/libmpbridge_loopback.so");
+        i.loopback_preload = Some(lib);
+        i.current_ld_preload = Some(OsStr::new("/x/liby.so"));
+        let env = launch_env(&i);
+        let n = names(&env);
+        assert!(
+            n.contains(&"OMPI_MCA_pml") && n.contains(&"UCX_TLS"),
+            "{n:?}"
+        );
+        let preload = env.iter().find(|(k, _)| *k == "LD_PRELOAD").map(|(_, v)| v);
+        assert_eq!(
+            preload,
+            Some(&OsString::from(
+                "/opt/mpb/lib/libmpbridge_loopback.so:/x/liby.so"
+            ))
+        );
+        // Only Open MPI understands these.
+        let mut m = inputs(Flavour::Mpich, false);
+        m.local_net = Some(LocalNet::SharedMemoryOnly);
+        assert_eq!(names(&launch_env(&m)), vec!["LD_LIBRARY_PATH"]);
     }
 
     #[test]

@@ -10,6 +10,7 @@ use crate::doctor;
 use crate::env_setup::{self, EnvInputs};
 use crate::host;
 use crate::libdir;
+use crate::local_net::{self, LocalNet};
 use crate::run_args::{self, Parsed, RunOptions};
 
 /// Which MPI implementation an `mpiexec` belongs to.
@@ -381,12 +382,37 @@ fn launch(opts: &RunOptions) -> u8 {
         }
     }
 
+    // One machine: nothing says the job spans hosts.
+    let one_machine = opts.hostfile.is_none()
+        && opts.hosts.is_none()
+        && allocation_nodes(
+            |name| std::env::var(name).ok(),
+            |path| std::fs::read_to_string(path).ok(),
+        )
+        .is_none();
+    let local_net = local_net::choose(
+        one_machine,
+        flavour == Flavour::OpenMpi,
+        |v| std::env::var_os(v).is_some(),
+        || local_net::open_mpi_has_ucx(&mpiexec),
+    );
+    if local_net == Some(LocalNet::LoopbackTraffic) {
+        eprintln!("mpbridge run: warning: {}", local_net::NO_UCX_WARNING);
+    }
     let current_ld = std::env::var_os("LD_LIBRARY_PATH");
+    let current_preload = std::env::var_os("LD_PRELOAD");
+    let preload = libdir
+        .as_deref()
+        .map(|d| d.join(local_net::PRELOAD_FILE))
+        .filter(|p| p.is_file());
     let env = env_setup::launch_env(&EnvInputs {
         flavour,
         is_root: host::is_root(),
         libdir: libdir.as_deref(),
         current_ld_library_path: current_ld.as_deref(),
+        local_net,
+        loopback_preload: preload.as_deref(),
+        current_ld_preload: current_preload.as_deref(),
     });
 
     let plan = build_plan(PlanInputs {

@@ -7,6 +7,7 @@ mod env_setup;
 mod host;
 mod launcher;
 mod libdir;
+mod local_net;
 mod run_args;
 
 use std::ffi::OsString;

@@ -26,6 +26,12 @@ over the nodes (Open MPI --map-by node, MPICH -ppn 1) so that the servers,
 one per node, land on distinct nodes. Each node then needs a free slot for
 its server.
 
+On one machine (no --hostfile, --host or batch allocation) Open MPI is told
+to keep the job off the network: MPI over shared memory only, and mpiexec's
+own listeners on loopback (see the README). Setting OMPI_MCA_pml,
+OMPI_MCA_btl, UCX_TLS or the *_if_include/_exclude variables yourself
+leaves the choice to you.
+
 Environment:
   MPBRIDGE_LIBDIR    library directory to use instead of the one found
                      next to the mpbridge executable

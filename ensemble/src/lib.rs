@@ -53,14 +53,47 @@ pub fn parse_file(
     path: &Path,
     params: &BTreeMap<String, i64>,
 ) -> Result<Application, Vec<Diagnostic>> {
-    match std::fs::read_to_string(path) {
-        Ok(src) => parse_str(&src, path, params),
-        Err(e) => Err(vec![Diagnostic::error(
+    let src = read_text(path, "script")?;
+    parse_str(&src, path, params)
+}
+
+/// Reads the text file at `path` (a `what`: script, host map). A file that
+/// is not UTF-8 is refused with the line and column of its first bad byte.
+pub fn read_text(path: &Path, what: &str) -> Result<String, Vec<Diagnostic>> {
+    let bytes = std::fs::read(path).map_err(|e| {
+        vec![Diagnostic::error(
             path,
             model::Span { line: 1, col: 1 },
-            format!("cannot read the script: {e}"),
-        )]),
-    }
+            format!("cannot read the {what}: {e}"),
+        )]
+    })?;
+    utf8_text(bytes, path, what).map_err(|d| vec![d])
+}
+
+/// `bytes` as text, or an error at the line:column (in characters, as
+/// the lexer counts) of the first byte that is not UTF-8.
+pub fn utf8_text(bytes: Vec<u8>, file: &Path, what: &str) -> Result<String, Diagnostic> {
+    String::from_utf8(bytes).map_err(|e| {
+        let bytes = e.as_bytes();
+        let at = e.utf8_error().valid_up_to();
+        // Everything before `at` is valid UTF-8.
+        let good = std::str::from_utf8(&bytes[..at]).unwrap_or_default();
+        let line = good.matches('\n').count() as u32 + 1;
+        let line_start = good.rfind('\n').map_or(0, |i| i + 1);
+        let col = good[line_start..].chars().count() as u32 + 1;
+        let how = match e.utf8_error().error_len() {
+            Some(_) => "is not UTF-8",
+            None => "starts a UTF-8 character that the file cuts off",
+        };
+        Diagnostic::error(
+            file,
+            model::Span { line, col },
+            format!(
+                "byte 0x{:02X} {how}: the {what} must be UTF-8 text",
+                bytes[at]
+            ),
+        )
+    })
 }
 
 /// Reads one command-line parameter definition `NAME=VALUE` (as given to

@@ -746,3 +746,56 @@ fn hostile_expressions_are_refused_not_crashed() {
     let d = parse_errors(&edit(PVM_BASE, 7, &neg));
     expect(&d, Severity::Error, 7, 85, "nested too deeply");
 }
+
+// ---- file contents ----
+
+/// Writes `bytes` as a script of its own and parses it from the file.
+fn file_errors(tag: &str, bytes: &[u8]) -> Vec<Diagnostic> {
+    let path = scratch_dir(tag).join("broken.ens");
+    std::fs::write(&path, bytes).expect("write the script");
+    match ensemble::parse_file(&path, &BTreeMap::new()) {
+        Ok(_) => panic!("script parsed but should not"),
+        Err(d) => d,
+    }
+}
+
+#[test]
+fn bytes_that_are_not_utf8_are_placed_by_line_and_column() {
+    // Latin-1 "é" (0xE9) in a comment on line 7, after multi-byte UTF-8
+    // characters that count as one column each.
+    let src = edit(
+        PVM_BASE,
+        7,
+        "T[1].S[1] <-> R[1].C[1]; /* ü→ caf\u{FFFD}e */",
+    );
+    let mut bytes = src.into_bytes();
+    let at = bytes
+        .windows(3)
+        .position(|w| w == "\u{FFFD}".as_bytes())
+        .expect("marker");
+    bytes.splice(at..at + 3, [0xE9]);
+    let d = file_errors("latin1", &bytes);
+    assert_eq!(d.len(), 1, "{}", render(&d));
+    assert!(
+        d[0].to_string().ends_with(
+            "broken.ens:7:35: error: byte 0xE9 is not UTF-8: the script must be UTF-8 text"
+        ),
+        "{}",
+        render(&d)
+    );
+    // A lone continuation byte on line 1, column 1.
+    let d = file_errors("continuation", b"\x80Application X\n");
+    expect(&d, Severity::Error, 1, 1, "byte 0x80 is not UTF-8");
+    // A character cut off by the end of the file.
+    let mut cut = PVM_BASE.as_bytes().to_vec();
+    cut.extend_from_slice(&[0xE2, 0x82]);
+    let lines = PVM_BASE.lines().count() as u32;
+    let d = file_errors("cut", &cut);
+    expect(
+        &d,
+        Severity::Error,
+        lines + 1,
+        1,
+        "byte 0xE2 starts a UTF-8 character that the file cuts off",
+    );
+}

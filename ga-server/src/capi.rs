@@ -742,7 +742,8 @@ fn make(
     dist: &Distribution,
 ) -> GaResult<Handle> {
     let ty = type_of(call, code)?;
-    match core::create(ty, dims, name, dist) {
+    core::check_size(call, ty, dims, name)?;
+    match core::create(call, ty, dims, name, dist) {
         Ok(g) => {
             arrays_changed();
             Ok(g)

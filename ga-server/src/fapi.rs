@@ -595,7 +595,7 @@ fn creation_args(
 /// Creates an array; writes its handle to `g_a`. `.false.` with a
 /// message if the core cannot create it.
 fn create_common(
-    call: &str,
+    call: &'static str,
     code: i64,
     dims_f: &[i64],
     name: String,
@@ -603,7 +603,10 @@ fn create_common(
     g_a: *mut FInt,
 ) -> FLog {
     let (ty, dims, dist) = creation_args(call, code, dims_f, dist);
-    match core::create(ty, &dims, &name, &dist) {
+    if let Err(e) = core::check_size(call, ty, &dims, &name) {
+        fail_core(call, e);
+    }
+    match core::create(call, ty, &dims, &name, &dist) {
         Ok(h) => {
             if code == i64::from(codes::F_LOG) {
                 TABLES.lock().logical.insert(h);
@@ -974,7 +977,7 @@ pub extern "C" fn nga_set_irreg_distr_(g_a: *const FInt, map: *const FInt, nbloc
     ga_set_irreg_distr_(g_a, map, nblock)
 }
 
-fn allocate_common(call: &str, g_a: *const FInt) -> FLog {
+fn allocate_common(call: &'static str, g_a: *const FInt) -> FLog {
     let g = int(call, g_a);
     let Some(p) = TABLES.lock().pending.remove(&g) else {
         fail(
@@ -990,7 +993,10 @@ fn allocate_common(call: &str, g_a: *const FInt) -> FLog {
     };
     let (ty, dims, _) = creation_args(call, code, &dims_f, FDist::Chunk(&[]));
     let dist = p.dist.unwrap_or(Distribution::Default);
-    match core::create(ty, &dims, &p.name, &dist) {
+    if let Err(e) = core::check_size(call, ty, &dims, &p.name) {
+        fail_core(call, e);
+    }
+    match core::create(call, ty, &dims, &p.name, &dist) {
         Ok(h) => {
             let mut t = TABLES.lock();
             t.alias.insert(g, h);

@@ -13,6 +13,7 @@
 pub mod capi;
 pub mod capi_ops;
 mod capi_ptr;
+mod cleanup;
 pub mod core;
 pub mod ma;
 pub mod nxtval;

@@ -121,10 +121,16 @@ pub extern "C" fn MA_initialized() -> Integer {
 pub extern "C" fn MA_sizeof(datatype1: Integer, nelem1: Integer, datatype2: Integer) -> Integer {
     guard("MA_sizeof", 0, || {
         match (type_size(datatype1), type_size(datatype2)) {
-            (Some(a), Some(b)) => {
-                let bytes = nelem1.max(0) as usize * a;
-                bytes.div_ceil(b) as Integer
-            }
+            (Some(a), Some(b)) => match (nelem1.max(0) as usize).checked_mul(a) {
+                Some(bytes) => Integer::try_from(bytes.div_ceil(b)).unwrap_or(0),
+                None => {
+                    complain(
+                        "MA_sizeof",
+                        &format!("{nelem1} elements of {a} bytes do not fit in memory"),
+                    );
+                    0
+                }
+            },
             _ => {
                 complain(
                     "MA_sizeof",
@@ -157,8 +163,17 @@ fn allocate(
         complain(call, &format!("invalid number of elements {nelem}"));
         return None;
     }
-    let bytes = nelem as usize * size;
     let label = ptr::c_str(name).unwrap_or_default();
+    let Some(bytes) = (nelem as usize)
+        .checked_mul(size)
+        .filter(|b| *b <= isize::MAX as usize)
+    else {
+        complain(
+            call,
+            &format!("'{label}': {nelem} elements of {size} bytes do not fit in memory"),
+        );
+        return None;
+    };
     let r = with_ma(|m| {
         let Some(m) = m.as_mut() else {
             return Err("MA not yet initialized (call MA_init first)".to_string());
@@ -529,6 +544,7 @@ mod tests {
         assert_eq!(MA_sizeof(1000, 5, 1013), 1);
         assert_eq!(MA_sizeof(1010, 1, 1000), 8);
         assert_eq!(MA_sizeof(5, 1, 1000), 0);
+        assert_eq!(MA_sizeof(1013, (1 << 60) + 1, 1000), 0);
     }
 
     #[test]
@@ -551,6 +567,12 @@ mod tests {
         let mut h3 = 0;
         assert_eq!(
             MA_push_stack(1004, 1000, std::ptr::null(), &mut h3),
+            MA_FALSE
+        );
+        // 2^60 + 1 sixteen-byte elements: the byte count wraps 64 bits to
+        // 16 bytes, which would fit the limit.
+        assert_eq!(
+            MA_allocate_heap(1013, (1 << 60) + 1, std::ptr::null(), &mut h3),
             MA_FALSE
         );
         assert_eq!(MA_free_heap(h), MA_FALSE);

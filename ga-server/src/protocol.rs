@@ -33,7 +33,8 @@ pub const REP_LEN: usize = 32;
 pub enum Op {
     /// A compute rank leaves (no reply).
     Bye = 1,
-    /// Create an array's node segment; payload: layout (see `server`).
+    /// Create an array's node segment; payload: layout (see `server`);
+    /// reply data: the segment's name.
     Create = 2,
     /// Drop an array's node segment.
     Destroy = 3,
@@ -52,7 +53,8 @@ pub enum Op {
     MutexUnlock = 11,
     /// Reset `aux` mutex words (create/destroy).
     MutexInit = 12,
-    /// A compute rank connects; value: the server's process id.
+    /// A compute rank connects; value: the server's process id; reply
+    /// data: the name of the control segment.
     Hello = 13,
 }
 
@@ -188,16 +190,6 @@ impl Rep {
             len: u64::from_le_bytes(b[16..24].try_into().unwrap_or_default()),
         })
     }
-}
-
-/// Name of a server's control segment (NXTVAL counter, mutexes).
-pub fn ctl_name(server_pid: i32) -> String {
-    format!("/mpbga-{server_pid}-ctl")
-}
-
-/// Name of an array's segment on the node of server `server_pid`.
-pub fn array_name(server_pid: i32, serial: u32) -> String {
-    format!("/mpbga-{server_pid}-a{serial}")
 }
 
 /// Prefix of every segment name in `/dev/shm` (without the slash).

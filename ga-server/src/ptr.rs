@@ -39,16 +39,20 @@ pub fn rows(count: &[usize], sa: &[usize], sb: &[usize], mut f: impl FnMut(usize
     }
 }
 
-/// One past the last byte a patch touches (0 for an empty patch).
+/// One past the last byte a patch touches (0 for an empty patch;
+/// `usize::MAX`, beyond any buffer, if the count does not fit).
 pub fn extent(off: usize, strides: &[usize], count: &[usize], elem: usize) -> usize {
     if count.is_empty() || count.contains(&0) {
         return 0;
     }
-    let mut last = off;
-    for d in 0..count.len() {
-        last += (count[d] - 1) * strides[d];
-    }
-    (last + 1) * elem
+    let last = (0..count.len()).try_fold(off, |last, d| {
+        (count[d] - 1)
+            .checked_mul(*strides.get(d)?)
+            .and_then(|x| last.checked_add(x))
+    });
+    last.and_then(|l| l.checked_add(1))
+        .and_then(|l| l.checked_mul(elem))
+        .unwrap_or(usize::MAX)
 }
 
 fn check(
@@ -318,4 +322,17 @@ pub fn read_i64(p: *const i64) -> Option<i64> {
     }
     // SAFETY: a non-null argument of a Fortran caller points to an INTEGER*8.
     Some(unsafe { p.read_unaligned() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extents_that_do_not_fit_are_beyond_any_buffer() {
+        assert_eq!(extent(0, &[10, 1], &[2, 3], 8), (10 + 2 + 1) * 8);
+        assert_eq!(extent(0, &[1], &[0], 8), 0);
+        assert_eq!(extent(0, &[1 << 62, 1], &[5, 1], 8), usize::MAX);
+        assert_eq!(extent(usize::MAX - 1, &[1], &[2], 1), usize::MAX);
+    }
 }

@@ -5,12 +5,13 @@
 //! one with an error text; it waits for requests with a backoff that ends in
 //! sleeps, so an idle server takes no core.
 
+use crate::cleanup;
 use crate::core::kernels;
 use crate::core::{dist, ElemType};
 use crate::protocol::*;
 use crate::ptr::{self, MAX_DIM};
-use crate::shm::{self, NodeLayout, SHM_DIR};
-use crate::sys::{self, Comm, Mapping, RecvSlot};
+use crate::shm::{self, NodeLayout, Owner, SHM_DIR};
+use crate::sys::{self, Comm, CreateError, Mapping, RecvSlot};
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
@@ -20,13 +21,17 @@ struct SArray {
     ndim: usize,
     layout: NodeLayout,
     map: Mapping,
+    /// The segment's name (the clients unlink it once mapped).
+    seg_name: String,
 }
 
 struct Server {
     comm: Comm,
     pid: i32,
+    owner: Owner,
     host: String,
     ctl: Mapping,
+    ctl_name: String,
     arrays: HashMap<u32, SArray>,
     byes: HashSet<i32>,
     scratch: Vec<u8>,
@@ -42,9 +47,17 @@ type Check<T> = Result<T, String>;
 /// Marker for the server in lock words (owners use their compute rank).
 const SERVER_LOCKER: u32 = u32::MAX - 1;
 
-/// Creates a segment after checking `/dev/shm` has room; the message says
-/// what to do when it has not.
-pub fn create_segment(name: &str, len: usize, what: &str, host: &str) -> Result<Mapping, String> {
+/// Creates a segment of `kind` (`ctl`, `a<serial>`) under a fresh name of
+/// `owner` after checking `/dev/shm` has room, and records it for removal
+/// on a fatal signal; returns the name and mapping. The message says what to
+/// do when there is no room.
+pub fn create_segment(
+    owner: &Owner,
+    kind: &str,
+    len: usize,
+    what: &str,
+    host: &str,
+) -> Result<(String, Mapping), String> {
     let full = |free: u64| {
         format!(
             "/dev/shm on {host} is full: {what} needs {len} bytes there but {free} are free; \
@@ -55,17 +68,40 @@ pub fn create_segment(name: &str, len: usize, what: &str, host: &str) -> Result<
     if free < len as u64 {
         return Err(full(free));
     }
-    sys::shm_create(name, len).map_err(|(nospace, e)| {
-        if nospace {
-            full(sys::free_bytes(SHM_DIR).unwrap_or(0))
-        } else {
-            format!("cannot create shared memory for {what} on {host}: {e}")
+    // Recorded before it exists: a signal between creation and recording
+    // must not leave it behind (unlinking a name not made yet is harmless).
+    let mut recorded = Vec::new();
+    let made = shm::create_fresh(
+        || {
+            let n = owner.segment_name(kind);
+            cleanup::register(&n);
+            recorded.push(n.clone());
+            n
+        },
+        len,
+    );
+    for n in &recorded {
+        if made.as_ref().map_or(true, |(name, _)| name != n) {
+            cleanup::unregister(n);
+        }
+    }
+    made.map_err(|e| match e {
+        CreateError::NoSpace(_) => full(sys::free_bytes(SHM_DIR).unwrap_or(0)),
+        CreateError::Exists(t) | CreateError::Other(t) => {
+            format!("cannot create shared memory for {what} on {host}: {t}")
         }
     })
 }
 
+/// Unlinks a segment name this server made and forgets it.
+fn remove_segment(name: &str) {
+    sys::shm_unlink(name);
+    cleanup::unregister(name);
+}
+
 /// Runs the server until every compute rank left; returns the exit code.
 pub fn run() -> i32 {
+    cleanup::install();
     let gone = shm::remove_stale();
     if !gone.is_empty() {
         eprintln!(
@@ -78,18 +114,25 @@ pub fn run() -> i32 {
     let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
         .map(|h| h.trim().to_string())
         .unwrap_or_else(|_| "this node".into());
-    let ctl_name = ctl_name(pid);
-    let ctl = create_segment(&ctl_name, CTL_LEN, "the GA control segment", &host);
+    let owner = Owner::me().unwrap_or(Owner {
+        uid: sys::geteuid(),
+        pid,
+        start: 0,
+    });
+    let ctl = create_segment(&owner, "ctl", CTL_LEN, "the GA control segment", &host);
+    let ctl_name = ctl.as_ref().map(|(n, _)| n.clone()).unwrap_or_default();
     let procs = match crate::procs::setup(true) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("ga-server: cannot join the job: {e}");
-            sys::shm_unlink(&ctl_name);
+            remove_segment(&ctl_name);
             return 1;
         }
     };
+    // MPI's start-up may have set handlers of its own.
+    cleanup::install();
     let ctl = match ctl {
-        Ok(m) => m,
+        Ok((_, m)) => m,
         Err(e) => {
             eprintln!("ga-server: {e}");
             sys::abort_world(1);
@@ -98,8 +141,10 @@ pub fn run() -> i32 {
     let mut s = Server {
         comm: procs.ga_comm,
         pid,
+        owner,
         host,
         ctl,
+        ctl_name: ctl_name.clone(),
         arrays: HashMap::new(),
         byes: HashSet::new(),
         scratch: Vec::new(),
@@ -114,8 +159,10 @@ pub fn run() -> i32 {
             1
         }
     };
-    s.arrays.clear();
-    sys::shm_unlink(&ctl_name);
+    for (_, a) in s.arrays.drain() {
+        remove_segment(&a.seg_name);
+    }
+    remove_segment(&ctl_name);
     if code != 0 {
         sys::abort_world(code);
     }
@@ -210,14 +257,28 @@ impl Server {
         }
         let payload: &[u8] = big.as_deref().unwrap_or(inline);
         let r = match Op::from_u8(req.op) {
-            Some(Op::Hello) => Ok(self.pid as i64),
+            Some(Op::Hello) => {
+                let name = self.ctl_name.clone();
+                return self.send_reply(src, 0, self.pid as i64, name.as_bytes());
+            }
             Some(Op::Bye) => {
                 self.byes.insert(src);
                 return Ok(());
             }
-            Some(Op::Create) => self.create(&req, payload).map(|_| 0),
+            Some(Op::Create) => {
+                let r = self.create(&req, payload);
+                if let Some(v) = big {
+                    self.scratch = v;
+                }
+                return match r {
+                    Ok(name) => self.send_reply(src, 0, 0, name.as_bytes()),
+                    Err(e) => self.send_reply(src, 1, 0, e.as_bytes()),
+                };
+            }
             Some(Op::Destroy) => {
-                self.arrays.remove(&req.array);
+                if let Some(a) = self.arrays.remove(&req.array) {
+                    remove_segment(&a.seg_name);
+                }
                 Ok(0)
             }
             Some(Op::Put) => self.put(&req, payload).map(|_| 0),
@@ -406,15 +467,18 @@ impl Server {
         Ok(CTL_MUTEX + 4 * m as usize)
     }
 
-    fn create(&mut self, req: &Req, payload: &[u8]) -> Check<()> {
+    /// Makes an array's node segment; returns its name.
+    fn create(&mut self, req: &Req, payload: &[u8]) -> Check<String> {
         let layout = NodeLayout::decode(payload).ok_or("malformed array layout")?;
         let ty = ElemType::from_wire(req.ty).ok_or("unknown element type")?;
+        layout.validate(req.ndim as usize, ty.size())?;
         if self.arrays.contains_key(&req.array) {
             return Err(format!("array id {} exists already", req.array));
         }
-        let name = array_name(self.pid, req.array);
         let what = format!("array '{}'", layout.name);
-        let map = create_segment(&name, layout.total as usize, &what, &self.host)?;
+        let kind = format!("a{}", req.array);
+        let (seg_name, map) =
+            create_segment(&self.owner, &kind, layout.total as usize, &what, &self.host)?;
         self.arrays.insert(
             req.array,
             SArray {
@@ -422,9 +486,10 @@ impl Server {
                 ndim: req.ndim as usize,
                 layout,
                 map,
+                seg_name: seg_name.clone(),
             },
         );
-        Ok(())
+        Ok(seg_name)
     }
 }
 
@@ -497,7 +562,9 @@ impl Server {
         for d in 0..n {
             off += (req.lo[d] - b.lo[d]) as usize * bstr[d];
         }
-        let bytes = count[..n].iter().product::<usize>() * elem;
+        // Inside a block that `NodeLayout::validate` checked, so it fits.
+        let bytes = shm::block_bytes(&req.lo, &req.hi, n, elem)
+            .ok_or_else(|| format!("patch of g_a '{}' too large", a.layout.name))?;
         Ok((
             a,
             Place {

@@ -731,20 +731,40 @@ pub fn free_bytes(path: &str) -> Result<u64, String> {
     Ok(st.f_bavail as u64 * st.f_frsize as u64)
 }
 
-/// Creates (exclusively) a segment of `len` bytes with every page backed
-/// now, and maps it. `Err` text says what failed; ENOSPC is reported as such.
-pub fn shm_create(name: &str, len: usize) -> Result<Mapping, (bool, String)> {
-    let c = shm_cname(name).map_err(|e| (false, e))?;
+/// Why [`shm_create`] failed.
+#[derive(Debug, PartialEq, Eq)]
+pub enum CreateError {
+    /// The name exists already (someone else's segment, or a collision).
+    Exists(String),
+    /// The file system is full.
+    NoSpace(String),
+    /// Anything else; the text says what.
+    Other(String),
+}
+
+/// Creates (exclusively, mode 0600) a segment of `len` bytes with every
+/// page backed now, and maps it. An existing name is never opened.
+pub fn shm_create(name: &str, len: usize) -> Result<Mapping, CreateError> {
+    let c = shm_cname(name).map_err(CreateError::Other)?;
+    let off_len = libc::off_t::try_from(len).map_err(|_| {
+        CreateError::Other(format!("{len} bytes for {name} exceed the file size limit"))
+    })?;
     // SAFETY: valid C string.
     let fd = unsafe {
         libc::shm_open(
             c.as_ptr(),
-            libc::O_RDWR | libc::O_CREAT | libc::O_EXCL,
+            libc::O_RDWR | libc::O_CREAT | libc::O_EXCL | libc::O_NOFOLLOW,
             0o600,
         )
     };
     if fd < 0 {
-        return Err((false, format!("shm_open({name}): {}", errno_text())));
+        let e = std::io::Error::last_os_error();
+        let text = format!("shm_open({name}): {e}");
+        return Err(if e.raw_os_error() == Some(libc::EEXIST) {
+            CreateError::Exists(text)
+        } else {
+            CreateError::Other(text)
+        });
     }
     let fail = |what: &str, e: i32| {
         // SAFETY: fd is open; the name was created above.
@@ -752,21 +772,23 @@ pub fn shm_create(name: &str, len: usize) -> Result<Mapping, (bool, String)> {
             libc::close(fd);
             libc::shm_unlink(c.as_ptr());
         }
-        (
-            e == libc::ENOSPC,
-            format!(
-                "{what}({name}, {len} bytes): {}",
-                std::io::Error::from_raw_os_error(e)
-            ),
-        )
+        let text = format!(
+            "{what}({name}, {len} bytes): {}",
+            std::io::Error::from_raw_os_error(e)
+        );
+        if e == libc::ENOSPC {
+            CreateError::NoSpace(text)
+        } else {
+            CreateError::Other(text)
+        }
     };
     // SAFETY: fd is an open shared-memory object.
-    if unsafe { libc::ftruncate(fd, len as libc::off_t) } != 0 {
+    if unsafe { libc::ftruncate(fd, off_len) } != 0 {
         let e = std::io::Error::last_os_error().raw_os_error().unwrap_or(0);
         return Err(fail("ftruncate", e));
     }
     // SAFETY: as above; reserves every block so later stores cannot SIGBUS.
-    let rc = unsafe { libc::posix_fallocate(fd, 0, len as libc::off_t) };
+    let rc = unsafe { libc::posix_fallocate(fd, 0, off_len) };
     if rc != 0 {
         return Err(fail("posix_fallocate", rc));
     }
@@ -778,7 +800,7 @@ pub fn shm_create(name: &str, len: usize) -> Result<Mapping, (bool, String)> {
         Err(e) => {
             // SAFETY: valid C string.
             unsafe { libc::shm_unlink(c.as_ptr()) };
-            Err((false, e))
+            Err(CreateError::Other(e))
         }
     }
 }
@@ -804,7 +826,8 @@ fn map_fd(fd: c_int, len: usize) -> Result<Mapping, String> {
     })
 }
 
-/// Opens and maps an existing segment of exactly `len` bytes.
+/// Opens and maps an existing segment of at least `len` bytes owned by
+/// this user (`len` of them).
 pub fn shm_open_map(name: &str, len: usize) -> Result<Mapping, String> {
     let c = shm_cname(name)?;
     // SAFETY: valid C string.
@@ -823,6 +846,16 @@ pub fn shm_open_map(name: &str, len: usize) -> Result<Mapping, String> {
             "shared-memory segment {name} is smaller than {len} bytes"
         ));
     }
+    // The server runs as this user: a segment of anyone else is not ours.
+    if st.st_uid != geteuid() {
+        // SAFETY: fd is open.
+        unsafe { libc::close(fd) };
+        return Err(format!(
+            "shared-memory segment {name} belongs to user {}, not to this job's user {}",
+            st.st_uid,
+            geteuid()
+        ));
+    }
     let m = map_fd(fd, len);
     // SAFETY: fd is closed once; the mapping keeps the object alive.
     unsafe { libc::close(fd) };
@@ -838,17 +871,48 @@ pub fn shm_unlink(name: &str) -> bool {
     }
 }
 
-/// Whether process `pid` exists.
-pub fn pid_alive(pid: i32) -> bool {
-    if pid <= 0 {
-        return false;
-    }
-    // SAFETY: signal 0 only checks for existence and permission.
-    let rc = unsafe { libc::kill(pid, 0) };
-    rc == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
-}
-
 /// This process's id.
 pub fn getpid() -> i32 {
     std::process::id() as i32
+}
+
+/// The effective user id of this process.
+pub fn geteuid() -> u32 {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    unsafe { libc::geteuid() }
+}
+
+/// Runs `handler` on SIGTERM, SIGINT and SIGHUP, once: the disposition goes
+/// back to the default as the handler starts, so [`reraise`] (or a second
+/// signal) then ends the process as the signal would have.
+pub fn on_fatal_signals(handler: extern "C" fn(c_int)) {
+    for sig in [libc::SIGTERM, libc::SIGINT, libc::SIGHUP] {
+        // SAFETY: sigaction is plain old data, zero is a valid initial value.
+        let mut sa: libc::sigaction = unsafe { std::mem::zeroed() };
+        sa.sa_sigaction = handler as usize;
+        sa.sa_flags = libc::SA_RESETHAND;
+        // SAFETY: sa is initialised; the handler only makes
+        // async-signal-safe calls (see `cleanup`); no old action is wanted.
+        unsafe {
+            libc::sigemptyset(&mut sa.sa_mask);
+            libc::sigaction(sig, &sa, std::ptr::null_mut());
+        }
+    }
+}
+
+/// Removes the file at `path`, a NUL-terminated byte string; safe to call
+/// from a signal handler (unlink is async-signal-safe). Does nothing if
+/// `path` has no NUL.
+pub fn unlink_in_handler(path: &[u8]) {
+    if path.contains(&0) {
+        // SAFETY: NUL-terminated bytes, checked above.
+        unsafe { libc::unlink(path.as_ptr() as *const libc::c_char) };
+    }
+}
+
+/// Raises `sig` again in this process (from a handler installed by
+/// [`on_fatal_signals`], whose disposition is the default by now).
+pub fn reraise(sig: c_int) {
+    // SAFETY: raise is async-signal-safe.
+    unsafe { libc::raise(sig) };
 }

@@ -105,16 +105,18 @@ pub(crate) fn connect(call: &'static str) -> GaResult<()> {
         buf: vec![0u8; REQ_LEN + EAGER],
         rbuf: vec![0u8; REP_LEN + EAGER],
     };
-    // Only this node's server's id is needed: it names the segments here.
+    // Only this node's server is asked: it names the control segment here.
     let mut server_pid = vec![-1; server.len()];
     let mut ctl = None;
+    let mut ctl_seg = String::new();
     let mut problem = String::new();
     let mine = server[my_node as usize];
     if mine >= 0 {
         match link.rpc(call, mine, &Req::new(Op::Hello), &[]) {
             Ok(rep) => {
                 server_pid[my_node as usize] = rep.value as i32;
-                match sys::shm_open_map(&ctl_name(rep.value as i32), CTL_LEN) {
+                ctl_seg = link.reply_text(&rep);
+                match sys::shm_open_map(&ctl_seg, CTL_LEN) {
                     Ok(m) => ctl = Some(m),
                     Err(e) => problem = e,
                 }
@@ -124,8 +126,8 @@ pub(crate) fn connect(call: &'static str) -> GaResult<()> {
     }
     comm.barrier().map_err(err(call))?;
     let leader = node_of.iter().position(|&n| n == my_node) == Some(me as usize);
-    if leader && server[my_node as usize] >= 0 {
-        sys::shm_unlink(&ctl_name(server_pid[my_node as usize]));
+    if leader && !ctl_seg.is_empty() {
+        sys::shm_unlink(&ctl_seg);
     }
     if !problem.is_empty() {
         return Err(GaError::new(
@@ -236,6 +238,12 @@ impl Link {
             ));
         }
         Ok(rep)
+    }
+
+    /// The data inline in the last reply `rep`, as text (a segment name).
+    pub fn reply_text(&self, rep: &Rep) -> String {
+        let n = (rep.len as usize).min(self.rbuf.len() - REP_LEN);
+        String::from_utf8_lossy(&self.rbuf[REP_LEN..REP_LEN + n]).into_owned()
     }
 
     /// Receives get data that follows a reply (or is inline in it) into
@@ -351,8 +359,9 @@ impl Client {
                 format!("dims[{d}] = {} of '{name}' must be positive", dims[d]),
             ));
         }
-        let grid = Grid::new(call, dims, self.nproc as i64, dist)?;
         let elem = ty.size();
+        dist::array_bytes(call, name, dims, elem)?;
+        let grid = Grid::new(call, dims, self.nproc as i64, dist)?;
         let serial = self.next_serial;
         self.next_serial += 1;
         let np = self.nproc as usize;
@@ -370,7 +379,8 @@ impl Client {
             if owners.is_empty() {
                 continue;
             }
-            let layout = NodeLayout::build(dims, name, elem, &owners);
+            let layout =
+                NodeLayout::build(dims, name, elem, &owners).map_err(|m| GaError::new(call, m))?;
             for b in &layout.blocks {
                 let p = b.owner as usize;
                 off[p] = b.off as usize;
@@ -397,12 +407,15 @@ impl Client {
             req.array = serial;
             let payload = layout.encode();
             req.len = payload.len() as u64;
-            if let Err(e) = self.link.rpc(call, my_server, &req, &payload) {
-                let m = e.message.as_bytes();
-                let k = m.len().min(254);
-                status[0] = 1;
-                status[1..1 + k].copy_from_slice(&m[..k]);
-            }
+            // status: 0 and the segment's name, or 1 and the error.
+            let (code, text) = match self.link.rpc(call, my_server, &req, &payload) {
+                Ok(rep) => (0, self.link.reply_text(&rep)),
+                Err(e) => (1, e.message),
+            };
+            let m = text.as_bytes();
+            let k = m.len().min(254);
+            status[0] = code;
+            status[1..1 + k].copy_from_slice(&m[..k]);
         }
         let all = self.comm.allgather(&status).map_err(err(call))?;
         if let Some(bad) = all.chunks(256).find(|s| s[0] != 0) {
@@ -415,7 +428,9 @@ impl Client {
             }
             return Err(GaError::new(call, msg));
         }
-        let seg_name = array_name(self.server_pid[self.my_node as usize], serial);
+        let from_leader = &all[leader as usize * 256..(leader as usize + 1) * 256];
+        let end = from_leader[1..].iter().position(|&b| b == 0).unwrap_or(255);
+        let seg_name = String::from_utf8_lossy(&from_leader[1..1 + end]).into_owned();
         let seg = sys::shm_open_map(&seg_name, layout.total as usize);
         let ok = [seg.is_ok() as u8];
         let oks = self.comm.allgather(&ok).map_err(err(call))?;
@@ -514,7 +529,15 @@ impl Client {
                     ),
                 ));
             }
-            s[d] = s[d + 1] * ld[d] as usize;
+            s[d] = s[d + 1].checked_mul(ld[d] as usize).ok_or_else(|| {
+                GaError::new(
+                    call,
+                    format!(
+                        "ld {:?} describes a buffer larger than memory",
+                        &ld[..n - 1]
+                    ),
+                )
+            })?;
         }
         let mut count = [0usize; MAX_DIM];
         for d in 0..n {

@@ -30,13 +30,14 @@ fn prime_factors(mut n: i64) -> Vec<i64> {
 }
 
 fn even_starts(extent: i64, nblocks: i64) -> Vec<i64> {
-    let size = (extent + nblocks - 1) / nblocks.max(1);
+    // Rounded up without forming extent + nblocks (extents reach i64::MAX).
+    let size = (extent.max(1) - 1) / nblocks.max(1) + 1;
     let size = size.max(1);
     let mut v = Vec::new();
-    let mut s = 0;
-    while s < extent {
-        v.push(s);
-        s += size;
+    let mut s = Some(0i64);
+    while let Some(at) = s.filter(|&at| at < extent) {
+        v.push(at);
+        s = at.checked_add(size);
     }
     if v.is_empty() {
         v.push(0);
@@ -74,21 +75,25 @@ impl Grid {
                         ),
                     ));
                 }
-                let total: i64 = block.iter().sum();
-                if block.iter().any(|&b| b < 1) || map.len() as i64 != total {
+                let total = block.iter().try_fold(0i64, |t, &b| t.checked_add(b));
+                if block.iter().any(|&b| b < 1) || total != Some(map.len() as i64) {
                     return Err(GaError::new(
                         call,
                         format!(
-                            "block {block:?} needs {total} map entries, got {}",
+                            "block {block:?} needs {} map entries, got {}",
+                            total.map_or("too many".to_string(), |t| t.to_string()),
                             map.len()
                         ),
                     ));
                 }
-                let prod: i64 = block.iter().product();
-                if prod > nproc {
+                let prod = block.iter().try_fold(1i64, |p, &b| p.checked_mul(b));
+                if prod.is_none_or(|p| p > nproc) {
                     return Err(GaError::new(
                         call,
-                        format!("block {block:?} makes {prod} blocks for {nproc} processes"),
+                        format!(
+                            "block {block:?} makes {} blocks for {nproc} processes",
+                            prod.map_or("too many".to_string(), |p| p.to_string())
+                        ),
                     ));
                 }
                 let mut out = Vec::new();
@@ -127,7 +132,7 @@ impl Grid {
         let max_nb: Vec<i64> = (0..n)
             .map(|d| {
                 if chunk[d] > 0 {
-                    ((dims[d] + chunk[d] - 1) / chunk[d]).max(1)
+                    ((dims[d].max(1) - 1) / chunk[d] + 1).max(1)
                 } else {
                     dims[d].max(1)
                 }
@@ -281,6 +286,34 @@ impl Grid {
 }
 
 /// Element strides (C order) of a box of extents `count` (last stride 1).
+/// Bytes of a whole array of `dims` with `elem`-byte elements, checked:
+/// the count must fit in the address space (`isize::MAX` bytes). The error
+/// names `call`, the array, its extents and the byte count that does not fit.
+pub fn array_bytes(call: &'static str, name: &str, dims: &[i64], elem: usize) -> GaResult<usize> {
+    let exact = dims.iter().try_fold(elem as u128, |acc, &d| {
+        u128::try_from(d).ok().and_then(|d| acc.checked_mul(d))
+    });
+    match exact.and_then(|b| usize::try_from(b).ok()) {
+        Some(b) if b <= isize::MAX as usize => Ok(b),
+        _ => {
+            let shown: Vec<String> = dims.iter().map(|d| d.to_string()).collect();
+            let bytes = match exact {
+                Some(b) => format!("{b} bytes"),
+                None => "more than 2^128 bytes".to_string(),
+            };
+            Err(GaError::new(
+                call,
+                format!(
+                    "array '{name}' of {} elements of {elem} bytes needs {bytes}, \
+                     more than the {} bytes a process can address",
+                    shown.join(" x "),
+                    isize::MAX
+                ),
+            ))
+        }
+    }
+}
+
 pub fn strides_of(count: &[usize]) -> [usize; MAX_DIM] {
     let mut s = [0usize; MAX_DIM];
     let n = count.len();
@@ -335,6 +368,27 @@ mod tests {
         assert_eq!(g.owner(&[5]), 1);
         let g = Grid::new("t", &[2, 100], 4, &Distribution::Default).unwrap();
         assert_eq!(g.nblocks(), vec![1, 4]);
+    }
+
+    #[test]
+    fn extents_up_to_i64_max_split_without_overflow() {
+        let g = Grid::new("t", &[i64::MAX], 4, &Distribution::Default).unwrap();
+        assert_eq!(g.nblocks(), vec![4]);
+        assert_eq!(g.starts[0][1], i64::MAX / 4 + 1);
+        let c = Distribution::Chunk(vec![i64::MAX / 2]);
+        let g = Grid::new("t", &[i64::MAX], 4, &c).unwrap();
+        assert_eq!(g.nblocks(), vec![2]);
+        assert!(array_bytes("NGA_Create64", "x", &[i64::MAX], 1).is_ok());
+        let e = array_bytes("NGA_Create64", "x", &[i64::MAX], 2).unwrap_err();
+        assert!(
+            e.message.contains("needs 18446744073709551614 bytes"),
+            "{e}"
+        );
+        let huge = Distribution::Irregular {
+            block: vec![i64::MAX, i64::MAX],
+            map: vec![0],
+        };
+        assert!(Grid::new("t", &[5, 9], 4, &huge).is_err());
     }
 
     #[test]

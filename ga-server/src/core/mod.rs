@@ -150,11 +150,21 @@ pub fn abort(msg: &str, code: i32) -> ! {
     sys::abort_world(if code == 0 { 1 } else { code })
 }
 
-/// Creates an array (collective).
-pub fn create(ty: ElemType, dims: &[i64], name: &str, dist: &Distribution) -> GaResult<Handle> {
-    client::with("NGA_Create", |c| {
-        c.create("NGA_Create", ty, dims, name, dist)
-    })
+/// Creates an array for `call` (collective).
+pub fn create(
+    call: &'static str,
+    ty: ElemType,
+    dims: &[i64],
+    name: &str,
+    dist: &Distribution,
+) -> GaResult<Handle> {
+    client::with(call, |c| c.create(call, ty, dims, name, dist))
+}
+
+/// Checks that an array of `dims` elements of `ty` has a byte size this
+/// process can address; the error names `call`, the array and the sizes.
+pub fn check_size(call: &'static str, ty: ElemType, dims: &[i64], name: &str) -> GaResult<()> {
+    dist::array_bytes(call, name, dims, ty.size()).map(|_| ())
 }
 
 /// Creates an array with the type, shape and distribution of `g` (collective).

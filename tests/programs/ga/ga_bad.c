@@ -49,6 +49,27 @@ int main(int argc, char **argv) {
         else printf("ga_bad: NGA_Inquire64 ok\n");
         fflush(stdout);
         NGA_Inquire(b, &type, &ndim, dims1);
+    } else if (strcmp(what, "huge64") == 0) {
+        /* 2^31 x 2^31 doubles: 2^65 bytes, beyond any address space. */
+        int64_t huge[2] = {(int64_t)1 << 31, (int64_t)1 << 31};
+        int h = NGA_Create64(C_DBL, 2, huge, "huge", NULL);
+        printf("ga_bad: NGA_Create64 gave handle %d\n", h);
+        fflush(stdout);
+        int64_t one[2] = {0, 0};
+        double v = 1.0;
+        NGA_Put64(h, one, one, &v, NULL);
+    } else if (strcmp(what, "hugeint") == 0) {
+        /* INT_MAX^3 doubles through the int call: the byte count wraps
+         * 64 bits. */
+        int huge[3] = {2147483647, 2147483647, 2147483647};
+        int h = NGA_Create(C_DBL, 3, huge, "cube", NULL);
+        printf("ga_bad: NGA_Create gave handle %d\n", h);
+    } else if (strcmp(what, "ldhuge") == 0) {
+        /* Leading dimensions whose product (2^80 elements) wraps 64 bits. */
+        int64_t d3[3] = {2, 2, 2}, lo3[3] = {0, 0, 0}, hi3[3] = {1, 1, 1};
+        int64_t ld3[2] = {(int64_t)1 << 40, (int64_t)1 << 40};
+        int c = NGA_Create64(C_DBL, 3, d3, "cube", NULL);
+        NGA_Get64(c, lo3, hi3, buf, ld3);
     } else if (strcmp(what, "check") == 0) {
         GA_Check_handle(g + 4242, "in the solver");
     } else if (strcmp(what, "cluster") == 0) {

@@ -35,6 +35,7 @@ fn patches(dist: &Distribution, tag: &str) {
     let np = core::nnodes() as usize;
     let (r, c) = (13usize, 11usize);
     let g = ok(core::create(
+        "NGA_Create",
         ElemType::Double,
         &[r as i64, c as i64],
         tag,
@@ -151,7 +152,13 @@ fn atomics() {
     let np = core::nnodes() as i64;
     let iters = 2000i64;
     for ty in [ElemType::Long, ElemType::Int] {
-        let g = ok(core::create(ty, &[4], "counter", &Distribution::Default));
+        let g = ok(core::create(
+            "NGA_Create",
+            ty,
+            &[4],
+            "counter",
+            &Distribution::Default,
+        ));
         ok(core::sync());
         let mut seen_max = -1;
         for _ in 0..iters {
@@ -170,6 +177,7 @@ fn atomics() {
         ok(core::destroy(g));
     }
     let g = ok(core::create(
+        "NGA_Create",
         ElemType::Double,
         &[3],
         "sum",
@@ -197,6 +205,7 @@ fn nxtval() {
     let np = core::nnodes() as i64;
     let n = 500i64;
     let seen = ok(core::create(
+        "NGA_Create",
         ElemType::Long,
         &[n + np],
         "seen",
@@ -233,6 +242,7 @@ fn misc() {
     let me = core::nodeid() as i64;
     let np = core::nnodes() as i64;
     let g = ok(core::create(
+        "NGA_Create",
         ElemType::Long,
         &[1],
         "guarded",
@@ -257,6 +267,7 @@ fn misc() {
     ok(core::destroy(g));
 
     let s = ok(core::create(
+        "NGA_Create",
         ElemType::Int,
         &[6, 6],
         "sg",
@@ -311,12 +322,14 @@ fn perf() {
     let np = core::nnodes() as i64;
     let me = core::nodeid();
     let g = ok(core::create(
+        "NGA_Create",
         ElemType::Double,
         &[np * 1024],
         "perf",
         &Distribution::Default,
     ));
     let c = ok(core::create(
+        "NGA_Create",
         ElemType::Long,
         &[1],
         "ctr",
@@ -382,6 +395,7 @@ fn big() {
     let per = 70_001usize;
     let n = per * np;
     let g = ok(core::create(
+        "NGA_Create",
         ElemType::Double,
         &[n as i64],
         "big1",
@@ -430,6 +444,7 @@ fn big() {
     // 2-D doubles, a strided patch over every owner: rank 0 puts, all add.
     let (r, c) = (600usize, 300usize);
     let g2 = ok(core::create(
+        "NGA_Create",
         ElemType::Double,
         &[r as i64, c as i64],
         "big2",
@@ -490,6 +505,7 @@ fn big() {
     // Single-precision complex: every rank adds (1+2i)·y.
     let m = 50_000usize * np;
     let gc = ok(core::create(
+        "NGA_Create",
         ElemType::SComplex,
         &[m as i64],
         "bigc",
@@ -662,6 +678,7 @@ fn main() {
         }
         "bad" => {
             let g = ok(core::create(
+                "NGA_Create",
                 ElemType::Double,
                 &[10, 10],
                 "A",
@@ -705,6 +722,7 @@ fn main() {
         }
         "kill" => {
             let g = ok(core::create(
+                "NGA_Create",
                 ElemType::Double,
                 &[100],
                 "victim",
