@@ -32,7 +32,7 @@ const CLAIMING: u32 = 1;
 pub(crate) const OPEN: u32 = 2;
 pub(crate) const CLOSED: u32 = 3;
 
-/// Size of each ring's data area.
+/// Size of each ring's data area (a power of two).
 pub(crate) const RING_CAP: usize = 16 * 1024;
 
 /// The geometry of an inbox.

@@ -128,6 +128,8 @@ pub(crate) struct Channels {
     host: u64,
     /// Where the next scan of the inbox starts (fairness among senders).
     next_scan: usize,
+    /// The peer and slot `next_from` looked at last.
+    last_from: Option<(ProcId, usize)>,
 }
 
 impl Channels {
@@ -149,6 +151,7 @@ impl Channels {
             pids: IdMap::default(),
             host: host_key(),
             next_scan: 0,
+            last_from: None,
         })
     }
 
@@ -257,11 +260,13 @@ impl Channels {
                             cons: Consumer::new(self.layout.ring(slot)),
                         });
                         self.by_peer.insert(peer, slot);
+                        self.last_from = None;
                     }
                 }
                 (Some(i), CLOSED) if !i.cons.ready(&self.inbox) => {
                     let peer = i.peer;
                     self.ins[slot] = None;
+                    self.last_from = None;
                     if self.by_peer.get(&peer) == Some(&slot) {
                         self.by_peer.remove(&peer);
                     }
@@ -298,7 +303,15 @@ impl Channels {
 
     /// The next record from `peer` alone.
     pub fn next_from(&mut self, peer: ProcId) -> Option<Record> {
-        let slot = *self.by_peer.get(&peer)?;
+        // A wait asks for the same peer poll after poll: remember its slot.
+        let slot = match self.last_from {
+            Some((p, slot)) if p == peer => slot,
+            _ => {
+                let slot = *self.by_peer.get(&peer)?;
+                self.last_from = Some((peer, slot));
+                slot
+            }
+        };
         let i = self.ins[slot].as_mut()?;
         let (off, len) = i.cons.peek(&self.inbox)?;
         Some(Record { slot, off, len })

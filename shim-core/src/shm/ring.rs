@@ -1,9 +1,9 @@
 //! One single-producer, single-consumer ring of records inside a region.
 //!
 //! A record is an 8-byte word followed by its body, padded to 8 bytes. The
-//! word holds the body length (low half) and a stamp (high half) that is
-//! the ring's lap number plus one at the record's position, so a slot the
-//! producer has not written in this lap never looks ready and nothing has
+//! word holds the body length (low half) and a stamp (high half) made from
+//! the ring's lap number at the record's position, so a slot the producer
+//! has not written in this lap never looks ready and nothing has
 //! to be cleared after reading. A record never wraps around the end: when
 //! it does not fit, a skip record fills the rest of the lap. The consumer
 //! publishes how far it has read in a shared `head` counter, which the
@@ -24,7 +24,7 @@ pub(crate) struct RingAt {
     pub head: usize,
     /// Offset of the data area.
     pub data: usize,
-    /// Size of the data area (a multiple of 8).
+    /// Size of the data area (a power of two).
     pub cap: usize,
 }
 
@@ -34,8 +34,15 @@ impl RingAt {
         self.cap / 2 - 16
     }
 
+    /// The stamp of records written at `pos`: odd (never the zero of
+    /// fresh memory) and different from the previous lap's.
     fn stamp(&self, pos: u64) -> u32 {
-        ((pos / self.cap as u64) % (u32::MAX as u64)) as u32 + 1
+        (((pos >> self.cap.trailing_zeros()) as u32) << 1) | 1
+    }
+
+    /// Offset of `pos` in the data area.
+    fn offset(&self, pos: u64) -> usize {
+        (pos & (self.cap as u64 - 1)) as usize
     }
 }
 
@@ -69,7 +76,7 @@ impl Producer {
         debug_assert!(n <= self.at.max_body());
         let need = padded(n);
         let cap = self.at.cap as u64;
-        let off = self.tail % cap;
+        let off = self.at.offset(self.tail) as u64;
         let skip = if off + need > cap { cap - off } else { 0 };
         // Room for the record and for clearing the word after it.
         let room = skip + need + 8;
@@ -88,7 +95,7 @@ impl Producer {
                 .store(word, Ordering::Release);
             self.tail += skip;
         }
-        let off = (self.tail % cap) as usize;
+        let off = self.at.offset(self.tail);
         let mut at = self.at.data + off + 8;
         for p in parts {
             r.write(at, p);
@@ -97,7 +104,7 @@ impl Producer {
         // The word after this record still holds bytes of the last lap,
         // which could look like a ready record: clear it first, so the
         // consumer only ever finds a published word or zero.
-        let next = ((self.tail + need) % cap) as usize;
+        let next = self.at.offset(self.tail + need);
         r.u64_at(self.at.data + next).store(0, Ordering::Relaxed);
         let word = (self.at.stamp(self.tail) as u64) << 32 | n as u64;
         r.u64_at(self.at.data + off).store(word, Ordering::Release);
@@ -124,7 +131,7 @@ impl Consumer {
     pub fn peek(&mut self, r: &Region) -> Option<(usize, usize)> {
         let cap = self.at.cap as u64;
         loop {
-            let off = (self.head % cap) as usize;
+            let off = self.at.offset(self.head);
             let word = r.u64_at(self.at.data + off).load(Ordering::Acquire);
             if (word >> 32) as u32 != self.at.stamp(self.head) {
                 return None;
@@ -147,8 +154,7 @@ impl Consumer {
 
     /// Whether a record is ready, without moving.
     pub fn ready(&self, r: &Region) -> bool {
-        let cap = self.at.cap as u64;
-        let off = (self.head % cap) as usize;
+        let off = self.at.offset(self.head);
         let word = r.u64_at(self.at.data + off).load(Ordering::Acquire);
         (word >> 32) as u32 == self.at.stamp(self.head)
     }
