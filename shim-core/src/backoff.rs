@@ -1,6 +1,7 @@
 //! How a blocked call waits: spin briefly, then yield the core, then sleep in
 //! short steps, so ranks that outnumber cores do not starve each other.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Tuning of the waiting policy.
@@ -55,6 +56,19 @@ pub struct Backoff {
 /// Spins between clock reads in the spin phase.
 const SPINS_PER_CHECK: u32 = 64;
 
+/// Set when this node runs more of the job's processes than it has cores:
+/// then a wait starts yielding at once, without the unchecked spins.
+static YIELD_AT_ONCE: AtomicBool = AtomicBool::new(false);
+
+/// Spins a new or reset wait makes before its first clock read.
+fn first_spins() -> u32 {
+    if YIELD_AT_ONCE.load(Ordering::Relaxed) {
+        0
+    } else {
+        SPINS_PER_CHECK
+    }
+}
+
 impl Backoff {
     /// A new wait with the process-wide policy (read when first needed).
     pub fn new() -> Backoff {
@@ -62,7 +76,7 @@ impl Backoff {
             policy: None,
             start: None,
             sleep: Duration::ZERO,
-            spins_unchecked: SPINS_PER_CHECK,
+            spins_unchecked: first_spins(),
         }
     }
 
@@ -83,7 +97,7 @@ impl Backoff {
         if let Some(p) = self.policy {
             self.sleep = p.first_sleep;
         }
-        self.spins_unchecked = SPINS_PER_CHECK;
+        self.spins_unchecked = first_spins();
     }
 
     /// Reads the policy and starts the clock, if not done yet.
@@ -160,6 +174,7 @@ pub(crate) fn node_processes(n: usize) {
             spin: Duration::ZERO,
             ..Policy::default()
         });
+        YIELD_AT_ONCE.store(true, Ordering::Relaxed);
     }
 }
 

@@ -47,34 +47,37 @@ fn ring_on_one_to_four_ranks() {
     }
 }
 
-fn hop_us(r: &Run) -> f64 {
+/// With more ranks than cores, waiting ranks must give their core away: a
+/// 4-rank ring on 2 cores (bench/core_ring.c, which times an 8-byte token
+/// with mpb_send/mpb_recv and with MPI_Send/MPI_Recv in the same job)
+/// stays within 3x of MPI's own time per hop. A waiter that kept its core
+/// would make it tens of times slower.
+#[test]
+fn four_ranks_on_two_cores_do_not_starve() {
+    let exe = tests::native::build("../../bench/core_ring.c", &["mpbridge"]);
+    let r = run(
+        4,
+        exe.to_str().expect("path"),
+        &["--rounds", "5", "--laps", "5000"],
+    );
+    r.assert_ok("core_ring on 4 ranks");
     let line = r
         .stdout
         .lines()
-        .find(|l| l.starts_with("ring:"))
-        .expect("ring line");
-    line.split("hop_us=")
-        .nth(1)
-        .and_then(|v| v.trim().parse().ok())
-        .expect("hop time")
-}
-
-/// With more ranks than cores, waiting ranks must give their core away:
-/// a 4-rank ring on 2 cores stays within 10x of the 2-rank hop time.
-#[test]
-fn four_ranks_on_two_cores_do_not_starve() {
-    let r2 = run(2, env!("CARGO_BIN_EXE_core_ring"), &["20000"]);
-    r2.assert_ok("2-rank ring");
-    let r4 = run(4, env!("CARGO_BIN_EXE_core_ring"), &["5000"]);
-    r4.assert_ok("4-rank ring");
-    let (h2, h4) = (hop_us(&r2), hop_us(&r4));
-    println!(
-        "hop time: 2 ranks {h2:.3} us, 4 ranks {h4:.3} us, ratio {:.2}",
-        h4 / h2
-    );
+        .find(|l| l.starts_with("ring4"))
+        .unwrap_or_else(|| panic!("no ring4 line:\n{}", r.stdout));
+    let field = |name: &str| -> f64 {
+        let mut it = line.split_whitespace();
+        it.find(|w| *w == name)
+            .and_then(|_| it.next())
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("no {name} in {line:?}"))
+    };
+    let (ours, mpi) = (field("ours"), field("mpi"));
+    println!("4 ranks on 2 cores: {ours:.3} us per hop, MPI {mpi:.3} us");
     assert!(
-        h4 <= 10.0 * h2,
-        "4-rank hop {h4:.3} us exceeds 10x the 2-rank hop {h2:.3} us"
+        ours <= 3.0 * mpi,
+        "4-rank hop {ours:.3} us exceeds 3x MPI's {mpi:.3} us"
     );
 }
 
