@@ -272,35 +272,34 @@ impl Group {
     /// Reduces doubles element-wise over the group, in chunks so that any
     /// length fits MPI's count; every member gets the result in `x`.
     pub fn allreduce_f64(&self, x: &mut [f64], op: ReduceOp) -> Result<(), CoreError> {
+        self.allreduce_chunked(x, Elem::F64, op)
+    }
+
+    /// Reduces 64-bit integers element-wise over the group (see
+    /// [`allreduce_f64`](Self::allreduce_f64)).
+    pub fn allreduce_i64(&self, x: &mut [i64], op: ReduceOp) -> Result<(), CoreError> {
+        self.allreduce_chunked(x, Elem::I64, op)
+    }
+
+    /// The typed reductions: `T` is the Rust type of `elem`.
+    fn allreduce_chunked<T: Copy>(
+        &self,
+        x: &mut [T],
+        elem: Elem,
+        op: ReduceOp,
+    ) -> Result<(), CoreError> {
+        debug_assert_eq!(std::mem::size_of::<T>(), elem.size());
         for chunk in x.chunks_mut(1 << 24) {
             let send = chunk.to_vec();
-            // SAFETY: `send` and `chunk` hold the same number of doubles,
+            // SAFETY: `send` and `chunk` hold the same number of elements
+            // of `elem` (the callers pair each T with its element type),
             // valid for the whole blocking call.
             unsafe {
                 self.reduce_raw(
                     send.as_ptr() as *const c_void,
                     chunk.as_mut_ptr() as *mut c_void,
                     chunk.len(),
-                    Elem::F64,
-                    op,
-                )
-            }?;
-        }
-        Ok(())
-    }
-
-    /// Reduces 64-bit integers element-wise over the group (see
-    /// [`allreduce_f64`](Self::allreduce_f64)).
-    pub fn allreduce_i64(&self, x: &mut [i64], op: ReduceOp) -> Result<(), CoreError> {
-        for chunk in x.chunks_mut(1 << 24) {
-            let send = chunk.to_vec();
-            // SAFETY: as in `allreduce_f64`, for 64-bit integers.
-            unsafe {
-                self.reduce_raw(
-                    send.as_ptr() as *const c_void,
-                    chunk.as_mut_ptr() as *mut c_void,
-                    chunk.len(),
-                    Elem::I64,
+                    elem,
                     op,
                 )
             }?;

@@ -344,19 +344,7 @@ impl Engine {
         let mut h = vec![0u8; HEADER_LEN];
         header.write(&mut h);
         self.start_send(h, rank, TAG_ENVELOPE, comm)?;
-        match payload {
-            Payload::Owned(v) => self.start_send(v, rank, TAG_PAYLOAD, comm),
-            Payload::Borrowed(b) => {
-                let mut backoff = Backoff::new();
-                mpi::send_borrowed(b, rank, TAG_PAYLOAD, comm, || {
-                    if self.progress(None)? > 0 {
-                        backoff.reset();
-                    }
-                    backoff.pause();
-                    Ok(())
-                })
-            }
-        }
+        self.send_payload(payload, rank, comm)
     }
 
     /// The communicator and rank a payload to or from `peer` travels on
@@ -413,19 +401,7 @@ impl Engine {
             return Ok(());
         }
         let (comm, rank) = self.mpi_route(context, context_comm, route, dest)?;
-        match payload {
-            Payload::Owned(v) => self.start_send(v, rank, TAG_PAYLOAD, comm),
-            Payload::Borrowed(b) => {
-                let mut backoff = Backoff::new();
-                mpi::send_borrowed(b, rank, TAG_PAYLOAD, comm, || {
-                    if self.progress(None)? > 0 {
-                        backoff.reset();
-                    }
-                    backoff.pause();
-                    Ok(())
-                })
-            }
-        }
+        self.send_payload(payload, rank, comm)
     }
 
     /// Writes one record to `dest`'s ring, serving this process's own
@@ -485,6 +461,25 @@ impl Engine {
         match pattern.source {
             Some(s) => ch.has(s),
             None => ch.peers() == self.routes.len(),
+        }
+    }
+
+    /// Sends a separately travelling payload through MPI: an owned one is
+    /// handed over at once, a borrowed one is sent in place while this
+    /// process keeps serving its own arrivals.
+    fn send_payload(&mut self, payload: Payload<'_>, rank: i32, comm: Comm) -> CoreResult<()> {
+        match payload {
+            Payload::Owned(v) => self.start_send(v, rank, TAG_PAYLOAD, comm),
+            Payload::Borrowed(b) => {
+                let mut backoff = Backoff::new();
+                mpi::send_borrowed(b, rank, TAG_PAYLOAD, comm, || {
+                    if self.progress(None)? > 0 {
+                        backoff.reset();
+                    }
+                    backoff.pause();
+                    Ok(())
+                })
+            }
         }
     }
 
