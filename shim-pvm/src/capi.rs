@@ -224,14 +224,25 @@ pub extern "C" fn pvm_config(
 
 /// Asks to be told about events: `PvmTaskExit` sends one message with tag
 /// `msgtag` per task in `tids` when it exits (at once for tasks that are
-/// gone); host events never happen under MPI. Returns PvmOk, PvmBadParam.
+/// gone); host and route events never happen under MPI. Returns PvmOk, or
+/// PvmBadParam for a negative tag, an unknown event, a count below 1 for
+/// `PvmTaskExit`/`PvmHostDelete`/`PvmRouteDelete`, a tid that names no
+/// task, or a missing tid array.
 #[no_mangle]
 pub extern "C" fn pvm_notify(what: c_int, msgtag: c_int, cnt: c_int, tids: *mut c_int) -> c_int {
     entry("pvm_notify", || {
+        let kind = what & !crate::consts::notify::CANCEL;
+        let takes_tids = matches!(
+            kind,
+            crate::consts::notify::TASK_EXIT
+                | crate::consts::notify::HOST_DELETE
+                | crate::consts::notify::ROUTE_DELETE
+        );
         let list = match cnt {
-            c if c > 0 => ptr::items(tids, c as usize, 1).ok_or_else(bad)?.to_vec(),
+            c if c > 0 && takes_tids => ptr::items(tids, c as usize, 1).ok_or_else(bad)?.to_vec(),
             _ => Vec::new(),
         };
+        crate::ops::check_notify(what, msgtag, cnt, &list)?;
         with_task(|t| t.notify(what, msgtag, &list)).map(|_| 0)
     })
 }

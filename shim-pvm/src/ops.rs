@@ -412,14 +412,10 @@ impl Task {
     /// `pvm_notify` for task exits: the watched tasks tell this one when
     /// they exit; unknown tasks count as already gone.
     pub fn notify(&mut self, what: i32, tag: i32, tids: &[i32]) -> PvmResult<()> {
-        let kind = what & !notify::CANCEL;
-        if kind != notify::TASK_EXIT {
-            // Hosts never come or go under MPI: nothing to report.
-            return if matches!(kind, notify::HOST_ADD | notify::HOST_DELETE) {
-                Ok(())
-            } else {
-                Err(PvmError(err::BAD_PARAM))
-            };
+        check_notify(what, tag, tids.len() as i32, tids)?;
+        if what & !notify::CANCEL != notify::TASK_EXIT {
+            // Hosts and routes never come or go under MPI: nothing to report.
+            return Ok(());
         }
         let ctx = self.msg.context;
         for &t in tids {
@@ -440,6 +436,29 @@ impl Task {
             }
         }
         Ok(())
+    }
+}
+
+/// `pvm_notify`'s argument rules, as PVM checks them: a negative tag is
+/// refused; `PvmTaskExit` and `PvmRouteDelete` need at least one tid and
+/// every tid must name a task; `PvmHostDelete` needs at least one host;
+/// `PvmHostAdd` and `PvmRouteAdd` take any count (-1 = every event, 0 =
+/// stop); any other event is refused. `count` is the caller's count,
+/// `tids` the entries it supplied (empty when the count is not positive).
+pub fn check_notify(what: i32, tag: i32, count: i32, tids: &[i32]) -> PvmResult<()> {
+    if tag < 0 {
+        return Err(PvmError(err::BAD_PARAM));
+    }
+    match what & !notify::CANCEL {
+        notify::TASK_EXIT | notify::ROUTE_DELETE => {
+            if count < 1 || tids.iter().any(|&t| !crate::consts::tid::is_task(t)) {
+                return Err(PvmError(err::BAD_PARAM));
+            }
+            Ok(())
+        }
+        notify::HOST_DELETE if count < 1 => Err(PvmError(err::BAD_PARAM)),
+        notify::HOST_DELETE | notify::HOST_ADD | notify::ROUTE_ADD => Ok(()),
+        _ => Err(PvmError(err::BAD_PARAM)),
     }
 }
 
