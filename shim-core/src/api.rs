@@ -50,6 +50,18 @@ pub fn spawn(command: &str, args: &[String], count: i32) -> CoreResult<Vec<Spawn
     with_engine(|e| e.spawn(command, args, count))
 }
 
+/// Reserves a spawn (batch) number from the registry without starting
+/// processes, as a spawn does; an error at once when all are in use. For
+/// tools and tests of the registry; give it back with [`release_batch`].
+pub fn reserve_batch() -> CoreResult<u16> {
+    with_engine(|e| e.reserve_batch())
+}
+
+/// Returns a number from [`reserve_batch`] to the registry.
+pub fn release_batch(batch: u16) -> CoreResult<()> {
+    with_engine(|e| e.release_batch(batch))
+}
+
 /// Disconnects the link to a process of another spawn.
 pub fn disconnect(peer: ProcId) -> CoreResult<()> {
     with_engine(|e| e.disconnect(peer))

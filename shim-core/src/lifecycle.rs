@@ -116,6 +116,8 @@ pub fn leave(m: Membership) -> CoreResult<()> {
     let mut life = lock(&LIFE);
     let mut eng = ENGINE.lock();
     if let Some(mut e) = eng.take() {
+        // Batches whose processes are all gone go back to the registry.
+        let _ = e.release_finished_batches();
         e.shutdown()?;
     }
     if life.we_initialized && !mpi::is_finalized() {

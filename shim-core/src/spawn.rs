@@ -1,28 +1,63 @@
 //! Starting processes (`MPI_Comm_spawn`) and giving each child its own
-//! link to the parent, so every child can later disconnect on its own.
+//! link to the parent, so every child can later disconnect on its own;
+//! batch numbers, granted by the registry and returned by the spawner once
+//! every process of the batch has disconnected, so they are reused.
 
 use crate::backoff::Backoff;
-use crate::control::Body as CtlBody;
+use crate::control::{Body as CtlBody, NO_BATCH};
 use crate::engine::Engine;
 use crate::error::{CoreError, CoreResult};
 use crate::lifecycle::child_hello;
 use crate::mpi::{self, Root};
-use crate::procid::ProcId;
+use crate::procid::{ProcId, MAX_BATCH};
 
 /// The outcome for one requested process.
 pub type SpawnSlot = Result<ProcId, String>;
 
+/// Batches this process spawned whose processes may still run, with their
+/// ids; a batch leaves the list (and its number goes back to the registry)
+/// once this process has no link left to any of them.
+static SPAWNED: crate::Lock<Vec<(u16, Vec<ProcId>)>> = crate::Lock::new(Vec::new());
+
 impl Engine {
-    /// A fresh batch number from the registry.
+    /// The registry picks a batch number for a spawner reached along `path`:
+    /// the first free one from where the last search stopped, so a number
+    /// comes back only after the others were used (as PVM reuses tids).
+    /// [`NO_BATCH`] when every number belongs to live processes.
+    pub(crate) fn grant_batch(&mut self, path: Vec<ProcId>) -> u16 {
+        let span = MAX_BATCH as u32;
+        let start = (self.next_batch.clamp(1, MAX_BATCH) - 1) as u32;
+        for k in 0..span {
+            let b = ((start + k) % span + 1) as u16;
+            if let std::collections::hash_map::Entry::Vacant(slot) = self.batch_paths.entry(b) {
+                slot.insert(path);
+                self.next_batch = if b == MAX_BATCH { 1 } else { b + 1 };
+                return b;
+            }
+        }
+        NO_BATCH
+    }
+
+    /// A fresh batch number from the registry; an error at once when none
+    /// is free. Batches whose processes are all gone are returned first.
     fn alloc_batch(&mut self) -> CoreResult<u16> {
+        self.release_finished_batches()?;
         let request = self.next_request;
-        self.next_request += 1;
+        self.next_request = self.next_request.wrapping_add(1);
         self.send_to_root(CtlBody::AllocBatch { request })?;
         let mut backoff = Backoff::new();
+        // The registry always answers; the deadline only guards against a
+        // registry that stopped making progress.
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
         loop {
-            if let Some(b) = self.granted.remove(&request) {
-                return Ok(b);
+            match self.granted.remove(&request) {
+                Some(NO_BATCH) => {
+                    return Err(CoreError::Spawn(format!(
+                        "all {MAX_BATCH} spawn numbers belong to running processes"
+                    )))
+                }
+                Some(b) => return Ok(b),
+                None => {}
             }
             if std::time::Instant::now() > deadline {
                 return Err(CoreError::Spawn(
@@ -34,6 +69,41 @@ impl Engine {
             }
             backoff.pause();
         }
+    }
+
+    /// Gives the registry back the numbers of batches this process spawned
+    /// whose processes have all disconnected.
+    pub(crate) fn release_finished_batches(&mut self) -> CoreResult<()> {
+        let done: Vec<u16> = {
+            let mut spawned = SPAWNED.lock();
+            let mut done = Vec::new();
+            spawned.retain(|(b, ids)| {
+                let live = ids.iter().any(|id| self.routes.contains_key(id));
+                if !live {
+                    done.push(*b);
+                }
+                live
+            });
+            done
+        };
+        for batch in done {
+            self.send_to_root(CtlBody::BatchDone { batch })?;
+        }
+        Ok(())
+    }
+
+    /// Reserves a batch number without starting processes (for tools and
+    /// tests of the registry); [`Engine::release_batch`] gives it back.
+    pub(crate) fn reserve_batch(&mut self) -> CoreResult<u16> {
+        self.alloc_batch()
+    }
+
+    /// Gives back a number from [`Engine::reserve_batch`].
+    pub(crate) fn release_batch(&mut self, batch: u16) -> CoreResult<()> {
+        if batch == 0 || batch > MAX_BATCH {
+            return Err(CoreError::InvalidArgument(format!("no batch {batch}")));
+        }
+        self.send_to_root(CtlBody::BatchDone { batch })
     }
 
     /// Starts `count` copies of `command`; one slot per requested process.
@@ -55,7 +125,14 @@ impl Engine {
             return Ok((0..count).map(|_| Err(why.clone())).collect());
         };
         let batch = self.alloc_batch()?;
-        let (inter, errcodes) = mpi::spawn(&path.to_string_lossy(), args, count)?;
+        let (inter, errcodes) = match mpi::spawn(&path.to_string_lossy(), args, count) {
+            Ok(r) => r,
+            Err(e) => {
+                // Nothing started: the number goes straight back.
+                self.send_to_root(CtlBody::BatchDone { batch })?;
+                return Err(e);
+            }
+        };
         let started = inter.remote_size()?;
         let mut hello = child_hello(batch, self.me);
         inter.bcast(&mut hello, Root::Sender)?;
@@ -76,9 +153,21 @@ impl Engine {
             }
             let id = ProcId::new(batch, k as u32)
                 .ok_or_else(|| CoreError::Spawn("child id out of range".into()))?;
+            // An earlier process with this id (a finished batch whose number
+            // came back) is forgotten.
+            self.unreachable.remove(&id);
             self.add_link(comms[next], vec![id])?;
             next += 1;
             slots.push(Ok(id));
+        }
+        let ids: Vec<ProcId> = slots
+            .iter()
+            .filter_map(|s| s.as_ref().ok().copied())
+            .collect();
+        if ids.is_empty() {
+            self.send_to_root(CtlBody::BatchDone { batch })?;
+        } else {
+            SPAWNED.lock().push((batch, ids));
         }
         Ok(slots)
     }

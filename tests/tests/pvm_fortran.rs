@@ -214,7 +214,12 @@ fn debian_examples(names: &[(&str, &str)]) -> PathBuf {
             .status()
             .expect("tar");
         assert!(st.success(), "extracting {member}");
-        fortran(&[&root.join(member)], &bin.join(exe), &include, Dialect::Legacy);
+        fortran(
+            &[&root.join(member)],
+            &bin.join(exe),
+            &include,
+            Dialect::Legacy,
+        );
     }
     bin
 }
