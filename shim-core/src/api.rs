@@ -8,7 +8,7 @@ use crate::lifecycle::with_engine;
 use crate::mpi::{Comm, Matched};
 use crate::procid::ProcId;
 use crate::queue::{Match, Message};
-use crate::spawn::SpawnSlot;
+use crate::spawn::{SpawnOptions, SpawnSlot};
 use std::time::{Duration, Instant};
 
 /// Polls per lock acquisition while a receive spins.
@@ -47,7 +47,18 @@ pub fn poll() -> CoreResult<usize> {
 /// Starts `count` processes running `command args`. Each slot holds the new
 /// process's id or why it did not start.
 pub fn spawn(command: &str, args: &[String], count: i32) -> CoreResult<Vec<SpawnSlot>> {
-    with_engine(|e| e.spawn(command, args, count))
+    spawn_with(command, args, count, &SpawnOptions::default())
+}
+
+/// [`spawn`] with options: where the processes go, and the note they can
+/// read with [`crate::spawn::spawn_note`].
+pub fn spawn_with(
+    command: &str,
+    args: &[String],
+    count: i32,
+    options: &SpawnOptions,
+) -> CoreResult<Vec<SpawnSlot>> {
+    with_engine(|e| e.spawn(command, args, count, options))
 }
 
 /// Reserves a spawn (batch) number from the registry without starting

@@ -1,7 +1,9 @@
 //! Starting processes (`MPI_Comm_spawn`) and giving each child its own
 //! link to the parent, so every child can later disconnect on its own;
 //! batch numbers, granted by the registry and returned by the spawner once
-//! every process of the batch has disconnected, so they are reused.
+//! every process of the batch has disconnected, so they are reused; and
+//! the word a spawning layer hands its children before their first call
+//! returns (`note`).
 
 use crate::backoff::Backoff;
 use crate::control::{Body as CtlBody, NO_BATCH};
@@ -13,6 +15,29 @@ use crate::procid::{ProcId, MAX_BATCH};
 
 /// The outcome for one requested process.
 pub type SpawnSlot = Result<ProcId, String>;
+
+/// How to start processes, beyond what and how many.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SpawnOptions {
+    /// A word the children can read with [`spawn_note`] as soon as the
+    /// backend has started in them (a layer's inherited setting).
+    pub note: u32,
+}
+
+/// The note this process's spawner passed (see [`SpawnOptions::note`]);
+/// `None` in a process that was not spawned.
+static NOTE: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+
+/// Records the note a spawned process received from its parent.
+pub(crate) fn set_note(note: u32) {
+    let _ = NOTE.set(note);
+}
+
+/// The note from this process's spawner, once the backend has started;
+/// `None` if it was not spawned.
+pub fn spawn_note() -> Option<u32> {
+    NOTE.get().copied()
+}
 
 /// Batches this process spawned whose processes may still run, with their
 /// ids; a batch leaves the list (and its number goes back to the registry)
@@ -112,6 +137,7 @@ impl Engine {
         command: &str,
         args: &[String],
         count: i32,
+        options: &SpawnOptions,
     ) -> CoreResult<Vec<SpawnSlot>> {
         if count < 1 || count as u32 > crate::procid::MAX_RANK {
             return Err(CoreError::InvalidArgument(format!(
@@ -134,7 +160,7 @@ impl Engine {
             }
         };
         let started = inter.remote_size()?;
-        let mut hello = child_hello(batch, self.me);
+        let mut hello = child_hello(batch, self.me, options.note);
         inter.bcast(&mut hello, Root::Sender)?;
         let mut comms = Vec::with_capacity(started as usize);
         for _ in 0..started {

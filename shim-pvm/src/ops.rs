@@ -354,7 +354,16 @@ impl Task {
                 Some(path) => {
                     // MPI refusing to start them at all (no free slots, say)
                     // is a per-task failure for PVM: every slot says so.
-                    let got = match shim_core::spawn(&path.to_string_lossy(), args, rest) {
+                    // The children start in this task's current context.
+                    let options = shim_core::spawn::SpawnOptions {
+                        note: self.msg.context as u32,
+                    };
+                    let got = match shim_core::spawn_with(
+                        &path.to_string_lossy(),
+                        args,
+                        rest,
+                        &options,
+                    ) {
                         Ok(got) => got,
                         Err(CoreError::InvalidArgument(_)) => return Err(PvmError(err::BAD_PARAM)),
                         Err(e) => {

@@ -1,0 +1,38 @@
+//! `pvm_spawn` as PVM defines it: children start in their parent's
+//! context. C programs built against the installed `pvm3.h` and run under
+//! `mpiexec` with a hard timeout.
+
+use std::time::Duration;
+use tests::mpirun::{mpiexec, Run};
+use tests::native::build;
+
+/// Every parent printed a tally with no failure, and the job ended well.
+fn parents_pass(r: &Run, parents: usize, what: &str) {
+    let report = format!(
+        "{what}: exit {:?}, timed out {}\n--- stdout\n{}\n--- stderr\n{}",
+        r.code, r.timed_out, r.stdout, r.stderr
+    );
+    assert!(!r.timed_out, "{report}");
+    let tallies: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.contains(" passed, "))
+        .collect();
+    assert_eq!(tallies.len(), parents, "one tally per parent\n{report}");
+    assert!(tallies.iter().all(|l| l.ends_with(" 0 failed")), "{report}");
+    assert!(!r.stderr.contains("FAILED"), "{report}");
+    assert_eq!(r.code, Some(0), "{report}");
+}
+
+/// A child's first `pvm_getcontext()` is the context its parent spawned it
+/// in, and its first send matches only there: 48 children from one parent
+/// (16 spawns under two alternating contexts), then three parents at once
+/// on two cores (more processes than cores), 36 children between them.
+#[test]
+fn children_start_in_the_parents_context() {
+    let exe = build("pvm_context_spawn.c", &["pvm3"]);
+    let r = mpiexec(1, &exe, &["8", "3"], Duration::from_secs(120));
+    parents_pass(&r, 1, "one parent");
+    let r = mpiexec(3, &exe, &["3", "2"], Duration::from_secs(150));
+    parents_pass(&r, 3, "three parents under load");
+}
