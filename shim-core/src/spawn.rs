@@ -1,9 +1,9 @@
 //! Starting processes (`MPI_Comm_spawn`) and giving each child its own
 //! link to the parent, so every child can later disconnect on its own;
 //! batch numbers, granted by the registry and returned by the spawner once
-//! every process of the batch has disconnected, so they are reused; and
-//! the word a spawning layer hands its children before their first call
-//! returns (`note`).
+//! every process of the batch has disconnected, so they are reused; where
+//! a spawn goes (`host`); and the word a spawning layer hands its children
+//! before their first call returns (`note`).
 
 use crate::backoff::Backoff;
 use crate::control::{Body as CtlBody, NO_BATCH};
@@ -19,6 +19,9 @@ pub type SpawnSlot = Result<ProcId, String>;
 /// How to start processes, beyond what and how many.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SpawnOptions {
+    /// Start them on this host (a name MPI knows, e.g. a rank's processor
+    /// name); `None`: wherever MPI places them.
+    pub host: Option<String>,
     /// A word the children can read with [`spawn_note`] as soon as the
     /// backend has started in them (a layer's inherited setting).
     pub note: u32,
@@ -151,7 +154,11 @@ impl Engine {
             return Ok((0..count).map(|_| Err(why.clone())).collect());
         };
         let batch = self.alloc_batch()?;
-        let (inter, errcodes) = match mpi::spawn(&path.to_string_lossy(), args, count) {
+        let mut info: Vec<(&str, &str)> = Vec::new();
+        if let Some(h) = &options.host {
+            info.push(("host", h));
+        }
+        let (inter, errcodes) = match mpi::spawn(&path.to_string_lossy(), args, count, &info) {
             Ok(r) => r,
             Err(e) => {
                 // Nothing started: the number goes straight back.

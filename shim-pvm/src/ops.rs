@@ -326,10 +326,48 @@ impl Task {
         }
     }
 
-    /// `pvm_spawn`: claims idle pre-launched ranks running `task`, then
-    /// starts the rest with the backend's spawn. One slot per requested
-    /// task: a tid or a negative PVM error.
-    pub fn spawn(&mut self, task: &str, args: &[String], ntask: i32) -> PvmResult<Vec<i32>> {
+    /// Where a spawn with `flag` and `place` may go: `Ok(None)` anywhere,
+    /// `Ok(Some(host))` on that host of the job, `Err(PvmNoHost)` for a
+    /// host the job does not run on or an architecture it does not have.
+    /// As in PVM, `place` counts only with `PvmTaskHost` (a host name, `"."`
+    /// for this task's host, an optional `":dir"` suffix ignored) or
+    /// `PvmTaskArch` (an architecture name); `PVMTASK` is OR-ed into `flag`.
+    pub fn spawn_place(&self, flag: i32, place: Option<&str>) -> PvmResult<Option<String>> {
+        let env_flag = std::env::var("PVMTASK")
+            .ok()
+            .and_then(|v| v.trim().parse::<i32>().ok())
+            .unwrap_or(0);
+        let flag = flag | env_flag;
+        let place = place.map(str::trim).filter(|p| !p.is_empty());
+        let Some(place) = place else {
+            return Ok(None);
+        };
+        if flag & crate::consts::spawn::TASK_HOST != 0 {
+            let name = place.split(':').next().unwrap_or(place);
+            if name == "." {
+                return Ok(Some(shim_core::mpi::processor_name()));
+            }
+            return match self.hosts().into_iter().find(|h| h == name) {
+                Some(h) => Ok(Some(h)),
+                None => Err(PvmError(err::NO_HOST)),
+            };
+        }
+        if flag & crate::consts::spawn::TASK_ARCH != 0 && place != crate::consts::spawn::ARCH {
+            return Err(PvmError(err::NO_HOST));
+        }
+        Ok(None)
+    }
+
+    /// `pvm_spawn`: claims idle pre-launched ranks running `task` (on
+    /// `host`, if given), then starts the rest with the backend's spawn
+    /// there. One slot per requested task: a tid or a negative PVM error.
+    pub fn spawn(
+        &mut self,
+        task: &str,
+        args: &[String],
+        ntask: i32,
+        host: Option<&str>,
+    ) -> PvmResult<Vec<i32>> {
         if ntask < 1 || task.is_empty() {
             return Err(PvmError(err::BAD_PARAM));
         }
@@ -338,7 +376,9 @@ impl Task {
         let pool = std::mem::take(&mut self.pool);
         for t in pool {
             let rank = self.world_tids.iter().position(|&w| w == t);
-            let runs_it = rank.is_some_and(|r| self.world[r].program == want);
+            let runs_it = rank.is_some_and(|r| {
+                self.world[r].program == want && host.is_none_or(|h| self.world[r].host == h)
+            });
             if runs_it && (claimed.len() as i32) < ntask {
                 claimed.push(t);
             } else {
@@ -356,6 +396,7 @@ impl Task {
                     // is a per-task failure for PVM: every slot says so.
                     // The children start in this task's current context.
                     let options = shim_core::spawn::SpawnOptions {
+                        host: host.map(str::to_string),
                         note: self.msg.context as u32,
                     };
                     let got = match shim_core::spawn_with(

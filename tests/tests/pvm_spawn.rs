@@ -1,5 +1,6 @@
 //! `pvm_spawn` as PVM defines it: children start in their parent's
-//! context. C programs built against the installed `pvm3.h` and run under
+//! context; `where` with PvmTaskHost/PvmTaskArch places them or gives
+//! PvmNoHost. C programs built against the installed `pvm3.h` and run under
 //! `mpiexec` with a hard timeout.
 
 use std::time::Duration;
@@ -35,4 +36,16 @@ fn children_start_in_the_parents_context() {
     parents_pass(&r, 1, "one parent");
     let r = mpiexec(3, &exe, &["3", "2"], Duration::from_secs(150));
     parents_pass(&r, 3, "three parents under load");
+}
+
+/// PvmTaskHost places the task on a host of the job ("." = this one) and
+/// an unknown host is PvmNoHost in every slot; PvmTaskArch likewise; a
+/// `where` without either flag is ignored, as in PVM.
+#[test]
+fn where_and_host_flags_place_or_refuse() {
+    let exe = build("pvm_spawn_where.c", &["pvm3"]);
+    let r = mpiexec(2, &exe, &[], Duration::from_secs(90));
+    parents_pass(&r, 1, "pvm_spawn_where");
+    // PvmAutoErr is 0 around the refused spawns: nothing is printed.
+    assert!(!r.stderr.contains("libpvm ["), "{}", r.stderr);
 }
