@@ -1066,8 +1066,9 @@ impl Drop for Matched {
 
 /// Starts `count` copies of `command` with `args` (collective over
 /// `MPI_COMM_SELF`), with `info` as the spawn's info keys (e.g. `host`).
-/// Returns the intercommunicator and one MPI error code per requested
-/// process (0 for started ones).
+/// Returns the intercommunicator (`MPI_COMM_NULL` for a program started as
+/// not using MPI) and one MPI error code per requested process (0 for
+/// started ones).
 pub fn spawn(
     command: &str,
     args: &[String],
@@ -1135,7 +1136,11 @@ pub fn spawn(
             error_string(rc)
         )));
     }
-    inter.errors_return()?;
+    // A program started as not using MPI (info "ompi_non_mpi") gives no
+    // intercommunicator.
+    if !inter.is_null() {
+        inter.errors_return()?;
+    }
     Ok((inter, errcodes))
 }
 

@@ -147,18 +147,38 @@ impl Engine {
                 "cannot start {count} processes"
             )));
         }
-        // MPI implementations handle a missing executable badly (some abort
-        // the caller, some hang), so it is found here first.
+        // MPI implementations handle a missing or unrunnable executable
+        // badly (Open MPI aborts the whole job), so it is checked here first.
         let Some(path) = find_executable(command) else {
             let why = format!("no executable '{command}' (searched PATH)");
             return Ok((0..count).map(|_| Err(why.clone())).collect());
+        };
+        let kind = match program_kind(&path) {
+            Ok(k) => k,
+            Err(why) => return Ok((0..count).map(|_| Err(why.clone())).collect()),
         };
         let batch = self.alloc_batch()?;
         let mut info: Vec<(&str, &str)> = Vec::new();
         if let Some(h) = &options.host {
             info.push(("host", h));
         }
-        let (inter, errcodes) = match mpi::spawn(&path.to_string_lossy(), args, count, &info) {
+        if kind == ProgramKind::Plain {
+            info.push(("ompi_non_mpi", "true"));
+        }
+        let mut program = path.to_string_lossy().into_owned();
+        let mut argv = args.to_vec();
+        if kind == ProgramKind::Plain {
+            // Open MPI ends the whole job when a spawned process exits with
+            // a non-zero status; PVM only reports that a task exited. A
+            // plain program runs under a shell that always exits with 0.
+            argv = [PLAIN_WRAPPER.to_string(), program]
+                .into_iter()
+                .chain(argv)
+                .collect();
+            argv.insert(0, "-c".into());
+            program = "/bin/sh".into();
+        }
+        let (inter, errcodes) = match mpi::spawn(&program, &argv, count, &info) {
             Ok(r) => r,
             Err(e) => {
                 // Nothing started: the number goes straight back.
@@ -166,6 +186,9 @@ impl Engine {
                 return Err(e);
             }
         };
+        if kind == ProgramKind::Plain {
+            return self.started_plain(batch, &errcodes);
+        }
         let started = inter.remote_size()?;
         let mut hello = child_hello(batch, self.me, options.note);
         inter.bcast(&mut hello, Root::Sender)?;
@@ -206,6 +229,108 @@ impl Engine {
     }
 }
 
+impl Engine {
+    /// A program that never joins MPI was started: its processes get ids
+    /// (one per started slot) but no link, so they count as gone at once
+    /// (messages to them are dropped, an exit watch answers immediately)
+    /// and the batch number goes straight back to the registry.
+    fn started_plain(&mut self, batch: u16, errcodes: &[i32]) -> CoreResult<Vec<SpawnSlot>> {
+        let mut slots = Vec::with_capacity(errcodes.len());
+        for (k, code) in errcodes.iter().enumerate() {
+            if *code != 0 {
+                slots.push(Err(mpi::error_string(*code)));
+                continue;
+            }
+            let id = ProcId::new(batch, k as u32)
+                .ok_or_else(|| CoreError::Spawn("child id out of range".into()))?;
+            self.routes.remove(&id);
+            self.unreachable.insert(id);
+            slots.push(Ok(id));
+        }
+        self.send_to_root(CtlBody::BatchDone { batch })?;
+        Ok(slots)
+    }
+}
+
+/// What a program file is, as far as starting it goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProgramKind {
+    /// It uses MPI (it names an MPI or mpbridge library), or it is a script
+    /// that may start one: it joins the spawner's MPI job.
+    Mpi,
+    /// A dynamically linked program of this machine that names no MPI or
+    /// mpbridge library: it runs, but never joins MPI.
+    Plain,
+}
+
+/// The shell command that runs a plain program (`$0`, with its arguments)
+/// and exits with 0 whatever the program's status.
+const PLAIN_WRAPPER: &str = "\"$0\" \"$@\"; exit 0";
+
+/// Libraries whose name in a program means it joins MPI.
+const MPI_LIBRARIES: [&[u8]; 9] = [
+    b"libmpi",
+    b"libmpbridge",
+    b"libpvm3",
+    b"libgpvm3",
+    b"libfpvm3",
+    b"libtcgmsg",
+    b"libexpress",
+    b"libga.so",
+    b"libpvm_shim",
+];
+
+/// Whether `path` can be executed here and whether it joins MPI. An ELF
+/// file must be for this machine (class, byte order and machine as this
+/// process's own executable); a `#!` script must name an interpreter that
+/// exists and is executable; anything else cannot be executed. The error
+/// says why.
+pub fn program_kind(path: &std::path::Path) -> Result<ProgramKind, String> {
+    use std::io::Read;
+    let shown = path.display();
+    let mut head = [0u8; 256];
+    let n = std::fs::File::open(path)
+        .and_then(|mut f| f.read(&mut head))
+        .map_err(|e| format!("cannot read '{shown}': {e}"))?;
+    let head = &head[..n];
+    if let Some(line) = head.strip_prefix(b"#!") {
+        let line = line.split(|&b| b == b'\n').next().unwrap_or(line);
+        let text = String::from_utf8_lossy(line);
+        let interp = text.split_whitespace().next().unwrap_or("");
+        let runnable = !interp.is_empty()
+            && find_executable(interp).is_some_and(|p| p == std::path::Path::new(interp));
+        if !runnable {
+            return Err(format!(
+                "'{shown}' names an interpreter that cannot be run: '{interp}'"
+            ));
+        }
+        return Ok(ProgramKind::Mpi);
+    }
+    if !head.starts_with(b"\x7fELF") || head.len() < 20 {
+        return Err(format!("'{shown}' is neither a program nor a script"));
+    }
+    let mut own = [0u8; 20];
+    let own_ok = std::fs::File::open("/proc/self/exe")
+        .and_then(|mut f| f.read_exact(&mut own))
+        .is_ok();
+    // Class (byte 4), byte order (5) and machine (18..20).
+    let same_machine = |a: &[u8], b: &[u8]| a[4] == b[4] && a[5] == b[5] && a[18..20] == b[18..20];
+    if own_ok && !same_machine(head, &own) {
+        return Err(format!("'{shown}' is a program for another machine"));
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read '{shown}': {e}"))?;
+    let names_mpi = MPI_LIBRARIES
+        .iter()
+        .any(|lib| bytes.windows(lib.len()).any(|w| w == *lib));
+    // A program with no dynamic loader named is static: assumed to use MPI.
+    let dynamic = bytes.windows(6).any(|w| w == b"ld-lin" || w == b"ld.so.");
+    Ok(if names_mpi || !dynamic {
+        ProgramKind::Mpi
+    } else {
+        ProgramKind::Plain
+    })
+}
+
 /// Resolves `command` like a shell: a name with a `/` is taken as a path,
 /// other names are searched on `PATH`. Only executable regular files count.
 pub fn find_executable(command: &str) -> Option<std::path::PathBuf> {
@@ -243,5 +368,35 @@ mod tests {
         assert!(found.is_none(), "a file without execute permission");
         assert!(find_executable("/tmp").is_none(), "a directory");
         assert!(find_executable("").is_none());
+    }
+
+    #[test]
+    fn tells_programs_scripts_and_junk_apart() {
+        use super::{program_kind, ProgramKind};
+        let dir = std::env::temp_dir();
+        let file = |name: &str, body: &[u8]| {
+            let p = dir.join(format!("mpbridge-kind-{name}-{}", std::process::id()));
+            std::fs::write(&p, body).unwrap();
+            p
+        };
+        let junk = file("junk", &[0x13, 0x99, 0x00, 0x42, 0x7f, 0x45]);
+        let bad = file("bad", b"#!/nonexistent/interpreter\necho hi\n");
+        let good = file("good", b"#!/bin/sh\necho hi\n");
+        let empty = file("empty", b"");
+        assert!(program_kind(&junk).is_err());
+        assert!(program_kind(&bad)
+            .unwrap_err()
+            .contains("/nonexistent/interpreter"));
+        assert_eq!(program_kind(&good), Ok(ProgramKind::Mpi));
+        assert!(program_kind(&empty).is_err());
+        assert_eq!(
+            program_kind(std::path::Path::new("/bin/false")),
+            Ok(ProgramKind::Plain)
+        );
+        let me = std::env::current_exe().unwrap();
+        assert!(program_kind(&me).is_ok());
+        for p in [junk, bad, good, empty] {
+            std::fs::remove_file(p).unwrap();
+        }
     }
 }

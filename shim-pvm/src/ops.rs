@@ -427,19 +427,18 @@ impl Task {
         }
         let family: Vec<i32> = slots.iter().copied().filter(|&t| t > 0).collect();
         let body = family_body(self.me, self.msg.context, &family);
+        // A started program that is not a PVM task (it never joins MPI)
+        // cannot be reached: it gets no list.
+        let tell =
+            |sys: Context, t: i32, tag: i32| match id_of(t).map(|id| sys.send(id, tag, 0, &body)) {
+                Some(Err(CoreError::UnknownPeer(_))) | None | Some(Ok(())) => Ok(()),
+                Some(Err(e)) => Err(from_core(e)),
+            };
         for &t in &claimed {
-            if let Some(id) = id_of(t) {
-                self.sys
-                    .send(id, sys_tag::CLAIM, 0, &body)
-                    .map_err(from_core)?;
-            }
+            tell(self.sys, t, sys_tag::CLAIM)?;
         }
         for &t in &started {
-            if let Some(id) = id_of(t) {
-                self.sys
-                    .send(id, sys_tag::SIBLINGS, 0, &body)
-                    .map_err(from_core)?;
-            }
+            tell(self.sys, t, sys_tag::SIBLINGS)?;
         }
         // Successes first, failures after them, as PVM reports them.
         slots.sort_by_key(|&t| t < 0);

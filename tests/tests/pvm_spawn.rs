@@ -1,6 +1,6 @@
 //! `pvm_spawn` as PVM defines it: children start in their parent's
 //! context; `where` with PvmTaskHost/PvmTaskArch places them or gives
-//! PvmNoHost. C programs built against the installed `pvm3.h` and run under
+//! PvmNoHost; what cannot run is PvmNoFile and does not end the job. C programs built against the installed `pvm3.h` and run under
 //! `mpiexec` with a hard timeout.
 
 use std::time::Duration;
@@ -47,5 +47,17 @@ fn where_and_host_flags_place_or_refuse() {
     let r = mpiexec(2, &exe, &[], Duration::from_secs(90));
     parents_pass(&r, 1, "pvm_spawn_where");
     // PvmAutoErr is 0 around the refused spawns: nothing is printed.
+    assert!(!r.stderr.contains("libpvm ["), "{}", r.stderr);
+}
+
+/// A file of random bytes, a script with a missing interpreter and a
+/// missing file are PvmNoFile; /bin/false gets tids and exit notices; the
+/// job is not aborted and a child still starts afterwards.
+#[test]
+fn unrunnable_programs_are_no_file_and_a_failing_one_does_not_end_the_job() {
+    let exe = build("pvm_spawn_fail.c", &["pvm3"]);
+    let r = mpiexec(1, &exe, &[], Duration::from_secs(90));
+    parents_pass(&r, 1, "pvm_spawn_fail");
+    assert!(!r.stderr.contains("aborted"), "{}", r.stderr);
     assert!(!r.stderr.contains("libpvm ["), "{}", r.stderr);
 }
