@@ -8,7 +8,7 @@ use crate::lifecycle::with_engine;
 use crate::mpi::{Comm, Matched};
 use crate::procid::ProcId;
 use crate::queue::{Match, Message};
-use crate::spawn::SpawnSlot;
+use crate::spawn::{SpawnOptions, SpawnSlot};
 use std::time::{Duration, Instant};
 
 /// Polls per lock acquisition while a receive spins.
@@ -47,7 +47,30 @@ pub fn poll() -> CoreResult<usize> {
 /// Starts `count` processes running `command args`. Each slot holds the new
 /// process's id or why it did not start.
 pub fn spawn(command: &str, args: &[String], count: i32) -> CoreResult<Vec<SpawnSlot>> {
-    with_engine(|e| e.spawn(command, args, count))
+    spawn_with(command, args, count, &SpawnOptions::default())
+}
+
+/// [`spawn`] with options: where the processes go, and the note they can
+/// read with [`crate::spawn::spawn_note`].
+pub fn spawn_with(
+    command: &str,
+    args: &[String],
+    count: i32,
+    options: &SpawnOptions,
+) -> CoreResult<Vec<SpawnSlot>> {
+    with_engine(|e| e.spawn(command, args, count, options))
+}
+
+/// Reserves a spawn (batch) number from the registry without starting
+/// processes, as a spawn does; an error at once when all are in use. For
+/// tools and tests of the registry; give it back with [`release_batch`].
+pub fn reserve_batch() -> CoreResult<u16> {
+    with_engine(|e| e.reserve_batch())
+}
+
+/// Returns a number from [`reserve_batch`] to the registry.
+pub fn release_batch(batch: u16) -> CoreResult<()> {
+    with_engine(|e| e.release_batch(batch))
 }
 
 /// Disconnects the link to a process of another spawn.

@@ -1,5 +1,5 @@
 //! Control messages between processes of different spawns: batch-number
-//! allocation and the lazy connect/accept handshake. They travel hop by hop
+//! allocation and release, and the lazy connect/accept handshake. They travel hop by hop
 //! over existing links (world, parent, child), through the registry process
 //! (rank 0 of batch 0), which knows how to reach every batch.
 //!
@@ -14,8 +14,12 @@ use crate::procid::ProcId;
 pub enum Body {
     /// A spawner asks the registry for a fresh batch number.
     AllocBatch { request: u32 },
-    /// The registry's answer.
+    /// The registry's answer: a batch number, or [`NO_BATCH`] when every
+    /// number is in use.
     BatchGranted { request: u32, batch: u16 },
+    /// The spawner of `batch` tells the registry every process of it is gone,
+    /// so the number may be granted again.
+    BatchDone { batch: u16 },
     /// `from` wants a direct link to `to` and asks `to` (the lower id) to offer a port.
     Hello { from: ProcId, to: ProcId },
     /// `from` (the lower id) opened `port` for `to`.
@@ -33,6 +37,9 @@ pub enum Body {
     /// `from` disconnects the link it shares with the receiver.
     Bye { from: ProcId },
 }
+
+/// The batch number in a [`Body::BatchGranted`] that refuses the request.
+pub const NO_BATCH: u16 = u16::MAX;
 
 /// How a control message travels.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -180,6 +187,10 @@ impl Ctl {
                 w.u8(7);
                 w.id(*from);
             }
+            Body::BatchDone { batch } => {
+                w.u8(8);
+                w.u16(*batch);
+            }
         }
         w.0
     }
@@ -221,6 +232,7 @@ impl Ctl {
             },
             6 => Body::Unreachable { to: r.id()? },
             7 => Body::Bye { from: r.id()? },
+            8 => Body::BatchDone { batch: r.u16()? },
             _ => return Err(malformed("bad body kind")),
         };
         if !r.0.is_empty() {
@@ -265,6 +277,11 @@ mod tests {
             },
             Body::Unreachable { to: id(9, 9) },
             Body::Bye { from: id(0, 3) },
+            Body::BatchDone { batch: 4094 },
+            Body::BatchGranted {
+                request: 9,
+                batch: NO_BATCH,
+            },
         ];
         let routes = vec![
             Route::ToRoot {

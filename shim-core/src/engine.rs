@@ -145,7 +145,8 @@ pub(crate) struct Engine {
     pub offers: IdMap<ProcId, Port>,
     /// Peers this process asked for a link and has not heard from yet.
     pub asked: IdSet<ProcId>,
-    /// Registry (only in the root process): next batch and the path to each batch's spawner.
+    /// Registry (only in the root process): where the search for a free batch
+    /// starts, and the path to each live batch's spawner.
     pub next_batch: u16,
     pub batch_paths: IdMap<u16, Vec<ProcId>>,
     pub next_request: u32,
@@ -1011,14 +1012,12 @@ impl Engine {
         }
         match body {
             CtlBody::AllocBatch { request } => {
-                if self.next_batch > crate::procid::MAX_BATCH {
-                    eprintln!("mpbridge: no batch numbers left for another spawn");
-                    return Ok(());
-                }
-                let batch = self.next_batch;
-                self.next_batch += 1;
-                self.batch_paths.insert(batch, back.clone());
+                let batch = self.grant_batch(back.clone());
                 self.along(back, CtlBody::BatchGranted { request, batch })
+            }
+            CtlBody::BatchDone { batch } => {
+                self.batch_paths.remove(&batch);
+                Ok(())
             }
             CtlBody::Hello { to, .. }
             | CtlBody::Offer { to, .. }
@@ -1103,7 +1102,7 @@ impl Engine {
                 Ok(())
             }
             CtlBody::Bye { from } => self.drop_link(from),
-            CtlBody::AllocBatch { .. } => Ok(()),
+            CtlBody::AllocBatch { .. } | CtlBody::BatchDone { .. } => Ok(()),
         }
     }
 

@@ -34,7 +34,9 @@ pub(crate) mod shm;
 pub mod spawn;
 pub mod topology;
 
-pub use api::{disconnect, my_id, parent, poll, spawn, world_ids, world_rank, Context, Lazy};
+pub use api::{
+    disconnect, my_id, parent, poll, spawn, spawn_with, world_ids, world_rank, Context, Lazy,
+};
 pub use engine::{context_id, Payload, Received};
 pub use error::{CoreError, CoreResult};
 pub use lifecycle::{join, leave, Membership};

@@ -121,6 +121,8 @@ pub fn leave(m: Membership) -> CoreResult<()> {
     let mut life = lock(&LIFE);
     let mut eng = ENGINE.lock();
     if let Some(mut e) = eng.take() {
+        // Batches whose processes are all gone go back to the registry.
+        let _ = e.release_finished_batches();
         e.shutdown()?;
     }
     if life.we_initialized && !mpi::is_finalized() {
@@ -197,7 +199,7 @@ pub fn thread_level() -> Option<ThreadLevel> {
 }
 
 /// What a spawned process learns from its parent first.
-const HELLO_LEN: usize = 8;
+const HELLO_LEN: usize = 12;
 
 fn start_engine() -> CoreResult<Engine> {
     let world = crate::roles::compute_comm()?;
@@ -213,6 +215,9 @@ fn start_engine() -> CoreResult<Engine> {
         let pid = u32::from_le_bytes([hello[4], hello[5], hello[6], hello[7]]);
         let pid = ProcId::from_raw(pid)
             .ok_or_else(|| CoreError::Inconsistent("parent sent a bad id".into()))?;
+        crate::spawn::set_note(u32::from_le_bytes([
+            hello[8], hello[9], hello[10], hello[11],
+        ]));
         let mut mine = None;
         for k in 0..size {
             let c = pc.split((k == rank).then_some(0), 0)?;
@@ -269,10 +274,12 @@ fn start_engine() -> CoreResult<Engine> {
     Ok(e)
 }
 
-/// Encodes what the parent tells its new children.
-pub(crate) fn child_hello(batch: u16, parent: ProcId) -> [u8; HELLO_LEN] {
+/// Encodes what the parent tells its new children: their batch, the
+/// parent's id and the spawning layer's note.
+pub(crate) fn child_hello(batch: u16, parent: ProcId, note: u32) -> [u8; HELLO_LEN] {
     let mut h = [0u8; HELLO_LEN];
     h[0..2].copy_from_slice(&batch.to_le_bytes());
     h[4..8].copy_from_slice(&parent.raw().to_le_bytes());
+    h[8..12].copy_from_slice(&note.to_le_bytes());
     h
 }

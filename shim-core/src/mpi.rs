@@ -1102,9 +1102,16 @@ impl Drop for Matched {
 }
 
 /// Starts `count` copies of `command` with `args` (collective over
-/// `MPI_COMM_SELF`). Returns the intercommunicator and one MPI error code
-/// per requested process (0 for started ones).
-pub fn spawn(command: &str, args: &[String], count: i32) -> Result<(Comm, Vec<i32>), CoreError> {
+/// `MPI_COMM_SELF`), with `info` as the spawn's info keys (e.g. `host`).
+/// Returns the intercommunicator (`MPI_COMM_NULL` for a program started as
+/// not using MPI) and one MPI error code per requested process (0 for
+/// started ones).
+pub fn spawn(
+    command: &str,
+    args: &[String],
+    count: i32,
+    info: &[(&str, &str)],
+) -> Result<(Comm, Vec<i32>), CoreError> {
     let cmd = CString::new(command)
         .map_err(|_| CoreError::InvalidArgument("command contains a NUL byte".into()))?;
     let cargs: Vec<CString> = args
@@ -1117,27 +1124,60 @@ pub fn spawn(command: &str, args: &[String], count: i32) -> Result<(Comm, Vec<i3
     let mut errcodes = vec![0 as c_int; count.max(0) as usize];
     let mut inter = Comm::null();
     Comm::self_comm().errors_return()?;
+    let keys: Vec<(CString, CString)> = info
+        .iter()
+        .map(|(k, v)| Ok((CString::new(*k)?, CString::new(*v)?)))
+        .collect::<Result<_, std::ffi::NulError>>()
+        .map_err(|_| CoreError::InvalidArgument("spawn info contains a NUL byte".into()))?;
+    // SAFETY: reading the MPI library's constant for "no info object".
+    let mut handle = unsafe { sys::RSMPI_INFO_NULL };
+    if !keys.is_empty() {
+        // SAFETY: `handle` is a valid out-pointer for the new info object.
+        check(
+            unsafe { sys::MPI_Info_create(&mut handle) },
+            "MPI_Info_create",
+        )?;
+        for (k, v) in &keys {
+            // SAFETY: the info object was just created; key and value are
+            // NUL-terminated strings MPI copies.
+            let rc = unsafe { sys::MPI_Info_set(handle, k.as_ptr(), v.as_ptr()) };
+            if let Err(e) = check(rc, "MPI_Info_set") {
+                // SAFETY: the handle was created above and is freed once.
+                unsafe { sys::MPI_Info_free(&mut handle) };
+                return Err(e);
+            }
+        }
+    }
     // SAFETY: command and argv are NUL-terminated C strings that live across
-    // the blocking call; MPI does not keep them; errcodes has `count` slots.
+    // the blocking call; MPI does not keep them; errcodes has `count` slots;
+    // the info handle is null or valid.
     let rc = unsafe {
         sys::MPI_Comm_spawn(
             cmd.as_ptr(),
             argv.as_mut_ptr(),
             count,
-            sys::RSMPI_INFO_NULL,
+            handle,
             0,
             sys::RSMPI_COMM_SELF,
             &mut inter.0,
             errcodes.as_mut_ptr(),
         )
     };
+    if !keys.is_empty() {
+        // SAFETY: the handle was created above and is freed once.
+        unsafe { sys::MPI_Info_free(&mut handle) };
+    }
     if rc != 0 {
         return Err(CoreError::Spawn(format!(
             "MPI_Comm_spawn of '{command}' failed: {}",
             error_string(rc)
         )));
     }
-    inter.errors_return()?;
+    // A program started as not using MPI (info "ompi_non_mpi") gives no
+    // intercommunicator.
+    if !inter.is_null() {
+        inter.errors_return()?;
+    }
     Ok((inter, errcodes))
 }
 

@@ -110,13 +110,17 @@ fn args_of(argv: *mut *mut c_char) -> Vec<String> {
 
 /// Starts `ntask` copies of `task` with `argv`; fills `tids` (successes
 /// first, error codes after) and returns the number started, or PvmBadParam
-/// / PvmSysErr. `flag` and `where` are accepted; every rank is eligible.
+/// / PvmSysErr. With `PvmTaskHost`, `where` names a host of the job (as
+/// `pvm_config` lists them, or "." for this one) and the tasks start there;
+/// with `PvmTaskArch`, an architecture. A host or architecture the job does
+/// not have fills every slot with PvmNoHost (and returns 0); a program that
+/// cannot be run, PvmNoFile; no spawn number or no room, PvmOutOfRes.
 #[no_mangle]
 pub extern "C" fn pvm_spawn(
     task: *mut c_char,
     argv: *mut *mut c_char,
-    _flag: c_int,
-    _where: *mut c_char,
+    flag: c_int,
+    r#where: *mut c_char,
     ntask: c_int,
     tids: *mut c_int,
 ) -> c_int {
@@ -126,7 +130,11 @@ pub extern "C" fn pvm_spawn(
         if ntask < 1 {
             return Err(bad());
         }
-        let slots = with_task(|t| t.spawn(&task, &args_of(argv), ntask))?;
+        let place = ptr::c_str(r#where).map(|w| String::from_utf8_lossy(w).into_owned());
+        let slots = with_task(|t| match t.spawn_place(flag, place.as_deref()) {
+            Ok(host) => t.spawn(&task, &args_of(argv), ntask, host.as_deref()),
+            Err(e) => Ok(vec![e.0; ntask as usize]),
+        })?;
         if let Some(out) = ptr::items_mut(tids, ntask as usize, 1) {
             out.copy_from_slice(&slots[..ntask as usize]);
         }
@@ -224,14 +232,25 @@ pub extern "C" fn pvm_config(
 
 /// Asks to be told about events: `PvmTaskExit` sends one message with tag
 /// `msgtag` per task in `tids` when it exits (at once for tasks that are
-/// gone); host events never happen under MPI. Returns PvmOk, PvmBadParam.
+/// gone); host and route events never happen under MPI. Returns PvmOk, or
+/// PvmBadParam for a negative tag, an unknown event, a count below 1 for
+/// `PvmTaskExit`/`PvmHostDelete`/`PvmRouteDelete`, a tid that names no
+/// task, or a missing tid array.
 #[no_mangle]
 pub extern "C" fn pvm_notify(what: c_int, msgtag: c_int, cnt: c_int, tids: *mut c_int) -> c_int {
     entry("pvm_notify", || {
+        let kind = what & !crate::consts::notify::CANCEL;
+        let takes_tids = matches!(
+            kind,
+            crate::consts::notify::TASK_EXIT
+                | crate::consts::notify::HOST_DELETE
+                | crate::consts::notify::ROUTE_DELETE
+        );
         let list = match cnt {
-            c if c > 0 => ptr::items(tids, c as usize, 1).ok_or_else(bad)?.to_vec(),
+            c if c > 0 && takes_tids => ptr::items(tids, c as usize, 1).ok_or_else(bad)?.to_vec(),
             _ => Vec::new(),
         };
+        crate::ops::check_notify(what, msgtag, cnt, &list)?;
         with_task(|t| t.notify(what, msgtag, &list)).map(|_| 0)
     })
 }

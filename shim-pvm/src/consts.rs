@@ -101,6 +101,9 @@ pub mod enc {
 
 /// `pvm_spawn` flags (bits, OR-ed together).
 pub mod spawn {
+    /// The architecture every host of the job reports (`pvm_config`), the
+    /// only one `PvmTaskArch` accepts.
+    pub const ARCH: &str = "LINUX64";
     /// `PvmTaskDefault`: any host.
     pub const TASK_DEFAULT: i32 = 0;
     /// `PvmTaskHost`: `where` names a host.

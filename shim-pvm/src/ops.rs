@@ -326,10 +326,48 @@ impl Task {
         }
     }
 
-    /// `pvm_spawn`: claims idle pre-launched ranks running `task`, then
-    /// starts the rest with the backend's spawn. One slot per requested
-    /// task: a tid or a negative PVM error.
-    pub fn spawn(&mut self, task: &str, args: &[String], ntask: i32) -> PvmResult<Vec<i32>> {
+    /// Where a spawn with `flag` and `place` may go: `Ok(None)` anywhere,
+    /// `Ok(Some(host))` on that host of the job, `Err(PvmNoHost)` for a
+    /// host the job does not run on or an architecture it does not have.
+    /// As in PVM, `place` counts only with `PvmTaskHost` (a host name, `"."`
+    /// for this task's host, an optional `":dir"` suffix ignored) or
+    /// `PvmTaskArch` (an architecture name); `PVMTASK` is OR-ed into `flag`.
+    pub fn spawn_place(&self, flag: i32, place: Option<&str>) -> PvmResult<Option<String>> {
+        let env_flag = std::env::var("PVMTASK")
+            .ok()
+            .and_then(|v| v.trim().parse::<i32>().ok())
+            .unwrap_or(0);
+        let flag = flag | env_flag;
+        let place = place.map(str::trim).filter(|p| !p.is_empty());
+        let Some(place) = place else {
+            return Ok(None);
+        };
+        if flag & crate::consts::spawn::TASK_HOST != 0 {
+            let name = place.split(':').next().unwrap_or(place);
+            if name == "." {
+                return Ok(Some(shim_core::mpi::processor_name()));
+            }
+            return match self.hosts().into_iter().find(|h| h == name) {
+                Some(h) => Ok(Some(h)),
+                None => Err(PvmError(err::NO_HOST)),
+            };
+        }
+        if flag & crate::consts::spawn::TASK_ARCH != 0 && place != crate::consts::spawn::ARCH {
+            return Err(PvmError(err::NO_HOST));
+        }
+        Ok(None)
+    }
+
+    /// `pvm_spawn`: claims idle pre-launched ranks running `task` (on
+    /// `host`, if given), then starts the rest with the backend's spawn
+    /// there. One slot per requested task: a tid or a negative PVM error.
+    pub fn spawn(
+        &mut self,
+        task: &str,
+        args: &[String],
+        ntask: i32,
+        host: Option<&str>,
+    ) -> PvmResult<Vec<i32>> {
         if ntask < 1 || task.is_empty() {
             return Err(PvmError(err::BAD_PARAM));
         }
@@ -338,7 +376,9 @@ impl Task {
         let pool = std::mem::take(&mut self.pool);
         for t in pool {
             let rank = self.world_tids.iter().position(|&w| w == t);
-            let runs_it = rank.is_some_and(|r| self.world[r].program == want);
+            let runs_it = rank.is_some_and(|r| {
+                self.world[r].program == want && host.is_none_or(|h| self.world[r].host == h)
+            });
             if runs_it && (claimed.len() as i32) < ntask {
                 claimed.push(t);
             } else {
@@ -354,7 +394,17 @@ impl Task {
                 Some(path) => {
                     // MPI refusing to start them at all (no free slots, say)
                     // is a per-task failure for PVM: every slot says so.
-                    let got = match shim_core::spawn(&path.to_string_lossy(), args, rest) {
+                    // The children start in this task's current context.
+                    let options = shim_core::spawn::SpawnOptions {
+                        host: host.map(str::to_string),
+                        note: self.msg.context as u32,
+                    };
+                    let got = match shim_core::spawn_with(
+                        &path.to_string_lossy(),
+                        args,
+                        rest,
+                        &options,
+                    ) {
                         Ok(got) => got,
                         Err(CoreError::InvalidArgument(_)) => return Err(PvmError(err::BAD_PARAM)),
                         Err(e) => {
@@ -377,19 +427,18 @@ impl Task {
         }
         let family: Vec<i32> = slots.iter().copied().filter(|&t| t > 0).collect();
         let body = family_body(self.me, self.msg.context, &family);
+        // A started program that is not a PVM task (it never joins MPI)
+        // cannot be reached: it gets no list.
+        let tell =
+            |sys: Context, t: i32, tag: i32| match id_of(t).map(|id| sys.send(id, tag, 0, &body)) {
+                Some(Err(CoreError::UnknownPeer(_))) | None | Some(Ok(())) => Ok(()),
+                Some(Err(e)) => Err(from_core(e)),
+            };
         for &t in &claimed {
-            if let Some(id) = id_of(t) {
-                self.sys
-                    .send(id, sys_tag::CLAIM, 0, &body)
-                    .map_err(from_core)?;
-            }
+            tell(self.sys, t, sys_tag::CLAIM)?;
         }
         for &t in &started {
-            if let Some(id) = id_of(t) {
-                self.sys
-                    .send(id, sys_tag::SIBLINGS, 0, &body)
-                    .map_err(from_core)?;
-            }
+            tell(self.sys, t, sys_tag::SIBLINGS)?;
         }
         // Successes first, failures after them, as PVM reports them.
         slots.sort_by_key(|&t| t < 0);
@@ -412,14 +461,10 @@ impl Task {
     /// `pvm_notify` for task exits: the watched tasks tell this one when
     /// they exit; unknown tasks count as already gone.
     pub fn notify(&mut self, what: i32, tag: i32, tids: &[i32]) -> PvmResult<()> {
-        let kind = what & !notify::CANCEL;
-        if kind != notify::TASK_EXIT {
-            // Hosts never come or go under MPI: nothing to report.
-            return if matches!(kind, notify::HOST_ADD | notify::HOST_DELETE) {
-                Ok(())
-            } else {
-                Err(PvmError(err::BAD_PARAM))
-            };
+        check_notify(what, tag, tids.len() as i32, tids)?;
+        if what & !notify::CANCEL != notify::TASK_EXIT {
+            // Hosts and routes never come or go under MPI: nothing to report.
+            return Ok(());
         }
         let ctx = self.msg.context;
         for &t in tids {
@@ -440,6 +485,29 @@ impl Task {
             }
         }
         Ok(())
+    }
+}
+
+/// `pvm_notify`'s argument rules, as PVM checks them: a negative tag is
+/// refused; `PvmTaskExit` and `PvmRouteDelete` need at least one tid and
+/// every tid must name a task; `PvmHostDelete` needs at least one host;
+/// `PvmHostAdd` and `PvmRouteAdd` take any count (-1 = every event, 0 =
+/// stop); any other event is refused. `count` is the caller's count,
+/// `tids` the entries it supplied (empty when the count is not positive).
+pub fn check_notify(what: i32, tag: i32, count: i32, tids: &[i32]) -> PvmResult<()> {
+    if tag < 0 {
+        return Err(PvmError(err::BAD_PARAM));
+    }
+    match what & !notify::CANCEL {
+        notify::TASK_EXIT | notify::ROUTE_DELETE => {
+            if count < 1 || tids.iter().any(|&t| !crate::consts::tid::is_task(t)) {
+                return Err(PvmError(err::BAD_PARAM));
+            }
+            Ok(())
+        }
+        notify::HOST_DELETE if count < 1 => Err(PvmError(err::BAD_PARAM)),
+        notify::HOST_DELETE | notify::HOST_ADD | notify::ROUTE_ADD => Ok(()),
+        _ => Err(PvmError(err::BAD_PARAM)),
     }
 }
 

@@ -182,7 +182,7 @@ impl Pvm {
     /// Starts `n` copies of `program` with `args`; the ids of those started.
     pub fn spawn(&self, program: &str, args: &[&str], n: i32) -> PvmResult<Vec<Tid>> {
         let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
-        let slots = with_task(|t| t.spawn(program, &args, n))?;
+        let slots = with_task(|t| t.spawn(program, &args, n, None))?;
         let started: Vec<Tid> = slots.iter().filter(|&&s| s > 0).map(|&s| Tid(s)).collect();
         match (started.is_empty(), slots.first()) {
             (true, Some(&code)) if code < 0 => Err(PvmError(code)),

@@ -253,6 +253,14 @@ impl Task {
         }
         if parent.is_some() {
             task.origin = Origin::Spawned;
+            // A spawned task starts in its parent's context at spawn time,
+            // which came with the spawn itself: it holds before this task's
+            // first PVM call returns.
+            if let Some(ctx) = shim_core::spawn::spawn_note().and_then(|n| i32::try_from(n).ok()) {
+                if (0..crate::consts::ctx::SYSCTX_DG).contains(&ctx) {
+                    task.msg.context = ctx;
+                }
+            }
             return Ok(task);
         }
         let first_app = task.world.iter().map(|f| f.appnum).min().unwrap_or(0);
@@ -314,8 +322,8 @@ impl Task {
                 .sys
                 .recv(Match::new(Some(parent), Some(sys_tag::SIBLINGS)), None)
                 .map_err(core_err)?;
-            let (_, c, sibs) = parse_family(&m.data).ok_or(PvmError(err::BAD_MSG))?;
-            self.msg.context = c;
+            // The context came with the spawn; the task may have changed it since.
+            let (_, _, sibs) = parse_family(&m.data).ok_or(PvmError(err::BAD_MSG))?;
             self.siblings = Some(sibs);
         }
         Ok(self.siblings.clone().unwrap_or_default())
@@ -353,8 +361,7 @@ impl Task {
                     self.msg.notify_arrived(w[0], w[1], from);
                 }
                 sys_tag::SIBLINGS => {
-                    if let Some((_, c, sibs)) = parse_family(&m.data) {
-                        self.msg.context = c;
+                    if let Some((_, _, sibs)) = parse_family(&m.data) {
                         self.siblings = Some(sibs);
                     }
                 }

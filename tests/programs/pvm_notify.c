@@ -3,7 +3,8 @@
  * killed. The parent asks to be notified of both exits and checks each
  * notice (tag, body = the exited tid, source = a daemon tid), that a notify
  * for a task already gone is answered at once, and that the job then ends
- * cleanly. Run with `mpiexec -n 1`. */
+ * cleanly; and that bad arguments are refused as PVM refuses them. Run
+ * with `mpiexec -n 1`. */
 #include <pvm3.h>
 #include <stdio.h>
 #include <string.h>
@@ -36,6 +37,27 @@ int main(int argc, char **argv) {
         pvm_exit();
         return 0;
     }
+    /* Argument checks, as PVM 3.4.6 makes them: events about tasks or
+     * hosts need at least one tid, every tid must name a task, the tag
+     * must not be negative; HostAdd and RouteAdd take any count. */
+    pvm_setopt(PvmAutoErr, 0);
+    int me = pvm_mytid();
+    int host = me & 0x3ffc0000;
+    EXPECT(pvm_notify(PvmTaskExit, EXIT_TAG, 0, &me), PvmBadParam);
+    EXPECT(pvm_notify(PvmTaskExit, EXIT_TAG, -1, &me), PvmBadParam);
+    EXPECT(pvm_notify(PvmTaskExit, EXIT_TAG, 0, NULL), PvmBadParam);
+    EXPECT(pvm_notify(PvmTaskExit | PvmNotifyCancel, EXIT_TAG, 0, &me), PvmBadParam);
+    EXPECT(pvm_notify(PvmTaskExit, EXIT_TAG, 1, &host), PvmBadParam);
+    EXPECT(pvm_notify(PvmTaskExit, -5, 1, &me), PvmBadParam);
+    EXPECT(pvm_notify(PvmHostDelete, EXIT_TAG, 0, &host), PvmBadParam);
+    EXPECT(pvm_notify(PvmRouteDelete, EXIT_TAG, 0, &me), PvmBadParam);
+    EXPECT(pvm_notify(9, EXIT_TAG, 1, &me), PvmBadParam);
+    EXPECT(pvm_notify(PvmHostAdd, EXIT_TAG + 1, -1, NULL), PvmOk);
+    EXPECT(pvm_notify(PvmHostAdd, EXIT_TAG + 1, 0, NULL), PvmOk);
+    EXPECT(pvm_notify(PvmRouteAdd, EXIT_TAG + 1, -1, NULL), PvmOk);
+    EXPECT(pvm_nrecv(-1, EXIT_TAG), 0); /* a refused request sends nothing */
+    pvm_setopt(PvmAutoErr, 1);
+
     int kids[2];
     int n = pvm_spawn(argv[0], (char *[]){"child", NULL}, PvmTaskDefault, "", 2, kids);
     CHECK(n == 2, "two children");

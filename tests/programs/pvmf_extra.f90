@@ -42,6 +42,16 @@ program pvmf_extra
   ! Errors below are expected: do not print them.
   call pvmfsetopt(PVMAUTOERR, 0, old)
 
+  ! ---- pvmfnotify checks its count as pvm_notify does ---------------------
+  call pvmfnotify(PVMTASKEXIT, 70, 0, tids, info)
+  call ok(info == PVMBADPARAM, 'pvmfnotify task exit with no tids')
+  call pvmfnotify(PVMTASKEXIT, 70, -1, tids, info)
+  call ok(info == PVMBADPARAM, 'pvmfnotify task exit with a negative count')
+  call pvmfnotify(PVMHOSTDELETE, 70, 0, tids, info)
+  call ok(info == PVMBADPARAM, 'pvmfnotify host delete with no hosts')
+  call pvmfnotify(PVMHOSTADD, 71, -1, tids, info)
+  call ok(info == 0, 'pvmfnotify host add for every event')
+
   ! ---- host queries -----------------------------------------------------
   call pvmfconfig(nhost, narch, dtid, hname, arch, speed, info)
   call ok(info == 1, 'pvmfconfig first host')

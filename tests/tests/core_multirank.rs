@@ -111,6 +111,34 @@ fn started_without_a_launcher_spawns_too() {
     );
 }
 
+/// Spawn numbers come back when their processes are gone: 5000 numbers in
+/// one job (more than a task id holds), an immediate refusal when all are
+/// in use, and real spawns that reuse the two numbers left free.
+#[test]
+fn spawn_numbers_are_reused_and_refused_at_once_when_all_are_in_use() {
+    let r = run(2, env!("CARGO_BIN_EXE_core_spawn_reuse"), &[]);
+    r.assert_ok("core_spawn_reuse");
+    let tally = |who: &str| {
+        r.stdout
+            .lines()
+            .find(|l| l.starts_with(who))
+            .unwrap_or_else(|| panic!("no tally from {who}:\n{}", r.stdout))
+            .to_string()
+    };
+    let spawner = tally("core_spawn_reuse spawner:");
+    assert!(spawner.ends_with(" 0 failed"), "{spawner}\n{}", r.stderr);
+    assert!(tally("core_spawn_reuse registry:").ends_with(" 0 failed"));
+    // 5000 ranges and releases, plus the rest: every check ran.
+    let passed: usize = spawner
+        .split(": ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!(passed > 10_000, "{spawner}");
+    assert!(r.elapsed < Duration::from_secs(60), "took {:?}", r.elapsed);
+}
+
 #[test]
 fn spawning_a_missing_program_is_an_error_not_a_crash() {
     let r = run(1, env!("CARGO_BIN_EXE_core_spawn_fail"), &[]);
