@@ -75,7 +75,12 @@ fn get_dad(call: &str, h: c_int) -> HpfResult<Dad> {
 }
 
 fn kind(call: &str, t: c_int) -> HpfResult<ElemKind> {
-    ElemKind::from_code(t).ok_or_else(|| HpfError::bad_arg(call, format!("element type {t} is not one of HPF_INTEGER4/8, HPF_REAL4/8")))
+    ElemKind::from_code(t).ok_or_else(|| {
+        HpfError::bad_arg(
+            call,
+            format!("element type {t} is not one of HPF_INTEGER4/8, HPF_REAL4/8"),
+        )
+    })
 }
 
 /// Calls `$f::<T>` for the element type `$k`.
@@ -140,9 +145,13 @@ pub extern "C" fn hpf_nprocs(n: *mut c_int) -> c_int {
 pub extern "C" fn hpf_grid_create(ndims: c_int, dims: *mut c_int, grid: *mut c_int) -> c_int {
     const CALL: &str = "hpf_grid_create";
     run(CALL, || {
-        let n = usize::try_from(ndims).map_err(|_| HpfError::bad_arg(CALL, format!("ndims {ndims} is negative")))?;
+        let n = usize::try_from(ndims)
+            .map_err(|_| HpfError::bad_arg(CALL, format!("ndims {ndims} is negative")))?;
         if n == 0 || n > grid::MAX_GRID_DIMS {
-            return Err(HpfError::bad_arg(CALL, format!("ndims {ndims} is not 1 to 3")));
+            return Err(HpfError::bad_arg(
+                CALL,
+                format!("ndims {ndims} is not 1 to 3"),
+            ));
         }
         let d = ptr::read(dims as *const c_int, n).ok_or_else(|| null(CALL, "dims"))?;
         if grid.is_null() {
@@ -168,7 +177,12 @@ pub extern "C" fn hpf_grid_free(grid: c_int) -> c_int {
     run("hpf_grid_free", || {
         handles(|t| t.grids.remove(&grid))
             .map(|_| ())
-            .ok_or_else(|| HpfError::new(HPF_EBADHANDLE, format!("hpf_grid_free: no processor grid {grid}")))
+            .ok_or_else(|| {
+                HpfError::new(
+                    HPF_EBADHANDLE,
+                    format!("hpf_grid_free: no processor grid {grid}"),
+                )
+            })
     })
 }
 
@@ -214,7 +228,10 @@ pub extern "C" fn hpf_dad_create(
     const CALL: &str = "hpf_dad_create";
     run(CALL, || {
         let g = get_grid(CALL, grid)?;
-        let r = usize::try_from(rank).ok().filter(|&r| (1..=7).contains(&r)).ok_or_else(|| HpfError::bad_arg(CALL, format!("rank {rank} is not 1 to 7")))?;
+        let r = usize::try_from(rank)
+            .ok()
+            .filter(|&r| (1..=7).contains(&r))
+            .ok_or_else(|| HpfError::bad_arg(CALL, format!("rank {rank} is not 1 to 7")))?;
         let lb = ptr::read(lb, r).ok_or_else(|| null(CALL, "lb"))?;
         let extent = ptr::read(extent, r).ok_or_else(|| null(CALL, "extent"))?;
         let dist = ptr::read(dist, r).ok_or_else(|| null(CALL, "dist"))?;
@@ -231,18 +248,34 @@ pub extern "C" fn hpf_dad_create(
         let ohi = opt(ohi, "ohi")?;
         let mut specs = Vec::with_capacity(r);
         for d in 0..r {
-            let bad = |what: String| HpfError::bad_arg(CALL, format!("dimension {}: {what}", d + 1));
-            let ext = usize::try_from(extent[d]).map_err(|_| bad(format!("extent {} is negative", extent[d])))?;
+            let bad =
+                |what: String| HpfError::bad_arg(CALL, format!("dimension {}: {what}", d + 1));
+            let ext = usize::try_from(extent[d])
+                .map_err(|_| bad(format!("extent {} is negative", extent[d])))?;
             let dst = match dist[d] {
                 HPF_COLLAPSED => Dist::Collapsed,
                 HPF_BLOCK => Dist::Block,
                 HPF_CYCLIC => Dist::Cyclic,
-                HPF_CYCLIC_K => Dist::BlockCyclic(usize::try_from(block[d]).ok().filter(|&k| k >= 1).ok_or_else(|| bad(format!("block {} of CYCLIC(k) is not positive", block[d])))?),
+                HPF_CYCLIC_K => Dist::BlockCyclic(
+                    usize::try_from(block[d])
+                        .ok()
+                        .filter(|&k| k >= 1)
+                        .ok_or_else(|| {
+                            bad(format!("block {} of CYCLIC(k) is not positive", block[d]))
+                        })?,
+                ),
                 x => return Err(bad(format!("distribution {x} is unknown"))),
             };
-            let pd = if dst == Dist::Collapsed { 0 } else { usize::try_from(pdim[d]).map_err(|_| bad(format!("grid dimension {} is negative", pdim[d])))? };
-            let lo = usize::try_from(olo[d]).map_err(|_| bad(format!("olo {} is negative", olo[d])))?;
-            let hi = usize::try_from(ohi[d]).map_err(|_| bad(format!("ohi {} is negative", ohi[d])))?;
+            let pd = if dst == Dist::Collapsed {
+                0
+            } else {
+                usize::try_from(pdim[d])
+                    .map_err(|_| bad(format!("grid dimension {} is negative", pdim[d])))?
+            };
+            let lo =
+                usize::try_from(olo[d]).map_err(|_| bad(format!("olo {} is negative", olo[d])))?;
+            let hi =
+                usize::try_from(ohi[d]).map_err(|_| bad(format!("ohi {} is negative", ohi[d])))?;
             specs.push(DimSpec::new(lb[d], ext, dst, pd).with_overlap(lo, hi));
         }
         if dad.is_null() {
@@ -297,7 +330,8 @@ pub extern "C" fn hpf_dad_local_shape(
     run(CALL, || {
         let d = get_dad(CALL, dad)?;
         let me = d.grid().rank();
-        let conv = |v: Vec<usize>| -> Vec<c_longlong> { v.iter().map(|&x| x as c_longlong).collect() };
+        let conv =
+            |v: Vec<usize>| -> Vec<c_longlong> { v.iter().map(|&x| x as c_longlong).collect() };
         for (p, v, what) in [
             (count, d.counts_of(me), "count"),
             (alloc, d.alloc_of(me), "alloc"),
@@ -315,12 +349,19 @@ pub extern "C" fn hpf_dad_local_shape(
 /// (0-based, overlap not counted) of dimension `dim` (1-based) on this
 /// process. Returns `HPF_OK`, `HPF_EBADHANDLE` or `HPF_EBADARG`.
 #[no_mangle]
-pub extern "C" fn hpf_dad_local_to_global(dad: c_int, dim: c_int, local: c_longlong, global: *mut c_longlong) -> c_int {
+pub extern "C" fn hpf_dad_local_to_global(
+    dad: c_int,
+    dim: c_int,
+    local: c_longlong,
+    global: *mut c_longlong,
+) -> c_int {
     const CALL: &str = "hpf_dad_local_to_global";
     run(CALL, || {
         let d = get_dad(CALL, dad)?;
-        let k = usize::try_from(dim - 1).map_err(|_| HpfError::bad_arg(CALL, format!("dim {dim} is not positive")))?;
-        let l = usize::try_from(local).map_err(|_| HpfError::bad_arg(CALL, format!("local index {local} is negative")))?;
+        let k = usize::try_from(dim - 1)
+            .map_err(|_| HpfError::bad_arg(CALL, format!("dim {dim} is not positive")))?;
+        let l = usize::try_from(local)
+            .map_err(|_| HpfError::bad_arg(CALL, format!("local index {local} is negative")))?;
         let g = d.local_to_global(k, l)?;
         ptr::write(global, g).ok_or_else(|| null(CALL, "global"))
     })
@@ -332,7 +373,12 @@ pub extern "C" fn hpf_dad_local_to_global(dad: c_int, dim: c_int, local: c_longl
 /// `*offset`. Returns `HPF_OK`, `HPF_EBADHANDLE` or `HPF_EBADARG`
 /// (subscript out of bounds).
 #[no_mangle]
-pub extern "C" fn hpf_dad_owner(dad: c_int, gidx: *const c_longlong, owner: *mut c_int, offset: *mut c_longlong) -> c_int {
+pub extern "C" fn hpf_dad_owner(
+    dad: c_int,
+    gidx: *const c_longlong,
+    owner: *mut c_int,
+    offset: *mut c_longlong,
+) -> c_int {
     const CALL: &str = "hpf_dad_owner";
     run(CALL, || {
         let d = get_dad(CALL, dad)?;
@@ -348,12 +394,29 @@ pub extern "C" fn hpf_dad_owner(dad: c_int, gidx: *const c_longlong, owner: *mut
 /// the count, or -1 for a negative `n`, `nb` < 1, `nprocs` < 1 or a process
 /// number outside 0..nprocs-1.
 #[no_mangle]
-pub extern "C" fn hpf_numroc(n: c_longlong, nb: c_longlong, iproc: c_int, isrcproc: c_int, nprocs: c_int) -> c_longlong {
+pub extern "C" fn hpf_numroc(
+    n: c_longlong,
+    nb: c_longlong,
+    iproc: c_int,
+    isrcproc: c_int,
+    nprocs: c_int,
+) -> c_longlong {
     guard("hpf_numroc", -1, || {
-        if n < 0 || nb < 1 || nprocs < 1 || !(0..nprocs).contains(&iproc) || !(0..nprocs).contains(&isrcproc) {
+        if n < 0
+            || nb < 1
+            || nprocs < 1
+            || !(0..nprocs).contains(&iproc)
+            || !(0..nprocs).contains(&isrcproc)
+        {
             return -1;
         }
-        numroc(n as usize, nb as usize, iproc as usize, isrcproc as usize, nprocs as usize) as c_longlong
+        numroc(
+            n as usize,
+            nb as usize,
+            iproc as usize,
+            isrcproc as usize,
+            nprocs as usize,
+        ) as c_longlong
     })
 }
 
@@ -367,13 +430,26 @@ fn local_mut<'a, T>(call: &str, what: &str, d: &Dad, p: *mut c_void) -> HpfResul
 
 type Reduction<T> = fn(&Dad, &[T]) -> HpfResult<T>;
 
-fn reduce_into<T: Element>(call: &str, which: usize, d: &Dad, a: *const c_void, result: *mut c_void) -> HpfResult<()> {
+fn reduce_into<T: Element>(
+    call: &str,
+    which: usize,
+    d: &Dad,
+    a: *const c_void,
+    result: *mut c_void,
+) -> HpfResult<()> {
     let fs: [Reduction<T>; 4] = [reduce::sum, reduce::product, reduce::maxval, reduce::minval];
     let v = fs[which](d, local::<T>(call, "array", d, a)?)?;
     ptr::write(result as *mut T, v).ok_or_else(|| null(call, "result"))
 }
 
-fn reduction(call: &str, which: usize, dad: c_int, ty: c_int, a: *const c_void, result: *mut c_void) -> c_int {
+fn reduction(
+    call: &str,
+    which: usize,
+    dad: c_int,
+    ty: c_int,
+    a: *const c_void,
+    result: *mut c_void,
+) -> c_int {
     run(call, || {
         let d = get_dad(call, dad)?;
         let k = kind(call, ty)?;
@@ -386,25 +462,45 @@ fn reduction(call: &str, which: usize, dad: c_int, ty: c_int, a: *const c_void, 
 /// documented in hpf-rts/README.md). Returns `HPF_OK`, `HPF_EBADHANDLE`,
 /// `HPF_EBADARG` (type, NULL pointers) or `HPF_ESYSTEM`.
 #[no_mangle]
-pub extern "C" fn hpf_sum(dad: c_int, r#type: c_int, a: *const c_void, result: *mut c_void) -> c_int {
+pub extern "C" fn hpf_sum(
+    dad: c_int,
+    r#type: c_int,
+    a: *const c_void,
+    result: *mut c_void,
+) -> c_int {
     reduction("hpf_sum", 0, dad, r#type, a, result)
 }
 
 /// `*result = PRODUCT(a)` (1 for an empty array); as `hpf_sum`.
 #[no_mangle]
-pub extern "C" fn hpf_product(dad: c_int, r#type: c_int, a: *const c_void, result: *mut c_void) -> c_int {
+pub extern "C" fn hpf_product(
+    dad: c_int,
+    r#type: c_int,
+    a: *const c_void,
+    result: *mut c_void,
+) -> c_int {
     reduction("hpf_product", 1, dad, r#type, a, result)
 }
 
 /// `*result = MAXVAL(a)` (-HUGE for an empty array); as `hpf_sum`.
 #[no_mangle]
-pub extern "C" fn hpf_maxval(dad: c_int, r#type: c_int, a: *const c_void, result: *mut c_void) -> c_int {
+pub extern "C" fn hpf_maxval(
+    dad: c_int,
+    r#type: c_int,
+    a: *const c_void,
+    result: *mut c_void,
+) -> c_int {
     reduction("hpf_maxval", 2, dad, r#type, a, result)
 }
 
 /// `*result = MINVAL(a)` (HUGE for an empty array); as `hpf_sum`.
 #[no_mangle]
-pub extern "C" fn hpf_minval(dad: c_int, r#type: c_int, a: *const c_void, result: *mut c_void) -> c_int {
+pub extern "C" fn hpf_minval(
+    dad: c_int,
+    r#type: c_int,
+    a: *const c_void,
+    result: *mut c_void,
+) -> c_int {
     reduction("hpf_minval", 3, dad, r#type, a, result)
 }
 
@@ -445,9 +541,18 @@ pub extern "C" fn hpf_any(dad: c_int, mask: *const c_int, result: *mut c_int) ->
     })
 }
 
-fn dot_into<T: Element>(d: &Dad, a: *const c_void, b: *const c_void, result: *mut c_void) -> HpfResult<()> {
+fn dot_into<T: Element>(
+    d: &Dad,
+    a: *const c_void,
+    b: *const c_void,
+    result: *mut c_void,
+) -> HpfResult<()> {
     const CALL: &str = "hpf_dot_product";
-    let v = reduce::dot_product(d, local::<T>(CALL, "a", d, a)?, local::<T>(CALL, "b", d, b)?)?;
+    let v = reduce::dot_product(
+        d,
+        local::<T>(CALL, "a", d, a)?,
+        local::<T>(CALL, "b", d, b)?,
+    )?;
     ptr::write(result as *mut T, v).ok_or_else(|| null(CALL, "result"))
 }
 
@@ -455,7 +560,13 @@ fn dot_into<T: Element>(d: &Dad, a: *const c_void, b: *const c_void, result: *mu
 /// `dad` (collective). Returns `HPF_OK`, `HPF_EBADHANDLE`, `HPF_EBADARG`
 /// (rank, type, NULL pointers) or `HPF_ESYSTEM`.
 #[no_mangle]
-pub extern "C" fn hpf_dot_product(dad: c_int, r#type: c_int, a: *const c_void, b: *const c_void, result: *mut c_void) -> c_int {
+pub extern "C" fn hpf_dot_product(
+    dad: c_int,
+    r#type: c_int,
+    a: *const c_void,
+    b: *const c_void,
+    result: *mut c_void,
+) -> c_int {
     const CALL: &str = "hpf_dot_product";
     run(CALL, || {
         let d = get_dad(CALL, dad)?;
@@ -464,9 +575,19 @@ pub extern "C" fn hpf_dot_product(dad: c_int, r#type: c_int, a: *const c_void, b
     })
 }
 
-fn loc_into<T: Element>(call: &str, max: bool, d: &Dad, a: *const c_void, pos: *mut c_longlong) -> HpfResult<()> {
+fn loc_into<T: Element>(
+    call: &str,
+    max: bool,
+    d: &Dad,
+    a: *const c_void,
+    pos: *mut c_longlong,
+) -> HpfResult<()> {
     let buf = local::<T>(call, "array", d, a)?;
-    let p = if max { reduce::maxloc(d, buf)? } else { reduce::minloc(d, buf)? };
+    let p = if max {
+        reduce::maxloc(d, buf)?
+    } else {
+        reduce::minloc(d, buf)?
+    };
     ptr::write_all(pos, &p).ok_or_else(|| null(call, "pos"))
 }
 
@@ -475,7 +596,12 @@ fn loc_into<T: Element>(call: &str, max: bool, d: &Dad, a: *const c_void, pos: *
 /// Collective. Returns `HPF_OK`, `HPF_EBADHANDLE`, `HPF_EBADARG` or
 /// `HPF_ESYSTEM`.
 #[no_mangle]
-pub extern "C" fn hpf_maxloc(dad: c_int, r#type: c_int, a: *const c_void, pos: *mut c_longlong) -> c_int {
+pub extern "C" fn hpf_maxloc(
+    dad: c_int,
+    r#type: c_int,
+    a: *const c_void,
+    pos: *mut c_longlong,
+) -> c_int {
     run("hpf_maxloc", || {
         let d = get_dad("hpf_maxloc", dad)?;
         let k = kind("hpf_maxloc", r#type)?;
@@ -485,7 +611,12 @@ pub extern "C" fn hpf_maxloc(dad: c_int, r#type: c_int, a: *const c_void, pos: *
 
 /// `pos[rank] = MINLOC(a)`; as `hpf_maxloc` for the first minimum.
 #[no_mangle]
-pub extern "C" fn hpf_minloc(dad: c_int, r#type: c_int, a: *const c_void, pos: *mut c_longlong) -> c_int {
+pub extern "C" fn hpf_minloc(
+    dad: c_int,
+    r#type: c_int,
+    a: *const c_void,
+    pos: *mut c_longlong,
+) -> c_int {
     run("hpf_minloc", || {
         let d = get_dad("hpf_minloc", dad)?;
         let k = kind("hpf_minloc", r#type)?;
@@ -507,7 +638,12 @@ fn halo_in<T: Element>(d: &Dad, a: *mut c_void, periodic: &[bool]) -> HpfResult<
 /// schedule is planned on the first call and reused. Collective. Returns
 /// `HPF_OK`, `HPF_EBADHANDLE`, `HPF_EBADARG` or `HPF_ESYSTEM`.
 #[no_mangle]
-pub extern "C" fn hpf_shift_overlap(dad: c_int, r#type: c_int, a: *mut c_void, periodic: *const c_int) -> c_int {
+pub extern "C" fn hpf_shift_overlap(
+    dad: c_int,
+    r#type: c_int,
+    a: *mut c_void,
+    periodic: *const c_int,
+) -> c_int {
     const CALL: &str = "hpf_shift_overlap";
     run(CALL, || {
         let d = get_dad(CALL, dad)?;
@@ -515,13 +651,23 @@ pub extern "C" fn hpf_shift_overlap(dad: c_int, r#type: c_int, a: *mut c_void, p
         let per: Vec<bool> = if periodic.is_null() {
             vec![false; d.rank()]
         } else {
-            ptr::read(periodic, d.rank()).ok_or_else(|| null(CALL, "periodic"))?.iter().map(|&p| p != 0).collect()
+            ptr::read(periodic, d.rank())
+                .ok_or_else(|| null(CALL, "periodic"))?
+                .iter()
+                .map(|&p| p != 0)
+                .collect()
         };
         typed!(k, halo_in(&d, a, &per))
     })
 }
 
-fn cshift_in<T: Element>(d: &Dad, src: *const c_void, dst: *mut c_void, shift: i64, dim: usize) -> HpfResult<()> {
+fn cshift_in<T: Element>(
+    d: &Dad,
+    src: *const c_void,
+    dst: *mut c_void,
+    shift: i64,
+    dim: usize,
+) -> HpfResult<()> {
     const CALL: &str = "hpf_cshift";
     if ptr::overlaps::<T>(src, dst, d.local_len()) {
         return Err(HpfError::bad_arg(CALL, "source and result share memory"));
@@ -536,12 +682,20 @@ fn cshift_in<T: Element>(d: &Dad, src: *const c_void, dst: *mut c_void, shift: i
 /// along `dim`. Only owned cells of `dst` are written. Collective. Returns
 /// `HPF_OK`, `HPF_EBADHANDLE`, `HPF_EBADARG` or `HPF_ESYSTEM`.
 #[no_mangle]
-pub extern "C" fn hpf_cshift(dad: c_int, r#type: c_int, src: *const c_void, dst: *mut c_void, shift: c_longlong, dim: c_int) -> c_int {
+pub extern "C" fn hpf_cshift(
+    dad: c_int,
+    r#type: c_int,
+    src: *const c_void,
+    dst: *mut c_void,
+    shift: c_longlong,
+    dim: c_int,
+) -> c_int {
     const CALL: &str = "hpf_cshift";
     run(CALL, || {
         let d = get_dad(CALL, dad)?;
         let k = kind(CALL, r#type)?;
-        let dm = usize::try_from(dim - 1).map_err(|_| HpfError::bad_arg(CALL, format!("DIM {dim} is not positive")))?;
+        let dm = usize::try_from(dim - 1)
+            .map_err(|_| HpfError::bad_arg(CALL, format!("DIM {dim} is not positive")))?;
         typed!(k, cshift_in(&d, src, dst, shift, dm))
     })
 }
@@ -550,7 +704,10 @@ fn copy_in<T: Element>(sd: &Dad, src: *const c_void, dd: &Dad, dst: *mut c_void)
     const CALL: &str = "hpf_copy";
     let n = sd.local_len().max(dd.local_len());
     if ptr::overlaps::<T>(src, dst, n) {
-        return Err(HpfError::bad_arg(CALL, "source and destination share memory"));
+        return Err(HpfError::bad_arg(
+            CALL,
+            "source and destination share memory",
+        ));
     }
     let s = local::<T>(CALL, "src", sd, src)?;
     let r = local_mut::<T>(CALL, "dst", dd, dst)?;
@@ -563,7 +720,13 @@ fn copy_in<T: Element>(sd: &Dad, src: *const c_void, dd: &Dad, dst: *mut c_void)
 /// Returns `HPF_OK`, `HPF_EBADHANDLE`, `HPF_EMISMATCH` (shape or grid),
 /// `HPF_EBADARG` or `HPF_ESYSTEM`.
 #[no_mangle]
-pub extern "C" fn hpf_copy(src_dad: c_int, src: *const c_void, dst_dad: c_int, dst: *mut c_void, r#type: c_int) -> c_int {
+pub extern "C" fn hpf_copy(
+    src_dad: c_int,
+    src: *const c_void,
+    dst_dad: c_int,
+    dst: *mut c_void,
+    r#type: c_int,
+) -> c_int {
     const CALL: &str = "hpf_copy";
     run(CALL, || {
         let sd = get_dad(CALL, src_dad)?;

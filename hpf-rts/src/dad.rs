@@ -212,24 +212,37 @@ impl Dad {
     pub fn new(grid: &Arc<ProcGrid>, specs: &[DimSpec]) -> HpfResult<Dad> {
         const CALL: &str = "hpf_dad_create";
         if specs.is_empty() {
-            return Err(HpfError::bad_arg(CALL, "an array has at least one dimension"));
+            return Err(HpfError::bad_arg(
+                CALL,
+                "an array has at least one dimension",
+            ));
         }
         let mut used = vec![false; grid.dims().len()];
         for (d, s) in specs.iter().enumerate() {
             let dim = d + 1;
             if s.extent > i64::MAX as usize / 2 {
-                return Err(HpfError::bad_arg(CALL, format!("dimension {dim}: extent {} too large", s.extent)));
+                return Err(HpfError::bad_arg(
+                    CALL,
+                    format!("dimension {dim}: extent {} too large", s.extent),
+                ));
             }
             if s.dist == Dist::Collapsed {
                 continue;
             }
             if let Dist::BlockCyclic(0) = s.dist {
-                return Err(HpfError::bad_arg(CALL, format!("dimension {dim}: CYCLIC(k) needs k >= 1")));
+                return Err(HpfError::bad_arg(
+                    CALL,
+                    format!("dimension {dim}: CYCLIC(k) needs k >= 1"),
+                ));
             }
             if s.pdim >= used.len() {
                 return Err(HpfError::bad_arg(
                     CALL,
-                    format!("dimension {dim}: the grid has no dimension {} (it has {})", s.pdim, used.len()),
+                    format!(
+                        "dimension {dim}: the grid has no dimension {} (it has {})",
+                        s.pdim,
+                        used.len()
+                    ),
                 ));
             }
             if used[s.pdim] {
@@ -326,7 +339,13 @@ impl Dad {
     /// spread over (the array is replicated along those).
     pub fn is_primary(&self, r: usize) -> bool {
         let c = self.grid.coords_of(r);
-        (0..c.len()).all(|g| c[g] == 0 || self.dims.iter().any(|d| d.distributed() && d.spec.pdim == g))
+        (0..c.len()).all(|g| {
+            c[g] == 0
+                || self
+                    .dims
+                    .iter()
+                    .any(|d| d.distributed() && d.spec.pdim == g)
+        })
     }
 
     /// Whether grid rank `s` may serve grid rank `q` as the source of
@@ -334,7 +353,13 @@ impl Dad {
     /// spread over (each replica serves its own line).
     pub fn serves(&self, s: usize, q: usize) -> bool {
         let (cs, cq) = (self.grid.coords_of(s), self.grid.coords_of(q));
-        (0..cs.len()).all(|g| cs[g] == cq[g] || self.dims.iter().any(|d| d.distributed() && d.spec.pdim == g))
+        (0..cs.len()).all(|g| {
+            cs[g] == cq[g]
+                || self
+                    .dims
+                    .iter()
+                    .any(|d| d.distributed() && d.spec.pdim == g)
+        })
     }
 
     /// Owner (grid rank among the replicas in this process's line) and
@@ -342,7 +367,14 @@ impl Dad {
     pub fn owner_of(&self, gidx: &[i64]) -> HpfResult<(usize, usize)> {
         const CALL: &str = "hpf_dad_owner";
         if gidx.len() != self.dims.len() {
-            return Err(HpfError::bad_arg(CALL, format!("{} subscripts for a rank-{} array", gidx.len(), self.dims.len())));
+            return Err(HpfError::bad_arg(
+                CALL,
+                format!(
+                    "{} subscripts for a rank-{} array",
+                    gidx.len(),
+                    self.dims.len()
+                ),
+            ));
         }
         let mut coords = self.grid.my_coords().to_vec();
         let mut locals = Vec::with_capacity(self.dims.len());
@@ -351,7 +383,12 @@ impl Dad {
             if i < 0 || i as usize >= d.spec.extent {
                 return Err(HpfError::bad_arg(
                     CALL,
-                    format!("subscript {g} of dimension {} is outside {}:{}", k + 1, d.spec.lb, d.spec.lb + d.spec.extent as i64 - 1),
+                    format!(
+                        "subscript {g} of dimension {} is outside {}:{}",
+                        k + 1,
+                        d.spec.lb,
+                        d.spec.lb + d.spec.extent as i64 - 1
+                    ),
                 ));
             }
             let i = i as usize;
@@ -382,7 +419,14 @@ impl Dad {
             .ok_or_else(|| HpfError::bad_arg(CALL, format!("no dimension {}", dim + 1)))?;
         let c = d.coord(self.grid.my_coords());
         if l >= d.count(c) {
-            return Err(HpfError::bad_arg(CALL, format!("local index {l} of dimension {}: this process owns {}", dim + 1, d.count(c))));
+            return Err(HpfError::bad_arg(
+                CALL,
+                format!(
+                    "local index {l} of dimension {}: this process owns {}",
+                    dim + 1,
+                    d.count(c)
+                ),
+            ));
         }
         Ok(d.spec.lb + d.global(c, l) as i64)
     }
@@ -448,7 +492,11 @@ mod tests {
                 for p in 1..5 {
                     for src in 0..p {
                         for iproc in 0..p {
-                            assert_eq!(numroc(n, nb, iproc, src, p), dealt(n, nb, iproc, src, p), "n={n} nb={nb} p={p} src={src} iproc={iproc}");
+                            assert_eq!(
+                                numroc(n, nb, iproc, src, p),
+                                dealt(n, nb, iproc, src, p),
+                                "n={n} nb={nb} p={p} src={src} iproc={iproc}"
+                            );
                         }
                     }
                 }
@@ -474,7 +522,13 @@ mod tests {
     fn ownership_round_trips_and_counts_add_up() {
         for n in 0..30 {
             for p in 1..6 {
-                for dist in [Dist::Block, Dist::Cyclic, Dist::BlockCyclic(2), Dist::BlockCyclic(3), Dist::Collapsed] {
+                for dist in [
+                    Dist::Block,
+                    Dist::Cyclic,
+                    Dist::BlockCyclic(2),
+                    Dist::BlockCyclic(3),
+                    Dist::Collapsed,
+                ] {
                     let m = map(n, dist, p);
                     let procs = if dist == Dist::Collapsed { 1 } else { p };
                     let mut seen = vec![0usize; procs];

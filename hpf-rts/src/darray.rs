@@ -97,7 +97,10 @@ impl<T: Element> DArray<T> {
     /// DOT_PRODUCT with `other` (same DAD, rank 1).
     pub fn dot_product(&self, other: &DArray<T>) -> HpfResult<T> {
         if self.dad != other.dad {
-            return Err(HpfError::mismatch("hpf_dot_product", "the vectors have different DADs (remap one first)"));
+            return Err(HpfError::mismatch(
+                "hpf_dot_product",
+                "the vectors have different DADs (remap one first)",
+            ));
         }
         reduce::dot_product(&self.dad, &self.data, &other.data)
     }
@@ -121,7 +124,12 @@ impl<T: Element> DArray<T> {
     }
 
     /// Fills the overlap cells `wlo`/`whi` deep per dimension.
-    pub fn shift_overlap_widths(&mut self, wlo: &[usize], whi: &[usize], periodic: &[bool]) -> HpfResult<()> {
+    pub fn shift_overlap_widths(
+        &mut self,
+        wlo: &[usize],
+        whi: &[usize],
+        periodic: &[bool],
+    ) -> HpfResult<()> {
         let s = schedule::halo(&self.dad, wlo, whi, periodic)?;
         s.execute_in_place(&self.dad, &mut self.data)
     }
@@ -157,7 +165,10 @@ pub fn gather_global<T: Element>(dad: &Dad, buf: &[T]) -> HpfResult<Vec<T>> {
     let grid = dad.grid();
     let mut mine = Vec::new();
     dad.for_each_owned(grid.rank(), |_, off| buf[off].put(&mut mine));
-    let (all, lens) = grid.group().allgatherv(&mine).map_err(|e| HpfError::core(CALL, e))?;
+    let (all, lens) = grid
+        .group()
+        .allgatherv(&mine)
+        .map_err(|e| HpfError::core(CALL, e))?;
     let size = T::KIND.size();
     let mut out = vec![T::zero(); dad.global_len()];
     let mut at = 0;

@@ -95,13 +95,16 @@ impl ProcGrid {
             ));
         }
         if let Some(d) = dims.iter().find(|&&d| d < 0) {
-            return Err(HpfError::bad_arg(CALL, format!("grid size {d} is negative")));
+            return Err(HpfError::bad_arg(
+                CALL,
+                format!("grid size {d} is negative"),
+            ));
         }
         let (ctx, id) = {
             let mut rt = runtime();
-            let r = rt
-                .as_mut()
-                .ok_or_else(|| HpfError::new(HPF_ENOTINIT, format!("{CALL}: run-time not initialised")))?;
+            let r = rt.as_mut().ok_or_else(|| {
+                HpfError::new(HPF_ENOTINIT, format!("{CALL}: run-time not initialised"))
+            })?;
             let id = r.next_grid;
             r.next_grid += 1;
             (r.ctx, id)

@@ -7,7 +7,8 @@ use std::ffi::c_void;
 fn usable<T>(p: *const c_void, n: usize) -> bool {
     !p.is_null()
         && (p as usize).is_multiple_of(std::mem::align_of::<T>())
-        && n.checked_mul(std::mem::size_of::<T>()).is_some_and(|b| b <= isize::MAX as usize)
+        && n.checked_mul(std::mem::size_of::<T>())
+            .is_some_and(|b| b <= isize::MAX as usize)
 }
 
 /// A readable array of `n` elements of `T`; NULL only with `n` 0.

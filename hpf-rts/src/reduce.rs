@@ -21,7 +21,11 @@ pub fn check_len<T>(call: &str, dad: &Dad, buf: &[T], what: &str) -> HpfResult<(
     if buf.len() != dad.local_len() {
         return Err(HpfError::bad_arg(
             call,
-            format!("{what} holds {} elements, the DAD's local buffer has {}", buf.len(), dad.local_len()),
+            format!(
+                "{what} holds {} elements, the DAD's local buffer has {}",
+                buf.len(),
+                dad.local_len()
+            ),
         ));
     }
     Ok(())
@@ -59,12 +63,20 @@ fn gather(call: &str, dad: &Dad, bytes: &[u8]) -> HpfResult<Vec<Vec<u8>>> {
 }
 
 /// Local fold with `op` from `identity`, then the rank-order fold.
-fn reduce<T: Element>(call: &str, dad: &Dad, buf: &[T], identity: T, op: impl Fn(T, T) -> T) -> HpfResult<T> {
+fn reduce<T: Element>(
+    call: &str,
+    dad: &Dad,
+    buf: &[T],
+    identity: T,
+    op: impl Fn(T, T) -> T,
+) -> HpfResult<T> {
     check_len(call, dad, buf, "ARRAY")?;
     let part = local_fold(dad, identity, |a, _, off| op(a, buf[off]));
     let mut b = Vec::new();
     part.put(&mut b);
-    Ok(gather(call, dad, &b)?.iter().fold(identity, |a, p| op(a, T::get(p))))
+    Ok(gather(call, dad, &b)?
+        .iter()
+        .fold(identity, |a, p| op(a, T::get(p))))
 }
 
 fn max_of<T: Element>(a: T, b: T) -> T {
@@ -108,7 +120,10 @@ pub fn count<T: Element>(dad: &Dad, buf: &[T], pred: impl Fn(T) -> bool) -> HpfR
     const CALL: &str = "hpf_count";
     check_len(CALL, dad, buf, "MASK")?;
     let part: i64 = local_fold(dad, 0i64, |a, _, off| a + i64::from(pred(buf[off])));
-    Ok(gather(CALL, dad, &part.to_ne_bytes())?.iter().map(|p| i64::get(p)).sum())
+    Ok(gather(CALL, dad, &part.to_ne_bytes())?
+        .iter()
+        .map(|p| i64::get(p))
+        .sum())
 }
 
 /// ALL(MASK); true for an empty array.
@@ -125,19 +140,29 @@ pub fn any<T: Element>(dad: &Dad, buf: &[T], pred: impl Fn(T) -> bool) -> HpfRes
 pub fn dot_product<T: Element>(dad: &Dad, a: &[T], b: &[T]) -> HpfResult<T> {
     const CALL: &str = "hpf_dot_product";
     if dad.rank() != 1 {
-        return Err(HpfError::bad_arg(CALL, format!("DOT_PRODUCT needs rank-1 arrays, not rank {}", dad.rank())));
+        return Err(HpfError::bad_arg(
+            CALL,
+            format!("DOT_PRODUCT needs rank-1 arrays, not rank {}", dad.rank()),
+        ));
     }
     check_len(CALL, dad, a, "VECTOR_A")?;
     check_len(CALL, dad, b, "VECTOR_B")?;
     let part = local_fold(dad, T::zero(), |s, _, off| s.plus(a[off].times(b[off])));
     let mut bytes = Vec::new();
     part.put(&mut bytes);
-    Ok(gather(CALL, dad, &bytes)?.iter().fold(T::zero(), |s, p| s.plus(T::get(p))))
+    Ok(gather(CALL, dad, &bytes)?
+        .iter()
+        .fold(T::zero(), |s, p| s.plus(T::get(p))))
 }
 
 /// MAXLOC/MINLOC: `better(x, best)` says whether `x` beats the best so far
 /// strictly; ties go to the lowest column-major position.
-fn locate<T: Element>(call: &str, dad: &Dad, buf: &[T], better: impl Fn(T, T) -> bool) -> HpfResult<Vec<i64>> {
+fn locate<T: Element>(
+    call: &str,
+    dad: &Dad,
+    buf: &[T],
+    better: impl Fn(T, T) -> bool,
+) -> HpfResult<Vec<i64>> {
     check_len(call, dad, buf, "ARRAY")?;
     let best: Option<(T, usize)> = local_fold(dad, None, |b, g, off| {
         let x = buf[off];

@@ -83,7 +83,12 @@ type DimPairs = Vec<(usize, usize, bool)>;
 /// Plans the transfer from `src` to `dst` buffers. `pairs(k, s, q)` lists
 /// dimension `k`'s positions grid rank `s` sends to grid rank `q`; with
 /// `ghosts_only`, cells owned in every dimension are skipped.
-fn plan(src: &Dad, dst: &Dad, ghosts_only: bool, pairs: impl Fn(usize, usize, usize) -> DimPairs) -> Schedule {
+fn plan(
+    src: &Dad,
+    dst: &Dad,
+    ghosts_only: bool,
+    pairs: impl Fn(usize, usize, usize) -> DimPairs,
+) -> Schedule {
     let grid = dst.grid();
     let me = grid.rank();
     let n = grid.size();
@@ -100,7 +105,11 @@ fn plan(src: &Dad, dst: &Dad, ghosts_only: bool, pairs: impl Fn(usize, usize, us
         if lists.iter().any(|l| l.is_empty()) {
             return 0;
         }
-        let strides = if mine_is_src { src.strides_of(from) } else { dst.strides_of(to) };
+        let strides = if mine_is_src {
+            src.strides_of(from)
+        } else {
+            dst.strides_of(to)
+        };
         let before = out.len();
         let mut at = vec![0usize; lists.len()];
         loop {
@@ -139,10 +148,16 @@ fn plan(src: &Dad, dst: &Dad, ghosts_only: bool, pairs: impl Fn(usize, usize, us
 
 fn check_same_grid(call: &str, a: &Dad, b: &Dad) -> HpfResult<()> {
     if a.grid().id() != b.grid().id() {
-        return Err(HpfError::mismatch(call, "the arrays are on different processor grids"));
+        return Err(HpfError::mismatch(
+            call,
+            "the arrays are on different processor grids",
+        ));
     }
     if a.shape() != b.shape() {
-        return Err(HpfError::mismatch(call, format!("shapes {:?} and {:?} differ", a.shape(), b.shape())));
+        return Err(HpfError::mismatch(
+            call,
+            format!("shapes {:?} and {:?} differ", a.shape(), b.shape()),
+        ));
     }
     Ok(())
 }
@@ -164,7 +179,8 @@ pub fn remap(src: &Dad, dst: &Dad) -> HpfResult<Arc<Schedule>> {
             (0..dd.count(cq))
                 .filter_map(|l| {
                     let i = dd.global(cq, l);
-                    ds.owns(cs, i).map(|ls| (ds.spec.olo + ls, dd.spec.olo + l, true))
+                    ds.owns(cs, i)
+                        .map(|ls| (ds.spec.olo + ls, dd.spec.olo + l, true))
                 })
                 .collect()
         })
@@ -175,7 +191,10 @@ pub fn remap(src: &Dad, dst: &Dad) -> HpfResult<Arc<Schedule>> {
 /// with DAD `dad`: `R(i) = A(lb + mod(i - lb + shift, n))` along `dim`.
 pub fn cshift(dad: &Dad, dim: usize, shift: i64) -> HpfResult<Arc<Schedule>> {
     if dim >= dad.rank() {
-        return Err(HpfError::bad_arg("hpf_cshift", format!("DIM {} of a rank-{} array", dim + 1, dad.rank())));
+        return Err(HpfError::bad_arg(
+            "hpf_cshift",
+            format!("DIM {} of a rank-{} array", dim + 1, dad.rank()),
+        ));
     }
     let n = dad.dims()[dim].spec.extent as i64;
     let shift = if n == 0 { 0 } else { shift.rem_euclid(n) };
@@ -196,7 +215,8 @@ pub fn cshift(dad: &Dad, dim: usize, shift: i64) -> HpfResult<Arc<Schedule>> {
                     if k == dim {
                         i = ((i as i64 + shift) % n) as usize;
                     }
-                    d.owns(cs, i).map(|ls| (d.spec.olo + ls, d.spec.olo + l, true))
+                    d.owns(cs, i)
+                        .map(|ls| (d.spec.olo + ls, d.spec.olo + l, true))
                 })
                 .collect()
         })
@@ -207,11 +227,19 @@ pub fn cshift(dad: &Dad, dim: usize, shift: i64) -> HpfResult<Arc<Schedule>> {
 /// dimension (at most the DAD's widths) from their owners; a periodic
 /// dimension wraps around, a non-periodic one leaves the cells past the
 /// array's ends unchanged. Corners come from the diagonal owners directly.
-pub fn halo(dad: &Dad, wlo: &[usize], whi: &[usize], periodic: &[bool]) -> HpfResult<Arc<Schedule>> {
+pub fn halo(
+    dad: &Dad,
+    wlo: &[usize],
+    whi: &[usize],
+    periodic: &[bool],
+) -> HpfResult<Arc<Schedule>> {
     const CALL: &str = "hpf_shift_overlap";
     let r = dad.rank();
     if wlo.len() != r || whi.len() != r || periodic.len() != r {
-        return Err(HpfError::bad_arg(CALL, format!("widths and periodic flags need one entry per dimension ({r})")));
+        return Err(HpfError::bad_arg(
+            CALL,
+            format!("widths and periodic flags need one entry per dimension ({r})"),
+        ));
     }
     for (k, d) in dad.dims().iter().enumerate() {
         if wlo[k] > d.spec.olo || whi[k] > d.spec.ohi {
@@ -249,14 +277,20 @@ pub fn halo(dad: &Dad, wlo: &[usize], whi: &[usize], periodic: &[bool]) -> HpfRe
             let start = d.global(cq, 0) as i64;
             (olo - wlo[k]..olo + count + whi[k])
                 .filter_map(|p| {
-                    let mut i = start + p as i64 - olo as i64;
+                    let interior = p >= olo && p < olo + count;
+                    // Owned cells follow the distribution; overlap cells
+                    // (BLOCK or collapsed only) continue the owned run.
+                    let mut i = if interior {
+                        d.global(cq, p - olo) as i64
+                    } else {
+                        start + p as i64 - olo as i64
+                    };
                     if i < 0 || i >= n {
                         if !periodic[k] {
                             return None;
                         }
                         i = i.rem_euclid(n);
                     }
-                    let interior = p >= olo && p < olo + count;
                     d.owns(cs, i as usize).map(|ls| (olo + ls, p, interior))
                 })
                 .collect()
@@ -265,9 +299,14 @@ pub fn halo(dad: &Dad, wlo: &[usize], whi: &[usize], periodic: &[bool]) -> HpfRe
 }
 
 impl Schedule {
-    /// Elements this process sends.
-    pub fn send_len(&self) -> usize {
-        self.send.len()
+    /// Elements this process sends to each grid rank.
+    pub fn send_counts(&self) -> &[usize] {
+        &self.send_counts
+    }
+
+    /// Elements this process receives from each grid rank.
+    pub fn recv_counts(&self) -> &[usize] {
+        &self.recv_counts
     }
 
     /// Moves the planned elements of `src` into `dst` (collective over the
@@ -293,12 +332,37 @@ impl Schedule {
         for &o in &self.send {
             src[o].put(&mut bytes);
         }
-        let sc: Vec<usize> = self.send_counts.iter().map(|&c| c * size).collect();
-        let rc: Vec<usize> = self.recv_counts.iter().map(|&c| c * size).collect();
-        dad.grid()
+        // Every pair exchanges at least one byte (a marker after the
+        // elements): with Open MPI 4.1 an all-to-all in which some pairs
+        // exchange nothing was seen to hang; the marker also catches
+        // processes that planned different exchanges.
+        let mut padded = Vec::with_capacity(bytes.len() + self.send_counts.len());
+        let mut at = 0;
+        for &c in &self.send_counts {
+            padded.extend_from_slice(&bytes[at..at + c * size]);
+            padded.push(0xa5);
+            at += c * size;
+        }
+        let sc: Vec<usize> = self.send_counts.iter().map(|&c| c * size + 1).collect();
+        let rc: Vec<usize> = self.recv_counts.iter().map(|&c| c * size + 1).collect();
+        let got = dad
+            .grid()
             .group()
-            .alltoallv(&bytes, &sc, &rc)
-            .map_err(|e| HpfError::core("schedule execute", e))
+            .alltoallv(&padded, &sc, &rc)
+            .map_err(|e| HpfError::core("schedule execute", e))?;
+        let mut out = Vec::with_capacity(got.len());
+        let mut at = 0;
+        for &c in &self.recv_counts {
+            out.extend_from_slice(&got[at..at + c * size]);
+            if got[at + c * size] != 0xa5 {
+                return Err(HpfError::new(
+                    crate::error::HPF_ESYSTEM,
+                    "schedule execute: processes disagree on the exchange",
+                ));
+            }
+            at += c * size + 1;
+        }
+        Ok(out)
     }
 
     fn unpack<T: Element>(&self, got: &[u8], dst: &mut [T]) {

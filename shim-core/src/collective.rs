@@ -223,7 +223,9 @@ impl Group {
             total += l.max(0) as usize;
         }
         count(total, "concatenation")?;
-        let mut all = vec![0u8; total];
+        // At least one byte, so an empty result never shares its dangling
+        // address with an empty contribution (MPI refuses aliased buffers).
+        let mut all = vec![0u8; total.max(1)];
         // SAFETY: `mine` holds my_len bytes; `all` holds the sum of `lens`
         // bytes at the offsets `displs`; all valid for the blocking call.
         check(
@@ -241,6 +243,7 @@ impl Group {
             },
             "MPI_Allgatherv",
         )?;
+        all.truncate(total);
         Ok((all, lens.iter().map(|&l| l.max(0) as usize).collect()))
     }
 
@@ -289,18 +292,19 @@ impl Group {
                 recv_counts.len()
             )));
         }
-        let layout = |counts: &[usize], what: &str| -> Result<(Vec<c_int>, Vec<c_int>, usize), CoreError> {
-            let mut c = Vec::with_capacity(size);
-            let mut d = Vec::with_capacity(size);
-            let mut total = 0usize;
-            for &n in counts {
-                d.push(count(total, what)?);
-                c.push(count(n, what)?);
-                total += n;
-            }
-            count(total, what)?;
-            Ok((c, d, total))
-        };
+        let layout =
+            |counts: &[usize], what: &str| -> Result<(Vec<c_int>, Vec<c_int>, usize), CoreError> {
+                let mut c = Vec::with_capacity(size);
+                let mut d = Vec::with_capacity(size);
+                let mut total = 0usize;
+                for &n in counts {
+                    d.push(count(total, what)?);
+                    c.push(count(n, what)?);
+                    total += n;
+                }
+                count(total, what)?;
+                Ok((c, d, total))
+            };
         let (sc, sd, stotal) = layout(send_counts, "all-to-all send")?;
         let (rc, rd, rtotal) = layout(recv_counts, "all-to-all receive")?;
         if stotal != send.len() {
@@ -309,7 +313,8 @@ impl Group {
                 send.len()
             )));
         }
-        let mut recv = vec![0u8; rtotal];
+        // At least one byte, as in `allgatherv`.
+        let mut recv = vec![0u8; rtotal.max(1)];
         // SAFETY: `send` holds the sum of `sc` bytes at offsets `sd`, and
         // `recv` the sum of `rc` bytes at offsets `rd` (both checked or
         // sized above); all stay valid for the blocking call.
@@ -329,6 +334,7 @@ impl Group {
             },
             "MPI_Alltoallv",
         )?;
+        recv.truncate(rtotal);
         Ok(recv)
     }
 }
