@@ -32,7 +32,12 @@ fn all_passed(r: &Run, who: &str, ranks: u32) {
 fn properties_hold_on_one_to_four_processes() {
     for n in 1..=4u32 {
         for seed in ["7", "11"] {
-            let r = mpiexec(n, Path::new(env!("CARGO_BIN_EXE_hpf_props")), &[seed, "40"], LIMIT);
+            let r = mpiexec(
+                n,
+                Path::new(env!("CARGO_BIN_EXE_hpf_props")),
+                &[seed, "40"],
+                LIMIT,
+            );
             all_passed(&r, "hpf_props", n);
         }
     }

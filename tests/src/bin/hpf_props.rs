@@ -247,7 +247,7 @@ fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: us
     let first = |better: &dyn Fn(T, T) -> bool| -> Vec<i64> {
         let mut best: Option<usize> = None;
         for (p, &x) in reference.iter().enumerate() {
-            if best.map_or(true, |b| better(x, reference[b])) {
+            if !matches!(best, Some(b) if !better(x, reference[b])) {
                 best = Some(p);
             }
         }
