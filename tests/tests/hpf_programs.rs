@@ -51,3 +51,15 @@ fn jacobi_in_c_equals_the_serial_run() {
         all_passed(&r, "hpf_jacobi", n);
     }
 }
+
+#[test]
+fn numroc_equals_scalapack() {
+    let lib = "/usr/lib/x86_64-linux-gnu/libscalapack-openmpi.so";
+    assert!(
+        Path::new(lib).is_file(),
+        "{lib} missing: apt-get install libscalapack-openmpi-dev"
+    );
+    let exe = build("hpf/hpf_numroc.c", &["mpbridge", "scalapack-openmpi"]);
+    let r = mpiexec(1, &exe, &[], LIMIT);
+    all_passed(&r, "hpf_numroc", 1);
+}
