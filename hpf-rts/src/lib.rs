@@ -1,1 +1,29 @@
+//! hpf-rts: the HPF / Fortran 90D style distributed-array run-time on the
+//! shared core.
+//!
+//! - [`grid`]: start and stop, processor grids (1-D to 3-D) on the core's
+//!   Cartesian topology.
+//! - [`dad`]: the distributed array descriptor and the ownership functions
+//!   (collapsed, BLOCK, CYCLIC, CYCLIC(k), overlap areas, NUMROC).
+//! - [`element`]: element types (INTEGER*4/8, REAL*4/8).
+//! - [`reduce`]: the reduction intrinsics and their documented order.
+//! - [`schedule`]: communication schedules (remap, CSHIFT, overlap
+//!   update), planned once and cached.
+//! - [`darray`]: `DArray<T>`, a distributed array owning its local buffer.
+//! - [`capi`]: the C API of `hpf_rts.h`.
 
+pub mod capi;
+pub mod dad;
+pub mod darray;
+pub mod element;
+pub mod error;
+pub mod grid;
+mod ptr;
+pub mod reduce;
+pub mod schedule;
+
+pub use dad::{numroc, Dad, DimSpec, Dist};
+pub use darray::DArray;
+pub use element::{ElemKind, Element};
+pub use error::{HpfError, HpfResult};
+pub use grid::{finalize, init, nprocs, ProcGrid};

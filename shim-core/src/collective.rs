@@ -1,8 +1,8 @@
 //! Collectives over a subset of a communicator, for layers whose
 //! operations name a list of processes (Express node lists): a
 //! communicator made by the listed members only, an all-gather of
-//! contributions of different lengths, and element-wise reductions of the
-//! predefined numeric types. A second file of the MPI edge beside `mpi`
+//! contributions of different lengths, a personalised all-to-all, and
+//! element-wise reductions of the predefined numeric types. A second file of the MPI edge beside `mpi`
 //! (kept apart so the point-to-point engine's file stays untouched): like
 //! `mpi`, every MPI call here checks its return code and reports the
 //! call's name.
@@ -223,7 +223,9 @@ impl Group {
             total += l.max(0) as usize;
         }
         count(total, "concatenation")?;
-        let mut all = vec![0u8; total];
+        // At least one byte, so an empty result never shares its dangling
+        // address with an empty contribution (MPI refuses aliased buffers).
+        let mut all = vec![0u8; total.max(1)];
         // SAFETY: `mine` holds my_len bytes; `all` holds the sum of `lens`
         // bytes at the offsets `displs`; all valid for the blocking call.
         check(
@@ -241,6 +243,7 @@ impl Group {
             },
             "MPI_Allgatherv",
         )?;
+        all.truncate(total);
         Ok((all, lens.iter().map(|&l| l.max(0) as usize).collect()))
     }
 
@@ -265,6 +268,74 @@ impl Group {
                 op,
             )
         }
+    }
+}
+
+impl Group {
+    /// Personalised all-to-all exchange of bytes (`MPI_Alltoallv`): member
+    /// `i` gets the `send_counts[i]` bytes that follow those of the members
+    /// before it in `send`; the result holds `recv_counts[j]` bytes from
+    /// each member `j`, in group rank order. Both count lists have one
+    /// entry per member and must agree pairwise with the senders' lists
+    /// (the caller plans them, so no counts travel).
+    pub fn alltoallv(
+        &self,
+        send: &[u8],
+        send_counts: &[usize],
+        recv_counts: &[usize],
+    ) -> Result<Vec<u8>, CoreError> {
+        let size = self.size()? as usize;
+        if send_counts.len() != size || recv_counts.len() != size {
+            return Err(CoreError::InvalidArgument(format!(
+                "alltoallv needs {size} send and receive counts, got {} and {}",
+                send_counts.len(),
+                recv_counts.len()
+            )));
+        }
+        let layout =
+            |counts: &[usize], what: &str| -> Result<(Vec<c_int>, Vec<c_int>, usize), CoreError> {
+                let mut c = Vec::with_capacity(size);
+                let mut d = Vec::with_capacity(size);
+                let mut total = 0usize;
+                for &n in counts {
+                    d.push(count(total, what)?);
+                    c.push(count(n, what)?);
+                    total += n;
+                }
+                count(total, what)?;
+                Ok((c, d, total))
+            };
+        let (sc, sd, stotal) = layout(send_counts, "all-to-all send")?;
+        let (rc, rd, rtotal) = layout(recv_counts, "all-to-all receive")?;
+        if stotal != send.len() {
+            return Err(CoreError::InvalidArgument(format!(
+                "alltoallv send counts add up to {stotal} bytes, the buffer has {}",
+                send.len()
+            )));
+        }
+        // At least one byte, as in `allgatherv`.
+        let mut recv = vec![0u8; rtotal.max(1)];
+        // SAFETY: `send` holds the sum of `sc` bytes at offsets `sd`, and
+        // `recv` the sum of `rc` bytes at offsets `rd` (both checked or
+        // sized above); all stay valid for the blocking call.
+        check(
+            unsafe {
+                sys::MPI_Alltoallv(
+                    send.as_ptr() as *const c_void,
+                    sc.as_ptr(),
+                    sd.as_ptr(),
+                    sys::RSMPI_UINT8_T,
+                    recv.as_mut_ptr() as *mut c_void,
+                    rc.as_ptr(),
+                    rd.as_ptr(),
+                    sys::RSMPI_UINT8_T,
+                    self.raw,
+                )
+            },
+            "MPI_Alltoallv",
+        )?;
+        recv.truncate(rtotal);
+        Ok(recv)
     }
 }
 

@@ -183,6 +183,13 @@ fn library_exports_only_declared_functions() {
         missing_c.is_empty(),
         "declared in express.h but not exported: {missing_c:?}"
     );
+    let hpf = header_functions("hpf_rts.h");
+    assert!(hpf.len() >= 25, "hpf_rts.h parsed: {hpf:?}");
+    let missing_h: Vec<&String> = hpf.iter().filter(|f| !exported.contains(f)).collect();
+    assert!(
+        missing_h.is_empty(),
+        "declared in hpf_rts.h but not exported: {missing_h:?}"
+    );
     for f in [
         "exread",
         "excombine",

@@ -1,0 +1,112 @@
+/* hpf_rts.h: the C API of mpbridge's HPF / Fortran 90D style
+ * distributed-array run-time (link with -lmpbridge).
+ *
+ * A processor grid is a Cartesian arrangement of all processes; a DAD
+ * (distributed array descriptor) maps an array onto a grid dimension by
+ * dimension. The program allocates each local buffer itself (its size is
+ * hpf_dad_local_size elements, overlap included, column-major) and passes
+ * its base pointer with the DAD handle to every operation.
+ *
+ * Every function returns HPF_OK (0) or a negative HPF_E* code; the text of
+ * the calling thread's last error is available from hpf_error_message.
+ * Operations on arrays are collective over the grid's processes.
+ *
+ * Counting: `dim` arguments count from 1 (Fortran's DIM); grid dimensions
+ * and coordinates from 0; global subscripts keep the array's lower bounds;
+ * local indices count from 0 and do not include the overlap.
+ */
+#ifndef HPF_RTS_H
+#define HPF_RTS_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Return codes. */
+#define HPF_OK          0  /* success */
+#define HPF_EBADARG    -1  /* an argument is out of range, NULL or misaligned */
+#define HPF_ENOTINIT   -2  /* hpf_init was not called */
+#define HPF_EBADHANDLE -3  /* no grid or DAD has this handle */
+#define HPF_EMISMATCH  -4  /* arrays not conformable (shape, grid) */
+#define HPF_ESYSTEM    -5  /* the message-passing backend failed */
+#define HPF_EINTERNAL  -6  /* internal error (reported on stderr) */
+
+/* Element types. */
+#define HPF_INTEGER4 1 /* int */
+#define HPF_INTEGER8 2 /* long long */
+#define HPF_REAL4    3 /* float */
+#define HPF_REAL8    4 /* double */
+
+/* Distributions (dist[] of hpf_dad_create). */
+#define HPF_COLLAPSED 0 /* not distributed */
+#define HPF_BLOCK     1 /* BLOCK: blocks of ceil(N/P) */
+#define HPF_CYCLIC    2 /* CYCLIC */
+#define HPF_CYCLIC_K  3 /* CYCLIC(k), k in block[] */
+
+/* Start and stop (collective). hpf_finalize frees every handle. */
+int hpf_init(void);
+int hpf_finalize(void);
+/* Copies the last error's message (NUL-terminated, truncated to len). */
+int hpf_error_message(char *buf, int len);
+/* Number of processes. */
+int hpf_nprocs(int *n);
+
+/* Processor grids (1 to 3 dimensions over all processes; zero sizes in
+ * dims are filled in and written back). Grid ranks are row-major. */
+int hpf_grid_create(int ndims, int *dims, int *grid);
+int hpf_grid_free(int grid);
+/* This process's grid rank and coordinates (either may be NULL). */
+int hpf_grid_info(int grid, int *rank, int *coords);
+
+/* DADs. Per dimension: lower bound, extent, distribution, CYCLIC(k) block
+ * (block may be NULL when no dimension is HPF_CYCLIC_K), grid dimension,
+ * overlap widths below/above (NULL: none; BLOCK or collapsed only). */
+int hpf_dad_create(int grid, int rank, const long long *lb, const long long *extent,
+                   const int *dist, const int *block, const int *pdim,
+                   const int *olo, const int *ohi, int *dad);
+int hpf_dad_free(int dad);
+/* Elements of this process's local buffer, overlap included. */
+int hpf_dad_local_size(int dad, long long *n);
+/* Per dimension: owned count, allocated extent (olo + count + ohi) and
+ * memory stride in elements; any pointer may be NULL. The owned element
+ * with local indices l[] is at sum((olo[d] + l[d]) * stride[d]). */
+int hpf_dad_local_shape(int dad, long long *count, long long *alloc, long long *stride);
+/* Global subscript of local index `local` of dimension `dim` here. */
+int hpf_dad_local_to_global(int dad, int dim, long long local, long long *global);
+/* Owner (grid rank) of global subscripts gidx[] and the element's offset
+ * in the owner's local buffer. */
+int hpf_dad_owner(int dad, const long long *gidx, int *owner, long long *offset);
+/* ScaLAPACK NUMROC; -1 for invalid arguments. */
+long long hpf_numroc(long long n, long long nb, int iproc, int isrcproc, int nprocs);
+
+/* Reductions of a whole array (no DIM, no MASK); *result has the element
+ * type. Empty arrays give SUM 0, PRODUCT 1, MAXVAL -HUGE, MINVAL HUGE. */
+int hpf_sum(int dad, int type, const void *a, void *result);
+int hpf_product(int dad, int type, const void *a, void *result);
+int hpf_maxval(int dad, int type, const void *a, void *result);
+int hpf_minval(int dad, int type, const void *a, void *result);
+/* LOGICAL masks stored as ints (non-zero true) with DAD dad. */
+int hpf_count(int dad, const int *mask, long long *result);
+int hpf_all(int dad, const int *mask, int *result);
+int hpf_any(int dad, const int *mask, int *result);
+/* Rank-1 arrays sharing one DAD. */
+int hpf_dot_product(int dad, int type, const void *a, const void *b, void *result);
+/* pos[rank]: 1-based positions of the first maximum/minimum; zeros if
+ * the array is empty. */
+int hpf_maxloc(int dad, int type, const void *a, long long *pos);
+int hpf_minloc(int dad, int type, const void *a, long long *pos);
+
+/* Communication. Schedules are planned on first use and cached. */
+/* Fill the overlap area from the owners, corners included; periodic[rank]
+ * (NULL: none periodic). */
+int hpf_shift_overlap(int dad, int type, void *a, const int *periodic);
+/* dst = CSHIFT(src, shift, dim); separate buffers with the same DAD. */
+int hpf_cshift(int dad, int type, const void *src, void *dst, long long shift, int dim);
+/* dst = src between two DADs of the same shape and grid (remap). */
+int hpf_copy(int src_dad, const void *src, int dst_dad, void *dst, int type);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HPF_RTS_H */

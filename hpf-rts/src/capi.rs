@@ -1,0 +1,737 @@
+//! The C API of `hpf_rts.h`: processor grids and DADs behind integer
+//! handles, local buffers passed as base pointers with their DAD, element
+//! types as `HPF_INTEGER4`/`HPF_INTEGER8`/`HPF_REAL4`/`HPF_REAL8`.
+//!
+//! Every function returns `HPF_OK` (0) or a negative `HPF_E*` code and
+//! keeps the message of the last error of the calling thread for
+//! `hpf_error_message`. Dimension numbers (`dim`) count from 1 as Fortran's
+//! DIM; grid dimensions and coordinates count from 0; global subscripts
+//! keep the array's lower bounds; local indices count from 0 without the
+//! overlap. A panic inside is reported and returns `HPF_EINTERNAL`.
+
+use crate::dad::{numroc, Dad, DimSpec, Dist};
+use crate::element::{ElemKind, Element};
+use crate::error::*;
+use crate::grid::{self, ProcGrid};
+use crate::{ptr, reduce, schedule};
+use shim_core::ffi_guard::guard;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::ffi::{c_char, c_int, c_longlong, c_void};
+use std::sync::{Arc, Mutex};
+
+/// `dist` code: not distributed.
+pub const HPF_COLLAPSED: c_int = 0;
+/// `dist` code: BLOCK.
+pub const HPF_BLOCK: c_int = 1;
+/// `dist` code: CYCLIC.
+pub const HPF_CYCLIC: c_int = 2;
+/// `dist` code: CYCLIC(k), k from `block[d]`.
+pub const HPF_CYCLIC_K: c_int = 3;
+
+#[derive(Default)]
+struct Handles {
+    grids: HashMap<c_int, Arc<ProcGrid>>,
+    dads: HashMap<c_int, Dad>,
+    next: c_int,
+}
+
+static HANDLES: Mutex<Option<Handles>> = Mutex::new(None);
+
+thread_local! {
+    static LAST_ERROR: RefCell<String> = const { RefCell::new(String::new()) };
+}
+
+fn handles<R>(f: impl FnOnce(&mut Handles) -> R) -> R {
+    let mut h = HANDLES.lock().unwrap_or_else(|e| e.into_inner());
+    f(h.get_or_insert_with(|| Handles {
+        next: 1,
+        ..Handles::default()
+    }))
+}
+
+fn run(name: &str, f: impl FnOnce() -> HpfResult<()>) -> c_int {
+    guard(name, HPF_EINTERNAL, || match f() {
+        Ok(()) => HPF_OK,
+        Err(e) => {
+            LAST_ERROR.with(|l| *l.borrow_mut() = e.message.clone());
+            e.code
+        }
+    })
+}
+
+fn null(call: &str, what: &str) -> HpfError {
+    HpfError::bad_arg(call, format!("{what} is NULL or misaligned"))
+}
+
+fn get_grid(call: &str, h: c_int) -> HpfResult<Arc<ProcGrid>> {
+    handles(|t| t.grids.get(&h).cloned())
+        .ok_or_else(|| HpfError::new(HPF_EBADHANDLE, format!("{call}: no processor grid {h}")))
+}
+
+fn get_dad(call: &str, h: c_int) -> HpfResult<Dad> {
+    handles(|t| t.dads.get(&h).cloned())
+        .ok_or_else(|| HpfError::new(HPF_EBADHANDLE, format!("{call}: no DAD {h}")))
+}
+
+fn kind(call: &str, t: c_int) -> HpfResult<ElemKind> {
+    ElemKind::from_code(t).ok_or_else(|| {
+        HpfError::bad_arg(
+            call,
+            format!("element type {t} is not one of HPF_INTEGER4/8, HPF_REAL4/8"),
+        )
+    })
+}
+
+/// Calls `$f::<T>` for the element type `$k`.
+macro_rules! typed {
+    ($k:expr, $f:ident ( $($a:expr),* )) => {
+        match $k {
+            ElemKind::Integer4 => $f::<i32>($($a),*),
+            ElemKind::Integer8 => $f::<i64>($($a),*),
+            ElemKind::Real4 => $f::<f32>($($a),*),
+            ElemKind::Real8 => $f::<f64>($($a),*),
+        }
+    };
+}
+
+/// Starts the run-time (collective; joins the shared MPI backend).
+/// Returns `HPF_OK` or `HPF_ESYSTEM`.
+#[no_mangle]
+pub extern "C" fn hpf_init() -> c_int {
+    run("hpf_init", grid::init)
+}
+
+/// Frees every grid and DAD handle and stops the run-time (collective).
+/// Returns `HPF_OK` or `HPF_ESYSTEM`.
+#[no_mangle]
+pub extern "C" fn hpf_finalize() -> c_int {
+    run("hpf_finalize", || {
+        let old = HANDLES.lock().unwrap_or_else(|e| e.into_inner()).take();
+        drop(old);
+        grid::finalize()
+    })
+}
+
+/// Copies the message of the calling thread's last error into `buf`
+/// (`len` bytes, NUL-terminated, truncated). Returns `HPF_OK` or
+/// `HPF_EBADARG` for a NULL `buf` or `len` < 1.
+#[no_mangle]
+pub extern "C" fn hpf_error_message(buf: *mut c_char, len: c_int) -> c_int {
+    guard("hpf_error_message", HPF_EINTERNAL, || {
+        let msg = LAST_ERROR.with(|l| l.borrow().clone());
+        match ptr::write_cstr(buf, usize::try_from(len).unwrap_or(0), &msg) {
+            Some(()) => HPF_OK,
+            None => HPF_EBADARG,
+        }
+    })
+}
+
+/// Stores the number of processes in `*n`. Returns `HPF_OK`,
+/// `HPF_ENOTINIT` or `HPF_EBADARG` (NULL `n`).
+#[no_mangle]
+pub extern "C" fn hpf_nprocs(n: *mut c_int) -> c_int {
+    run("hpf_nprocs", || {
+        let v = grid::nprocs()?;
+        ptr::write(n, v).ok_or_else(|| null("hpf_nprocs", "n"))
+    })
+}
+
+/// Creates a processor grid of all processes (collective): `dims[ndims]`
+/// sizes, zero entries filled with a balanced factorisation and written
+/// back; the handle goes to `*grid`. Returns `HPF_OK`, `HPF_ENOTINIT`,
+/// `HPF_EBADARG` (1 <= ndims <= 3, product must equal the process count).
+#[no_mangle]
+pub extern "C" fn hpf_grid_create(ndims: c_int, dims: *mut c_int, grid: *mut c_int) -> c_int {
+    const CALL: &str = "hpf_grid_create";
+    run(CALL, || {
+        let n = usize::try_from(ndims)
+            .map_err(|_| HpfError::bad_arg(CALL, format!("ndims {ndims} is negative")))?;
+        if n == 0 || n > grid::MAX_GRID_DIMS {
+            return Err(HpfError::bad_arg(
+                CALL,
+                format!("ndims {ndims} is not 1 to 3"),
+            ));
+        }
+        let d = ptr::read(dims as *const c_int, n).ok_or_else(|| null(CALL, "dims"))?;
+        if grid.is_null() {
+            return Err(null(CALL, "grid"));
+        }
+        let g = ProcGrid::new(&d)?;
+        let full: Vec<c_int> = g.dims().iter().map(|&x| x as c_int).collect();
+        ptr::write_all(dims, &full).ok_or_else(|| null(CALL, "dims"))?;
+        let h = handles(|t| {
+            let h = t.next;
+            t.next += 1;
+            t.grids.insert(h, g);
+            h
+        });
+        ptr::write(grid, h).ok_or_else(|| null(CALL, "grid"))
+    })
+}
+
+/// Releases grid handle `grid` (DADs made on it stay usable). Returns
+/// `HPF_OK` or `HPF_EBADHANDLE`.
+#[no_mangle]
+pub extern "C" fn hpf_grid_free(grid: c_int) -> c_int {
+    run("hpf_grid_free", || {
+        handles(|t| t.grids.remove(&grid))
+            .map(|_| ())
+            .ok_or_else(|| {
+                HpfError::new(
+                    HPF_EBADHANDLE,
+                    format!("hpf_grid_free: no processor grid {grid}"),
+                )
+            })
+    })
+}
+
+/// Stores this process's grid rank in `*rank` and its coordinates in
+/// `coords[ndims]` (either may be NULL). Returns `HPF_OK` or
+/// `HPF_EBADHANDLE`.
+#[no_mangle]
+pub extern "C" fn hpf_grid_info(grid: c_int, rank: *mut c_int, coords: *mut c_int) -> c_int {
+    const CALL: &str = "hpf_grid_info";
+    run(CALL, || {
+        let g = get_grid(CALL, grid)?;
+        if !rank.is_null() {
+            ptr::write(rank, g.rank() as c_int).ok_or_else(|| null(CALL, "rank"))?;
+        }
+        if !coords.is_null() {
+            let c: Vec<c_int> = g.my_coords().iter().map(|&x| x as c_int).collect();
+            ptr::write_all(coords, &c).ok_or_else(|| null(CALL, "coords"))?;
+        }
+        Ok(())
+    })
+}
+
+/// Creates a DAD on `grid` for a rank-`rank` array: per dimension `d` the
+/// lower bound `lb[d]`, extent `extent[d]` (>= 0), distribution `dist[d]`
+/// (`HPF_COLLAPSED`, `HPF_BLOCK`, `HPF_CYCLIC`, `HPF_CYCLIC_K` with k in
+/// `block[d]`; `block` may be NULL otherwise), grid dimension `pdim[d]`
+/// (ignored when collapsed), overlap widths `olo[d]`/`ohi[d]` (NULL for
+/// none; BLOCK and collapsed only). Returns `HPF_OK`, `HPF_EBADHANDLE` or
+/// `HPF_EBADARG` (the message names the dimension and field).
+#[no_mangle]
+pub extern "C" fn hpf_dad_create(
+    grid: c_int,
+    rank: c_int,
+    lb: *const c_longlong,
+    extent: *const c_longlong,
+    dist: *const c_int,
+    block: *const c_int,
+    pdim: *const c_int,
+    olo: *const c_int,
+    ohi: *const c_int,
+    dad: *mut c_int,
+) -> c_int {
+    const CALL: &str = "hpf_dad_create";
+    run(CALL, || {
+        let g = get_grid(CALL, grid)?;
+        let r = usize::try_from(rank)
+            .ok()
+            .filter(|&r| (1..=7).contains(&r))
+            .ok_or_else(|| HpfError::bad_arg(CALL, format!("rank {rank} is not 1 to 7")))?;
+        let lb = ptr::read(lb, r).ok_or_else(|| null(CALL, "lb"))?;
+        let extent = ptr::read(extent, r).ok_or_else(|| null(CALL, "extent"))?;
+        let dist = ptr::read(dist, r).ok_or_else(|| null(CALL, "dist"))?;
+        let pdim = ptr::read(pdim, r).ok_or_else(|| null(CALL, "pdim"))?;
+        let opt = |p: *const c_int, what: &str| -> HpfResult<Vec<c_int>> {
+            if p.is_null() {
+                Ok(vec![0; r])
+            } else {
+                ptr::read(p, r).ok_or_else(|| null(CALL, what))
+            }
+        };
+        let block = opt(block, "block")?;
+        let olo = opt(olo, "olo")?;
+        let ohi = opt(ohi, "ohi")?;
+        let mut specs = Vec::with_capacity(r);
+        for d in 0..r {
+            let bad =
+                |what: String| HpfError::bad_arg(CALL, format!("dimension {}: {what}", d + 1));
+            let ext = usize::try_from(extent[d])
+                .map_err(|_| bad(format!("extent {} is negative", extent[d])))?;
+            let dst = match dist[d] {
+                HPF_COLLAPSED => Dist::Collapsed,
+                HPF_BLOCK => Dist::Block,
+                HPF_CYCLIC => Dist::Cyclic,
+                HPF_CYCLIC_K => Dist::BlockCyclic(
+                    usize::try_from(block[d])
+                        .ok()
+                        .filter(|&k| k >= 1)
+                        .ok_or_else(|| {
+                            bad(format!("block {} of CYCLIC(k) is not positive", block[d]))
+                        })?,
+                ),
+                x => return Err(bad(format!("distribution {x} is unknown"))),
+            };
+            let pd = if dst == Dist::Collapsed {
+                0
+            } else {
+                usize::try_from(pdim[d])
+                    .map_err(|_| bad(format!("grid dimension {} is negative", pdim[d])))?
+            };
+            let lo =
+                usize::try_from(olo[d]).map_err(|_| bad(format!("olo {} is negative", olo[d])))?;
+            let hi =
+                usize::try_from(ohi[d]).map_err(|_| bad(format!("ohi {} is negative", ohi[d])))?;
+            specs.push(DimSpec::new(lb[d], ext, dst, pd).with_overlap(lo, hi));
+        }
+        if dad.is_null() {
+            return Err(null(CALL, "dad"));
+        }
+        let dd = Dad::new(&g, &specs)?;
+        let h = handles(|t| {
+            let h = t.next;
+            t.next += 1;
+            t.dads.insert(h, dd);
+            h
+        });
+        ptr::write(dad, h).ok_or_else(|| null(CALL, "dad"))
+    })
+}
+
+/// Releases DAD handle `dad`. Returns `HPF_OK` or `HPF_EBADHANDLE`.
+#[no_mangle]
+pub extern "C" fn hpf_dad_free(dad: c_int) -> c_int {
+    run("hpf_dad_free", || {
+        handles(|t| t.dads.remove(&dad))
+            .map(|_| ())
+            .ok_or_else(|| HpfError::new(HPF_EBADHANDLE, format!("hpf_dad_free: no DAD {dad}")))
+    })
+}
+
+/// Stores in `*n` how many elements this process's local buffer for `dad`
+/// holds, overlap included (the size to allocate). Returns `HPF_OK`,
+/// `HPF_EBADHANDLE` or `HPF_EBADARG` (NULL `n`).
+#[no_mangle]
+pub extern "C" fn hpf_dad_local_size(dad: c_int, n: *mut c_longlong) -> c_int {
+    const CALL: &str = "hpf_dad_local_size";
+    run(CALL, || {
+        let d = get_dad(CALL, dad)?;
+        ptr::write(n, d.local_len() as c_longlong).ok_or_else(|| null(CALL, "n"))
+    })
+}
+
+/// Per dimension of `dad` on this process: owned elements `count[d]`,
+/// allocated extent `alloc[d]` (= olo + count + ohi) and memory stride
+/// `stride[d]` in elements (column-major; the owned element with local
+/// index l_d sits at sum((olo_d + l_d) * stride[d])). Any array may be
+/// NULL. Returns `HPF_OK` or `HPF_EBADHANDLE`.
+#[no_mangle]
+pub extern "C" fn hpf_dad_local_shape(
+    dad: c_int,
+    count: *mut c_longlong,
+    alloc: *mut c_longlong,
+    stride: *mut c_longlong,
+) -> c_int {
+    const CALL: &str = "hpf_dad_local_shape";
+    run(CALL, || {
+        let d = get_dad(CALL, dad)?;
+        let me = d.grid().rank();
+        let conv =
+            |v: Vec<usize>| -> Vec<c_longlong> { v.iter().map(|&x| x as c_longlong).collect() };
+        for (p, v, what) in [
+            (count, d.counts_of(me), "count"),
+            (alloc, d.alloc_of(me), "alloc"),
+            (stride, d.strides_of(me), "stride"),
+        ] {
+            if !p.is_null() {
+                ptr::write_all(p, &conv(v)).ok_or_else(|| null(CALL, what))?;
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Stores in `*global` the global subscript of local index `local`
+/// (0-based, overlap not counted) of dimension `dim` (1-based) on this
+/// process. Returns `HPF_OK`, `HPF_EBADHANDLE` or `HPF_EBADARG`.
+#[no_mangle]
+pub extern "C" fn hpf_dad_local_to_global(
+    dad: c_int,
+    dim: c_int,
+    local: c_longlong,
+    global: *mut c_longlong,
+) -> c_int {
+    const CALL: &str = "hpf_dad_local_to_global";
+    run(CALL, || {
+        let d = get_dad(CALL, dad)?;
+        let k = usize::try_from(dim - 1)
+            .map_err(|_| HpfError::bad_arg(CALL, format!("dim {dim} is not positive")))?;
+        let l = usize::try_from(local)
+            .map_err(|_| HpfError::bad_arg(CALL, format!("local index {local} is negative")))?;
+        let g = d.local_to_global(k, l)?;
+        ptr::write(global, g).ok_or_else(|| null(CALL, "global"))
+    })
+}
+
+/// For the element at global subscripts `gidx[rank]`: the grid rank that
+/// owns it (the replica in this process's line when the array is
+/// replicated) in `*owner`, and its offset in the owner's local buffer in
+/// `*offset`. Returns `HPF_OK`, `HPF_EBADHANDLE` or `HPF_EBADARG`
+/// (subscript out of bounds).
+#[no_mangle]
+pub extern "C" fn hpf_dad_owner(
+    dad: c_int,
+    gidx: *const c_longlong,
+    owner: *mut c_int,
+    offset: *mut c_longlong,
+) -> c_int {
+    const CALL: &str = "hpf_dad_owner";
+    run(CALL, || {
+        let d = get_dad(CALL, dad)?;
+        let g = ptr::read(gidx, d.rank()).ok_or_else(|| null(CALL, "gidx"))?;
+        let (r, off) = d.owner_of(&g)?;
+        ptr::write(owner, r as c_int).ok_or_else(|| null(CALL, "owner"))?;
+        ptr::write(offset, off as c_longlong).ok_or_else(|| null(CALL, "offset"))
+    })
+}
+
+/// ScaLAPACK's NUMROC: elements of `n` in blocks of `nb` dealt over
+/// `nprocs` processes from `isrcproc` that process `iproc` holds. Returns
+/// the count, or -1 for a negative `n`, `nb` < 1, `nprocs` < 1 or a process
+/// number outside 0..nprocs-1.
+#[no_mangle]
+pub extern "C" fn hpf_numroc(
+    n: c_longlong,
+    nb: c_longlong,
+    iproc: c_int,
+    isrcproc: c_int,
+    nprocs: c_int,
+) -> c_longlong {
+    guard("hpf_numroc", -1, || {
+        if n < 0
+            || nb < 1
+            || nprocs < 1
+            || !(0..nprocs).contains(&iproc)
+            || !(0..nprocs).contains(&isrcproc)
+        {
+            return -1;
+        }
+        numroc(
+            n as usize,
+            nb as usize,
+            iproc as usize,
+            isrcproc as usize,
+            nprocs as usize,
+        ) as c_longlong
+    })
+}
+
+fn local<'a, T>(call: &str, what: &str, d: &Dad, p: *const c_void) -> HpfResult<&'a [T]> {
+    ptr::slice::<T>(p, d.local_len()).ok_or_else(|| null(call, what))
+}
+
+fn local_mut<'a, T>(call: &str, what: &str, d: &Dad, p: *mut c_void) -> HpfResult<&'a mut [T]> {
+    ptr::slice_mut::<T>(p, d.local_len()).ok_or_else(|| null(call, what))
+}
+
+type Reduction<T> = fn(&Dad, &[T]) -> HpfResult<T>;
+
+fn reduce_into<T: Element>(
+    call: &str,
+    which: usize,
+    d: &Dad,
+    a: *const c_void,
+    result: *mut c_void,
+) -> HpfResult<()> {
+    let fs: [Reduction<T>; 4] = [reduce::sum, reduce::product, reduce::maxval, reduce::minval];
+    let v = fs[which](d, local::<T>(call, "array", d, a)?)?;
+    ptr::write(result as *mut T, v).ok_or_else(|| null(call, "result"))
+}
+
+fn reduction(
+    call: &str,
+    which: usize,
+    dad: c_int,
+    ty: c_int,
+    a: *const c_void,
+    result: *mut c_void,
+) -> c_int {
+    run(call, || {
+        let d = get_dad(call, dad)?;
+        let k = kind(call, ty)?;
+        typed!(k, reduce_into(call, which, &d, a, result))
+    })
+}
+
+/// `*result = SUM(a)` over the array with DAD `dad` and element type
+/// `type` (collective; 0 for an empty array; the reduction order is
+/// documented in hpf-rts/README.md). Returns `HPF_OK`, `HPF_EBADHANDLE`,
+/// `HPF_EBADARG` (type, NULL pointers) or `HPF_ESYSTEM`.
+#[no_mangle]
+pub extern "C" fn hpf_sum(
+    dad: c_int,
+    r#type: c_int,
+    a: *const c_void,
+    result: *mut c_void,
+) -> c_int {
+    reduction("hpf_sum", 0, dad, r#type, a, result)
+}
+
+/// `*result = PRODUCT(a)` (1 for an empty array); as `hpf_sum`.
+#[no_mangle]
+pub extern "C" fn hpf_product(
+    dad: c_int,
+    r#type: c_int,
+    a: *const c_void,
+    result: *mut c_void,
+) -> c_int {
+    reduction("hpf_product", 1, dad, r#type, a, result)
+}
+
+/// `*result = MAXVAL(a)` (-HUGE for an empty array); as `hpf_sum`.
+#[no_mangle]
+pub extern "C" fn hpf_maxval(
+    dad: c_int,
+    r#type: c_int,
+    a: *const c_void,
+    result: *mut c_void,
+) -> c_int {
+    reduction("hpf_maxval", 2, dad, r#type, a, result)
+}
+
+/// `*result = MINVAL(a)` (HUGE for an empty array); as `hpf_sum`.
+#[no_mangle]
+pub extern "C" fn hpf_minval(
+    dad: c_int,
+    r#type: c_int,
+    a: *const c_void,
+    result: *mut c_void,
+) -> c_int {
+    reduction("hpf_minval", 3, dad, r#type, a, result)
+}
+
+fn logical(call: &str, dad: c_int, mask: *const c_int) -> HpfResult<i64> {
+    let d = get_dad(call, dad)?;
+    let m = local::<i32>(call, "mask", &d, mask as *const c_void)?;
+    reduce::count(&d, m, |x| x != 0)
+}
+
+/// `*result = COUNT(mask)`; the mask is a LOGICAL array stored as C ints
+/// (non-zero true) with DAD `dad`. Collective. Returns `HPF_OK`,
+/// `HPF_EBADHANDLE`, `HPF_EBADARG` or `HPF_ESYSTEM`.
+#[no_mangle]
+pub extern "C" fn hpf_count(dad: c_int, mask: *const c_int, result: *mut c_longlong) -> c_int {
+    run("hpf_count", || {
+        let n = logical("hpf_count", dad, mask)?;
+        ptr::write(result, n).ok_or_else(|| null("hpf_count", "result"))
+    })
+}
+
+/// `*result = ALL(mask)` as 1 or 0 (1 for an empty mask); as `hpf_count`.
+#[no_mangle]
+pub extern "C" fn hpf_all(dad: c_int, mask: *const c_int, result: *mut c_int) -> c_int {
+    run("hpf_all", || {
+        let d = get_dad("hpf_all", dad)?;
+        let m = local::<i32>("hpf_all", "mask", &d, mask as *const c_void)?;
+        let v = reduce::all(&d, m, |x| x != 0)?;
+        ptr::write(result, c_int::from(v)).ok_or_else(|| null("hpf_all", "result"))
+    })
+}
+
+/// `*result = ANY(mask)` as 1 or 0 (0 for an empty mask); as `hpf_count`.
+#[no_mangle]
+pub extern "C" fn hpf_any(dad: c_int, mask: *const c_int, result: *mut c_int) -> c_int {
+    run("hpf_any", || {
+        let n = logical("hpf_any", dad, mask)?;
+        ptr::write(result, c_int::from(n > 0)).ok_or_else(|| null("hpf_any", "result"))
+    })
+}
+
+fn dot_into<T: Element>(
+    d: &Dad,
+    a: *const c_void,
+    b: *const c_void,
+    result: *mut c_void,
+) -> HpfResult<()> {
+    const CALL: &str = "hpf_dot_product";
+    let v = reduce::dot_product(
+        d,
+        local::<T>(CALL, "a", d, a)?,
+        local::<T>(CALL, "b", d, b)?,
+    )?;
+    ptr::write(result as *mut T, v).ok_or_else(|| null(CALL, "result"))
+}
+
+/// `*result = DOT_PRODUCT(a, b)` of two rank-1 arrays that share DAD
+/// `dad` (collective). Returns `HPF_OK`, `HPF_EBADHANDLE`, `HPF_EBADARG`
+/// (rank, type, NULL pointers) or `HPF_ESYSTEM`.
+#[no_mangle]
+pub extern "C" fn hpf_dot_product(
+    dad: c_int,
+    r#type: c_int,
+    a: *const c_void,
+    b: *const c_void,
+    result: *mut c_void,
+) -> c_int {
+    const CALL: &str = "hpf_dot_product";
+    run(CALL, || {
+        let d = get_dad(CALL, dad)?;
+        let k = kind(CALL, r#type)?;
+        typed!(k, dot_into(&d, a, b, result))
+    })
+}
+
+fn loc_into<T: Element>(
+    call: &str,
+    max: bool,
+    d: &Dad,
+    a: *const c_void,
+    pos: *mut c_longlong,
+) -> HpfResult<()> {
+    let buf = local::<T>(call, "array", d, a)?;
+    let p = if max {
+        reduce::maxloc(d, buf)?
+    } else {
+        reduce::minloc(d, buf)?
+    };
+    ptr::write_all(pos, &p).ok_or_else(|| null(call, "pos"))
+}
+
+/// `pos[rank] = MAXLOC(a)`: 1-based positions (not subscripts) of the
+/// first maximum in array element order; zeros for an empty array.
+/// Collective. Returns `HPF_OK`, `HPF_EBADHANDLE`, `HPF_EBADARG` or
+/// `HPF_ESYSTEM`.
+#[no_mangle]
+pub extern "C" fn hpf_maxloc(
+    dad: c_int,
+    r#type: c_int,
+    a: *const c_void,
+    pos: *mut c_longlong,
+) -> c_int {
+    run("hpf_maxloc", || {
+        let d = get_dad("hpf_maxloc", dad)?;
+        let k = kind("hpf_maxloc", r#type)?;
+        typed!(k, loc_into("hpf_maxloc", true, &d, a, pos))
+    })
+}
+
+/// `pos[rank] = MINLOC(a)`; as `hpf_maxloc` for the first minimum.
+#[no_mangle]
+pub extern "C" fn hpf_minloc(
+    dad: c_int,
+    r#type: c_int,
+    a: *const c_void,
+    pos: *mut c_longlong,
+) -> c_int {
+    run("hpf_minloc", || {
+        let d = get_dad("hpf_minloc", dad)?;
+        let k = kind("hpf_minloc", r#type)?;
+        typed!(k, loc_into("hpf_minloc", false, &d, a, pos))
+    })
+}
+
+fn halo_in<T: Element>(d: &Dad, a: *mut c_void, periodic: &[bool]) -> HpfResult<()> {
+    const CALL: &str = "hpf_shift_overlap";
+    let buf = local_mut::<T>(CALL, "array", d, a)?;
+    let wlo: Vec<usize> = d.dims().iter().map(|m| m.spec.olo).collect();
+    let whi: Vec<usize> = d.dims().iter().map(|m| m.spec.ohi).collect();
+    schedule::halo(d, &wlo, &whi, periodic)?.execute_in_place(d, buf)
+}
+
+/// Fills the whole overlap area of `a` (DAD `dad`) from the owners of the
+/// cells, corners included; `periodic[rank]` (non-zero: wrap around; NULL:
+/// none periodic). Cells past a non-periodic end stay unchanged. The
+/// schedule is planned on the first call and reused. Collective. Returns
+/// `HPF_OK`, `HPF_EBADHANDLE`, `HPF_EBADARG` or `HPF_ESYSTEM`.
+#[no_mangle]
+pub extern "C" fn hpf_shift_overlap(
+    dad: c_int,
+    r#type: c_int,
+    a: *mut c_void,
+    periodic: *const c_int,
+) -> c_int {
+    const CALL: &str = "hpf_shift_overlap";
+    run(CALL, || {
+        let d = get_dad(CALL, dad)?;
+        let k = kind(CALL, r#type)?;
+        let per: Vec<bool> = if periodic.is_null() {
+            vec![false; d.rank()]
+        } else {
+            ptr::read(periodic, d.rank())
+                .ok_or_else(|| null(CALL, "periodic"))?
+                .iter()
+                .map(|&p| p != 0)
+                .collect()
+        };
+        typed!(k, halo_in(&d, a, &per))
+    })
+}
+
+fn cshift_in<T: Element>(
+    d: &Dad,
+    src: *const c_void,
+    dst: *mut c_void,
+    shift: i64,
+    dim: usize,
+) -> HpfResult<()> {
+    const CALL: &str = "hpf_cshift";
+    if ptr::overlaps::<T>(src, dst, d.local_len()) {
+        return Err(HpfError::bad_arg(CALL, "source and result share memory"));
+    }
+    let s = local::<T>(CALL, "src", d, src)?;
+    let r = local_mut::<T>(CALL, "dst", d, dst)?;
+    schedule::cshift(d, dim, shift)?.execute(d, s, r)
+}
+
+/// `dst = CSHIFT(src, shift, dim)` (dim 1-based) for two arrays with DAD
+/// `dad` in separate memory: `dst(i) = src(lb + mod(i - lb + shift, n))`
+/// along `dim`. Only owned cells of `dst` are written. Collective. Returns
+/// `HPF_OK`, `HPF_EBADHANDLE`, `HPF_EBADARG` or `HPF_ESYSTEM`.
+#[no_mangle]
+pub extern "C" fn hpf_cshift(
+    dad: c_int,
+    r#type: c_int,
+    src: *const c_void,
+    dst: *mut c_void,
+    shift: c_longlong,
+    dim: c_int,
+) -> c_int {
+    const CALL: &str = "hpf_cshift";
+    run(CALL, || {
+        let d = get_dad(CALL, dad)?;
+        let k = kind(CALL, r#type)?;
+        let dm = usize::try_from(dim - 1)
+            .map_err(|_| HpfError::bad_arg(CALL, format!("DIM {dim} is not positive")))?;
+        typed!(k, cshift_in(&d, src, dst, shift, dm))
+    })
+}
+
+fn copy_in<T: Element>(sd: &Dad, src: *const c_void, dd: &Dad, dst: *mut c_void) -> HpfResult<()> {
+    const CALL: &str = "hpf_copy";
+    let n = sd.local_len().max(dd.local_len());
+    if ptr::overlaps::<T>(src, dst, n) {
+        return Err(HpfError::bad_arg(
+            CALL,
+            "source and destination share memory",
+        ));
+    }
+    let s = local::<T>(CALL, "src", sd, src)?;
+    let r = local_mut::<T>(CALL, "dst", dd, dst)?;
+    schedule::remap(sd, dd)?.execute(dd, s, r)
+}
+
+/// `dst = src` between arrays of the same shape on the same grid with any
+/// two DADs (remap, e.g. BLOCK to CYCLIC(k)); only owned cells of `dst`
+/// are written. The schedule is planned once per pair of DADs. Collective.
+/// Returns `HPF_OK`, `HPF_EBADHANDLE`, `HPF_EMISMATCH` (shape or grid),
+/// `HPF_EBADARG` or `HPF_ESYSTEM`.
+#[no_mangle]
+pub extern "C" fn hpf_copy(
+    src_dad: c_int,
+    src: *const c_void,
+    dst_dad: c_int,
+    dst: *mut c_void,
+    r#type: c_int,
+) -> c_int {
+    const CALL: &str = "hpf_copy";
+    run(CALL, || {
+        let sd = get_dad(CALL, src_dad)?;
+        let dd = get_dad(CALL, dst_dad)?;
+        let k = kind(CALL, r#type)?;
+        typed!(k, copy_in(&sd, src, &dd, dst))
+    })
+}

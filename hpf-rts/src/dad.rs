@@ -1,0 +1,562 @@
+//! The distributed array descriptor (DAD): per dimension the global bounds,
+//! the distribution, the grid dimension it is spread over, the overlap
+//! widths and the local layout; and the ownership functions (global index
+//! to owner and local index, local to global, local extents).
+//!
+//! Ownership rules, with `i = g - lb` (0-based offset of global subscript
+//! `g`), `N` the extent, `P` the processes along the grid dimension and
+//! `c` a process's coordinate on it:
+//! * Collapsed: every process holds the whole dimension; local = `i`.
+//! * BLOCK: `b = ceil(N/P)`; owner `i / b`, local `i mod b`; process `c`
+//!   holds `min(b, max(0, N - c*b))` elements (trailing processes may hold
+//!   none).
+//! * CYCLIC = CYCLIC(1).
+//! * CYCLIC(k): owner `(i / k) mod P`, local `(i / (k*P))*k + i mod k`;
+//!   counts are ScaLAPACK's `NUMROC(N, k, c, 0, P)`.
+//!
+//! Local storage is column-major (first dimension fastest) over the
+//! allocated box, which is the owned elements plus `olo` cells below and
+//! `ohi` above in each dimension; overlap is allowed on BLOCK and collapsed
+//! dimensions only.
+//!
+//! A grid dimension no array dimension is spread over replicates the array
+//! along it.
+
+use crate::error::{HpfError, HpfResult};
+use crate::grid::ProcGrid;
+use std::sync::Arc;
+
+/// Distribution of one dimension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Dist {
+    /// Not distributed: every process holds the whole dimension.
+    Collapsed,
+    /// BLOCK.
+    Block,
+    /// CYCLIC (= CYCLIC(1)).
+    Cyclic,
+    /// CYCLIC(k), k >= 1.
+    BlockCyclic(usize),
+}
+
+/// What the user says about one dimension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DimSpec {
+    /// Global lower bound (Fortran lower bound).
+    pub lb: i64,
+    /// Number of elements.
+    pub extent: usize,
+    /// Distribution.
+    pub dist: Dist,
+    /// Grid dimension (0-based) for distributed dimensions; ignored when
+    /// collapsed.
+    pub pdim: usize,
+    /// Overlap width below the owned elements.
+    pub olo: usize,
+    /// Overlap width above the owned elements.
+    pub ohi: usize,
+}
+
+impl DimSpec {
+    /// A dimension `lb : lb+extent-1` with distribution `dist` on grid
+    /// dimension `pdim` and no overlap.
+    pub fn new(lb: i64, extent: usize, dist: Dist, pdim: usize) -> DimSpec {
+        DimSpec {
+            lb,
+            extent,
+            dist,
+            pdim,
+            olo: 0,
+            ohi: 0,
+        }
+    }
+
+    /// The same with overlap widths `olo` and `ohi`.
+    pub fn with_overlap(self, olo: usize, ohi: usize) -> DimSpec {
+        DimSpec { olo, ohi, ..self }
+    }
+}
+
+/// ScaLAPACK's `NUMROC`: how many of `n` elements, dealt in blocks of `nb`
+/// round-robin over `nprocs` processes starting at `isrcproc`, process
+/// `iproc` holds.
+pub fn numroc(n: usize, nb: usize, iproc: usize, isrcproc: usize, nprocs: usize) -> usize {
+    let mydist = (nprocs + iproc - isrcproc) % nprocs;
+    let nblocks = n / nb;
+    let mut num = (nblocks / nprocs) * nb;
+    let extra = nblocks % nprocs;
+    if mydist < extra {
+        num += nb;
+    } else if mydist == extra {
+        num += n % nb;
+    }
+    num
+}
+
+/// One dimension of a DAD: the user's spec and what follows from it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct DimMap {
+    /// The spec.
+    pub spec: DimSpec,
+    /// Processes along the grid dimension (1 when collapsed).
+    pub nprocs: usize,
+    /// Block length: `ceil(N/P)` for BLOCK, k for CYCLIC(k), N when collapsed.
+    pub block: usize,
+}
+
+impl DimMap {
+    fn new(spec: DimSpec, grid: &ProcGrid) -> DimMap {
+        let nprocs = match spec.dist {
+            Dist::Collapsed => 1,
+            _ => grid.dims()[spec.pdim],
+        };
+        let block = match spec.dist {
+            Dist::Collapsed => spec.extent.max(1),
+            Dist::Block => spec.extent.div_ceil(nprocs).max(1),
+            Dist::Cyclic => 1,
+            Dist::BlockCyclic(k) => k,
+        };
+        DimMap {
+            spec,
+            nprocs,
+            block,
+        }
+    }
+
+    /// Whether the dimension is spread over a grid dimension.
+    pub fn distributed(&self) -> bool {
+        self.spec.dist != Dist::Collapsed
+    }
+
+    /// The coordinate along this dimension's grid dimension in `coords`
+    /// (0 when collapsed).
+    pub fn coord(&self, coords: &[usize]) -> usize {
+        if self.distributed() {
+            coords[self.spec.pdim]
+        } else {
+            0
+        }
+    }
+
+    /// Owning coordinate of offset `i` (0 when collapsed: everyone).
+    pub fn owner(&self, i: usize) -> usize {
+        match self.spec.dist {
+            Dist::Collapsed => 0,
+            Dist::Block => i / self.block,
+            Dist::Cyclic | Dist::BlockCyclic(_) => (i / self.block) % self.nprocs,
+        }
+    }
+
+    /// Local index of offset `i` on its owner.
+    pub fn local(&self, i: usize) -> usize {
+        match self.spec.dist {
+            Dist::Collapsed => i,
+            Dist::Block => i % self.block,
+            Dist::Cyclic | Dist::BlockCyclic(_) => {
+                let k = self.block;
+                (i / (k * self.nprocs)) * k + i % k
+            }
+        }
+    }
+
+    /// Offset of local index `l` on coordinate `c`.
+    pub fn global(&self, c: usize, l: usize) -> usize {
+        match self.spec.dist {
+            Dist::Collapsed => l,
+            Dist::Block => c * self.block + l,
+            Dist::Cyclic | Dist::BlockCyclic(_) => {
+                let k = self.block;
+                ((l / k) * self.nprocs + c) * k + l % k
+            }
+        }
+    }
+
+    /// Elements coordinate `c` owns.
+    pub fn count(&self, c: usize) -> usize {
+        let n = self.spec.extent;
+        match self.spec.dist {
+            Dist::Collapsed => n,
+            Dist::Block => self.block.min(n.saturating_sub(c * self.block)),
+            Dist::Cyclic | Dist::BlockCyclic(_) => numroc(n, self.block, c, 0, self.nprocs),
+        }
+    }
+
+    /// Local index of offset `i` if coordinate `c` owns it.
+    pub fn owns(&self, c: usize, i: usize) -> Option<usize> {
+        (!self.distributed() || self.owner(i) == c).then(|| self.local(i))
+    }
+
+    /// Allocated extent on coordinate `c` (owned plus overlap).
+    pub fn alloc(&self, c: usize) -> usize {
+        self.spec.olo + self.count(c) + self.spec.ohi
+    }
+}
+
+/// A distributed array descriptor.
+#[derive(Clone, Debug)]
+pub struct Dad {
+    grid: Arc<ProcGrid>,
+    dims: Vec<DimMap>,
+}
+
+impl PartialEq for Dad {
+    fn eq(&self, o: &Dad) -> bool {
+        self.grid.id() == o.grid.id() && self.dims == o.dims
+    }
+}
+
+impl Eq for Dad {}
+
+impl Dad {
+    /// A DAD on `grid` with one spec per array dimension.
+    pub fn new(grid: &Arc<ProcGrid>, specs: &[DimSpec]) -> HpfResult<Dad> {
+        const CALL: &str = "hpf_dad_create";
+        if specs.is_empty() {
+            return Err(HpfError::bad_arg(
+                CALL,
+                "an array has at least one dimension",
+            ));
+        }
+        let mut used = vec![false; grid.dims().len()];
+        for (d, s) in specs.iter().enumerate() {
+            let dim = d + 1;
+            if s.extent > i64::MAX as usize / 2 {
+                return Err(HpfError::bad_arg(
+                    CALL,
+                    format!("dimension {dim}: extent {} too large", s.extent),
+                ));
+            }
+            if s.dist == Dist::Collapsed {
+                continue;
+            }
+            if let Dist::BlockCyclic(0) = s.dist {
+                return Err(HpfError::bad_arg(
+                    CALL,
+                    format!("dimension {dim}: CYCLIC(k) needs k >= 1"),
+                ));
+            }
+            if s.pdim >= used.len() {
+                return Err(HpfError::bad_arg(
+                    CALL,
+                    format!(
+                        "dimension {dim}: the grid has no dimension {} (it has {})",
+                        s.pdim,
+                        used.len()
+                    ),
+                ));
+            }
+            if used[s.pdim] {
+                return Err(HpfError::bad_arg(
+                    CALL,
+                    format!("dimension {dim}: grid dimension {} is already used", s.pdim),
+                ));
+            }
+            used[s.pdim] = true;
+            if s.dist != Dist::Block && (s.olo > 0 || s.ohi > 0) {
+                return Err(HpfError::bad_arg(
+                    CALL,
+                    format!("dimension {dim}: overlap needs a BLOCK or collapsed distribution"),
+                ));
+            }
+        }
+        let dims: Vec<DimMap> = specs.iter().map(|&s| DimMap::new(s, grid)).collect();
+        let dad = Dad {
+            grid: grid.clone(),
+            dims,
+        };
+        // Every process's allocation must be addressable.
+        let mut total: usize = 1;
+        for d in &dad.dims {
+            total = total
+                .checked_mul(d.alloc(d.coord(grid.my_coords())))
+                .filter(|&t| t <= isize::MAX as usize / 8)
+                .ok_or_else(|| HpfError::bad_arg(CALL, "local allocation too large"))?;
+        }
+        Ok(dad)
+    }
+
+    /// The grid.
+    pub fn grid(&self) -> &Arc<ProcGrid> {
+        &self.grid
+    }
+
+    /// Array rank.
+    pub fn rank(&self) -> usize {
+        self.dims.len()
+    }
+
+    /// The dimensions.
+    pub fn dims(&self) -> &[DimMap] {
+        &self.dims
+    }
+
+    /// Global extents.
+    pub fn shape(&self) -> Vec<usize> {
+        self.dims.iter().map(|d| d.spec.extent).collect()
+    }
+
+    /// Total number of elements.
+    pub fn global_len(&self) -> usize {
+        self.dims.iter().map(|d| d.spec.extent).product()
+    }
+
+    /// Owned elements per dimension on grid rank `r`.
+    pub fn counts_of(&self, r: usize) -> Vec<usize> {
+        let c = self.grid.coords_of(r);
+        self.dims.iter().map(|d| d.count(d.coord(c))).collect()
+    }
+
+    /// Allocated extents per dimension on grid rank `r`.
+    pub fn alloc_of(&self, r: usize) -> Vec<usize> {
+        let c = self.grid.coords_of(r);
+        self.dims.iter().map(|d| d.alloc(d.coord(c))).collect()
+    }
+
+    /// Memory strides (in elements) of the local buffer on grid rank `r`:
+    /// column-major over the allocated box.
+    pub fn strides_of(&self, r: usize) -> Vec<usize> {
+        let mut s = Vec::with_capacity(self.dims.len());
+        let mut acc = 1;
+        for a in self.alloc_of(r) {
+            s.push(acc);
+            acc *= a;
+        }
+        s
+    }
+
+    /// Elements of the local buffer on grid rank `r`, overlap included.
+    pub fn local_len_of(&self, r: usize) -> usize {
+        self.alloc_of(r).iter().product()
+    }
+
+    /// Elements of this process's local buffer, overlap included.
+    pub fn local_len(&self) -> usize {
+        self.local_len_of(self.grid.rank())
+    }
+
+    /// Whether grid rank `r` holds the copy of the array that reductions
+    /// count: its coordinate is 0 on every grid dimension the array is not
+    /// spread over (the array is replicated along those).
+    pub fn is_primary(&self, r: usize) -> bool {
+        let c = self.grid.coords_of(r);
+        (0..c.len()).all(|g| {
+            c[g] == 0
+                || self
+                    .dims
+                    .iter()
+                    .any(|d| d.distributed() && d.spec.pdim == g)
+        })
+    }
+
+    /// Whether grid rank `s` may serve grid rank `q` as the source of
+    /// elements: they agree on every grid dimension the array is not
+    /// spread over (each replica serves its own line).
+    pub fn serves(&self, s: usize, q: usize) -> bool {
+        let (cs, cq) = (self.grid.coords_of(s), self.grid.coords_of(q));
+        (0..cs.len()).all(|g| {
+            cs[g] == cq[g]
+                || self
+                    .dims
+                    .iter()
+                    .any(|d| d.distributed() && d.spec.pdim == g)
+        })
+    }
+
+    /// Owner (grid rank among the replicas in this process's line) and
+    /// local buffer offset of the element at global subscripts `gidx`.
+    pub fn owner_of(&self, gidx: &[i64]) -> HpfResult<(usize, usize)> {
+        const CALL: &str = "hpf_dad_owner";
+        if gidx.len() != self.dims.len() {
+            return Err(HpfError::bad_arg(
+                CALL,
+                format!(
+                    "{} subscripts for a rank-{} array",
+                    gidx.len(),
+                    self.dims.len()
+                ),
+            ));
+        }
+        let mut coords = self.grid.my_coords().to_vec();
+        let mut locals = Vec::with_capacity(self.dims.len());
+        for (k, (d, &g)) in self.dims.iter().zip(gidx).enumerate() {
+            let i = g - d.spec.lb;
+            if i < 0 || i as usize >= d.spec.extent {
+                return Err(HpfError::bad_arg(
+                    CALL,
+                    format!(
+                        "subscript {g} of dimension {} is outside {}:{}",
+                        k + 1,
+                        d.spec.lb,
+                        d.spec.lb + d.spec.extent as i64 - 1
+                    ),
+                ));
+            }
+            let i = i as usize;
+            if d.distributed() {
+                coords[d.spec.pdim] = d.owner(i);
+            }
+            locals.push(d.local(i));
+        }
+        let r = self.grid.rank_of(&coords);
+        let strides = self.strides_of(r);
+        let off = self
+            .dims
+            .iter()
+            .zip(&locals)
+            .zip(&strides)
+            .map(|((d, &l), &s)| (d.spec.olo + l) * s)
+            .sum();
+        Ok((r, off))
+    }
+
+    /// Global subscript of local index `l` (0-based, overlap not counted)
+    /// of dimension `dim` (0-based) on this process.
+    pub fn local_to_global(&self, dim: usize, l: usize) -> HpfResult<i64> {
+        const CALL: &str = "hpf_dad_local_to_global";
+        let d = self
+            .dims
+            .get(dim)
+            .ok_or_else(|| HpfError::bad_arg(CALL, format!("no dimension {}", dim + 1)))?;
+        let c = d.coord(self.grid.my_coords());
+        if l >= d.count(c) {
+            return Err(HpfError::bad_arg(
+                CALL,
+                format!(
+                    "local index {l} of dimension {}: this process owns {}",
+                    dim + 1,
+                    d.count(c)
+                ),
+            ));
+        }
+        Ok(d.spec.lb + d.global(c, l) as i64)
+    }
+
+    /// Calls `f(global offsets, local buffer offset)` for every element grid
+    /// rank `r` owns, in local column-major order.
+    pub fn for_each_owned(&self, r: usize, mut f: impl FnMut(&[usize], usize)) {
+        let c = self.grid.coords_of(r);
+        let counts = self.counts_of(r);
+        if counts.contains(&0) {
+            return;
+        }
+        let strides = self.strides_of(r);
+        let rank = self.dims.len();
+        let mut l = vec![0usize; rank];
+        let mut g: Vec<usize> = vec![0; rank];
+        loop {
+            let mut off = 0;
+            for k in 0..rank {
+                let d = &self.dims[k];
+                g[k] = d.global(d.coord(c), l[k]);
+                off += (d.spec.olo + l[k]) * strides[k];
+            }
+            f(&g, off);
+            let mut k = 0;
+            loop {
+                if k == rank {
+                    return;
+                }
+                l[k] += 1;
+                if l[k] < counts[k] {
+                    break;
+                }
+                l[k] = 0;
+                k += 1;
+            }
+        }
+    }
+
+    /// Column-major linear position (0-based) of global offsets `g`.
+    pub fn linear(&self, g: &[usize]) -> usize {
+        let mut pos = 0;
+        for (d, &i) in self.dims.iter().zip(g).rev() {
+            pos = pos * d.spec.extent + i;
+        }
+        pos
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// NUMROC from its definition: deal blocks round-robin and count.
+    fn dealt(n: usize, nb: usize, iproc: usize, src: usize, p: usize) -> usize {
+        (0..n).filter(|i| ((i / nb) + src) % p == iproc).count()
+    }
+
+    #[test]
+    fn numroc_matches_dealing_blocks() {
+        for n in 0..40 {
+            for nb in 1..6 {
+                for p in 1..5 {
+                    for src in 0..p {
+                        for iproc in 0..p {
+                            assert_eq!(
+                                numroc(n, nb, iproc, src, p),
+                                dealt(n, nb, iproc, src, p),
+                                "n={n} nb={nb} p={p} src={src} iproc={iproc}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn map(extent: usize, dist: Dist, nprocs: usize) -> DimMap {
+        let block = match dist {
+            Dist::Collapsed => extent.max(1),
+            Dist::Block => extent.div_ceil(nprocs).max(1),
+            Dist::Cyclic => 1,
+            Dist::BlockCyclic(k) => k,
+        };
+        DimMap {
+            spec: DimSpec::new(1, extent, dist, 0),
+            nprocs: if dist == Dist::Collapsed { 1 } else { nprocs },
+            block,
+        }
+    }
+
+    #[test]
+    fn ownership_round_trips_and_counts_add_up() {
+        for n in 0..30 {
+            for p in 1..6 {
+                for dist in [
+                    Dist::Block,
+                    Dist::Cyclic,
+                    Dist::BlockCyclic(2),
+                    Dist::BlockCyclic(3),
+                    Dist::Collapsed,
+                ] {
+                    let m = map(n, dist, p);
+                    let procs = if dist == Dist::Collapsed { 1 } else { p };
+                    let mut seen = vec![0usize; procs];
+                    for i in 0..n {
+                        let c = m.owner(i);
+                        let l = m.local(i);
+                        assert!(c < procs);
+                        assert!(l < m.count(c), "{dist:?} n={n} p={p} i={i}");
+                        assert_eq!(m.global(c, l), i);
+                        seen[c] += 1;
+                    }
+                    for (c, &s) in seen.iter().enumerate() {
+                        assert_eq!(m.count(c), s, "{dist:?} n={n} p={p} c={c}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn block_follows_the_ceiling_rule() {
+        let m = map(10, Dist::Block, 4);
+        assert_eq!((0..4).map(|c| m.count(c)).collect::<Vec<_>>(), [3, 3, 3, 1]);
+        let m = map(5, Dist::Block, 4);
+        assert_eq!((0..4).map(|c| m.count(c)).collect::<Vec<_>>(), [2, 2, 1, 0]);
+        let m = map(10, Dist::BlockCyclic(3), 2);
+        assert_eq!((0..2).map(|c| m.count(c)).collect::<Vec<_>>(), [6, 4]);
+        assert_eq!(m.owner(6), 0);
+        assert_eq!(m.local(6), 3);
+    }
+}

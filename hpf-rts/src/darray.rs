@@ -1,0 +1,184 @@
+//! `DArray<T>`: a distributed array owning its local buffer (owned cells
+//! plus overlap) and its DAD, with the intrinsics and communication of the
+//! run-time as methods.
+
+use crate::dad::Dad;
+use crate::element::Element;
+use crate::error::{HpfError, HpfResult};
+use crate::{reduce, schedule};
+
+/// A distributed array.
+#[derive(Clone, Debug)]
+pub struct DArray<T: Element> {
+    dad: Dad,
+    data: Vec<T>,
+}
+
+impl<T: Element> DArray<T> {
+    /// A zero-filled array with DAD `dad`.
+    pub fn new(dad: &Dad) -> DArray<T> {
+        DArray {
+            dad: dad.clone(),
+            data: vec![T::zero(); dad.local_len()],
+        }
+    }
+
+    /// An array whose owned element at global subscripts `g` is `f(g)`
+    /// (overlap cells zero).
+    pub fn from_fn(dad: &Dad, mut f: impl FnMut(&[i64]) -> T) -> DArray<T> {
+        let mut a = DArray::new(dad);
+        let lbs: Vec<i64> = dad.dims().iter().map(|d| d.spec.lb).collect();
+        let mut sub = vec![0i64; dad.rank()];
+        dad.for_each_owned(dad.grid().rank(), |g, off| {
+            for k in 0..g.len() {
+                sub[k] = lbs[k] + g[k] as i64;
+            }
+            a.data[off] = f(&sub);
+        });
+        a
+    }
+
+    /// The DAD.
+    pub fn dad(&self) -> &Dad {
+        &self.dad
+    }
+
+    /// The local buffer (column-major over the allocated box).
+    pub fn local(&self) -> &[T] {
+        &self.data
+    }
+
+    /// The local buffer, writable.
+    pub fn local_mut(&mut self) -> &mut [T] {
+        &mut self.data
+    }
+
+    /// The whole array on every process, column-major (collective; for
+    /// checks and output).
+    pub fn to_global(&self) -> HpfResult<Vec<T>> {
+        gather_global(&self.dad, &self.data)
+    }
+
+    /// SUM.
+    pub fn sum(&self) -> HpfResult<T> {
+        reduce::sum(&self.dad, &self.data)
+    }
+
+    /// PRODUCT.
+    pub fn product(&self) -> HpfResult<T> {
+        reduce::product(&self.dad, &self.data)
+    }
+
+    /// MAXVAL.
+    pub fn maxval(&self) -> HpfResult<T> {
+        reduce::maxval(&self.dad, &self.data)
+    }
+
+    /// MINVAL.
+    pub fn minval(&self) -> HpfResult<T> {
+        reduce::minval(&self.dad, &self.data)
+    }
+
+    /// COUNT of the elements for which `pred` holds.
+    pub fn count(&self, pred: impl Fn(T) -> bool) -> HpfResult<i64> {
+        reduce::count(&self.dad, &self.data, pred)
+    }
+
+    /// ALL elements satisfy `pred`.
+    pub fn all(&self, pred: impl Fn(T) -> bool) -> HpfResult<bool> {
+        reduce::all(&self.dad, &self.data, pred)
+    }
+
+    /// ANY element satisfies `pred`.
+    pub fn any(&self, pred: impl Fn(T) -> bool) -> HpfResult<bool> {
+        reduce::any(&self.dad, &self.data, pred)
+    }
+
+    /// DOT_PRODUCT with `other` (same DAD, rank 1).
+    pub fn dot_product(&self, other: &DArray<T>) -> HpfResult<T> {
+        if self.dad != other.dad {
+            return Err(HpfError::mismatch(
+                "hpf_dot_product",
+                "the vectors have different DADs (remap one first)",
+            ));
+        }
+        reduce::dot_product(&self.dad, &self.data, &other.data)
+    }
+
+    /// MAXLOC (1-based positions).
+    pub fn maxloc(&self) -> HpfResult<Vec<i64>> {
+        reduce::maxloc(&self.dad, &self.data)
+    }
+
+    /// MINLOC (1-based positions).
+    pub fn minloc(&self) -> HpfResult<Vec<i64>> {
+        reduce::minloc(&self.dad, &self.data)
+    }
+
+    /// Fills the whole overlap area from the owners; `periodic` per
+    /// dimension.
+    pub fn shift_overlap(&mut self, periodic: &[bool]) -> HpfResult<()> {
+        let wlo: Vec<usize> = self.dad.dims().iter().map(|d| d.spec.olo).collect();
+        let whi: Vec<usize> = self.dad.dims().iter().map(|d| d.spec.ohi).collect();
+        self.shift_overlap_widths(&wlo, &whi, periodic)
+    }
+
+    /// Fills the overlap cells `wlo`/`whi` deep per dimension.
+    pub fn shift_overlap_widths(
+        &mut self,
+        wlo: &[usize],
+        whi: &[usize],
+        periodic: &[bool],
+    ) -> HpfResult<()> {
+        let s = schedule::halo(&self.dad, wlo, whi, periodic)?;
+        s.execute_in_place(&self.dad, &mut self.data)
+    }
+
+    /// `CSHIFT(self, shift, dim)` with `dim` 0-based: a new array of the
+    /// same DAD.
+    pub fn cshift(&self, shift: i64, dim: usize) -> HpfResult<DArray<T>> {
+        let mut out = DArray::new(&self.dad);
+        let s = schedule::cshift(&self.dad, dim, shift)?;
+        s.execute(&self.dad, &self.data, &mut out.data)?;
+        Ok(out)
+    }
+
+    /// A copy of this array with DAD `dst` (remap).
+    pub fn remap(&self, dst: &Dad) -> HpfResult<DArray<T>> {
+        let mut out = DArray::new(dst);
+        out.copy_from(self)?;
+        Ok(out)
+    }
+
+    /// `self = src` where the DADs may differ (COPY; owned cells only).
+    pub fn copy_from(&mut self, src: &DArray<T>) -> HpfResult<()> {
+        let s = schedule::remap(&src.dad, &self.dad)?;
+        s.execute(&self.dad, &src.data, &mut self.data)
+    }
+}
+
+/// The whole array of local buffer `buf` with DAD `dad` on every process,
+/// column-major (collective).
+pub fn gather_global<T: Element>(dad: &Dad, buf: &[T]) -> HpfResult<Vec<T>> {
+    const CALL: &str = "hpf_gather";
+    reduce::check_len(CALL, dad, buf, "ARRAY")?;
+    let grid = dad.grid();
+    let mut mine = Vec::new();
+    dad.for_each_owned(grid.rank(), |_, off| buf[off].put(&mut mine));
+    let (all, lens) = grid
+        .group()
+        .allgatherv(&mine)
+        .map_err(|e| HpfError::core(CALL, e))?;
+    let size = T::KIND.size();
+    let mut out = vec![T::zero(); dad.global_len()];
+    let mut at = 0;
+    for (r, len) in lens.iter().enumerate() {
+        let mut j = at;
+        dad.for_each_owned(r, |g, _| {
+            out[dad.linear(g)] = T::get(&all[j..]);
+            j += size;
+        });
+        at += len;
+    }
+    Ok(out)
+}

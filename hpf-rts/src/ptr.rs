@@ -1,0 +1,73 @@
+//! Every raw-pointer conversion of the HPF run-time's C API. A NULL or
+//! misaligned pointer where memory is needed gives `None`, which the
+//! callers report with the call's and argument's name.
+
+use std::ffi::c_void;
+
+fn usable<T>(p: *const c_void, n: usize) -> bool {
+    !p.is_null()
+        && (p as usize).is_multiple_of(std::mem::align_of::<T>())
+        && n.checked_mul(std::mem::size_of::<T>())
+            .is_some_and(|b| b <= isize::MAX as usize)
+}
+
+/// A readable array of `n` elements of `T`; NULL only with `n` 0.
+pub fn slice<'a, T>(p: *const c_void, n: usize) -> Option<&'a [T]> {
+    if n == 0 {
+        return Some(&[]);
+    }
+    if !usable::<T>(p, n) {
+        return None;
+    }
+    // SAFETY: non-NULL and aligned; the caller's contract gives `n`
+    // initialised elements that stay valid for the call.
+    Some(unsafe { std::slice::from_raw_parts(p as *const T, n) })
+}
+
+/// A writable array of `n` elements of `T`; NULL only with `n` 0.
+pub fn slice_mut<'a, T>(p: *mut c_void, n: usize) -> Option<&'a mut [T]> {
+    if n == 0 {
+        return Some(&mut []);
+    }
+    if !usable::<T>(p as *const c_void, n) {
+        return None;
+    }
+    // SAFETY: non-NULL and aligned; the caller's contract gives `n`
+    // writable elements, not otherwise accessed during the call.
+    Some(unsafe { std::slice::from_raw_parts_mut(p as *mut T, n) })
+}
+
+/// Copies `n` elements of `T` from `p`.
+pub fn read<T: Copy>(p: *const T, n: usize) -> Option<Vec<T>> {
+    slice::<T>(p as *const c_void, n).map(|s| s.to_vec())
+}
+
+/// Stores `v` at `p`.
+pub fn write<T>(p: *mut T, v: T) -> Option<()> {
+    slice_mut::<T>(p as *mut c_void, 1).map(|s| s[0] = v)
+}
+
+/// Stores `vals` at `p`.
+pub fn write_all<T: Copy>(p: *mut T, vals: &[T]) -> Option<()> {
+    slice_mut::<T>(p as *mut c_void, vals.len()).map(|s| s.copy_from_slice(vals))
+}
+
+/// Whether `n` elements of `T` at `a` and at `b` share memory.
+pub fn overlaps<T>(a: *const c_void, b: *const c_void, n: usize) -> bool {
+    let bytes = n * std::mem::size_of::<T>();
+    let (a, b) = (a as usize, b as usize);
+    bytes > 0 && a < b + bytes && b < a + bytes
+}
+
+/// Copies the C string `s` into `buf` of `len` bytes, truncated and
+/// NUL-terminated; `None` if `buf` is NULL or `len` < 1.
+pub fn write_cstr(buf: *mut std::ffi::c_char, len: usize, s: &str) -> Option<()> {
+    if len == 0 {
+        return None;
+    }
+    let out = slice_mut::<u8>(buf as *mut c_void, len)?;
+    let n = s.len().min(len - 1);
+    out[..n].copy_from_slice(&s.as_bytes()[..n]);
+    out[n] = 0;
+    Some(())
+}

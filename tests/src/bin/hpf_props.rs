@@ -1,0 +1,483 @@
+//! Property checks of the HPF run-time on every process: random shapes
+//! (extents 0, 1 and sizes no process count divides), distributions
+//! (collapsed, BLOCK, CYCLIC, CYCLIC(k)), overlap widths and grids of 1 to
+//! 3 dimensions; every distributed result is compared with a serial
+//! reference each process computes itself (integers exactly, reals within
+//! the bound the documented reduction order gives). Usage: `hpf_props
+//! SEED TRIALS`. Prints "hpf_props rank R: P passed, F failed".
+
+use hpf_rts::{DArray, Dad, DimSpec, Dist, Element, ProcGrid};
+use std::sync::Arc;
+use tests::{check, check_eq};
+
+/// Deterministic pseudo-random numbers (the same on every process).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        // splitmix64
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+fn hash(seed: u64, i: u64) -> u64 {
+    Rng(seed ^ i.wrapping_mul(0x2545_f491_4f6c_dd1d)).next()
+}
+
+/// What the checks need of an element type.
+trait Probe: Element {
+    /// A value from a hash: few distinct values, so ties happen.
+    fn from_hash(h: u64) -> Self;
+    /// A value near 1 (for PRODUCT of reals; any small integer otherwise).
+    fn near_one(h: u64) -> Self;
+    fn to_f64(self) -> f64;
+    const EPS: f64;
+    fn exact() -> bool {
+        Self::EPS == 0.0
+    }
+}
+
+impl Probe for i32 {
+    fn from_hash(h: u64) -> Self {
+        (h % 101) as i32 - 50
+    }
+    fn near_one(h: u64) -> Self {
+        (h % 7) as i32 - 3
+    }
+    fn to_f64(self) -> f64 {
+        self as f64
+    }
+    const EPS: f64 = 0.0;
+}
+
+impl Probe for i64 {
+    fn from_hash(h: u64) -> Self {
+        (h % 1_000_003) as i64 - 500_000
+    }
+    fn near_one(h: u64) -> Self {
+        (h % 5) as i64 - 2
+    }
+    fn to_f64(self) -> f64 {
+        self as f64
+    }
+    const EPS: f64 = 0.0;
+}
+
+impl Probe for f64 {
+    fn from_hash(h: u64) -> Self {
+        ((h % 4001) as f64 - 2000.0) / 64.0
+    }
+    fn near_one(h: u64) -> Self {
+        0.75 + (h % 1001) as f64 / 2000.0
+    }
+    fn to_f64(self) -> f64 {
+        self
+    }
+    const EPS: f64 = f64::EPSILON;
+}
+
+impl Probe for f32 {
+    fn from_hash(h: u64) -> Self {
+        ((h % 4001) as f32 - 2000.0) / 64.0
+    }
+    fn near_one(h: u64) -> Self {
+        0.75 + (h % 1001) as f32 / 2000.0
+    }
+    fn to_f64(self) -> f64 {
+        self as f64
+    }
+    const EPS: f64 = f32::EPSILON as f64;
+}
+
+/// Whether a distributed sum-like result is within the rounding bound of
+/// the reference: two orders of at most n + P additions each.
+fn close<T: Probe>(got: T, want: T, terms: usize, nprocs: usize, magnitude: f64) -> bool {
+    if T::exact() {
+        return got == want;
+    }
+    let bound = 2.0 * (terms + nprocs + 1) as f64 * T::EPS * magnitude;
+    (got.to_f64() - want.to_f64()).abs() <= bound
+}
+
+/// Column-major subscripts (0-based offsets) of linear position `pos`.
+fn unlinear(shape: &[usize], mut pos: usize) -> Vec<usize> {
+    shape
+        .iter()
+        .map(|&n| {
+            let i = pos % n;
+            pos /= n;
+            i
+        })
+        .collect()
+}
+
+fn linear(shape: &[usize], g: &[usize]) -> usize {
+    shape
+        .iter()
+        .zip(g)
+        .rev()
+        .fold(0, |acc, (&n, &i)| acc * n + i)
+}
+
+fn random_dad(
+    rng: &mut Rng,
+    grid: &Arc<ProcGrid>,
+    shape: &[usize],
+    lbs: &[i64],
+    overlap: bool,
+) -> Dad {
+    let gdims = grid.dims().len();
+    let mut free: Vec<usize> = (0..gdims).collect();
+    let specs: Vec<DimSpec> = shape
+        .iter()
+        .zip(lbs)
+        .map(|(&n, &lb)| {
+            let pick = rng.below(5);
+            let dist = match pick {
+                0 => Dist::Collapsed,
+                1 | 2 => Dist::Block,
+                3 => Dist::Cyclic,
+                _ => Dist::BlockCyclic(1 + rng.below(4) as usize),
+            };
+            if dist == Dist::Collapsed || free.is_empty() {
+                let w = if overlap { rng.below(3) as usize } else { 0 };
+                return DimSpec::new(lb, n, Dist::Collapsed, 0)
+                    .with_overlap(w, rng.below(w as u64 + 1) as usize);
+            }
+            let pd = free.remove(rng.below(free.len() as u64) as usize);
+            let spec = DimSpec::new(lb, n, dist, pd);
+            if dist == Dist::Block && overlap {
+                spec.with_overlap(rng.below(4) as usize, rng.below(3) as usize)
+            } else {
+                spec
+            }
+        })
+        .collect();
+    Dad::new(grid, &specs).expect("random DAD")
+}
+
+fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: usize) {
+    let grid = &grids[rng.below(grids.len() as u64) as usize];
+    let rank = 1 + rng.below(3) as usize;
+    let shape: Vec<usize> = (0..rank)
+        .map(|_| match rng.below(6) {
+            0 => 0,
+            1 => 1,
+            _ => 2 + rng.below(if rank == 3 { 6 } else { 15 }) as usize,
+        })
+        .collect();
+    let lbs: Vec<i64> = (0..rank).map(|_| rng.below(7) as i64 - 3).collect();
+    let dad = random_dad(rng, grid, &shape, &lbs, true);
+    let n: usize = shape.iter().product();
+    let what = format!(
+        "{:?} shape {shape:?} lbs {lbs:?} grid {:?} dad {:?}",
+        T::KIND,
+        grid.dims(),
+        dad.dims()
+            .iter()
+            .map(|d| (d.spec.dist, d.spec.pdim, d.spec.olo, d.spec.ohi))
+            .collect::<Vec<_>>()
+    );
+    if std::env::var_os("HPF_PROPS_TRACE").is_some() {
+        eprintln!("rank {}: trial {what}", grid.rank());
+    }
+    let value = |sub: &[i64]| -> (usize, Vec<usize>) {
+        let g: Vec<usize> = sub
+            .iter()
+            .zip(&lbs)
+            .map(|(&s, &lb)| (s - lb) as usize)
+            .collect();
+        (linear(&shape, &g), g)
+    };
+    let reference: Vec<T> = (0..n).map(|p| T::from_hash(hash(seed, p as u64))).collect();
+    let a = DArray::<T>::from_fn(&dad, |sub| reference[value(sub).0]);
+
+    check_eq!(a.to_global().expect("gather"), reference, "gather {what}");
+
+    // SUM, PRODUCT, MAXVAL, MINVAL.
+    let magnitude: f64 = reference.iter().map(|x| x.to_f64().abs()).sum();
+    let want = reference.iter().fold(T::zero(), |s, &x| s.plus(x));
+    let got = a.sum().expect("sum");
+    check!(
+        close(got, want, n, nprocs, magnitude),
+        "SUM {got:?} vs {want:?}: {what}"
+    );
+    let pref: Vec<T> = (0..n)
+        .map(|p| T::near_one(hash(seed ^ 0xabc, p as u64)))
+        .collect();
+    let pa = DArray::<T>::from_fn(&dad, |sub| pref[value(sub).0]);
+    let want = pref.iter().fold(T::one(), |s, &x| s.times(x));
+    let got = pa.product().expect("product");
+    check!(
+        close(got, want, n, nprocs, want.to_f64().abs()),
+        "PRODUCT {got:?} vs {want:?}: {what}"
+    );
+    let want = reference
+        .iter()
+        .fold(T::neg_huge(), |m, &x| if x > m { x } else { m });
+    check_eq!(a.maxval().expect("maxval"), want, "MAXVAL {what}");
+    let want = reference
+        .iter()
+        .fold(T::huge(), |m, &x| if x < m { x } else { m });
+    check_eq!(a.minval().expect("minval"), want, "MINVAL {what}");
+
+    // COUNT, ALL, ANY.
+    let cut = T::from_hash(hash(seed, 999_999));
+    let want = reference.iter().filter(|&&x| x > cut).count() as i64;
+    check_eq!(a.count(|x| x > cut).expect("count"), want, "COUNT {what}");
+    check_eq!(
+        a.all(|x| x > cut).expect("all"),
+        reference.iter().all(|&x| x > cut),
+        "ALL {what}"
+    );
+    check_eq!(
+        a.any(|x| x > cut).expect("any"),
+        reference.iter().any(|&x| x > cut),
+        "ANY {what}"
+    );
+
+    // MAXLOC, MINLOC: 1-based positions of the first extreme.
+    let first = |better: &dyn Fn(T, T) -> bool| -> Vec<i64> {
+        let mut best: Option<usize> = None;
+        for (p, &x) in reference.iter().enumerate() {
+            if !matches!(best, Some(b) if !better(x, reference[b])) {
+                best = Some(p);
+            }
+        }
+        match best {
+            Some(p) => unlinear(&shape, p).iter().map(|&i| i as i64 + 1).collect(),
+            None => vec![0; rank],
+        }
+    };
+    check_eq!(
+        a.maxloc().expect("maxloc"),
+        first(&|x, b| x > b),
+        "MAXLOC {what}"
+    );
+    check_eq!(
+        a.minloc().expect("minloc"),
+        first(&|x, b| x < b),
+        "MINLOC {what}"
+    );
+
+    // DOT_PRODUCT on rank-1 arrays.
+    if rank == 1 {
+        let bref: Vec<T> = (0..n)
+            .map(|p| T::from_hash(hash(seed ^ 0x5eed, p as u64)))
+            .collect();
+        let b = DArray::<T>::from_fn(&dad, |sub| bref[value(sub).0]);
+        let want = reference
+            .iter()
+            .zip(&bref)
+            .fold(T::zero(), |s, (&x, &y)| s.plus(x.times(y)));
+        let mag: f64 = reference
+            .iter()
+            .zip(&bref)
+            .map(|(x, y)| (x.to_f64() * y.to_f64()).abs())
+            .sum();
+        let got = a.dot_product(&b).expect("dot");
+        check!(
+            close(got, want, n, nprocs, mag),
+            "DOT_PRODUCT {got:?} vs {want:?}: {what}"
+        );
+    }
+
+    // CSHIFT along a random dimension.
+    let dim = rng.below(rank as u64) as usize;
+    let shift = rng.below(4 * shape[dim] as u64 + 1) as i64 - 2 * shape[dim] as i64;
+    if std::env::var_os("HPF_PROPS_TRACE").is_some() {
+        let s = hpf_rts::schedule::cshift(&dad, dim, shift).expect("plan");
+        eprintln!(
+            "rank {}: cshift {shift} dim {dim}: send {:?} recv {:?}",
+            grid.rank(),
+            s.send_counts(),
+            s.recv_counts()
+        );
+    }
+    let shifted = a.cshift(shift, dim).expect("cshift");
+    let want: Vec<T> = (0..n)
+        .map(|p| {
+            let mut g = unlinear(&shape, p);
+            let m = shape[dim] as i64;
+            g[dim] = (g[dim] as i64 + shift).rem_euclid(m) as usize;
+            reference[linear(&shape, &g)]
+        })
+        .collect();
+    check_eq!(
+        shifted.to_global().expect("gather"),
+        want,
+        "CSHIFT shift {shift} dim {} {what}",
+        dim + 1
+    );
+
+    // COPY to a random other DAD and back.
+    let other = random_dad(rng, grid, &shape, &lbs, false);
+    if std::env::var_os("HPF_PROPS_TRACE").is_some() {
+        let s = hpf_rts::schedule::remap(&dad, &other).expect("plan");
+        eprintln!(
+            "rank {}: remap to {:?}: send {:?} recv {:?}",
+            grid.rank(),
+            other
+                .dims()
+                .iter()
+                .map(|d| (d.spec.dist, d.spec.pdim))
+                .collect::<Vec<_>>(),
+            s.send_counts(),
+            s.recv_counts()
+        );
+    }
+    let b = a
+        .remap(&other)
+        .unwrap_or_else(|e| panic!("remap {e} to {:?} from {what}", other.dims()));
+    check_eq!(
+        b.to_global().expect("gather"),
+        reference,
+        "remap to {:?}: {what}",
+        other.dims().iter().map(|d| d.spec.dist).collect::<Vec<_>>()
+    );
+    let mut back = DArray::<T>::new(&dad);
+    back.copy_from(&b).expect("copy back");
+    check_eq!(
+        back.to_global().expect("gather"),
+        reference,
+        "remap back {what}"
+    );
+
+    // Overlap update: every overlap cell holds its owner's value (wrapped
+    // where periodic) or keeps the sentinel past a non-periodic end.
+    let periodic: Vec<bool> = (0..rank).map(|_| rng.below(2) == 1).collect();
+    let sentinel = T::huge();
+    let mut h = a.clone();
+    for x in h.local_mut().iter_mut() {
+        *x = sentinel;
+    }
+    h.copy_from(&a).expect("fill owned cells");
+    if std::env::var_os("HPF_PROPS_TRACE").is_some() {
+        let wlo: Vec<usize> = dad.dims().iter().map(|d| d.spec.olo).collect();
+        let whi: Vec<usize> = dad.dims().iter().map(|d| d.spec.ohi).collect();
+        let s = hpf_rts::schedule::halo(&dad, &wlo, &whi, &periodic).expect("plan");
+        eprintln!(
+            "rank {}: halo {periodic:?}: send {:?} recv {:?}",
+            grid.rank(),
+            s.send_counts(),
+            s.recv_counts()
+        );
+    }
+    let cached = hpf_rts::schedule::cache_len();
+    h.shift_overlap(&periodic).expect("shift overlap");
+    let after_first = hpf_rts::schedule::cache_len();
+    h.shift_overlap(&periodic).expect("shift overlap again");
+    check!(
+        after_first <= cached + 1 && hpf_rts::schedule::cache_len() == after_first,
+        "halo schedule planned once: {what}"
+    );
+    let me = grid.rank();
+    let counts = dad.counts_of(me);
+    let alloc = dad.alloc_of(me);
+    let strides = dad.strides_of(me);
+    let cells: usize = alloc.iter().product();
+    let mut bad = 0;
+    for off in 0..cells {
+        let pos = unlinear(&alloc, off);
+        let mut g = Vec::with_capacity(rank);
+        let mut outside = counts.contains(&0);
+        for k in 0..rank {
+            let d = &dad.dims()[k];
+            let c = d.coord(grid.my_coords());
+            let l = pos[k] as i64 - d.spec.olo as i64;
+            let mut i = if l >= 0 && l < counts[k] as i64 {
+                d.global(c, l as usize) as i64
+            } else {
+                d.global(c, 0) as i64 + l
+            };
+            if i < 0 || i >= shape[k] as i64 {
+                if periodic[k] && shape[k] > 0 {
+                    i = i.rem_euclid(shape[k] as i64);
+                } else {
+                    outside = true;
+                }
+            }
+            g.push(i.max(0) as usize);
+        }
+        let at: usize = pos.iter().zip(&strides).map(|(p, s)| p * s).sum();
+        let want = if outside {
+            sentinel
+        } else {
+            reference[linear(&shape, &g)]
+        };
+        if h.local()[at] != want {
+            bad += 1;
+        }
+    }
+    check_eq!(bad, 0, "overlap cells wrong (periodic {periodic:?}) {what}");
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let seed: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(1);
+    let trials: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(20);
+    hpf_rts::init().expect("hpf init");
+    let nprocs = hpf_rts::nprocs().expect("nprocs") as usize;
+    let grids: Vec<Arc<ProcGrid>> = (1..=3)
+        .map(|r| ProcGrid::new(&vec![0; r]).expect("grid"))
+        .collect();
+    let me = grids[0].rank();
+    let mut rng = Rng(seed);
+    for t in 0..trials {
+        let s = seed.wrapping_mul(1000).wrapping_add(t as u64);
+        match t % 4 {
+            0 => trial::<i32>(&mut rng, s, &grids, nprocs),
+            1 => trial::<f64>(&mut rng, s, &grids, nprocs),
+            2 => trial::<i64>(&mut rng, s, &grids, nprocs),
+            _ => trial::<f32>(&mut rng, s, &grids, nprocs),
+        }
+    }
+
+    // The round trip BLOCK -> CYCLIC(3) -> BLOCK returns the original.
+    let g = &grids[0];
+    let n = 3 * nprocs * 2 + 1;
+    let block = Dad::new(g, &[DimSpec::new(1, n, Dist::Block, 0)]).expect("block");
+    let cyc = Dad::new(g, &[DimSpec::new(1, n, Dist::BlockCyclic(3), 0)]).expect("cyclic(3)");
+    let a = DArray::<f64>::from_fn(&block, |s| s[0] as f64 * 1.5);
+    let c = a.remap(&cyc).expect("to cyclic(3)");
+    let mut seen_local = true;
+    cyc.for_each_owned(me, |gi, off| {
+        seen_local &= c.local()[off] == (gi[0] + 1) as f64 * 1.5
+    });
+    check!(
+        seen_local,
+        "CYCLIC(3) local elements hold their global values"
+    );
+    let back = c.remap(&block).expect("to block");
+    check_eq!(back.local(), a.local(), "BLOCK -> CYCLIC(3) -> BLOCK");
+
+    // Bad input gets a code and a message, not a crash.
+    let e = Dad::new(g, &[DimSpec::new(1, 5, Dist::Cyclic, 0).with_overlap(1, 0)]).unwrap_err();
+    check!(
+        e.code == hpf_rts::error::HPF_EBADARG && e.message.contains("overlap"),
+        "overlap on CYCLIC refused: {e}"
+    );
+    let e = Dad::new(g, &[DimSpec::new(1, 5, Dist::Block, 4)]).unwrap_err();
+    check!(
+        e.code == hpf_rts::error::HPF_EBADARG && e.message.contains("grid has no dimension 4"),
+        "bad grid dimension: {e}"
+    );
+    let other = Dad::new(g, &[DimSpec::new(1, n + 1, Dist::Block, 0)]).expect("other");
+    let e = a.remap(&other).unwrap_err();
+    check!(
+        e.code == hpf_rts::error::HPF_EMISMATCH,
+        "remap between shapes refused: {e}"
+    );
+
+    drop(grids);
+    let who = format!("hpf_props rank {me}");
+    hpf_rts::finalize().expect("finalize");
+    tests::check::finish(&who);
+}

@@ -1,0 +1,65 @@
+//! The HPF run-time under `mpiexec` on 1 to 4 processes: the Rust property
+//! checks (`hpf_props`: random shapes and distributions against serial
+//! references) and the C programs of `tests/programs/hpf/`, built against
+//! the installed `hpf_rts.h` and `-lmpbridge`. Each program checks its
+//! results itself and prints one tally per process.
+
+use std::path::Path;
+use std::time::Duration;
+use tests::mpirun::{mpiexec, Run};
+use tests::native::build;
+
+const LIMIT: Duration = Duration::from_secs(180);
+
+fn all_passed(r: &Run, who: &str, ranks: u32) {
+    r.assert_ok(who);
+    for k in 0..ranks {
+        let line = format!("{who} rank {k}: ");
+        let tally = r
+            .stdout
+            .lines()
+            .find(|l| l.starts_with(&line))
+            .unwrap_or_else(|| panic!("no tally of rank {k}:\n{}\n{}", r.stdout, r.stderr));
+        assert!(
+            tally.ends_with(" 0 failed") && !tally.contains(": 0 passed"),
+            "{tally}\n{}",
+            r.stderr
+        );
+    }
+}
+
+#[test]
+fn properties_hold_on_one_to_four_processes() {
+    for n in 1..=4u32 {
+        for seed in ["7", "11"] {
+            let r = mpiexec(
+                n,
+                Path::new(env!("CARGO_BIN_EXE_hpf_props")),
+                &[seed, "40"],
+                LIMIT,
+            );
+            all_passed(&r, "hpf_props", n);
+        }
+    }
+}
+
+#[test]
+fn jacobi_in_c_equals_the_serial_run() {
+    let exe = build("hpf/hpf_jacobi.c", &["mpbridge", "m"]);
+    for n in 1..=4u32 {
+        let r = mpiexec(n, &exe, &[], LIMIT);
+        all_passed(&r, "hpf_jacobi", n);
+    }
+}
+
+#[test]
+fn numroc_equals_scalapack() {
+    let lib = "/usr/lib/x86_64-linux-gnu/libscalapack-openmpi.so";
+    assert!(
+        Path::new(lib).is_file(),
+        "{lib} missing: apt-get install libscalapack-openmpi-dev"
+    );
+    let exe = build("hpf/hpf_numroc.c", &["mpbridge", "scalapack-openmpi"]);
+    let r = mpiexec(1, &exe, &[], LIMIT);
+    all_passed(&r, "hpf_numroc", 1);
+}
