@@ -16,6 +16,7 @@ mod capi_ptr;
 mod cleanup;
 pub mod core;
 pub mod ma;
+mod ma_space;
 pub mod nxtval;
 pub mod ops;
 mod procs;
