@@ -15,6 +15,7 @@ pub mod capi_ops;
 mod capi_ptr;
 mod cleanup;
 pub mod core;
+mod drand;
 pub mod ma;
 mod ma_space;
 pub mod nxtval;
