@@ -318,6 +318,8 @@ extern int    GA_Memory_limited(void);
 extern int    NGA_Memory_limited(void);
 extern size_t GA_Memory_avail(void);
 extern size_t NGA_Memory_avail(void);
+extern size_t GA_Inquire_memory(void);
+extern size_t NGA_Inquire_memory(void);
 
 #ifdef __cplusplus
 }

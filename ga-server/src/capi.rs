@@ -2116,34 +2116,58 @@ pub extern "C" fn NGA_Unlock(m: c_int) {
 // ---------------------------------------------------------------------------
 // Memory queries (arrays live in the data servers' shared memory).
 
-/// Accepted and ignored; returns nothing.
+/// Records a limit of `limit` bytes of GA memory for this process (see
+/// `GA_Memory_avail`); returns nothing. The limit is reported, not
+/// enforced: arrays live in the data servers' shared memory.
 #[no_mangle]
-pub extern "C" fn GA_Set_memory_limit(_limit: usize) {}
+pub extern "C" fn GA_Set_memory_limit(limit: usize) {
+    guard("GA_Set_memory_limit", (), || ops::memory::set_limit(limit))
+}
 
-/// Same as `GA_Set_memory_limit`: ignored; returns nothing.
+/// Same as `GA_Set_memory_limit`; returns nothing.
 #[no_mangle]
-pub extern "C" fn NGA_Set_memory_limit(_limit: usize) {}
+pub extern "C" fn NGA_Set_memory_limit(limit: usize) {
+    GA_Set_memory_limit(limit)
+}
 
-/// Returns 0: GA's memory is not limited.
+/// Returns 1 once `GA_Set_memory_limit` was called, else 0.
 #[no_mangle]
 pub extern "C" fn GA_Memory_limited() -> c_int {
-    0
+    guard("GA_Memory_limited", 0, || {
+        ops::memory::limit().is_some() as c_int
+    })
 }
 
-/// Same as `GA_Memory_limited`; returns 0.
+/// Same as `GA_Memory_limited`; returns 1 or 0.
 #[no_mangle]
 pub extern "C" fn NGA_Memory_limited() -> c_int {
-    0
+    GA_Memory_limited()
 }
 
-/// Returns `(size_t)-1`: no limit, so no measure of what is left.
+/// Returns the bytes left under the limit (the limit less
+/// `GA_Inquire_memory`), or `(size_t)-1` when no limit was set.
 #[no_mangle]
 pub extern "C" fn GA_Memory_avail() -> usize {
-    usize::MAX
+    guard("GA_Memory_avail", usize::MAX, || {
+        ops::memory::avail().unwrap_or(usize::MAX)
+    })
 }
 
-/// Same as `GA_Memory_avail`; returns `(size_t)-1`.
+/// Returns the bytes of global array data this process holds (its blocks
+/// of every live array).
+#[no_mangle]
+pub extern "C" fn GA_Inquire_memory() -> usize {
+    guard("GA_Inquire_memory", 0, ops::memory::in_use)
+}
+
+/// Same as `GA_Inquire_memory`; returns bytes.
+#[no_mangle]
+pub extern "C" fn NGA_Inquire_memory() -> usize {
+    GA_Inquire_memory()
+}
+
+/// Same as `GA_Memory_avail`; returns bytes or `(size_t)-1`.
 #[no_mangle]
 pub extern "C" fn NGA_Memory_avail() -> usize {
-    usize::MAX
+    GA_Memory_avail()
 }

@@ -35,6 +35,7 @@
 use crate::core::{self, codes, Distribution, ElemType, GaError, Handle};
 use crate::fapi_ptr as ptr;
 use crate::ma_fortran::{Base, FInt, FLog};
+use crate::ops;
 use shim_core::ffi_guard::guard;
 use shim_core::Lock;
 use std::collections::{BTreeMap, BTreeSet};
@@ -474,10 +475,173 @@ pub extern "C" fn ga_uses_ma_() -> FLog {
     FALSE
 }
 
-/// `logical ga_memory_limited()`: `.false.` (no per-process limit).
+/// `logical ga_memory_limited()`: `.true.` once `ga_set_memory_limit`
+/// was called.
 #[no_mangle]
 pub extern "C" fn ga_memory_limited_() -> FLog {
-    FALSE
+    entry("ga_memory_limited", || {
+        if ops::memory::limit().is_some() {
+            TRUE
+        } else {
+            FALSE
+        }
+    })
+}
+
+/// `logical nga_memory_limited()`: as `ga_memory_limited`.
+#[no_mangle]
+pub extern "C" fn nga_memory_limited_() -> FLog {
+    ga_memory_limited_()
+}
+
+/// `subroutine ga_set_memory_limit(limit)`: records a limit of `limit`
+/// bytes of GA memory for this process (reported by `ga_memory_avail`,
+/// not enforced); a negative limit ends the job.
+#[no_mangle]
+pub extern "C" fn ga_set_memory_limit_(limit: *const FInt) {
+    const C: &str = "ga_set_memory_limit";
+    entry(C, || {
+        let l = int(C, limit);
+        match usize::try_from(l) {
+            Ok(b) => ops::memory::set_limit(b),
+            Err(_) => fail(C, format!("limit={l} is negative")),
+        }
+    })
+}
+
+/// `subroutine nga_set_memory_limit(limit)`: as `ga_set_memory_limit`.
+#[no_mangle]
+pub extern "C" fn nga_set_memory_limit_(limit: *const FInt) {
+    ga_set_memory_limit_(limit)
+}
+
+/// `integer ga_memory_avail()`: bytes left under the limit, or -1 when no
+/// limit was set.
+#[no_mangle]
+pub extern "C" fn ga_memory_avail_() -> FInt {
+    entry("ga_memory_avail", || {
+        ops::memory::avail().map_or(-1, |b| FInt::try_from(b).unwrap_or(FInt::MAX))
+    })
+}
+
+/// `integer nga_memory_avail()`: as `ga_memory_avail`.
+#[no_mangle]
+pub extern "C" fn nga_memory_avail_() -> FInt {
+    ga_memory_avail_()
+}
+
+/// `integer ga_inquire_memory()`: bytes of global array data this process
+/// holds.
+#[no_mangle]
+pub extern "C" fn ga_inquire_memory_() -> FInt {
+    entry("ga_inquire_memory", || {
+        FInt::try_from(ops::memory::in_use()).unwrap_or(FInt::MAX)
+    })
+}
+
+/// `integer nga_inquire_memory()`: as `ga_inquire_memory`.
+#[no_mangle]
+pub extern "C" fn nga_inquire_memory_() -> FInt {
+    ga_inquire_memory_()
+}
+
+/// `subroutine ga_print_stats()`: as the C `GA_Print_stats`.
+#[no_mangle]
+pub extern "C" fn ga_print_stats_() {
+    crate::capi_ops::GA_Print_stats()
+}
+
+/// `subroutine nga_print_stats()`: as `ga_print_stats`.
+#[no_mangle]
+pub extern "C" fn nga_print_stats_() {
+    ga_print_stats_()
+}
+
+/// `integer ga_cluster_nnodes()`: the number of nodes the compute ranks
+/// run on.
+#[no_mangle]
+pub extern "C" fn ga_cluster_nnodes_() -> FInt {
+    FInt::from(crate::capi::GA_Cluster_nnodes())
+}
+
+/// `integer ga_cluster_nodeid()`: the node this process runs on (0-based).
+#[no_mangle]
+pub extern "C" fn ga_cluster_nodeid_() -> FInt {
+    FInt::from(crate::capi::GA_Cluster_nodeid())
+}
+
+/// A node, position or rank argument of the `ga_cluster_*` routines.
+fn cluster_arg(call: &str, p: *const FInt) -> std::ffi::c_int {
+    let v = int(call, p);
+    std::ffi::c_int::try_from(v).unwrap_or_else(|_| fail(call, format!("{v} is out of range")))
+}
+
+/// `integer ga_cluster_nprocs(node)`: compute ranks on node `node`; an
+/// invalid node ends the job.
+#[no_mangle]
+pub extern "C" fn ga_cluster_nprocs_(node: *const FInt) -> FInt {
+    const C: &str = "ga_cluster_nprocs";
+    let n = entry(C, || cluster_arg(C, node));
+    FInt::from(crate::capi::GA_Cluster_nprocs(n))
+}
+
+/// `integer ga_cluster_procid(node, loc)`: the compute rank of the
+/// `loc`-th process (0-based) of node `node`; invalid arguments end the
+/// job.
+#[no_mangle]
+pub extern "C" fn ga_cluster_procid_(node: *const FInt, loc: *const FInt) -> FInt {
+    const C: &str = "ga_cluster_procid";
+    let (n, l) = entry(C, || (cluster_arg(C, node), cluster_arg(C, loc)));
+    FInt::from(crate::capi::GA_Cluster_procid(n, l))
+}
+
+/// `integer ga_cluster_proc_nodeid(proc)`: the node compute rank `proc`
+/// runs on; an invalid rank ends the job.
+#[no_mangle]
+pub extern "C" fn ga_cluster_proc_nodeid_(proc_: *const FInt) -> FInt {
+    const C: &str = "ga_cluster_proc_nodeid";
+    let p = entry(C, || cluster_arg(C, proc_));
+    FInt::from(crate::capi::GA_Cluster_proc_nodeid(p))
+}
+
+/// `integer nga_cluster_nnodes()`: as `ga_cluster_nnodes`.
+#[no_mangle]
+pub extern "C" fn nga_cluster_nnodes_() -> FInt {
+    ga_cluster_nnodes_()
+}
+
+/// `integer nga_cluster_nodeid()`: as `ga_cluster_nodeid`.
+#[no_mangle]
+pub extern "C" fn nga_cluster_nodeid_() -> FInt {
+    ga_cluster_nodeid_()
+}
+
+/// `integer nga_cluster_nprocs(node)`: as `ga_cluster_nprocs`.
+#[no_mangle]
+pub extern "C" fn nga_cluster_nprocs_(node: *const FInt) -> FInt {
+    ga_cluster_nprocs_(node)
+}
+
+/// `integer nga_cluster_procid(node, loc)`: as `ga_cluster_procid`.
+#[no_mangle]
+pub extern "C" fn nga_cluster_procid_(node: *const FInt, loc: *const FInt) -> FInt {
+    ga_cluster_procid_(node, loc)
+}
+
+/// `integer nga_cluster_proc_nodeid(proc)`: as `ga_cluster_proc_nodeid`.
+#[no_mangle]
+pub extern "C" fn nga_cluster_proc_nodeid_(proc_: *const FInt) -> FInt {
+    ga_cluster_proc_nodeid_(proc_)
+}
+
+/// `double precision drand(iseed)`, the random number helper of GA's test
+/// programs (see `drand.rs`): a nonzero `iseed` restarts the sequence;
+/// returns the next number in [0, 1).
+#[no_mangle]
+pub extern "C" fn drand_(iseed: *const FInt) -> f64 {
+    entry("drand", || {
+        crate::drand::next(ptr::read(iseed).unwrap_or(0))
+    })
 }
 
 /// `integer ga_mpi_comm()`: the Fortran handle of the compute ranks'

@@ -6,10 +6,16 @@
 //! An MA index is the block's address divided by the element size, so
 //! `MA_get_mbase(type)` is NULL and `base + index` is the block for every
 //! type.
+//!
+//! Space is counted as GA's MA counts it (`ma_space`): a stack and a heap
+//! of the sizes `MA_init` asked for, each block with MA's own overhead, so
+//! `MA_inquire_stack`, `MA_inquire_heap` and `MA_inquire_avail` give GA's
+//! figures. The segment is the one the Fortran `ma_init` starts too.
 
 use crate::capi_ptr as ptr;
+use crate::ma_space::{self, Region, Space};
 use shim_core::ffi_guard::guard;
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::ffi::{c_char, c_long, c_void};
 use std::sync::Mutex;
 
@@ -39,27 +45,31 @@ struct Block {
     nelem: Integer,
     name: String,
     on_stack: bool,
+    /// Where the block sits in MA's segment.
+    at: i64,
 }
 
 struct Ma {
-    /// Bytes the program asked for in MA_init (stack + heap).
-    limit: usize,
-    used: usize,
     next: Integer,
-    blocks: HashMap<Integer, Block>,
+    blocks: BTreeMap<Integer, Block>,
     stack: Vec<Integer>,
     print_errors: bool,
 }
 
-static MA: Mutex<Option<Ma>> = Mutex::new(None);
+static MA: Mutex<Ma> = Mutex::new(Ma {
+    next: 1,
+    blocks: BTreeMap::new(),
+    stack: Vec::new(),
+    print_errors: true,
+});
 
-fn with_ma<R>(f: impl FnOnce(&mut Option<Ma>) -> R) -> R {
+fn with_ma<R>(f: impl FnOnce(&mut Ma) -> R) -> R {
     let mut g = MA.lock().unwrap_or_else(|e| e.into_inner());
     f(&mut g)
 }
 
 fn complain(call: &str, msg: &str) {
-    let print = with_ma(|m| m.as_ref().map(|m| m.print_errors).unwrap_or(true));
+    let print = with_ma(|m| m.print_errors);
     if print {
         eprintln!("MA error: {call}: {msg}");
     }
@@ -67,16 +77,12 @@ fn complain(call: &str, msg: &str) {
 
 /// The address of an MA block's data (for the Fortran API's indices).
 pub fn block_address(handle: Integer) -> Option<usize> {
-    with_ma(|m| {
-        m.as_ref()
-            .and_then(|m| m.blocks.get(&handle))
-            .map(|b| ptr::addr(b.data.as_ptr()))
-    })
+    with_ma(|m| m.blocks.get(&handle).map(|b| ptr::addr(b.data.as_ptr())))
 }
 
-/// Initialises MA with room for `stack` + `heap` elements of `datatype`
-/// (negative: a default). Returns MA_TRUE, or MA_FALSE for a bad type or
-/// a second call.
+/// Initialises MA with a stack of `stack` and a heap of `heap` elements
+/// of `datatype` (negative: 512 KiB). Returns MA_TRUE, or MA_FALSE for a
+/// bad type, sizes beyond memory or a second call.
 #[no_mangle]
 pub extern "C" fn MA_init(datatype: Integer, stack: Integer, heap: Integer) -> Integer {
     guard("MA_init", MA_FALSE, || {
@@ -84,34 +90,26 @@ pub extern "C" fn MA_init(datatype: Integer, stack: Integer, heap: Integer) -> I
             complain("MA_init", &format!("invalid datatype {datatype}"));
             return MA_FALSE;
         };
-        let elems = stack.max(0).saturating_add(heap.max(0)) as usize;
-        let limit = if stack < 0 || heap < 0 {
-            usize::MAX
-        } else {
-            elems.saturating_mul(size)
-        };
-        with_ma(|m| {
-            if m.is_some() {
-                return MA_FALSE;
-            }
-            *m = Some(Ma {
-                limit,
-                used: 0,
-                next: 1,
-                blocks: HashMap::new(),
-                stack: Vec::new(),
-                print_errors: true,
-            });
-            MA_TRUE
-        })
+        if ma_space::initialized() {
+            complain("MA_init", "MA already initialized");
+            return MA_FALSE;
+        }
+        if !ma_space::start(Space::new(size, stack, heap)) {
+            complain(
+                "MA_init",
+                &format!("a stack of {stack} and a heap of {heap} elements do not fit in memory"),
+            );
+            return MA_FALSE;
+        }
+        MA_TRUE
     })
 }
 
-/// Returns MA_TRUE once MA_init has succeeded.
+/// Returns MA_TRUE once MA_init (or the Fortran ma_init) has succeeded.
 #[no_mangle]
 pub extern "C" fn MA_initialized() -> Integer {
     guard("MA_initialized", MA_FALSE, || {
-        with_ma(|m| m.is_some() as Integer)
+        ma_space::initialized() as Integer
     })
 }
 
@@ -174,34 +172,38 @@ fn allocate(
         );
         return None;
     };
-    let r = with_ma(|m| {
-        let Some(m) = m.as_mut() else {
-            return Err("MA not yet initialized (call MA_init first)".to_string());
-        };
-        if m.used.saturating_add(bytes) > m.limit {
-            return Err(format!(
-                "not enough space to allocate {bytes} bytes for '{label}' ({} of {} used)",
-                m.used, m.limit
-            ));
-        }
-        let h = m.next;
-        m.next += 1;
-        m.used += bytes;
-        let words = bytes.div_ceil(16).max(1);
-        m.blocks.insert(
-            h,
-            Block {
-                data: vec![0u128; words],
-                code,
-                nelem,
-                name: label.clone(),
-                on_stack,
-            },
-        );
-        if on_stack {
-            m.stack.push(h);
-        }
-        Ok(h)
+    let region = if on_stack {
+        Region::Stack
+    } else {
+        Region::Heap
+    };
+    let at = ma_space::with_segment(|s| match s.as_mut() {
+        None => Err("MA not yet initialized (call MA_init first)".to_string()),
+        Some(s) => s
+            .reserve(region, nelem, size)
+            .map_err(|need| format!("'{label}': not enough space to allocate {need} bytes")),
+    });
+    let r = at.and_then(|at| {
+        with_ma(|m| {
+            let h = m.next;
+            m.next += 1;
+            let words = bytes.div_ceil(16).max(1);
+            m.blocks.insert(
+                h,
+                Block {
+                    data: vec![0u128; words],
+                    code,
+                    nelem,
+                    name: label.clone(),
+                    on_stack,
+                    at,
+                },
+            );
+            if on_stack {
+                m.stack.push(h);
+            }
+            Ok(h)
+        })
     });
     match r {
         Ok(h) => Some(h),
@@ -214,7 +216,7 @@ fn allocate(
 
 fn index_of(handle: Integer) -> Option<Integer> {
     with_ma(|m| {
-        let b = m.as_ref()?.blocks.get(&handle)?;
+        let b = m.blocks.get(&handle)?;
         let size = type_size(b.code)?;
         Some((ptr::addr(b.data.as_ptr()) / size) as Integer)
     })
@@ -330,7 +332,6 @@ pub extern "C" fn MA_alloc_get(
 
 fn free(call: &str, handle: Integer, stack: bool) -> Integer {
     let r = with_ma(|m| {
-        let m = m.as_mut().ok_or("MA not yet initialized")?;
         match m.blocks.get(&handle) {
             Some(b) if b.on_stack == stack => {}
             Some(_) => return Err("the block is not on the stack/heap this call frees"),
@@ -343,7 +344,15 @@ fn free(call: &str, handle: Integer, stack: bool) -> Integer {
             m.stack.pop();
         }
         if let Some(b) = m.blocks.remove(&handle) {
-            m.used -= b.nelem as usize * type_size(b.code).unwrap_or(1);
+            ma_space::with_segment(|s| {
+                if let Some(s) = s.as_mut() {
+                    if stack {
+                        s.pop_to(b.at);
+                    } else {
+                        s.free_heap(b.at);
+                    }
+                }
+            });
         }
         Ok(())
     });
@@ -368,11 +377,7 @@ pub extern "C" fn MA_pop_stack(memhandle: Integer) -> Integer {
 #[no_mangle]
 pub extern "C" fn MA_chop_stack(memhandle: Integer) -> Integer {
     guard("MA_chop_stack", MA_FALSE, || {
-        let present = with_ma(|m| {
-            m.as_ref()
-                .map(|m| m.stack.contains(&memhandle))
-                .unwrap_or(false)
-        });
+        let present = with_ma(|m| m.stack.contains(&memhandle));
         if !present {
             complain(
                 "MA_chop_stack",
@@ -381,7 +386,7 @@ pub extern "C" fn MA_chop_stack(memhandle: Integer) -> Integer {
             return MA_FALSE;
         }
         loop {
-            let top = with_ma(|m| m.as_ref().and_then(|m| m.stack.last().copied()));
+            let top = with_ma(|m| m.stack.last().copied());
             let Some(t) = top else { return MA_FALSE };
             if free("MA_chop_stack", t, true) == MA_FALSE {
                 return MA_FALSE;
@@ -439,42 +444,48 @@ pub extern "C" fn MA_get_mbase(_datatype: Integer) -> *mut c_char {
     std::ptr::null_mut()
 }
 
-/// Returns how many elements of `datatype` can still be allocated.
-#[no_mangle]
-pub extern "C" fn MA_inquire_avail(datatype: Integer) -> Integer {
-    guard("MA_inquire_avail", 0, || {
+/// One of the three inquiries: 0 (with a message) before MA_init or for a
+/// bad type.
+fn inquire(call: &'static str, datatype: Integer, ask: fn(&Space, usize) -> i64) -> Integer {
+    guard(call, 0, || {
         let Some(size) = type_size(datatype) else {
+            complain(call, &format!("invalid datatype {datatype}"));
             return 0;
         };
-        with_ma(|m| match m {
-            Some(m) => {
-                (m.limit.saturating_sub(m.used) / size).min(Integer::MAX as usize) as Integer
+        match ma_space::with_segment(|s| s.as_ref().map(|s| ask(s, size))) {
+            Some(n) => n,
+            None => {
+                complain(call, "MA not yet initialized");
+                0
             }
-            None => 0,
-        })
+        }
     })
 }
 
-/// Same as `MA_inquire_avail` (stack and heap share one space).
+/// Returns how many elements of `datatype` one block can take from the
+/// space between heap and stack (ignoring the partition).
 #[no_mangle]
-pub extern "C" fn MA_inquire_heap(datatype: Integer) -> Integer {
-    MA_inquire_avail(datatype)
+pub extern "C" fn MA_inquire_avail(datatype: Integer) -> Integer {
+    inquire("MA_inquire_avail", datatype, Space::avail)
 }
 
-/// Same as `MA_inquire_avail` (stack and heap share one space).
+/// Returns how many elements of `datatype` one heap block can take.
+#[no_mangle]
+pub extern "C" fn MA_inquire_heap(datatype: Integer) -> Integer {
+    inquire("MA_inquire_heap", datatype, Space::heap)
+}
+
+/// Returns how many elements of `datatype` one stack block can take.
 #[no_mangle]
 pub extern "C" fn MA_inquire_stack(datatype: Integer) -> Integer {
-    MA_inquire_avail(datatype)
+    inquire("MA_inquire_stack", datatype, Space::stack)
 }
 
 /// Sets whether MA prints its errors; returns the previous setting.
 #[no_mangle]
 pub extern "C" fn MA_set_error_print(value: Integer) -> Integer {
     guard("MA_set_error_print", MA_TRUE, || {
-        with_ma(|m| match m {
-            Some(m) => std::mem::replace(&mut m.print_errors, value != 0) as Integer,
-            None => MA_TRUE,
-        })
+        with_ma(|m| std::mem::replace(&mut m.print_errors, value != 0) as Integer)
     })
 }
 
@@ -502,25 +513,21 @@ pub extern "C" fn MA_summarize_allocated_blocks() {
     guard("MA_summarize_allocated_blocks", (), || {
         let text = with_ma(|m| {
             let mut s = String::from("MA_summarize_allocated_blocks: starting scan ...\n");
-            if let Some(m) = m {
-                let mut hs: Vec<_> = m.blocks.keys().copied().collect();
-                hs.sort();
-                for h in hs {
-                    let b = &m.blocks[&h];
-                    s.push_str(&format!(
-                        "  {} block '{}', handle {h}, {} elements of type {}\n",
-                        if b.on_stack { "stack" } else { "heap" },
-                        b.name,
-                        b.nelem,
-                        b.code
-                    ));
-                }
+            let mut bytes = 0usize;
+            for (h, b) in &m.blocks {
                 s.push_str(&format!(
-                    "MA usage: {} blocks, {} bytes\n",
-                    m.blocks.len(),
-                    m.used
+                    "  {} block '{}', handle {h}, {} elements of type {}\n",
+                    if b.on_stack { "stack" } else { "heap" },
+                    b.name,
+                    b.nelem,
+                    b.code
                 ));
+                bytes += b.nelem as usize * type_size(b.code).unwrap_or(1);
             }
+            s.push_str(&format!(
+                "MA usage: {} blocks, {bytes} bytes\n",
+                m.blocks.len()
+            ));
             s
         });
         ptr::flush_c_stdio();
@@ -549,7 +556,14 @@ mod tests {
 
     #[test]
     fn stack_and_heap() {
+        let _one = ma_space::test_segment();
         assert_eq!(MA_init(1004, 100, 100), MA_TRUE);
+        let (stack0, heap0, avail0) = (
+            MA_inquire_stack(1004),
+            MA_inquire_heap(1004),
+            MA_inquire_avail(1004),
+        );
+        assert_eq!((stack0, heap0), (101, 101));
         let mut h = 0;
         let mut i = 0;
         assert_eq!(
@@ -561,7 +575,11 @@ mod tests {
             MA_allocate_heap(1001, 10, std::ptr::null(), &mut h2),
             MA_TRUE
         );
-        assert_eq!(MA_inquire_avail(1004), 200 - 50 - 5);
+        // The stack block takes its 50 elements and 12 of overhead; the
+        // heap keeps its own space until the stack crosses the partition.
+        assert_eq!(MA_inquire_stack(1004), stack0 - 62);
+        assert!(MA_inquire_heap(1004) < heap0);
+        assert!(MA_inquire_avail(1004) < avail0 - 55);
         let prev = MA_set_error_print(0);
         assert_eq!(prev, MA_TRUE);
         let mut h3 = 0;
@@ -578,6 +596,8 @@ mod tests {
         assert_eq!(MA_free_heap(h), MA_FALSE);
         assert_eq!(MA_pop_stack(h), MA_TRUE);
         assert_eq!(MA_free_heap(h2), MA_TRUE);
-        assert_eq!(MA_inquire_avail(1004), 200);
+        assert_eq!(MA_inquire_avail(1004), avail0);
+        assert_eq!(MA_inquire_stack(1004), stack0);
+        assert_eq!(MA_inquire_heap(1004), heap0);
     }
 }

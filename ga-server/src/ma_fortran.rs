@@ -25,17 +25,20 @@
 //! (`dcpl_mb`). `MT_C_INT` (4 bytes), `MT_C_LDBL` and `MT_C_LDCPL` have no
 //! Fortran base array: MA refuses them here.
 //!
-//! # Limits
+//! # Space
 //! `ma_init(type, stack, heap)` sets the stack and heap sizes in elements
-//! of `type` (negative: no limit); allocations beyond them fail. Before
-//! `ma_init` (or the C `MA_init`) every allocation fails, as in MA. A
-//! failing call prints what was wrong (`ma_push_get: ...`) to stderr and
-//! returns `.false.`.
+//! of `type` (negative: 512 KiB each). Space is counted as GA's MA counts
+//! it, in the one segment the C `MA_init` starts too (`ma_space`), so
+//! `ma_inquire_stack`, `ma_inquire_heap` and `ma_inquire_avail` give GA's
+//! figures. Before `ma_init` (or `MA_init`) every allocation fails, as in
+//! MA. A failing call prints what was wrong (`ma_push_get: ...`) to stderr
+//! and returns `.false.`.
 
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
 use crate::core::codes;
 use crate::fapi_ptr as ptr;
+use crate::ma_space::{self, Region, Space};
 use shim_core::ffi_guard::guard;
 use shim_core::Lock;
 use std::collections::BTreeMap;
@@ -174,8 +177,10 @@ struct Block {
     raw: usize,
     /// Bytes allocated.
     bytes: usize,
-    /// Bytes counted against the limit (elements × size).
+    /// Bytes of data (elements × size).
     counted: usize,
+    /// Where the block sits in MA's segment.
+    at: i64,
     on_stack: bool,
     name: String,
     base: Base,
@@ -183,11 +188,6 @@ struct Block {
 }
 
 struct Ma {
-    initialized: bool,
-    stack_limit: Option<usize>,
-    heap_limit: Option<usize>,
-    stack_used: usize,
-    heap_used: usize,
     blocks: BTreeMap<i64, Block>,
     /// Handles of stack blocks, bottom first.
     stack: Vec<i64>,
@@ -195,11 +195,6 @@ struct Ma {
 }
 
 static MA: Lock<Ma> = Lock::new(Ma {
-    initialized: false,
-    stack_limit: None,
-    heap_limit: None,
-    stack_used: 0,
-    heap_used: 0,
     blocks: BTreeMap::new(),
     stack: Vec::new(),
     next_handle: 1,
@@ -236,44 +231,53 @@ fn allocate(code: i64, nelem: i64, name: String, on_stack: bool) -> Result<(i64,
         .and_then(|n| n.checked_mul(base.size()))
         .ok_or_else(|| format!("block '{name}' of {nelem} elements is too large"))?;
     let mut ma = MA.lock();
-    // A program that started MA from C (MA_init) may allocate from
-    // Fortran too, without limits here.
-    if !ma.initialized && crate::ma::MA_initialized() == 0 {
-        return Err("MA is not initialized (call ma_init first)".into());
-    }
-    let (limit, used) = if on_stack {
-        (ma.stack_limit, ma.stack_used)
+    let region = if on_stack {
+        Region::Stack
     } else {
-        (ma.heap_limit, ma.heap_used)
+        Region::Heap
     };
-    if let Some(limit) = limit {
-        if used.saturating_add(counted) > limit {
-            return Err(format!(
-                "not enough {} space for block '{name}': {counted} bytes wanted, {} of {limit} free",
-                if on_stack { "stack" } else { "heap" },
-                limit - used.min(limit)
-            ));
-        }
-    }
+    let at = ma_space::with_segment(|s| match s.as_mut() {
+        None => Err("MA is not initialized (call ma_init first)".to_string()),
+        Some(s) => s.reserve(region, nelem, base.size()).map_err(|need| {
+            format!(
+                "not enough {} space for block '{name}': {need} bytes wanted",
+                if on_stack { "stack" } else { "heap" }
+            )
+        }),
+    })?;
+    let unreserve = |at: i64| {
+        ma_space::with_segment(|s| {
+            if let Some(s) = s.as_mut() {
+                if on_stack {
+                    s.pop_to(at);
+                } else {
+                    s.free_heap(at);
+                }
+            }
+        })
+    };
     // One element more than asked for, so the block can start a whole
     // number of elements from the base array's element 1.
     let bytes = counted + base.size();
     let raw = ptr::alloc_zeroed(bytes, ALIGN) as usize;
     if raw == 0 {
+        unreserve(at);
         return Err(format!("out of memory for block '{name}' ({bytes} bytes)"));
     }
     let size = base.size();
     let shift = (base.address() as isize - raw as isize).rem_euclid(size as isize) as usize;
-    let index = base
-        .index_of(raw + shift)
-        .ok_or_else(|| format!("block '{name}' cannot be indexed in {}", base.array()))?;
+    let Some(index) = base.index_of(raw + shift) else {
+        unreserve(at);
+        ptr::free(raw as *mut u8, bytes, ALIGN);
+        return Err(format!(
+            "block '{name}' cannot be indexed in {}",
+            base.array()
+        ));
+    };
     let handle = ma.next_handle;
     ma.next_handle += 1;
     if on_stack {
-        ma.stack_used += counted;
         ma.stack.push(handle);
-    } else {
-        ma.heap_used += counted;
     }
     ma.blocks.insert(
         handle,
@@ -281,6 +285,7 @@ fn allocate(code: i64, nelem: i64, name: String, on_stack: bool) -> Result<(i64,
             raw,
             bytes,
             counted,
+            at,
             on_stack,
             name,
             base,
@@ -292,19 +297,26 @@ fn allocate(code: i64, nelem: i64, name: String, on_stack: bool) -> Result<(i64,
 
 fn release(ma: &mut Ma, handle: i64) {
     if let Some(b) = ma.blocks.remove(&handle) {
+        ma_space::with_segment(|s| {
+            if let Some(s) = s.as_mut() {
+                if b.on_stack {
+                    s.pop_to(b.at);
+                } else {
+                    s.free_heap(b.at);
+                }
+            }
+        });
         if b.on_stack {
-            ma.stack_used -= b.counted;
             ma.stack.retain(|&h| h != handle);
-        } else {
-            ma.heap_used -= b.counted;
         }
         ptr::free(b.raw as *mut u8, b.bytes, ALIGN);
     }
 }
 
 /// `logical ma_init(type, stack, heap)`: sets the stack and heap sizes in
-/// elements of `type` (negative: unlimited). Returns `.false.` (with a
-/// message) for an invalid type or when MA is already initialized.
+/// elements of `type` (negative: 512 KiB). Returns `.false.` (with a
+/// message) for an invalid type, sizes beyond memory or when MA is
+/// already initialized.
 #[no_mangle]
 pub extern "C" fn ma_init_(datatype: *const FInt, stack: *const FInt, heap: *const FInt) -> FLog {
     entry("ma_init", FALSE, || {
@@ -315,18 +327,15 @@ pub extern "C" fn ma_init_(datatype: *const FInt, stack: *const FInt, heap: *con
         let Some(base) = Base::of_type(t) else {
             return complain("ma_init", &format!("invalid MA type {t}"));
         };
-        let mut ma = MA.lock();
-        if ma.initialized {
+        if ma_space::initialized() {
             return complain("ma_init", "MA is already initialized");
         }
-        let limit = |n: i64| {
-            usize::try_from(n)
-                .ok()
-                .map(|n| n.saturating_mul(base.size()))
-        };
-        ma.stack_limit = limit(s);
-        ma.heap_limit = limit(h);
-        ma.initialized = true;
+        if !ma_space::start(Space::new(base.size(), s, h)) {
+            return complain(
+                "ma_init",
+                &format!("a stack of {s} and a heap of {h} elements do not fit in memory"),
+            );
+        }
         TRUE
     })
 }
@@ -334,7 +343,7 @@ pub extern "C" fn ma_init_(datatype: *const FInt, stack: *const FInt, heap: *con
 /// `logical ma_initialized()`: whether `ma_init` succeeded.
 #[no_mangle]
 pub extern "C" fn ma_initialized_() -> FLog {
-    entry("ma_initialized", FALSE, || flog(MA.lock().initialized))
+    entry("ma_initialized", FALSE, || flog(ma_space::initialized()))
 }
 
 /// `integer ma_sizeof(type1, n, type2)`: how many elements of `type2` hold
@@ -576,46 +585,39 @@ pub extern "C" fn ma_get_index_(memhandle: *const FInt, index: *mut FInt) -> FLo
     })
 }
 
-fn avail(datatype: *const FInt, stack: bool, heap: bool) -> FInt {
+fn inquire(call: &str, datatype: *const FInt, ask: fn(&Space, usize) -> i64) -> FInt {
     let Some(base) = read_int(datatype).and_then(Base::of_type) else {
-        complain("ma_inquire", "invalid MA type");
+        complain(call, "invalid MA type");
         return 0;
     };
-    let ma = MA.lock();
-    if !ma.initialized {
-        return 0;
-    }
-    let free =
-        |limit: Option<usize>, used: usize| limit.map_or(usize::MAX / 2, |l| l - used.min(l));
-    let mut bytes = 0usize;
-    if stack {
-        bytes = bytes.saturating_add(free(ma.stack_limit, ma.stack_used));
-    }
-    if heap {
-        bytes = bytes.saturating_add(free(ma.heap_limit, ma.heap_used));
-    }
-    i64::try_from(bytes / base.size()).unwrap_or(i64::MAX)
+    ma_space::with_segment(|s| s.as_ref().map_or(0, |s| ask(s, base.size())))
 }
 
-/// `integer ma_inquire_avail(type)`: elements of `type` that fit in the
-/// free stack and heap space together.
+/// `integer ma_inquire_avail(type)`: elements of `type` one block can take
+/// from the space between heap and stack.
 #[no_mangle]
 pub extern "C" fn ma_inquire_avail_(datatype: *const FInt) -> FInt {
-    entry("ma_inquire_avail", 0, || avail(datatype, true, true))
+    entry("ma_inquire_avail", 0, || {
+        inquire("ma_inquire_avail", datatype, Space::avail)
+    })
 }
 
-/// `integer ma_inquire_heap(type)`: elements of `type` that fit in the
-/// free heap space.
+/// `integer ma_inquire_heap(type)`: elements of `type` one heap block can
+/// take.
 #[no_mangle]
 pub extern "C" fn ma_inquire_heap_(datatype: *const FInt) -> FInt {
-    entry("ma_inquire_heap", 0, || avail(datatype, false, true))
+    entry("ma_inquire_heap", 0, || {
+        inquire("ma_inquire_heap", datatype, Space::heap)
+    })
 }
 
-/// `integer ma_inquire_stack(type)`: elements of `type` that fit in the
-/// free stack space.
+/// `integer ma_inquire_stack(type)`: elements of `type` one stack block
+/// can take.
 #[no_mangle]
 pub extern "C" fn ma_inquire_stack_(datatype: *const FInt) -> FInt {
-    entry("ma_inquire_stack", 0, || avail(datatype, true, false))
+    entry("ma_inquire_stack", 0, || {
+        inquire("ma_inquire_stack", datatype, Space::stack)
+    })
 }
 
 /// `logical ma_set_auto_verify(value)`: accepted; returns `.false.` (the
@@ -674,13 +676,17 @@ pub extern "C" fn ma_summarize_allocated_blocks_() {
 pub extern "C" fn ma_print_stats_(_verbose: *const FLog) {
     entry("ma_print_stats", (), || {
         let ma = MA.lock();
-        let lim = |l: Option<usize>| l.map_or("unlimited".to_string(), |l| format!("{l} bytes"));
+        let used = |stack: bool| -> usize {
+            ma.blocks
+                .values()
+                .filter(|b| b.on_stack == stack)
+                .map(|b| b.counted)
+                .sum()
+        };
         println!(
-            "MA: stack {} bytes used of {}, heap {} bytes used of {}, {} block(s)",
-            ma.stack_used,
-            lim(ma.stack_limit),
-            ma.heap_used,
-            lim(ma.heap_limit),
+            "MA: stack {} bytes used, heap {} bytes used, {} block(s)",
+            used(true),
+            used(false),
             ma.blocks.len()
         );
     })
@@ -706,6 +712,7 @@ mod tests {
 
     #[test]
     fn blocks_are_indexed_and_stack_ordered() {
+        let _one = ma_space::test_segment();
         let d = codes::F_DBL as i64;
         assert_eq!(ma_init_(&d, &1000, &1000), TRUE);
         let (mut h1, mut i1, mut h2, mut i2) = (0, 0, 0, 0);
@@ -727,10 +734,10 @@ mod tests {
         assert_eq!(ma_pop_stack_(&h1), FALSE);
         assert_eq!(ma_pop_stack_(&h2), TRUE);
         assert_eq!(ma_pop_stack_(&h1), TRUE);
-        // Over the stack limit (1000 doubles).
+        // The stack may grow into the free heap space, not beyond it.
         let mut h3 = 0;
         assert_eq!(
-            ma_push_stack_(&d, &1001, name.as_ptr() as _, &mut h3, 1),
+            ma_push_stack_(&d, &2100, name.as_ptr() as _, &mut h3, 1),
             FALSE
         );
         let mut i4 = 0;

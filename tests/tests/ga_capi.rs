@@ -285,3 +285,78 @@ fn int_calls_refuse_extents_beyond_int_max() {
         "{all}"
     );
 }
+
+/// `tests/programs/<source>` linked with Debian's GA 5.8 (`libga-openmpi.a`
+/// on ARMCI-MPI) instead of ours, to show what GA itself does.
+fn build_with_debian_ga(source: &str) -> PathBuf {
+    let lib = Path::new("/usr/lib/x86_64-linux-gnu");
+    let ga = lib.join("libga-openmpi.a");
+    assert!(
+        ga.is_file(),
+        "Debian's GA is not installed (libglobalarrays-dev)"
+    );
+    let src = tests::mpirun::workspace_root()
+        .join("tests/programs")
+        .join(source);
+    let dir = tests::mpirun::workspace_root().join("target/test-programs");
+    std::fs::create_dir_all(&dir).expect("create target/test-programs");
+    let stem = src.file_stem().expect("file name").to_string_lossy();
+    let exe = dir.join(format!("{stem}-debian-ga"));
+    let out = Command::new("mpicc")
+        .args(["-Wall", "-Wextra", "-Werror", "-std=c11", "-O1"])
+        .arg(&src)
+        .arg("-o")
+        .arg(&exe)
+        .arg(&ga)
+        .arg(lib.join("libarmci-openmpi.a"))
+        .args([
+            "-lscalapack-openmpi",
+            "-llapack",
+            "-lblas",
+            "-lgfortran",
+            "-lm",
+        ])
+        .output()
+        .expect("run mpicc");
+    assert!(
+        out.status.success(),
+        "linking {source} with Debian's GA failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    exe
+}
+
+/// MA keeps a stack and a heap of their own, as GA's MA does: the figures
+/// `MA_inquire_stack/heap/avail` give after every step (pushes, chops,
+/// heap blocks freed below others and reused, merged free blocks, a full
+/// stack, a stack grown over the partition) are the ones Debian's GA
+/// prints for the same program, on 1, 2 and 4 compute ranks.
+#[test]
+fn ma_stack_and_heap_figures_match_debian_ga() {
+    let ours = build("ga/ma_space.c", &["ga"]);
+    let theirs = build_with_debian_ga("ga/ma_space.c");
+    let mut cmd = Command::new("mpiexec");
+    cmd.args(["-n", "1"]).arg(&theirs);
+    mpi_env(&mut cmd);
+    let expected = run_with_timeout(cmd, Duration::from_secs(120));
+    expected.assert_ok("ma_space with Debian's GA");
+    let want = &expected.stdout;
+    // The figures themselves: the stack's own 400000 doubles (+1 for the
+    // rounding of MA's overhead), a heap untouched by a full stack.
+    assert!(
+        want.contains("init                   dbl 400001/400001/800014 "),
+        "{want}"
+    );
+    assert!(
+        want.contains("stack full             dbl 0/320028/79939 "),
+        "{want}"
+    );
+    for np in [1, 2, 4] {
+        let r = ga_run(np, &ours, &[]);
+        r.assert_ok(&format!("ma_space on {np} ranks"));
+        assert_eq!(
+            r.stdout, *want,
+            "ma_space on {np} ranks differs from Debian's GA"
+        );
+    }
+}

@@ -139,6 +139,16 @@ fn ga_fortran_basic() {
     passes("basic", &[1, 2, 4]);
 }
 
+/// drand, the ga_cluster_* queries, the memory limit and figures,
+/// ga_print_stats and the GA/MA access index types, as GA's own test
+/// programs use them.
+#[test]
+fn ga_fortran_test_helpers_cluster_and_memory_queries() {
+    let out = checked_output("misc", &[1, 2, 4]);
+    // Every rank ran every check (4 ranks, the last run).
+    assert!(out.contains("misc: 104 checks passed, 0 failed"), "{out}");
+}
+
 #[test]
 fn ga_fortran_access_into_ma_base_arrays() {
     passes("access", &[1, 3]);

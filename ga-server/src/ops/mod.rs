@@ -13,6 +13,7 @@
 pub mod basic;
 pub mod elem;
 pub mod gemm;
+pub mod memory;
 pub mod patch;
 pub mod print;
 

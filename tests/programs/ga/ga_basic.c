@@ -399,6 +399,31 @@ static void ma_basics(void) {
     EXPECT(MA_inquire_avail(MT_DBL), avail);
 }
 
+/* GA's memory figures: GA_Inquire_memory counts this process's blocks,
+ * GA_Set_memory_limit makes GA_Memory_avail the limit less them. */
+static void memory(int me) {
+    size_t before = GA_Inquire_memory();
+    int dims[2] = {ROWS, COLS};
+    int gm = NGA_Create(C_DBL, 2, dims, "memory", NULL);
+    CHECK(gm != 0, "NGA_Create memory");
+    int lo[2], hi[2];
+    NGA_Distribution(gm, me, lo, hi);
+    size_t mine = 0;
+    if (hi[0] >= lo[0] && hi[1] >= lo[1])
+        mine = (size_t)(hi[0] - lo[0] + 1) * (size_t)(hi[1] - lo[1] + 1) * sizeof(double);
+    CHECK(GA_Inquire_memory() == before + mine, "GA_Inquire_memory counts my block");
+    CHECK(NGA_Inquire_memory() == before + mine, "NGA_Inquire_memory");
+    EXPECT(GA_Memory_limited(), 0);
+    CHECK(GA_Memory_avail() == (size_t)-1, "GA_Memory_avail without a limit");
+    GA_Set_memory_limit(before + mine + 4096);
+    EXPECT(GA_Memory_limited(), 1);
+    CHECK(GA_Memory_avail() == 4096, "GA_Memory_avail under the limit");
+    NGA_Set_memory_limit(before + mine + 100);
+    CHECK(NGA_Memory_avail() == 100, "NGA_Memory_avail");
+    GA_Destroy(gm);
+    CHECK(GA_Inquire_memory() == before, "GA_Inquire_memory after GA_Destroy");
+}
+
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     GA_Initialize();
@@ -438,6 +463,7 @@ int main(int argc, char **argv) {
     access_and_handles(me, np);
     locks(me, np);
     collectives(me, np);
+    memory(me);
 
     GA_Destroy(gi);
     GA_Destroy(gf);
