@@ -297,19 +297,23 @@ impl Context {
                 }
                 Ok(None)
             });
-            match step {
+            let quiet = match step {
                 Ok(Some(g)) => return Ok(g),
-                Ok(None) => backoff.reset(),
-                Err(CoreError::Timeout) => {}
+                Ok(None) => {
+                    backoff.reset();
+                    false
+                }
+                Err(CoreError::Timeout) => true,
                 Err(e) => return Err(e),
-            }
+            };
             if let Some(src) = pattern.source {
                 // The named sender ended: nothing more can come from it
-                // once the step after its end found nothing.
-                if gone {
+                // once a step after its end found nothing at all (what it
+                // sent before is all taken in first).
+                if gone && quiet {
                     return Err(CoreError::UnknownPeer(src));
                 }
-                if !backoff.spinning() {
+                if !gone && !backoff.spinning() {
                     let now = Instant::now();
                     if checked.is_none_or(|t| now.duration_since(t) >= PEER_CHECK) {
                         checked = Some(now);
