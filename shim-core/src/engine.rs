@@ -311,16 +311,7 @@ impl Engine {
         if self.shm.as_ref().is_some_and(|c| c.has(dest)) {
             return self.send_ring(context, context_comm, route, dest, tag, encoding, payload);
         }
-        let (comm, rank) = match route {
-            Route::World(r) => match context_comm {
-                Some(c) => (c, r),
-                None => (self.context(context)?.comm, r),
-            },
-            Route::Link(i, r) => match &self.links[i] {
-                Some(l) => (l.comm, r),
-                None => return Err(CoreError::UnknownPeer(dest)),
-            },
-        };
+        let (comm, rank) = self.mpi_route(context, context_comm, route, dest)?;
         let bytes = payload.as_slice();
         let mut header = Header {
             context,
