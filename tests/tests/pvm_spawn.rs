@@ -26,17 +26,17 @@ fn parents_pass(r: &Run, parents: usize, what: &str) {
 }
 
 /// A child's first `pvm_getcontext()` is the context its parent spawned it
-/// in, and its first send matches only there: 32 children from one parent
-/// (8 spawns under two alternating contexts, each batch of children alive
-/// beside the parent, so more processes than cores).
-/// (Few spawn calls, many children each, and one spawning parent: Open
-/// MPI 4.1 now and then hangs in a spawn's PMIx exchange when a job makes
-/// many spawns in a row or several processes spawn at once; with three
-/// spawning parents this test hung in about one run of three.)
+/// in, and its first send matches only there: 8 children from one parent,
+/// 4 under each of two new contexts, all alive beside the parent (more
+/// processes than cores). Two spawn calls only: Open MPI 4.1 now and then
+/// hangs in a spawn's PMIx exchange (child in `PMIx_Init`, parent in
+/// connect/accept) when a job spawns again while earlier children leave,
+/// or from several processes at once; runs of 4 and 8 spawn calls hung in
+/// clean-clone test runs.
 #[test]
 fn children_start_in_the_parents_context() {
     let exe = build("pvm_context_spawn.c", &["pvm3"]);
-    let r = mpiexec(1, &exe, &["4", "4"], Duration::from_secs(120));
+    let r = mpiexec(1, &exe, &["1", "4"], Duration::from_secs(120));
     parents_pass(&r, 1, "one parent");
 }
 
