@@ -39,6 +39,20 @@ pub fn is_linked(id: ProcId) -> CoreResult<bool> {
     with_engine(|e| Ok(id == e.me || e.routes.contains_key(&id)))
 }
 
+/// Whether peer `id` is known to have ended: it runs on this node and its
+/// process is gone (killed, crashed, or ended without leaving). A peer on
+/// another node, or one not met yet, is never reported gone.
+pub fn peer_gone(id: ProcId) -> CoreResult<bool> {
+    with_engine(|e| Ok(id != e.me && !e.peer_alive(id)))
+}
+
+/// Forgets the link to `id` if every process at its other end has ended
+/// (see [`peer_gone`]), so the spawn batch it came from can be reused; a
+/// link with a live process is kept.
+pub fn forget_gone(id: ProcId) -> CoreResult<()> {
+    with_engine(|e| e.forget_link(id))
+}
+
 /// Makes progress on everything once (for layers' non-blocking calls).
 pub fn poll() -> CoreResult<usize> {
     with_engine(|e| e.progress(None))

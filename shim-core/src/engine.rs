@@ -158,6 +158,8 @@ pub(crate) struct Engine {
     pub scratch: Vec<u8>,
     /// Polls on rings left before the next full poll.
     pub ring_polls_to_full: u32,
+    /// Where each peer met so far runs: (node key, process id).
+    pub peer_procs: IdMap<ProcId, (u64, u32)>,
 }
 
 fn payload_of(bytes: &[u8]) -> &[u8] {
@@ -421,12 +423,13 @@ impl Engine {
         }
     }
 
-    /// Whether a peer reached through a ring still runs (peers without a
-    /// ring are MPI's to watch, and count as running).
+    /// Whether a peer still runs, as far as this process can tell: a peer
+    /// on this node is looked up by its process id (whatever path its
+    /// messages take); one on another node counts as running.
     pub fn peer_alive(&self, peer: ProcId) -> bool {
-        match self.shm.as_ref().and_then(|c| c.pid_of(peer)) {
-            Some(pid) => crate::shm::pid_alive(pid),
-            None => true,
+        match self.peer_procs.get(&peer) {
+            Some(&(node, pid)) if node == crate::shm::host_key() => crate::shm::pid_alive(pid),
+            _ => true,
         }
     }
 
@@ -1146,10 +1149,46 @@ impl Engine {
             .as_ref()
             .map(|l| l.peers.clone())
             .unwrap_or_default();
+        if !peers.iter().any(|p| self.peer_alive(*p)) {
+            // Nobody is left at the other end to say goodbye to or to
+            // disconnect with.
+            return self.forget_link(peer);
+        }
         for p in peers {
-            self.send_control(p, &bye)?;
+            if self.peer_alive(p) {
+                self.send_control(p, &bye)?;
+            }
         }
         self.drop_link(peer)
+    }
+
+    /// Forgets the link that reaches `peer` when every process at its other
+    /// end has ended: routes, rings and listener go, and the communicator
+    /// is freed locally (a disconnect would wait for the dead). Returns
+    /// without change while any of them still runs.
+    pub fn forget_link(&mut self, peer: ProcId) -> CoreResult<()> {
+        let Some(Route::Link(idx, _)) = self.routes.get(&peer).copied() else {
+            return Ok(());
+        };
+        let Some(peers) = self.links[idx].as_ref().map(|l| l.peers.clone()) else {
+            return Ok(());
+        };
+        if peers.iter().any(|p| self.peer_alive(*p)) {
+            return Ok(());
+        }
+        let Some(link) = self.links[idx].take() else {
+            return Ok(());
+        };
+        for p in &link.peers {
+            if let Some(ch) = self.shm.as_mut() {
+                ch.disconnect(*p);
+            }
+            self.routes.remove(p);
+            self.unreachable.insert(*p);
+            self.waiting_for_link.remove(p);
+        }
+        self.listeners.remove(link.listener);
+        link.comm.free()
     }
 
     /// Releases the link that reaches `peer` (collective with the other side).

@@ -265,6 +265,7 @@ fn start_engine() -> CoreResult<Engine> {
         shm: None,
         scratch: Vec::new(),
         ring_polls_to_full: 0,
+        peer_procs: Default::default(),
     };
     e.open_world_channels(world)?;
     e.create_context(crate::engine::CONTROL_CONTEXT)?;

@@ -123,8 +123,19 @@ fn level_from_raw(raw: c_int) -> ThreadLevel {
     }
 }
 
+/// Open MPI's switch that drops the job-wide synchronisation from
+/// `MPI_Finalize`: with it, a process that ends while a process of its job
+/// has died (a crashed PVM task) is not held in `MPI_Finalize` for good.
+/// The backend completes its own traffic before it finalises.
+const FINALIZE_WITHOUT_FENCE: &str = "OMPI_MCA_async_mpi_finalize";
+
 /// Initialises MPI asking for `MPI_THREAD_MULTIPLE`; returns the level granted.
 pub fn init_thread_multiple() -> Result<ThreadLevel, CoreError> {
+    if std::env::var_os(FINALIZE_WITHOUT_FENCE).is_none() {
+        // Read by Open MPI during initialisation, which starts its threads:
+        // this runs before them. Other MPIs ignore the variable.
+        std::env::set_var(FINALIZE_WITHOUT_FENCE, "1");
+    }
     let mut provided: c_int = 0;
     // SAFETY: NULL argc/argv is allowed by MPI-2 and later; the caller checked
     // that MPI is not initialised yet.

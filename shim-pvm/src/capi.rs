@@ -154,8 +154,9 @@ pub extern "C" fn pvm_pstat(tid: c_int) -> c_int {
     entry("pvm_pstat", || {
         with_task(|t| {
             let known = tid == t.me
-                || crate::task::id_of(tid)
-                    .is_some_and(|id| shim_core::api::is_linked(id).unwrap_or(false));
+                || (crate::task::id_of(tid)
+                    .is_some_and(|id| shim_core::api::is_linked(id).unwrap_or(false))
+                    && !t.is_gone(tid));
             if known {
                 Ok(0)
             } else {

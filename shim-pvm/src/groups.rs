@@ -967,7 +967,8 @@ fn linger(task: &mut Task) {
         .collect();
     loop {
         let svc = &task.group_state.service;
-        if expected.iter().all(|&t| svc.is_gone(t)) {
+        // A task whose process ended without a goodbye is gone too.
+        if expected.iter().all(|&t| svc.is_gone(t) || task.is_gone(t)) {
             return;
         }
         // A kill changes nothing here: the task is leaving anyway.

@@ -219,7 +219,16 @@ impl Task {
                     let id = self.msg.adopt_lazy(src, tag, m.encoding, m.data, payload)?;
                     return Ok(Outcome::Done(Some(id)));
                 }
-                Err(CoreError::Timeout) => {
+                // The named sender ended and everything it sent is in:
+                // as in PVM, the receive waits on (only a notice or a
+                // message of another sender can match).
+                Err(CoreError::UnknownPeer(_)) if wait != Wait::Poll => {
+                    std::thread::sleep(slice);
+                    if deadline.is_some_and(|d| Instant::now() >= d) {
+                        return Ok(Outcome::Done(None));
+                    }
+                }
+                Err(CoreError::Timeout) | Err(CoreError::UnknownPeer(_)) => {
                     let expired = match (wait, deadline) {
                         (Wait::Poll, _) => true,
                         (_, Some(d)) => Instant::now() >= d,
@@ -321,6 +330,8 @@ impl Task {
             {
                 Ok(r) => return Ok(Outcome::Done((tid_of(r.source), r.tag, r.len))),
                 Err(CoreError::Timeout) => {}
+                // The named sender ended: wait on, as PVM does.
+                Err(CoreError::UnknownPeer(_)) => std::thread::sleep(SYSTEM_CHECK),
                 Err(e) => return Err(from_core(e)),
             }
         }
@@ -426,6 +437,10 @@ impl Task {
             }
         }
         let family: Vec<i32> = slots.iter().copied().filter(|&t| t > 0).collect();
+        // A tid of an ended task can come back with a reused spawn number.
+        for t in &family {
+            self.ended.remove(t);
+        }
         let body = family_body(self.me, self.msg.context, &family);
         // A started program that is not a PVM task (it never joins MPI)
         // cannot be reached: it gets no list.
@@ -467,20 +482,23 @@ impl Task {
             return Ok(());
         }
         let ctx = self.msg.context;
+        let body = [tag.to_le_bytes(), ctx.to_le_bytes()].concat();
         for &t in tids {
-            let reachable = id_of(t).is_some_and(|id| {
-                t != self.me
-                    && self
-                        .sys
-                        .send(
-                            id,
-                            sys_tag::NOTIFY_ME,
-                            0,
-                            &[tag.to_le_bytes(), ctx.to_le_bytes()].concat(),
-                        )
-                        .is_ok()
-            });
-            if !reachable || what & notify::CANCEL != 0 {
+            let watch = crate::task::Watch { tid: t, tag, ctx };
+            if what & notify::CANCEL != 0 {
+                // A cancelled notice is delivered at once, and only once.
+                self.watching.retain(|w| *w != watch);
+                self.msg.notify_arrived(tag, ctx, t);
+                continue;
+            }
+            let asked = t != self.me
+                && !self.is_gone(t)
+                && id_of(t)
+                    .is_some_and(|id| self.sys.send(id, sys_tag::NOTIFY_ME, 0, &body).is_ok());
+            if asked {
+                self.watching.push(watch);
+            } else {
+                // No such task, or gone already: the notice comes now.
                 self.msg.notify_arrived(tag, ctx, t);
             }
         }

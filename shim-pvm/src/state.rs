@@ -56,14 +56,19 @@ pub fn blocking<R>(f: impl FnOnce(&mut Task) -> PvmResult<Outcome<R>>) -> PvmRes
     }
 }
 
-/// Receives and drops a payload still in MPI (run before MPI is finalised,
-/// for a process that ends without `pvm_exit`). Inside `pvm_exit`, which
-/// holds the task and has dropped it already, this does nothing.
-pub fn discard_payload() {
-    if let Some(mut g) = PVM.try_lock() {
-        if let Phase::Enrolled(t) = &mut *g {
-            t.msg.discard_lazy();
-        }
+/// Leaves PVM for a process that ends without `pvm_exit` (it returns from
+/// `main` or calls `exit`), as PVM's daemon would see it go: watchers get
+/// their exit notices, groups are left, and a lazily received payload is
+/// still received so its sender's `pvm_send` completes. Run before MPI is
+/// finalised. Inside a PVM call, which holds the task, this does nothing.
+pub fn leave_at_exit() {
+    let Some(mut g) = PVM.try_lock() else {
+        return;
+    };
+    if let Phase::Enrolled(t) = &mut *g {
+        t.msg.discard_lazy();
+        t.leave();
+        *g = Phase::Exited;
     }
 }
 

@@ -115,6 +115,13 @@ pub struct Task {
     pub msg: MsgState,
     /// Tasks to tell when this one exits: (watcher, tag, context).
     pub watchers: Vec<(i32, i32, i32)>,
+    /// Exits this task waits to hear of (`pvm_notify`), until a notice is
+    /// queued: from the task's own goodbye, or from its process found gone.
+    pub watching: Vec<Watch>,
+    /// When the watched tasks' processes were last looked at.
+    pub last_liveness_check: std::time::Instant,
+    /// Tasks this one has heard ended (their exit notices came).
+    pub ended: std::collections::BTreeSet<i32>,
     /// When system messages were last looked at.
     pub last_system_check: std::time::Instant,
     /// Calls of the periodic system check left before it reads the clock.
@@ -124,6 +131,22 @@ pub struct Task {
     /// [`lazy_threshold`]).
     pub lazy_min: usize,
 }
+
+/// A `pvm_notify(PvmTaskExit)` this task is waiting to be told about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Watch {
+    /// The watched task.
+    pub tid: i32,
+    /// The notice's message tag.
+    pub tag: i32,
+    /// The notice's context (the caller's at notify time).
+    pub ctx: i32,
+}
+
+/// How often the processes of watched tasks are looked at: a task that
+/// ended without saying goodbye (killed, crashed, `exit` without
+/// `pvm_exit`) is reported within about this long.
+const LIVENESS_CHECK: Duration = Duration::from_millis(100);
 
 /// Payloads of at least this many bytes delivered straight to a waiting
 /// `pvm_recv`/`pvm_trecv`/`pvm_nrecv` stay in MPI until the buffer is read.
@@ -241,16 +264,15 @@ impl Task {
             pool: Vec::new(),
             msg: MsgState::new(me),
             watchers: Vec::new(),
+            watching: Vec::new(),
+            last_liveness_check: std::time::Instant::now(),
+            ended: Default::default(),
             last_system_check: std::time::Instant::now(),
             system_check_skips: 0,
             lazy_min: lazy_threshold(),
         };
-        if task.lazy_min != usize::MAX {
-            // A process that ends without pvm_exit while a lazily received
-            // payload is unread still receives it, so its sender's pvm_send
-            // completes.
-            shim_core::lifecycle::before_finalize(crate::state::discard_payload);
-        }
+        // A process that ends without pvm_exit still leaves PVM first.
+        shim_core::lifecycle::before_finalize(crate::state::leave_at_exit);
         if parent.is_some() {
             task.origin = Origin::Spawned;
             // A spawned task starts in its parent's context at spawn time,
@@ -341,12 +363,16 @@ impl Task {
     }
 
     /// Handles pending system messages: kill requests, notify requests and
-    /// exit notices. Returns `true` if this task was killed.
+    /// exit notices; then looks for watched tasks that ended without a
+    /// goodbye. Returns `true` if this task was killed.
     pub fn serve_system(&mut self) -> PvmResult<bool> {
         loop {
             let m = match self.sys.recv(Match::new(None, None), Some(Duration::ZERO)) {
                 Ok(m) => m,
-                Err(shim_core::CoreError::Timeout) => return Ok(false),
+                Err(shim_core::CoreError::Timeout) => {
+                    self.check_watched();
+                    return Ok(false);
+                }
                 Err(e) => return Err(core_err(e)),
             };
             let from = tid_of(m.source);
@@ -358,7 +384,11 @@ impl Task {
                 }
                 sys_tag::EXITED if m.data.len() == 8 => {
                     let w = bytes_ids(&m.data);
-                    self.msg.notify_arrived(w[0], w[1], from);
+                    self.exit_heard(Watch {
+                        tid: from,
+                        tag: w[0],
+                        ctx: w[1],
+                    });
                 }
                 sys_tag::SIBLINGS => {
                     if let Some((_, _, sibs)) = parse_family(&m.data) {
@@ -370,6 +400,55 @@ impl Task {
                 }
                 t if t >= sys_tag::GROUP_FIRST => crate::groups::on_system(self, from, t, &m.data)?,
                 _ => {}
+            }
+        }
+    }
+
+    /// Queues the exit notice of `w` if this task still waits for it (a
+    /// goodbye that comes after the process was found gone is dropped, so
+    /// each notify gives one notice).
+    fn exit_heard(&mut self, w: Watch) {
+        self.ended.insert(w.tid);
+        if let Some(i) = self.watching.iter().position(|x| *x == w) {
+            self.watching.remove(i);
+            self.msg.notify_arrived(w.tag, w.ctx, w.tid);
+        }
+    }
+
+    /// Whether task `tid` is known to have ended: it said goodbye to this
+    /// task, or its process is gone.
+    pub fn is_gone(&self, tid: i32) -> bool {
+        self.ended.contains(&tid)
+            || id_of(tid).is_some_and(|id| shim_core::api::peer_gone(id).unwrap_or(false))
+    }
+
+    /// Queues the exit notices of watched tasks whose processes are gone
+    /// (looked at no more often than `LIVENESS_CHECK`).
+    fn check_watched(&mut self) {
+        if self.watching.is_empty() || self.last_liveness_check.elapsed() < LIVENESS_CHECK {
+            return;
+        }
+        self.last_liveness_check = std::time::Instant::now();
+        let mut gone: Vec<i32> = Vec::new();
+        for w in &self.watching {
+            if !gone.contains(&w.tid) && self.is_gone(w.tid) {
+                gone.push(w.tid);
+            }
+        }
+        if gone.is_empty() {
+            return;
+        }
+        for t in &gone {
+            self.ended.insert(*t);
+            if let Some(id) = id_of(*t) {
+                let _ = shim_core::api::forget_gone(id);
+            }
+        }
+        for w in std::mem::take(&mut self.watching) {
+            if gone.contains(&w.tid) {
+                self.msg.notify_arrived(w.tag, w.ctx, w.tid);
+            } else {
+                self.watching.push(w);
             }
         }
     }

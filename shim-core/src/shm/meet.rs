@@ -2,6 +2,9 @@
 //! at start-up (collective), and the two ends of a spawn or connect/accept
 //! link when the link is made. Both happen before any message of the
 //! pair, so a pair's envelopes use one path from the first to the last.
+//! The same exchange tells each process where every peer runs (node and
+//! process id), with the channels on or off, so peer deaths on this node
+//! can be seen whatever path the messages take.
 
 use super::{host_key, wanted, Channels, Desc, DESC_LEN};
 use crate::engine::Engine;
@@ -45,6 +48,11 @@ impl Engine {
         }
         let desc = ch.as_ref().map_or_else(Desc::none, Channels::desc);
         let all = world.allgather(&desc.encode())?;
+        for (r, d) in all.chunks(DESC_LEN).map(Desc::decode).enumerate() {
+            if r != me {
+                self.peer_procs.insert(self.world_ids[r], (d.host, d.pid));
+            }
+        }
         let mut ok = 1u32;
         if let Some(c) = ch.as_mut() {
             for (r, d) in all.chunks(DESC_LEN).map(Desc::decode).enumerate() {
@@ -76,6 +84,7 @@ impl Engine {
         let mut theirs = [0u8; DESC_LEN];
         comm.sendrecv(&desc.encode(), &mut theirs, 0, TAG_MEET)?;
         let d = Desc::decode(&theirs);
+        self.peer_procs.insert(peer, (d.host, d.pid));
         let mut ok = 0u8;
         if let Some(c) = self.shm.as_mut() {
             if c.reachable(&d) {

@@ -260,8 +260,14 @@ pub(crate) fn full_fence() {
     std::sync::atomic::fence(Ordering::SeqCst);
 }
 
-/// What identifies this node: the host name and the kernel's boot id.
+/// What identifies this node: the host name and the kernel's boot id
+/// (read once per process).
 pub(crate) fn host_key() -> u64 {
+    static KEY: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *KEY.get_or_init(read_host_key)
+}
+
+fn read_host_key() -> u64 {
     let mut name = [0u8; 256];
     // SAFETY: `name` is writable for its length; gethostname NUL-terminates
     // within it when the name fits.

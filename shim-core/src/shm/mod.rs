@@ -124,7 +124,6 @@ pub(crate) struct Channels {
     /// Inbound slot of each peer that writes to this process.
     by_peer: IdMap<ProcId, usize>,
     outs: IdMap<ProcId, Out>,
-    pids: IdMap<ProcId, u32>,
     host: u64,
     /// Where the next scan of the inbox starts (fairness among senders).
     next_scan: usize,
@@ -148,7 +147,6 @@ impl Channels {
             ins: (0..layout.slots).map(|_| None).collect(),
             by_peer: IdMap::default(),
             outs: IdMap::default(),
-            pids: IdMap::default(),
             host: host_key(),
             next_scan: 0,
             last_from: None,
@@ -193,7 +191,6 @@ impl Channels {
                 prod: Producer::new(layout.ring(slot)),
             },
         );
-        self.pids.insert(peer, d.pid);
         Ok(())
     }
 
@@ -212,11 +209,6 @@ impl Channels {
     /// Number of peers reached through rings.
     pub fn peers(&self) -> usize {
         self.outs.len()
-    }
-
-    /// The process id (of this node) of `peer`, if it has a ring.
-    pub fn pid_of(&self, peer: ProcId) -> Option<u32> {
-        self.pids.get(&peer).copied()
     }
 
     /// The largest record body a ring takes.
