@@ -93,7 +93,7 @@ pub fn run_script(script: &Path, args: &[&str], timeout: Duration) -> Run {
 /// The largest value the script gives a terminal (`T`), computed from the
 /// script itself.
 pub fn largest_parameter(script: &Path, params: &BTreeMap<String, i64>) -> i64 {
-    let app = ensemble::parse_file(script, params)
+    let app = ensemble_lang::parse_file(script, params)
         .unwrap_or_else(|d| panic!("{} does not parse: {d:?}", script.display()));
     app.processes
         .iter()
@@ -110,7 +110,7 @@ pub fn largest_parameter(script: &Path, params: &BTreeMap<String, i64>) -> i64 {
 
 /// Number of processes of component `c` in the script.
 pub fn count(script: &Path, params: &BTreeMap<String, i64>, c: &str) -> usize {
-    let app = ensemble::parse_file(script, params)
+    let app = ensemble_lang::parse_file(script, params)
         .unwrap_or_else(|d| panic!("{} does not parse: {d:?}", script.display()));
     app.processes.iter().filter(|p| p.component == c).count()
 }
