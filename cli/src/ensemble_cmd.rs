@@ -10,8 +10,8 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use ensemble_lang::plan::{is_local_host, mpmd_args, LaunchUnit};
 use ensemble_lang::model::{Application, Environment};
+use ensemble_lang::plan::{is_local_host, mpmd_args, LaunchUnit};
 use ensemble_lang::{Diagnostic, HostMap, Severity};
 
 use crate::env_setup::{self, EnvInputs};

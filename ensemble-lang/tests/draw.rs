@@ -9,8 +9,8 @@ use common::*;
 
 #[test]
 fn dot_source_has_processes_ports_and_tagged_channels() {
-    let app =
-        ensemble_lang::parse_file(&published_dir().join("getmax-star.ens"), &BTreeMap::new()).unwrap();
+    let app = ensemble_lang::parse_file(&published_dir().join("getmax-star.ens"), &BTreeMap::new())
+        .unwrap();
     let dot = ensemble_lang::to_dot(&app);
     assert!(dot.starts_with("graph \"Get-Maximum-Star\""));
     let nodes = dot.lines().filter(|l| l.contains("[label=\"{")).count();
@@ -44,8 +44,8 @@ fn large_nodes_show_counts() {
 
 #[test]
 fn svg_through_graphviz() {
-    let app =
-        ensemble_lang::parse_file(&examples_dir().join("getmax-tree4.ens"), &BTreeMap::new()).unwrap();
+    let app = ensemble_lang::parse_file(&examples_dir().join("getmax-tree4.ens"), &BTreeMap::new())
+        .unwrap();
     let out = scratch_dir("draw").join("tree4.svg");
     ensemble_lang::draw_svg(&app, &out).unwrap();
     let svg = std::fs::read_to_string(&out).unwrap();
@@ -54,7 +54,8 @@ fn svg_through_graphviz() {
         assert!(svg.contains(label), "{label} missing from the drawing");
     }
     // An unwritable destination is a clear error, not a panic.
-    let err = ensemble_lang::draw_svg(&app, std::path::Path::new("/nonexistent-dir/x.svg")).unwrap_err();
+    let err =
+        ensemble_lang::draw_svg(&app, std::path::Path::new("/nonexistent-dir/x.svg")).unwrap_err();
     assert!(err.contains("dot"), "{err}");
 }
 

@@ -202,8 +202,8 @@ fn mpi_servers_in_a_ring_with_terminal_groups() {
 
 #[test]
 fn the_same_terminal_executable_serves_both_mpi_variants() {
-    let a =
-        ensemble_lang::parse_file(&examples_dir().join("getmax-mpi-all.ens"), &BTreeMap::new()).unwrap();
+    let a = ensemble_lang::parse_file(&examples_dir().join("getmax-mpi-all.ens"), &BTreeMap::new())
+        .unwrap();
     let b = ensemble_lang::parse_file(
         &examples_dir().join("getmax-mpi-servers.ens"),
         &BTreeMap::new(),

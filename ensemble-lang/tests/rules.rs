@@ -109,7 +109,10 @@ fn rule_with_a_condition() {
 
 #[test]
 fn defines_from_the_command_line() {
-    assert_eq!(ensemble_lang::parse_define("N=64"), Ok(("N".to_string(), 64)));
+    assert_eq!(
+        ensemble_lang::parse_define("N=64"),
+        Ok(("N".to_string(), 64))
+    );
     assert_eq!(
         ensemble_lang::parse_define(" Rows = -3 "),
         Ok(("Rows".to_string(), -3))

@@ -9,10 +9,10 @@
     non_upper_case_globals
 )]
 
-use ensemble_lang::envargs::{BEGIN, END};
 use crate::ptr;
 use crate::runtime::mpi::Envelope;
 use crate::runtime::pvm::{self as rpvm, Interface as RustInterface};
+use ensemble_lang::envargs::{BEGIN, END};
 use shim_core::ffi_guard::guard;
 use shim_core::mpi::{Comm, RawComm};
 use shim_core::Lock;

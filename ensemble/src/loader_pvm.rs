@@ -11,7 +11,9 @@
 //! component has reported its status or exited; the run fails if any
 //! component failed or ended without reporting.
 
-use crate::runtime::pvm::{bindings_message, ports_message, TAG_BIND, TAG_DONE, TAG_EXIT, TAG_PORTS};
+use crate::runtime::pvm::{
+    bindings_message, ports_message, TAG_BIND, TAG_DONE, TAG_EXIT, TAG_PORTS,
+};
 use ensemble_lang::model::Application;
 use shim_pvm::rust_api::{error_text, Pvm, Tid};
 use std::io::Write;
@@ -30,7 +32,10 @@ pub fn run(app: &Application, exes: &[PathBuf]) -> i32 {
     let pvm = match Pvm::enroll() {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("ensemble: the loader cannot enrol in PVM: {}", error_text(e));
+            eprintln!(
+                "ensemble: the loader cannot enrol in PVM: {}",
+                error_text(e)
+            );
             return 1;
         }
     };
@@ -81,8 +86,7 @@ fn load_and_wait(pvm: &Pvm, app: &Application, exes: &[PathBuf]) -> i32 {
             .iter()
             .map(|g| (g.port_type.clone(), g.count))
             .collect();
-        let sent =
-            ports_message(&counts).and_then(|m| pvm.send(tid, TAG_PORTS, &m));
+        let sent = ports_message(&counts).and_then(|m| pvm.send(tid, TAG_PORTS, &m));
         if let Err(e) = sent {
             eprintln!(
                 "ensemble: sending port counts to {}: {}",
@@ -102,10 +106,13 @@ fn load_and_wait(pvm: &Pvm, app: &Application, exes: &[PathBuf]) -> i32 {
             .into_iter()
             .map(|(ty, idx, peer, tag)| (ty, idx, tids[peer], tag))
             .collect();
-        let sent =
-            bindings_message(&b).and_then(|m| pvm.send(tids[i], TAG_BIND, &m));
+        let sent = bindings_message(&b).and_then(|m| pvm.send(tids[i], TAG_BIND, &m));
         if let Err(e) = sent {
-            eprintln!("ensemble: sending bindings to {}: {}", p.label(), error_text(e));
+            eprintln!(
+                "ensemble: sending bindings to {}: {}",
+                p.label(),
+                error_text(e)
+            );
             kill_all(pvm, &tids);
             return 1;
         }

@@ -148,7 +148,7 @@ fn sixty_four_processes_on_the_pvm_loader() {
     );
 }
 
-/// The Rust terminal (`ensemble/components/terminal.rs`, built by cargo as
+/// The Rust terminal (`examples/ensemble/terminal.rs`, built by cargo as
 /// the `terminal_rs` example) takes the C terminal's place in an unchanged
 /// script, next to C relays.
 #[test]

@@ -131,7 +131,7 @@ mod tests {
     use std::path::Path;
 
     fn servers() -> Application {
-        let src = include_str!("../examples/getmax-mpi-servers.ens");
+        let src = include_str!("../../../examples/ensemble/compositions/getmax-mpi-servers.ens");
         crate::parse_str(src, Path::new("servers.ens"), &BTreeMap::new()).expect("parses")
     }
 
