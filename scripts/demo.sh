@@ -51,16 +51,15 @@ demo_ensemble() {
     section "Ensemble: the published Get-Maximum compositions, one set of components"
     local share=$STAGE/share/mpbridge/ensemble
     local bin=$ROOT/target/demo-ensemble
+    if [[ ! -f "$share/Makefile" ]]; then
+        echo "demo: $share/Makefile is missing (run 'make stage')" >&2
+        return 1
+    fi
+    # As a user does: copy the installed components, build them with their
+    # Makefile (mpicc and pkg-config).
     mkdir -p "$bin"
-    local c
-    for c in terminal relay terminal_mpi server_mpi; do
-        if [[ ! -f "$share/$c.c" ]]; then
-            echo "demo: $share/$c.c is missing (run 'make stage')" >&2
-            return 1
-        fi
-        mpicc -std=c11 -O1 -I "$STAGE/include" -o "$bin/$c" "$share/$c.c" \
-            -L "$STAGE/lib" -Wl,-rpath,"$STAGE/lib" -lmpbridge || return 1
-    done
+    cp "$share"/*.c "$share/Makefile" "$bin/"
+    make -C "$bin" PKG_CONFIG_PATH="$STAGE/lib/pkgconfig" || return 1
     # The published scripts name the authors' machines: map them all here.
     printf '* localhost\n' >"$bin/hosts"
     echo "-- the star of relays (published script, unchanged) on the PVM loader"

@@ -11,7 +11,10 @@
 #   PREFIX/bin/ga-server                 Global Arrays data server
 #   PREFIX/share/mpbridge/               examples
 #   PREFIX/share/mpbridge/ensemble/      Ensemble Get-Maximum components (C
-#                                        sources) and example compositions
+#                                        sources, with a Makefile that builds
+#                                        them through pkg-config) and example
+#                                        compositions (examples/ and
+#                                        examples/published/)
 #
 # Usage: scripts/install.sh PREFIX
 #
@@ -99,14 +102,16 @@ if [[ -x "$BUILD/ga-server" ]]; then
     install -m 0755 "$BUILD/ga-server" "$DEST/bin/ga-server"
 fi
 
-# Ensemble examples: the Get-Maximum components (built by the user with
-# mpicc against the installed headers) and the compositions.
+# Ensemble examples (examples/ensemble): the Get-Maximum components with
+# the Makefile that builds them (mpicc and pkg-config, against this
+# installation), and the compositions.
+ENS=$SRC/examples/ensemble
 install -d "$DEST/share/mpbridge/ensemble"
-install -m 0644 "$SRC"/ensemble/components/*.c "$DEST/share/mpbridge/ensemble/"
-for dir in "$SRC/ensemble/examples" "$SRC/ensemble/examples/published"; do
+install -m 0644 "$ENS"/*.c "$ENS/Makefile" "$DEST/share/mpbridge/ensemble/"
+for dir in "$ENS/compositions" "$ENS/compositions/published"; do
     for f in "$dir"/*.ens; do
         [[ -e "$f" ]] || continue
-        sub=${dir#"$SRC/ensemble/examples"}
+        sub=${dir#"$ENS/compositions"}
         install -d "$DEST/share/mpbridge/ensemble/examples$sub"
         install -m 0644 "$f" "$DEST/share/mpbridge/ensemble/examples$sub/"
     done

@@ -10,9 +10,9 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use ensemble::launch::{is_local_host, mpmd_args, LaunchUnit};
-use ensemble::model::{Application, Environment};
-use ensemble::{Diagnostic, HostMap, Severity};
+use ensemble_lang::model::{Application, Environment};
+use ensemble_lang::plan::{is_local_host, mpmd_args, LaunchUnit};
+use ensemble_lang::{Diagnostic, HostMap, Severity};
 
 use crate::env_setup::{self, EnvInputs};
 use crate::host;
@@ -167,7 +167,7 @@ fn print_diags(diags: &[Diagnostic]) -> bool {
 }
 
 fn parse(script: &Path, opts: &Opts) -> Option<Application> {
-    match ensemble::parse_file(script, &opts.params) {
+    match ensemble_lang::parse_file(script, &opts.params) {
         Ok(app) => Some(app),
         Err(diags) => {
             print_diags(&diags);
@@ -179,7 +179,7 @@ fn parse(script: &Path, opts: &Opts) -> Option<Application> {
 fn host_map(opts: &Opts) -> Option<HostMap> {
     let mut map = HostMap::local();
     if let Some(file) = &opts.hostmap {
-        let text = match ensemble::read_text(file, "host map") {
+        let text = match ensemble_lang::read_text(file, "host map") {
             Ok(t) => t,
             Err(diags) => {
                 print_diags(&diags);
@@ -226,7 +226,7 @@ fn checked(script: &Path, opts: &Opts) -> Option<(Application, HostMap)> {
     let mut app = parse(script, opts)?;
     apply_paths(&mut app, &opts.paths);
     let hosts = host_map(opts)?;
-    let diags = ensemble::check(&app, &hosts);
+    let diags = ensemble_lang::check(&app, &hosts);
     if print_diags(&diags) {
         return None;
     }
@@ -256,7 +256,7 @@ fn draw_cmd(script: &Path, opts: &Opts) -> u8 {
         return 1;
     };
     if out.extension().is_some_and(|e| e == "dot") {
-        return match std::fs::write(out, ensemble::to_dot(&app)) {
+        return match std::fs::write(out, ensemble_lang::to_dot(&app)) {
             Ok(()) => 0,
             Err(e) => {
                 eprintln!("mpbridge ensemble: cannot write {}: {e}", out.display());
@@ -264,7 +264,7 @@ fn draw_cmd(script: &Path, opts: &Opts) -> u8 {
             }
         };
     }
-    match ensemble::draw_svg(&app, out) {
+    match ensemble_lang::draw_svg(&app, out) {
         Ok(()) => {
             println!("{}", out.display());
             0
@@ -283,7 +283,7 @@ fn executables(app: &Application) -> Result<(Vec<PathBuf>, BTreeMap<String, Path
         if by_component.contains_key(c) {
             continue;
         }
-        let exe = ensemble::resolve_location(app, c)
+        let exe = ensemble_lang::resolve_location(app, c)
             .or_else(|| locate(app, c))
             .ok_or_else(|| format!("no executable found for component {c}"))?;
         let exe = exe.canonicalize().unwrap_or(exe);
@@ -349,7 +349,7 @@ fn run_cmd(script: &Path, opts: &Opts) -> u8 {
         Err(e) => return fail(e),
     };
     let units = match app.environment {
-        Environment::Mpi => match ensemble::loader_mpi::plan(&app, &exes, &places) {
+        Environment::Mpi => match ensemble_lang::plan::mpi::plan(&app, &exes, &places) {
             Ok(u) => u,
             Err(errs) => {
                 for e in errs {
@@ -391,7 +391,7 @@ fn run_cmd(script: &Path, opts: &Opts) -> u8 {
                 }
                 vec![loader]
             } else {
-                ensemble::loader_pvm::plan(loader, &app, &exes, &places)
+                ensemble_lang::plan::pvm::plan(loader, &app, &exes, &places)
             }
         }
     };

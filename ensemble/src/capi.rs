@@ -9,12 +9,12 @@
     non_upper_case_globals
 )]
 
-use crate::envargs::{BEGIN, END};
 use crate::ptr;
 use crate::runtime::mpi::Envelope;
 use crate::runtime::pvm::{self as rpvm, Interface as RustInterface};
+use ensemble_lang::envargs::{BEGIN, END};
 use shim_core::ffi_guard::guard;
-use shim_core::mpi::Comm;
+use shim_core::mpi::{Comm, RawComm};
 use shim_core::Lock;
 use shim_pvm::rust_api::Pvm;
 use std::ffi::{c_char, c_int, CString};
@@ -78,7 +78,7 @@ fn enrolled(what: &str) -> Option<Pvm> {
         Err(e) => {
             eprintln!(
                 "ensemble: {what}: cannot enrol in PVM: {}",
-                shim_pvm::errors::error_text(e.0)
+                shim_pvm::rust_api::error_text(e)
             );
             None
         }
@@ -148,8 +148,8 @@ pub extern "C" fn ENSDone(status: c_int) -> c_int {
     guard("ENSDone", status, || {
         if let Ok(pvm) = Pvm::enroll() {
             rpvm::report(&pvm, status);
+            pvm.leave_job();
         }
-        shim_pvm::capi::pvm_exit();
         status
     })
 }
@@ -224,7 +224,7 @@ pub extern "C" fn SetEnvArgs(argc: *mut c_int, argv: *mut *mut *mut c_char) -> c
 /// The communicator of context `ctx` (`ENVComm(ctx)`). Aborts the job with
 /// a message if this process has no such context.
 #[no_mangle]
-pub extern "C" fn ENS_comm(ctx: *const c_char) -> mpi_sys::MPI_Comm {
+pub extern "C" fn ENS_comm(ctx: *const c_char) -> RawComm {
     or_abort("ENVComm", || {
         let ctx = name_arg(ctx, "ENVComm", "1");
         with_env(&format!("context {ctx}"), |e| e.comm(&ctx)).raw()

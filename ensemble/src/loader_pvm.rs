@@ -1,4 +1,5 @@
-//! The PVM loader: the published two-pass protocol over the PVM layer.
+//! The PVM loader at run time: the published two-pass protocol over the
+//! PVM layer's Rust API (its launch plan is `ensemble_lang::plan::pvm`).
 //!
 //! The loader is a PVM task (rank 0 of one MPMD launch in which every
 //! process of the composition is pre-launched, in script order, on its
@@ -10,42 +11,18 @@
 //! component has reported its status or exited; the run fails if any
 //! component failed or ended without reporting.
 
-use crate::launch::LaunchUnit;
-use crate::model::Application;
-use crate::runtime::pvm::{bindings_message, ports_message, TAG_DONE, TAG_EXIT};
-use shim_pvm::consts::notify;
-use shim_pvm::rust_api::{Pvm, Tid};
-use shim_pvm::state::with_task;
+use crate::runtime::pvm::{
+    bindings_message, ports_message, TAG_BIND, TAG_DONE, TAG_EXIT, TAG_PORTS,
+};
+use ensemble_lang::model::Application;
+use shim_pvm::rust_api::{error_text, Pvm, Tid};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// What to start: the loader first (rank 0), then every process of the
-/// composition in order, each with its parameters and host.
-pub fn plan(
-    loader: LaunchUnit,
-    app: &Application,
-    exes: &[PathBuf],
-    hosts: &[Option<String>],
-) -> Vec<LaunchUnit> {
-    let mut units = vec![loader];
-    for (p, proc_) in app.processes.iter().enumerate() {
-        units.push(LaunchUnit {
-            exe: exes[p].clone(),
-            args: proc_.params.clone(),
-            host: hosts.get(p).cloned().flatten(),
-        });
-    }
-    units
-}
-
-fn text(code: i32) -> &'static str {
-    shim_pvm::errors::error_text(code)
-}
-
-fn kill_all(tids: &[Tid]) {
-    for t in tids {
-        let _ = with_task(|task| task.kill(t.0));
+fn kill_all(pvm: &Pvm, tids: &[Tid]) {
+    for &t in tids {
+        let _ = pvm.kill(t);
     }
 }
 
@@ -55,7 +32,10 @@ pub fn run(app: &Application, exes: &[PathBuf]) -> i32 {
     let pvm = match Pvm::enroll() {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("ensemble: the loader cannot enrol in PVM: {}", text(e.0));
+            eprintln!(
+                "ensemble: the loader cannot enrol in PVM: {}",
+                error_text(e)
+            );
             return 1;
         }
     };
@@ -79,7 +59,7 @@ fn load_and_wait(pvm: &Pvm, app: &Application, exes: &[PathBuf]) -> i32 {
                     i + 1,
                     p.label()
                 );
-                kill_all(&tids);
+                kill_all(pvm, &tids);
                 return 1;
             }
             Err(e) => {
@@ -87,9 +67,9 @@ fn load_and_wait(pvm: &Pvm, app: &Application, exes: &[PathBuf]) -> i32 {
                     "ensemble: cannot spawn process {} ({}) from {exe}: {}",
                     i + 1,
                     p.label(),
-                    text(e.0)
+                    error_text(e)
                 );
-                kill_all(&tids);
+                kill_all(pvm, &tids);
                 return 1;
             }
         };
@@ -98,24 +78,23 @@ fn load_and_wait(pvm: &Pvm, app: &Application, exes: &[PathBuf]) -> i32 {
             let _ = writeln!(out, "Spawn process {} ({}) tid= {tid}", i + 1, p.component);
             let _ = out.flush();
         }
-        if let Err(e) = with_task(|t| t.notify(notify::TASK_EXIT, TAG_EXIT, &[tid.0])) {
-            eprintln!("ensemble: pvm_notify for {}: {}", p.label(), text(e.0));
+        if let Err(e) = pvm.notify_exit(&[tid], TAG_EXIT) {
+            eprintln!("ensemble: pvm_notify for {}: {}", p.label(), error_text(e));
         }
         let counts: Vec<(String, u32)> = p
             .ports
             .iter()
             .map(|g| (g.port_type.clone(), g.count))
             .collect();
-        let sent =
-            ports_message(&counts).and_then(|m| pvm.send(tid, crate::runtime::pvm::TAG_PORTS, &m));
+        let sent = ports_message(&counts).and_then(|m| pvm.send(tid, TAG_PORTS, &m));
         if let Err(e) = sent {
             eprintln!(
                 "ensemble: sending port counts to {}: {}",
                 p.label(),
-                text(e.0)
+                error_text(e)
             );
             tids.push(tid);
-            kill_all(&tids);
+            kill_all(pvm, &tids);
             return 1;
         }
         tids.push(tid);
@@ -127,11 +106,14 @@ fn load_and_wait(pvm: &Pvm, app: &Application, exes: &[PathBuf]) -> i32 {
             .into_iter()
             .map(|(ty, idx, peer, tag)| (ty, idx, tids[peer], tag))
             .collect();
-        let sent =
-            bindings_message(&b).and_then(|m| pvm.send(tids[i], crate::runtime::pvm::TAG_BIND, &m));
+        let sent = bindings_message(&b).and_then(|m| pvm.send(tids[i], TAG_BIND, &m));
         if let Err(e) = sent {
-            eprintln!("ensemble: sending bindings to {}: {}", p.label(), text(e.0));
-            kill_all(&tids);
+            eprintln!(
+                "ensemble: sending bindings to {}: {}",
+                p.label(),
+                error_text(e)
+            );
+            kill_all(pvm, &tids);
             return 1;
         }
     }
@@ -158,7 +140,7 @@ fn wait_for_components(pvm: &Pvm, app: &Application, tids: &[Tid]) -> i32 {
             Ok(Some(r)) => r,
             Ok(None) => break,
             Err(e) => {
-                eprintln!("ensemble: the loader's receive failed: {}", text(e.0));
+                eprintln!("ensemble: the loader's receive failed: {}", error_text(e));
                 return 1;
             }
         };
@@ -199,7 +181,7 @@ fn wait_for_components(pvm: &Pvm, app: &Application, tids: &[Tid]) -> i32 {
                 .filter(|&i| status[i].is_none() && !exited[i])
                 .map(|i| tids[i])
                 .collect();
-            kill_all(&rest);
+            kill_all(pvm, &rest);
         }
     }
     let mut rc = 0;

@@ -1,7 +1,8 @@
 //! The crate's pointer conversions for its C ABI: reading C strings and
 //! argument vectors, rewriting `argc`/`argv`, and publishing the C view of
-//! a PVM interface. Every `unsafe` of the crate outside the MPI calls is
-//! here; callers pass pointers straight from C.
+//! a PVM interface. Every `unsafe` of the crate is here (MPI and PVM are
+//! reached through shim-core's and the PVM layer's safe APIs); callers pass
+//! pointers straight from C.
 
 use std::ffi::{c_char, c_int, CStr};
 

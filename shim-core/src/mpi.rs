@@ -25,6 +25,10 @@ extern "C" {
     static mpbridge_mpi_appnum: c_int;
 }
 
+/// The C type of an MPI communicator handle (`MPI_Comm`), for layers whose
+/// C functions hand a communicator to their users (see [`Comm::raw`]).
+pub type RawComm = sys::MPI_Comm;
+
 /// An MPI communicator handle.
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub struct Comm(sys::MPI_Comm);
@@ -234,7 +238,7 @@ impl Comm {
 
     /// The raw handle, for layers that hand a communicator to their users
     /// (e.g. `GA_MPI_Comm`).
-    pub fn raw(self) -> sys::MPI_Comm {
+    pub fn raw(self) -> RawComm {
         self.0
     }
 

@@ -1,5 +1,6 @@
 //! A safe Rust API over the PVM layer: enrol, find the family, build typed
-//! messages, send and receive them, spawn, and leave.
+//! messages, send and receive them, spawn, kill, ask for exit notices,
+//! and leave.
 //!
 //! ```no_run
 //! use shim_pvm::rust_api::{Message, Pvm};
@@ -239,5 +240,35 @@ impl Pvm {
     /// Leaves PVM.
     pub fn exit(self) {
         leave();
+    }
+}
+
+// ---- What a PVM job's controller needs (e.g. Ensemble's loader) -----------
+
+/// The text of a PVM error (what `pvm_perror` prints for its code).
+pub fn error_text(e: PvmError) -> &'static str {
+    crate::errors::error_text(e.0)
+}
+
+impl Pvm {
+    /// Ends task `tid` (`pvm_kill`).
+    pub fn kill(&self, tid: Tid) -> PvmResult<()> {
+        with_task(|t| t.kill(tid.0))
+    }
+
+    /// Asks for a message with `tag` (holding the task id) when any of
+    /// `tids` exits (`pvm_notify(PvmTaskExit, ...)`).
+    pub fn notify_exit(&self, tids: &[Tid], tag: i32) -> PvmResult<()> {
+        let tids: Vec<i32> = tids.iter().map(|t| t.0).collect();
+        with_task(|t| t.notify(crate::consts::notify::TASK_EXIT, tag, &tids))
+    }
+
+    /// Leaves PVM as `pvm_exit` does for a C program: the process is no
+    /// longer part of the parallel job, so its exit status (whatever it
+    /// is) does not make the launcher end the tasks still running.
+    pub fn leave_job(self) {
+        if leave() {
+            crate::ptr::detach_exit_status();
+        }
     }
 }

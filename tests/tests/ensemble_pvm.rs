@@ -78,7 +78,7 @@ fn published_tree_of_relays() {
 #[test]
 fn tree_where_relay_three_has_four_clients() {
     let script = example("getmax-tree4.ens");
-    let app = ensemble::parse_file(&script, &BTreeMap::new()).expect("parses");
+    let app = ensemble_lang::parse_file(&script, &BTreeMap::new()).expect("parses");
     let r3 = app.find("R", 3).expect("R[3]");
     assert_eq!(app.processes[r3].port_count("C"), 4);
     let r = run_script(&script, &[], LIMIT);
@@ -148,7 +148,7 @@ fn sixty_four_processes_on_the_pvm_loader() {
     );
 }
 
-/// The Rust terminal (`ensemble/components/terminal.rs`, built by cargo as
+/// The Rust terminal (`examples/ensemble/terminal.rs`, built by cargo as
 /// the `terminal_rs` example) takes the C terminal's place in an unchanged
 /// script, next to C relays.
 #[test]

@@ -34,7 +34,7 @@ fn main() -> ExitCode {
             a.strip_prefix("-D").map(str::to_string)
         };
         if let Some(d) = define {
-            match ensemble::parse_define(&d) {
+            match ensemble_lang::parse_define(&d) {
                 Ok((k, v)) => {
                     params.insert(k, v);
                 }
@@ -57,7 +57,7 @@ fn main() -> ExitCode {
     let Some(script) = script else {
         return usage("no script given");
     };
-    let app = match ensemble::parse_file(&script, &params) {
+    let app = match ensemble_lang::parse_file(&script, &params) {
         Ok(app) => app,
         Err(diags) => {
             for d in diags {

@@ -4,9 +4,9 @@
 //!
 //! [`Envelope::from_args`] is collective over `MPI_COMM_WORLD`: every
 //! process splits it once per group of the composition (see
-//! [`crate::envargs`]).
+//! [`ensemble_lang::envargs`]).
 
-use crate::envargs::{EnvArgsError, EnvSpec};
+use ensemble_lang::envargs::{EnvArgsError, EnvSpec};
 use shim_core::mpi::Comm;
 use std::fmt;
 

@@ -22,7 +22,7 @@
 //! done(pvm, 0);
 //! ```
 
-use shim_pvm::rust_api::{Message, Pvm, Received, Tid};
+use shim_pvm::rust_api::{error_text, Message, Pvm, Received, Tid};
 use shim_pvm::PvmError;
 use std::fmt;
 
@@ -69,7 +69,7 @@ impl fmt::Display for RuntimeError {
 impl std::error::Error for RuntimeError {}
 
 fn pvm_err(what: &str, e: PvmError) -> RuntimeError {
-    RuntimeError(format!("{what}: {}", shim_pvm::errors::error_text(e.0)))
+    RuntimeError(format!("{what}: {}", error_text(e)))
 }
 
 fn loader(pvm: &Pvm) -> Result<Tid, RuntimeError> {

@@ -1,6 +1,6 @@
-//! Shared by the Ensemble tests: the Get-Maximum components built once
-//! against the installed `ensemble.h`, and `mpbridge ensemble run` with a
-//! hard timeout.
+//! Shared by the Ensemble tests: the Get-Maximum components built once per
+//! test program with the installed Makefile (mpicc and pkg-config, as a
+//! user builds them), and `mpbridge ensemble run` with a hard timeout.
 
 #![allow(dead_code)]
 
@@ -12,36 +12,50 @@ use std::time::Duration;
 use tests::mpirun::{mpi_env, run_with_timeout, stage, workspace_root, Run};
 
 /// The directory holding `terminal`, `relay`, `terminal_mpi`, `server_mpi`
-/// (built from `ensemble/components/` with mpicc) and a host map sending
-/// every published host name to this machine.
+/// and a host map sending every published host name to this machine: the
+/// installed `share/mpbridge/ensemble` copied and built with its Makefile,
+/// pkg-config finding the installed `mpbridge.pc`.
 pub fn components() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let stage = stage();
-        let dir = workspace_root().join("target/test-programs/ensemble");
+        let share = stage.join("share/mpbridge/ensemble");
+        // One directory per test program, so programs running at the same
+        // time never build into each other's directory.
+        let program = std::env::current_exe()
+            .ok()
+            .and_then(|e| e.file_stem().map(|s| s.to_string_lossy().into_owned()))
+            .map(|s| s.split('-').next().unwrap_or_default().to_string())
+            .unwrap_or_else(|| "ensemble".to_string());
+        let dir = workspace_root()
+            .join("target/test-programs/ensemble")
+            .join(program);
+        let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("create the components directory");
+        let entries = std::fs::read_dir(&share)
+            .unwrap_or_else(|e| panic!("{} (run `make stage`): {e}", share.display()));
+        for entry in entries {
+            let path = entry.expect("read the installed examples").path();
+            if path.is_file() {
+                let name = path.file_name().expect("file name");
+                std::fs::copy(&path, dir.join(name)).expect("copy an installed example");
+            }
+        }
+        let out = Command::new("make")
+            .arg("-C")
+            .arg(&dir)
+            .arg("CFLAGS=-std=c11 -Wall -Wextra -Werror -O1")
+            .env("PKG_CONFIG_PATH", stage.join("lib/pkgconfig"))
+            .output()
+            .expect("run make");
+        assert!(
+            out.status.success(),
+            "building the components with the installed Makefile failed:\n{}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
         for name in ["terminal", "relay", "terminal_mpi", "server_mpi"] {
-            let src = workspace_root()
-                .join("ensemble/components")
-                .join(format!("{name}.c"));
-            let tmp = dir.join(format!(".{name}.{}", std::process::id()));
-            let out = Command::new("mpicc")
-                .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-O1"])
-                .arg(format!("-I{}", stage.join("include").display()))
-                .arg(&src)
-                .arg("-o")
-                .arg(&tmp)
-                .arg(format!("-L{}", stage.join("lib").display()))
-                .arg(format!("-Wl,-rpath,{}", stage.join("lib").display()))
-                .arg("-lmpbridge")
-                .output()
-                .expect("run mpicc");
-            assert!(
-                out.status.success(),
-                "compiling {name}.c failed:\n{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            std::fs::rename(&tmp, dir.join(name)).expect("install the component");
+            assert!(dir.join(name).is_file(), "make built no {name}");
         }
         std::fs::write(
             dir.join("hosts"),
@@ -52,9 +66,11 @@ pub fn components() -> &'static Path {
     })
 }
 
-/// `ensemble/examples/<name>`.
+/// `examples/ensemble/compositions/<name>`.
 pub fn example(name: &str) -> PathBuf {
-    workspace_root().join("ensemble/examples").join(name)
+    workspace_root()
+        .join("examples/ensemble/compositions")
+        .join(name)
 }
 
 /// `tests/programs/ensemble/<name>`.
@@ -93,7 +109,7 @@ pub fn run_script(script: &Path, args: &[&str], timeout: Duration) -> Run {
 /// The largest value the script gives a terminal (`T`), computed from the
 /// script itself.
 pub fn largest_parameter(script: &Path, params: &BTreeMap<String, i64>) -> i64 {
-    let app = ensemble::parse_file(script, params)
+    let app = ensemble_lang::parse_file(script, params)
         .unwrap_or_else(|d| panic!("{} does not parse: {d:?}", script.display()));
     app.processes
         .iter()
@@ -110,7 +126,7 @@ pub fn largest_parameter(script: &Path, params: &BTreeMap<String, i64>) -> i64 {
 
 /// Number of processes of component `c` in the script.
 pub fn count(script: &Path, params: &BTreeMap<String, i64>, c: &str) -> usize {
-    let app = ensemble::parse_file(script, params)
+    let app = ensemble_lang::parse_file(script, params)
         .unwrap_or_else(|d| panic!("{} does not parse: {d:?}", script.display()));
     app.processes.iter().filter(|p| p.component == c).count()
 }

@@ -7,7 +7,7 @@ use shim_pvm::rust_api::{Message, Pvm};
 
 /// Turns a PVM error into a message saying which step failed.
 fn pvm_err(what: &'static str) -> impl Fn(shim_pvm::PvmError) -> String {
-    move |e| format!("{what}: {}", shim_pvm::errors::error_text(e.0))
+    move |e| format!("{what}: {}", shim_pvm::rust_api::error_text(e))
 }
 
 fn terminal(pvm: &Pvm) -> Result<(), String> {

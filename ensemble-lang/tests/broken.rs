@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use common::*;
-use ensemble::model::Application;
-use ensemble::{check, Diagnostic, HostMap, Severity};
+use ensemble_lang::model::Application;
+use ensemble_lang::{check, Diagnostic, HostMap, Severity};
 
 const PVM_BASE: &str = r#"Application Broken
 PCG
@@ -78,7 +78,7 @@ fn edit(base: &str, n: usize, text: &str) -> String {
 }
 
 fn parse_errors(src: &str) -> Vec<Diagnostic> {
-    match ensemble::parse_str(src, &file(), &BTreeMap::new()) {
+    match ensemble_lang::parse_str(src, &file(), &BTreeMap::new()) {
         Ok(_) => panic!("script parsed but should not:\n{src}"),
         Err(d) => d,
     }
@@ -426,7 +426,7 @@ fn executable_found_relative_to_the_script_or_on_path() {
     let src = edit(PVM_BASE, 15, "T: \"bin/terminal\";");
     let src = edit(&src, 16, "R: \"relay\";");
     std::fs::write(&script, &src).unwrap();
-    let app = ensemble::parse_file(&script, &BTreeMap::new()).unwrap();
+    let app = ensemble_lang::parse_file(&script, &BTreeMap::new()).unwrap();
     let d = check(&app, &HostMap::local());
     expect(
         &d,
@@ -438,15 +438,15 @@ fn executable_found_relative_to_the_script_or_on_path() {
     expect(&d, Severity::Error, 16, 1, "\"relay\" is neither in");
     // A file that is not executable still counts as missing.
     std::fs::write(dir.join("bin/terminal"), "data").unwrap();
-    assert!(ensemble::resolve_location(&app, "T").is_none());
+    assert!(ensemble_lang::resolve_location(&app, "T").is_none());
     let t = fake_executable(&dir.join("bin"), "terminal");
     let r = fake_executable(&dir, "relay");
     assert_eq!(
-        ensemble::resolve_location(&app, "T"),
+        ensemble_lang::resolve_location(&app, "T"),
         Some(std::fs::canonicalize(t).unwrap())
     );
     assert_eq!(
-        ensemble::resolve_location(&app, "R"),
+        ensemble_lang::resolve_location(&app, "R"),
         Some(std::fs::canonicalize(r).unwrap())
     );
     assert!(check(&app, &HostMap::local()).is_empty());
@@ -455,7 +455,7 @@ fn executable_found_relative_to_the_script_or_on_path() {
         &edit(PVM_BASE, 15, "T: \"sh\";"),
         Path::new("/nonexistent-dir/x.ens"),
     );
-    let sh = ensemble::resolve_location(&app, "T").expect("sh on PATH");
+    let sh = ensemble_lang::resolve_location(&app, "T").expect("sh on PATH");
     assert!(sh.ends_with("sh") && sh.is_absolute());
 }
 
@@ -570,7 +570,7 @@ fn unknown_name_in_an_expression() {
 #[test]
 fn command_line_parameter_not_declared() {
     let src = edit(PVM_BASE, 4, "T[1], T[2] #ports = S:1;");
-    let e = ensemble::parse_str(&src, &file(), &params(&[("M", 3)])).unwrap_err();
+    let e = ensemble_lang::parse_str(&src, &file(), &params(&[("M", 3)])).unwrap_err();
     expect(
         &e,
         Severity::Error,
@@ -753,7 +753,7 @@ fn hostile_expressions_are_refused_not_crashed() {
 fn file_errors(tag: &str, bytes: &[u8]) -> Vec<Diagnostic> {
     let path = scratch_dir(tag).join("broken.ens");
     std::fs::write(&path, bytes).expect("write the script");
-    match ensemble::parse_file(&path, &BTreeMap::new()) {
+    match ensemble_lang::parse_file(&path, &BTreeMap::new()) {
         Ok(_) => panic!("script parsed but should not"),
         Err(d) => d,
     }

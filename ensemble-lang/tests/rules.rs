@@ -7,14 +7,14 @@ mod common;
 use std::path::Path;
 
 use common::*;
-use ensemble::model::Application;
-use ensemble::{check, HostMap};
+use ensemble_lang::model::Application;
+use ensemble_lang::{check, HostMap};
 
 fn build(body: &str, defaults: &str, cli: &[(&str, i64)]) -> Application {
     let src = format!(
         "Application Rules\nParameters\n{defaults}\nPCG\nComponents\n{body}\nParallel System\nenvironment PVM3;\nSequential System\nLocation\nR: \"/bin/true\"; B: \"/bin/true\"; M: \"/bin/true\"; K: \"/bin/true\";\n"
     );
-    let app = ensemble::parse_str(&src, Path::new("rules.ens"), &params(cli))
+    let app = ensemble_lang::parse_str(&src, Path::new("rules.ens"), &params(cli))
         .unwrap_or_else(|d| panic!("{}\n{src}", render(&d)));
     // Every port connected once, no other finding (the warning for the
     // locations of components this composition does not use aside).
@@ -109,14 +109,17 @@ fn rule_with_a_condition() {
 
 #[test]
 fn defines_from_the_command_line() {
-    assert_eq!(ensemble::parse_define("N=64"), Ok(("N".to_string(), 64)));
     assert_eq!(
-        ensemble::parse_define(" Rows = -3 "),
+        ensemble_lang::parse_define("N=64"),
+        Ok(("N".to_string(), 64))
+    );
+    assert_eq!(
+        ensemble_lang::parse_define(" Rows = -3 "),
         Ok(("Rows".to_string(), -3))
     );
-    assert!(ensemble::parse_define("N").is_err());
-    assert!(ensemble::parse_define("1N=3").is_err());
-    assert!(ensemble::parse_define("N=x")
+    assert!(ensemble_lang::parse_define("N").is_err());
+    assert!(ensemble_lang::parse_define("1N=3").is_err());
+    assert!(ensemble_lang::parse_define("N=x")
         .unwrap_err()
         .contains("not an integer"));
 }

@@ -6,21 +6,23 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use ensemble::model::Application;
-use ensemble::Diagnostic;
+use ensemble_lang::model::Application;
+use ensemble_lang::Diagnostic;
 
+/// The project's own compositions: `examples/ensemble/compositions` of the
+/// workspace (beside the example components they run).
 pub fn examples_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/ensemble/compositions")
 }
 
 /// The directory of the published compositions: `$ENSEMBLE_PUBLISHED_DIR`,
-/// the repository's unchanged copy in `examples/published`, or
+/// the repository's unchanged copy in `examples/ensemble/compositions/published`, or
 /// `shared/ensemble` beside the checkout or any directory above it.
 pub fn published_dir() -> PathBuf {
     if let Some(d) = std::env::var_os("ENSEMBLE_PUBLISHED_DIR") {
         return PathBuf::from(d);
     }
-    let in_repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/published");
+    let in_repo = examples_dir().join("published");
     if in_repo.join("getmax-full.ens").is_file() {
         return in_repo;
     }
@@ -64,7 +66,7 @@ pub fn params(kv: &[(&str, i64)]) -> BTreeMap<String, i64> {
 }
 
 pub fn parse_ok(src: &str, file: &Path) -> Application {
-    match ensemble::parse_str(src, file, &BTreeMap::new()) {
+    match ensemble_lang::parse_str(src, file, &BTreeMap::new()) {
         Ok(a) => a,
         Err(d) => panic!("unexpected errors: {}", render(&d)),
     }
@@ -86,7 +88,7 @@ pub fn staged(script: &Path, exes: &[&str], params: &BTreeMap<String, i64>) -> A
     }
     let dst = dir.join(script.file_name().unwrap());
     std::fs::copy(script, &dst).unwrap();
-    match ensemble::parse_file(&dst, params) {
+    match ensemble_lang::parse_file(&dst, params) {
         Ok(a) => a,
         Err(d) => panic!("{}", render(&d)),
     }

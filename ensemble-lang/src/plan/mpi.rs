@@ -1,11 +1,11 @@
-//! The MPI loader: one MPMD launch of every process of an `environment MPI;`
-//! composition. Process N of the script (1-based) is rank N-1 of
+//! The plan of the MPI loader: one MPMD launch of every process of an
+//! `environment MPI;` composition. Process N of the script (1-based) is rank N-1 of
 //! `MPI_COMM_WORLD`; its envelope (contexts as group names, roots, ports,
 //! topology arguments) goes on its command line in the form described in
 //! [`crate::envargs`], followed by its application parameters.
 
+use super::LaunchUnit;
 use crate::envargs::{EnvSpec, PortBinding, RootBinding};
-use crate::launch::LaunchUnit;
 use crate::model::Application;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -131,7 +131,7 @@ mod tests {
     use std::path::Path;
 
     fn servers() -> Application {
-        let src = include_str!("../examples/getmax-mpi-servers.ens");
+        let src = include_str!("../../../examples/ensemble/compositions/getmax-mpi-servers.ens");
         crate::parse_str(src, Path::new("servers.ens"), &BTreeMap::new()).expect("parses")
     }
 

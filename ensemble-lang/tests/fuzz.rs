@@ -13,8 +13,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
 use common::*;
-use ensemble::model::Application;
-use ensemble::HostMap;
+use ensemble_lang::model::Application;
+use ensemble_lang::HostMap;
 
 struct Rng(u64);
 
@@ -153,11 +153,11 @@ fn exercise(src: &str, params: &BTreeMap<String, i64>) {
     let file = Path::new("fuzz.ens");
     let r = catch_unwind(AssertUnwindSafe(|| {
         let lines = src.split('\n').count() as u32;
-        let res = ensemble::parse_str(src, file, params);
+        let res = ensemble_lang::parse_str(src, file, params);
         let diags = match &res {
             Ok(app) => {
-                let _ = ensemble::to_dot(app);
-                ensemble::check(app, &HostMap::local())
+                let _ = ensemble_lang::to_dot(app);
+                ensemble_lang::check(app, &HostMap::local())
             }
             Err(d) => {
                 assert!(!d.is_empty(), "an Err without a diagnostic");
@@ -309,7 +309,7 @@ fn layout_changes_keep_the_model() {
     let mut rng = Rng(0x5eed_0004);
     for (name, src) in corpus() {
         let file = Path::new(&name);
-        let base = ensemble::parse_str(&src, file, &BTreeMap::new())
+        let base = ensemble_lang::parse_str(&src, file, &BTreeMap::new())
             .unwrap_or_else(|d| panic!("{name}: {}", render(&d)));
         for _ in 0..cases(40) {
             // Add comments and blank space between tokens (never inside the
@@ -353,7 +353,7 @@ fn layout_changes_keep_the_model() {
                     out = out.replace(a, b);
                 }
             }
-            let again = ensemble::parse_str(&out, file, &BTreeMap::new())
+            let again = ensemble_lang::parse_str(&out, file, &BTreeMap::new())
                 .unwrap_or_else(|d| panic!("{name} relaid out:\n{out}\n{}", render(&d)));
             assert_eq!(shape(&base), shape(&again), "{name} relaid out:\n{out}");
         }

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use ensemble::model::{Application, Environment};
+use ensemble_lang::model::{Application, Environment};
 
 mod common;
 
@@ -14,7 +14,7 @@ fn shared(name: &str) -> PathBuf {
 
 fn load(name: &str) -> Application {
     let path = shared(name);
-    match ensemble::parse_file(&path, &BTreeMap::new()) {
+    match ensemble_lang::parse_file(&path, &BTreeMap::new()) {
         Ok(app) => app,
         Err(d) => panic!("{name}: {}", d[0]),
     }
@@ -134,7 +134,7 @@ fn published_scripts_check_clean_with_a_host_map_and_executables() {
     let dir = common::scratch_dir("published");
     common::fake_executable(&dir, "terminal");
     common::fake_executable(&dir, "relay");
-    let hosts = ensemble::HostMap::parse(
+    let hosts = ensemble_lang::HostMap::parse(
         "orion localhost\nzeus localhost\niamini = localhost\nadonis localhost\n",
         Path::new("hosts"),
     )
@@ -142,10 +142,10 @@ fn published_scripts_check_clean_with_a_host_map_and_executables() {
     for name in ["getmax-full.ens", "getmax-star.ens", "getmax-tree.ens"] {
         let dst = dir.join(name);
         std::fs::copy(shared(name), &dst).unwrap();
-        let app = ensemble::parse_file(&dst, &BTreeMap::new()).unwrap();
-        let d = ensemble::check(&app, &hosts);
+        let app = ensemble_lang::parse_file(&dst, &BTreeMap::new()).unwrap();
+        let d = ensemble_lang::check(&app, &hosts);
         assert!(
-            !ensemble::diag::has_errors(&d),
+            !ensemble_lang::diag::has_errors(&d),
             "{name}: {}",
             common::render(&d)
         );
@@ -155,14 +155,14 @@ fn published_scripts_check_clean_with_a_host_map_and_executables() {
                 .message
                 .contains("/home/users/easy_spawn/bcast/relay does not exist here"));
             assert_eq!(
-                ensemble::resolve_location(&app, "R"),
+                ensemble_lang::resolve_location(&app, "R"),
                 Some(std::fs::canonicalize(dir.join("relay")).unwrap())
             );
         } else {
             assert!(d.is_empty(), "{name}: {}", common::render(&d));
         }
         // Without the host map the full composition's hosts are unknown.
-        let d = ensemble::check(&app, &ensemble::HostMap::local());
+        let d = ensemble_lang::check(&app, &ensemble_lang::HostMap::local());
         assert_eq!(
             d.iter()
                 .filter(|x| x.message.contains("unknown host"))
@@ -183,8 +183,8 @@ fn both_spellings_of_the_section_names() {
         .replace("Parallel System", "PARALLEL SYSTEM")
         .replace("Sequential System", "SEQUENTIAL COMPONENTS");
     assert_ne!(first, later);
-    let a = ensemble::parse_str(&first, Path::new("a.ens"), &BTreeMap::new()).unwrap();
-    let b = ensemble::parse_str(&later, Path::new("a.ens"), &BTreeMap::new()).unwrap();
+    let a = ensemble_lang::parse_str(&first, Path::new("a.ens"), &BTreeMap::new()).unwrap();
+    let b = ensemble_lang::parse_str(&later, Path::new("a.ens"), &BTreeMap::new()).unwrap();
     assert_eq!(a.processes, b.processes);
     assert_eq!(a.channels, b.channels);
     assert_eq!(a.locations, b.locations);

@@ -1,15 +1,15 @@
-//! The project's own compositions under examples/: the five-terminal and
-//! four-relay-tree PVM compositions, the 64-process parametric ring and the
-//! two MPI variants. Each parses, has the structure it describes, and
-//! passes every check once its executables exist.
+//! The project's own compositions under examples/ensemble/compositions:
+//! the five-terminal and four-relay-tree PVM compositions, the 64-process
+//! parametric ring and the two MPI variants. Each parses, has the structure
+//! it describes, and passes every check once its executables exist.
 
 mod common;
 
 use std::collections::BTreeMap;
 
 use common::*;
-use ensemble::model::{Application, Environment};
-use ensemble::{check, HostMap};
+use ensemble_lang::model::{Application, Environment};
+use ensemble_lang::{check, HostMap};
 
 fn label_bindings(app: &Application, c: &str, i: i64) -> Vec<(String, u32, String, i32)> {
     app.bindings(app.find(c, i).unwrap())
@@ -202,9 +202,9 @@ fn mpi_servers_in_a_ring_with_terminal_groups() {
 
 #[test]
 fn the_same_terminal_executable_serves_both_mpi_variants() {
-    let a =
-        ensemble::parse_file(&examples_dir().join("getmax-mpi-all.ens"), &BTreeMap::new()).unwrap();
-    let b = ensemble::parse_file(
+    let a = ensemble_lang::parse_file(&examples_dir().join("getmax-mpi-all.ens"), &BTreeMap::new())
+        .unwrap();
+    let b = ensemble_lang::parse_file(
         &examples_dir().join("getmax-mpi-servers.ens"),
         &BTreeMap::new(),
     )

@@ -1,7 +1,12 @@
-//! What both loaders start: one MPMD `mpiexec` line, one application
-//! context per process (consecutive identical ones merged into `-n K`).
+//! Launch planning: what both loaders start, as one MPMD `mpiexec` line
+//! with one application context per process (consecutive identical ones
+//! merged into `-n K`). [`mpi`] plans an `environment MPI;` composition,
+//! [`pvm`] one for the PVM loader.
 
 use std::path::PathBuf;
+
+pub mod mpi;
+pub mod pvm;
 
 /// One process to start.
 #[derive(Clone, Debug, PartialEq, Eq)]
