@@ -78,8 +78,7 @@ pub fn load(dir: &Path) -> Result<ClusterLaunch, String> {
             file.display()
         )
     })?;
-    let launch =
-        parse_args_file(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+    let launch = parse_args_file(&text).map_err(|e| format!("{}: {e}", file.display()))?;
     if !Path::new(&launch.hostfile).is_file() {
         return Err(format!(
             "the cluster's hostfile {} is gone; start the cluster again with \
@@ -134,9 +133,14 @@ mod tests {
 
     #[test]
     fn only_mpbridge_settings_are_forwarded() {
-        let names = ["PATH", "MPBRIDGE_SHM", "MPBRIDGE_CLUSTER_DIR", "MPBRIDGE_GA_REMOTE"]
-            .into_iter()
-            .map(OsString::from);
+        let names = [
+            "PATH",
+            "MPBRIDGE_SHM",
+            "MPBRIDGE_CLUSTER_DIR",
+            "MPBRIDGE_GA_REMOTE",
+        ]
+        .into_iter()
+        .map(OsString::from);
         let got: Vec<String> = forwarded_vars(names)
             .into_iter()
             .map(|s| s.into_string().unwrap())
@@ -154,6 +158,9 @@ mod tests {
     #[test]
     fn a_missing_cluster_says_how_to_start_one() {
         let e = load(Path::new("/nonexistent/mpbridge-cluster")).unwrap_err();
-        assert!(e.contains("no cluster is up") && e.contains("cluster.sh up"), "{e}");
+        assert!(
+            e.contains("no cluster is up") && e.contains("cluster.sh up"),
+            "{e}"
+        );
     }
 }

@@ -570,7 +570,7 @@ mod tests {
 
     #[test]
     fn no_library_path_no_forwarding() {
-        let mut plan = build_plan(PlanInputs {
+        let plan = build_plan(PlanInputs {
             mpiexec: Path::new("mpiexec"),
             flavour: Flavour::OpenMpi,
             np: 1,
@@ -650,7 +650,7 @@ mod tests {
 
     #[test]
     fn host_list_is_passed_on() {
-        let mut plan = build_plan(PlanInputs {
+        let plan = build_plan(PlanInputs {
             mpiexec: Path::new("mpiexec"),
             flavour: Flavour::Mpich,
             np: 2,

@@ -251,4 +251,13 @@ mod tests {
         assert_eq!(parse(&os(&["--help"])).unwrap(), Parsed::Help);
         assert_eq!(parse(&os(&["-n", "2", "-h", "p"])).unwrap(), Parsed::Help);
     }
+
+    #[test]
+    fn cluster_is_a_flag_before_the_program() {
+        let r = run(&["--cluster", "-n", "3", "prog", "--cluster"]);
+        assert!(r.cluster);
+        assert_eq!(r.np, 3);
+        assert_eq!(r.program_args, os(&["--cluster"]));
+        assert!(!run(&["prog"]).cluster);
+    }
 }

@@ -265,3 +265,34 @@ fn jobs_across_three_hosts() {
     core_order_across_hosts();
     tcgmsg_nxtval_across_hosts();
 }
+
+/// `mpbridge run --cluster` without a cluster, or with a hostfile of its
+/// own, refuses with a message that says what to do, and starts nothing.
+#[test]
+fn run_cluster_refuses_without_a_cluster_or_with_a_hostfile() {
+    let mpbridge = stage().join("bin/mpbridge");
+    let empty = workspace_root().join("target/test-scratch/no-cluster");
+    let _ = std::fs::remove_dir_all(&empty);
+    let mut cmd = Command::new(&mpbridge);
+    cmd.args(["run", "--cluster", "-n", "1", "/bin/true"])
+        .env("MPBRIDGE_CLUSTER_DIR", &empty);
+    let r = run_with_timeout(cmd, LIMIT);
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("no cluster is up") && r.stderr.contains("cluster.sh up"),
+        "{}",
+        r.stderr
+    );
+
+    let mut cmd = Command::new(&mpbridge);
+    cmd.args([
+        "run",
+        "--cluster",
+        "--hostfile",
+        "/etc/hostname",
+        "/bin/true",
+    ]);
+    let r = run_with_timeout(cmd, LIMIT);
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(r.stderr.contains("drop --hostfile"), "{}", r.stderr);
+}
