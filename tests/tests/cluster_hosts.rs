@@ -3,14 +3,17 @@
 //! bridge, /dev/shm), Open MPI starting its daemons there through the
 //! cluster's rsh agent and talking TCP over the bridge. Plain MPI, the
 //! core's ordering stress with the same-node channels on, and TCGMSG with
-//! NXTVAL (through `mpbridge run --cluster`) each run across the hosts.
+//! NXTVAL and the GA C API (through `mpbridge run --cluster`, one
+//! `ga-server` per host) each run across the hosts.
 //! The cluster is taken down at the end, also when a check fails.
 //! Skipped, with the reason printed, where the machine cannot have one.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 use tests::mpirun::{mpi_env, run_with_timeout, stage, workspace_root, Run};
 use tests::native::build;
@@ -95,6 +98,86 @@ fn mpiexec_across(n: u32, prog: &Path, args: &[&str], env: &[(&str, &str)], extr
     run_with_timeout(cmd, LIMIT)
 }
 
+/// What was seen of one process of the cluster while a job ran.
+#[derive(Debug, Default, Clone)]
+struct Seen {
+    /// The host it ran on (`MPBRIDGE_CLUSTER_HOST`, set by the rsh agent).
+    host: String,
+    /// Pids of other processes whose same-node inbox (`/dev/shm/mpb-0-PID-...`)
+    /// it mapped: the peers it talked to through shared memory.
+    inboxes_of: BTreeSet<u32>,
+}
+
+/// Watches the processes named `comm` on the cluster's hosts until
+/// stopped, every 20 ms, so a test can tell where they ran and which
+/// shared-memory channels they opened.
+struct Watch {
+    stop: Arc<AtomicBool>,
+    thread: std::thread::JoinHandle<BTreeMap<u32, Seen>>,
+}
+
+impl Watch {
+    fn start(comm: &'static str) -> Watch {
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let thread = std::thread::spawn(move || {
+            let mut seen: BTreeMap<u32, Seen> = BTreeMap::new();
+            while !flag.load(Ordering::Relaxed) {
+                for pid in processes_named(comm) {
+                    let Some(host) = cluster_host_of(pid) else {
+                        continue;
+                    };
+                    let entry = seen.entry(pid).or_default();
+                    entry.host = host;
+                    let maps =
+                        std::fs::read_to_string(format!("/proc/{pid}/maps")).unwrap_or_default();
+                    for name in maps.split_whitespace() {
+                        if let Some(owner) = name
+                            .strip_prefix("/dev/shm/mpb-0-")
+                            .and_then(|r| r.split('-').next())
+                            .and_then(|p| p.parse::<u32>().ok())
+                        {
+                            if owner != pid {
+                                entry.inboxes_of.insert(owner);
+                            }
+                        }
+                    }
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            seen
+        });
+        Watch { stop, thread }
+    }
+
+    fn finish(self) -> BTreeMap<u32, Seen> {
+        self.stop.store(true, Ordering::Relaxed);
+        self.thread.join().expect("watch thread")
+    }
+}
+
+fn processes_named(comm: &str) -> Vec<u32> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    dir.flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|c| c.trim_end() == comm)
+        })
+        .collect()
+}
+
+/// The cluster host a process was started on, from its environment.
+fn cluster_host_of(pid: u32) -> Option<String> {
+    let env = std::fs::read(format!("/proc/{pid}/environ")).ok()?;
+    env.split(|b| *b == 0).find_map(|kv| {
+        let kv = std::str::from_utf8(kv).ok()?;
+        kv.strip_prefix("MPBRIDGE_CLUSTER_HOST=")
+            .map(str::to_string)
+    })
+}
+
 fn this_hostname() -> String {
     std::fs::read_to_string("/proc/sys/kernel/hostname")
         .unwrap_or_default()
@@ -165,6 +248,7 @@ fn mpi_ranks_run_on_different_hosts() {
 /// channels on: host1 holds two ranks (that pair may use shared memory),
 /// every other pair crosses hosts through MPI.
 fn core_order_across_hosts() {
+    let watch = Watch::start("core_order");
     let r = mpiexec_across(
         4,
         Path::new(env!("CARGO_BIN_EXE_core_order")),
@@ -172,6 +256,7 @@ fn core_order_across_hosts() {
         &[("MPBRIDGE_SHM", "1")],
         &[],
     );
+    let seen = watch.finish();
     r.assert_ok("core_order across hosts");
     let tallies = r.stdout.lines().filter(|l| l.contains(" passed, ")).count();
     assert_eq!(tallies, 4, "one tally per rank:\n{}", r.stdout);
@@ -188,6 +273,34 @@ fn core_order_across_hosts() {
         "the channels must stay on:\n{}",
         r.stderr
     );
+    // Where the ranks ran, and whose inboxes they mapped: the two ranks of
+    // host1 each other's, the lone ranks of host2 and host3 nobody's.
+    let mut by_host: BTreeMap<&str, Vec<(u32, &Seen)>> = BTreeMap::new();
+    for (pid, s) in &seen {
+        by_host.entry(s.host.as_str()).or_default().push((*pid, s));
+    }
+    let counts: Vec<(&str, usize)> = by_host.iter().map(|(h, v)| (*h, v.len())).collect();
+    assert_eq!(
+        counts,
+        [("host1", 2), ("host2", 1), ("host3", 1)],
+        "ranks per host: {seen:?}"
+    );
+    let pair: Vec<u32> = by_host["host1"].iter().map(|(p, _)| *p).collect();
+    for (pid, s) in &by_host["host1"] {
+        let other = if *pid == pair[0] { pair[1] } else { pair[0] };
+        assert_eq!(
+            s.inboxes_of,
+            BTreeSet::from([other]),
+            "rank {pid} on host1 talks to its host mate through shared memory: {seen:?}"
+        );
+    }
+    for h in ["host2", "host3"] {
+        let (pid, s) = by_host[h][0];
+        assert!(
+            s.inboxes_of.is_empty(),
+            "rank {pid} on {h} mapped another host's inbox: {seen:?}"
+        );
+    }
 }
 
 /// `mpbridge run --cluster --ga-servers`: compute ranks and one data server
@@ -219,13 +332,22 @@ fn tcgmsg_nxtval_across_hosts() {
         "{line}"
     );
 
+    let watch = Watch::start("ga-server");
     let mut cmd = Command::new(&mpbridge);
     cmd.args(["run", "--cluster", "--ga-servers", "-n", "3"])
         .arg(&exe);
     mpi_env(&mut cmd);
     let r = run_with_timeout(cmd, LIMIT);
+    let servers = watch.finish();
     r.assert_ok("tcg_server with a ga-server per host");
     tallies_ok(&r, "tcg_server", 3);
+    let hosts: Vec<&str> = servers.values().map(|s| s.host.as_str()).collect();
+    assert_eq!(hosts.len(), HOSTS, "servers: {servers:?}");
+    assert_eq!(
+        hosts.iter().collect::<BTreeSet<_>>().len(),
+        HOSTS,
+        "one server per host: {servers:?}"
+    );
 
     // Without a server the counter is a word in an MPI window. Open MPI
     // 4.1 has no one-sided component for ob1 over TCP in a
@@ -256,6 +378,45 @@ fn tcgmsg_nxtval_across_hosts() {
     tallies_ok(&r, "tcg_server", 3);
 }
 
+/// The GA C API (`ga_basic`: put/get/acc on regular and irregular
+/// distributions, read-increment, scatter/gather, non-blocking calls,
+/// locks, collectives) with one compute rank and one `ga-server` on each
+/// host, so every other owner's data goes through another host's server.
+fn ga_across_hosts() {
+    let exe = build("ga/ga_basic.c", &["ga"]);
+    let mpbridge = stage().join("bin/mpbridge");
+    let watch = Watch::start("ga-server");
+    let mut cmd = Command::new(&mpbridge);
+    cmd.args(["run", "--cluster", "--ga-servers", "-n", "3"])
+        .arg(&exe);
+    mpi_env(&mut cmd);
+    let r = run_with_timeout(cmd, LIMIT);
+    let servers = watch.finish();
+    r.assert_ok("ga_basic with a ga-server per host");
+    let line = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("ga_basic: "))
+        .unwrap_or_else(|| panic!("no tally:\n{}\n{}", r.stdout, r.stderr));
+    let passed: u32 = line
+        .trim_start_matches("ga_basic: ")
+        .split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!(
+        line.ends_with(", 0 failed") && passed >= 60,
+        "{line}\n{}",
+        r.stderr
+    );
+    let hosts: BTreeSet<&str> = servers.values().map(|s| s.host.as_str()).collect();
+    assert_eq!(
+        (servers.len(), hosts.len()),
+        (HOSTS, HOSTS),
+        "one server per host: {servers:?}"
+    );
+}
+
 #[test]
 fn jobs_across_three_hosts() {
     let Some(_cluster) = cluster_up(HOSTS) else {
@@ -264,6 +425,7 @@ fn jobs_across_three_hosts() {
     mpi_ranks_run_on_different_hosts();
     core_order_across_hosts();
     tcgmsg_nxtval_across_hosts();
+    ga_across_hosts();
 }
 
 /// `mpbridge run --cluster` without a cluster, or with a hostfile of its
