@@ -179,6 +179,8 @@ cmd_up() {
             [[ $s =~ ^[0-9]+$ && $s -ge 1 ]] || die "--speeds wants positive whole numbers, not '$s'"
         done
     fi
+    [[ $NET =~ ^[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}$ ]] ||
+        die "MPBRIDGE_CLUSTER_NET wants the first three numbers of an IPv4 address (like 10.213.7), not '$NET'"
     check_machine
     local cgver="" cg=""
     if [[ ${#speed[@]} -gt 0 ]]; then
@@ -189,7 +191,8 @@ cmd_up() {
     # Whatever an earlier run left behind goes first.
     cmd_down 2>/dev/null || true
     mkdir -p "$DIR"
-    trap 'say "up failed; cleaning up"; cmd_down || true' ERR
+    # Any failure from here on (a failed command or a die) removes what was made.
+    trap 'rc=$?; if [[ $rc -ne 0 ]]; then say "up failed; cleaning up"; cmd_down || true; fi; exit $rc' EXIT
 
     # Names every host resolves (bind-mounted over /etc/hosts in each).
     {
@@ -284,7 +287,7 @@ EOF
         --mca plm_rsh_no_tree_spawn 1 \
         --mca btl_tcp_if_include "$NET.0/24" \
         --mca oob_tcp_if_include "$NET.0/24" >"$DIR/mpiexec-args"
-    trap - ERR
+    trap - EXIT
     cmd_status
     say "mpiexec $(tr '\n' ' ' <"$DIR/mpiexec-args")-n N PROGRAM"
 }
