@@ -61,6 +61,8 @@ ga acc-remote mpi 8 2.5
 ga get-remote mpi 1048576 1.3
 ga put-remote mpi 1048576 1.3
 ga acc-remote mpi 1048576 1.3
+core pingpong-tcp mpi 8 1.1
+core pingpong-tcp mpi 4194304 1.1
 '
 # Core ping-pong from 64 B to 4 KiB: at most 1.0 at every size.
 for ((bytes = 64; bytes <= 4096; bytes *= 2)); do
@@ -193,6 +195,35 @@ bench_core() {
     echo "== core: CPU share of a process blocked 2 s in mpb_recv"
     cc_stage "$OUT/core_idle" bench/core_idle.c
     run_mpi 2 "$OUT/core_idle" --csv "$CSV"
+    bench_core_tcp
+}
+
+# The core ping-pong between two hosts of scripts/cluster.sh (MPI's TCP
+# transport over the cluster's bridge), against raw MPI in the same job:
+# rows core,pingpong-tcp. Without a cluster (not root, no namespaces) the
+# rows are missing, with the reason printed.
+bench_core_tcp() {
+    echo "== core: ping-pong across two hosts of a one-machine cluster (TCP), against MPI_Send/MPI_Recv"
+    local rc=0 msg
+    msg=$(bash scripts/cluster.sh up -n 2 2>&1 >/dev/null) || rc=$?
+    if [ "$rc" -eq 3 ]; then
+        echo "bench.sh: no pingpong-tcp rows: $msg" >&2
+        return 0
+    elif [ "$rc" -ne 0 ]; then
+        bash scripts/cluster.sh down || true
+        die "cluster.sh up failed: $msg"
+    fi
+    trap 'bash scripts/cluster.sh down || true' EXIT
+    local args bytes
+    mapfile -t args <"${MPBRIDGE_CLUSTER_DIR:-/run/mpbridge-cluster}/mpiexec-args"
+    : >"$OUT/core_tcp.csv"
+    for bytes in 8 4194304; do
+        run_mpi 2 "${args[@]}" --map-by node "$OUT/core_pingpong" --csv "$OUT/core_tcp.csv" \
+            --min-bytes "$bytes" --max-bytes "$bytes"
+    done
+    sed 's/^core,pingpong,/core,pingpong-tcp,/' "$OUT/core_tcp.csv" >>"$CSV"
+    bash scripts/cluster.sh down
+    trap - EXIT
 }
 
 # wall_us COMMAND... : wall time of one run in microseconds (fails the

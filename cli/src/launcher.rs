@@ -6,6 +6,7 @@ use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::cluster_run;
 use crate::doctor;
 use crate::env_setup::{self, EnvInputs};
 use crate::host;
@@ -313,6 +314,14 @@ pub fn run(args: &[OsString]) -> u8 {
 }
 
 fn launch(opts: &RunOptions) -> u8 {
+    let (opts, cluster_args) = match cluster_run::prepare(opts) {
+        Ok(prepared) => prepared,
+        Err(msg) => {
+            eprintln!("mpbridge run: --cluster: {msg}");
+            return 2;
+        }
+    };
+    let opts = &opts;
     let exe = libdir::current_exe();
 
     let nodes = if opts.ga_servers {
@@ -359,6 +368,15 @@ fn launch(opts: &RunOptions) -> u8 {
     };
 
     let flavour = version_text(&mpiexec).map_or(Flavour::Unknown, |t| detect_flavour(&t));
+    if opts.cluster && flavour != Flavour::OpenMpi {
+        eprintln!(
+            "mpbridge run: --cluster needs Open MPI's mpiexec (it starts the hosts' daemons \
+             through its rsh agent); '{}' is {}",
+            mpiexec.display(),
+            flavour.name()
+        );
+        return 2;
+    }
     if flavour == Flavour::Unknown {
         eprintln!(
             "mpbridge run: warning: cannot tell which MPI '{}' belongs to; \
@@ -415,7 +433,7 @@ fn launch(opts: &RunOptions) -> u8 {
         current_ld_preload: current_preload.as_deref(),
     });
 
-    let plan = build_plan(PlanInputs {
+    let mut plan = build_plan(PlanInputs {
         mpiexec: &mpiexec,
         flavour,
         np: opts.np,
@@ -433,6 +451,8 @@ fn launch(opts: &RunOptions) -> u8 {
              one ga-server per node; starting {nodes} servers wherever it puts them"
         );
     }
+
+    plan.args.splice(0..0, cluster_args);
 
     if opts.dry_run {
         print!("{}", render_plan(&plan));

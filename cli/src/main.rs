@@ -1,6 +1,7 @@
 //! `mpbridge`: start programs on MPI with the mpbridge libraries, and check
 //! that the machine has what mpbridge needs.
 
+mod cluster_run;
 mod doctor;
 mod ensemble_cmd;
 mod env_setup;
@@ -19,7 +20,7 @@ Usage: mpbridge <COMMAND> [ARGS...]
 Legacy parallel APIs (PVM, TCGMSG, Express, Global Arrays) on one MPI.
 
 Commands:
-  run [-n N] [--ga-servers] [--hostfile FILE] [--mpiexec PATH] [--] PROGRAM [ARGS...]
+  run [-n N] [--ga-servers] [--hostfile FILE] [--cluster] [--mpiexec PATH] [--] PROGRAM [ARGS...]
                  start PROGRAM on N ranks through mpiexec, with the mpbridge
                  libraries first on LD_LIBRARY_PATH
   doctor         report which tools and libraries are present or missing,

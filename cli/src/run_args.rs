@@ -16,6 +16,9 @@ Options:
   --hostfile FILE    hosts to run on (passed to mpiexec; also tells how
                      many nodes need a ga-server)
   --host LIST        comma-separated hosts, the same way
+  --cluster          run on the hosts of the one-machine cluster that
+                     'scripts/cluster.sh up' made (its hostfile and rsh
+                     agent; MPBRIDGE_* variables are forwarded to the ranks)
   --mpiexec PATH     use this mpiexec instead of the one on PATH
   --dry-run          print the environment and command, do not run them
   -h, --help         show this help
@@ -48,6 +51,8 @@ pub struct RunOptions {
     pub hostfile: Option<OsString>,
     /// `--host LIST`, passed on to mpiexec.
     pub hosts: Option<OsString>,
+    /// `--cluster`: the hosts of the one-machine cluster.
+    pub cluster: bool,
     pub mpiexec: Option<OsString>,
     pub dry_run: bool,
     pub program: OsString,
@@ -75,6 +80,7 @@ pub fn parse(args: &[OsString]) -> Result<Parsed, String> {
     let mut ga_servers = false;
     let mut hostfile = None;
     let mut hosts = None;
+    let mut cluster = false;
     let mut mpiexec = None;
     let mut dry_run = false;
     let mut i = 0;
@@ -121,6 +127,7 @@ pub fn parse(args: &[OsString]) -> Result<Parsed, String> {
                 hosts = Some(value_of(name, inline)?);
             }
             "--dry-run" if inline.is_none() => dry_run = true,
+            "--cluster" if inline.is_none() => cluster = true,
             _ => {
                 // `-n4` style.
                 if let Some(count) = arg
@@ -144,6 +151,7 @@ pub fn parse(args: &[OsString]) -> Result<Parsed, String> {
         ga_servers,
         hostfile,
         hosts,
+        cluster,
         mpiexec,
         dry_run,
         program,
@@ -242,5 +250,14 @@ mod tests {
     fn help() {
         assert_eq!(parse(&os(&["--help"])).unwrap(), Parsed::Help);
         assert_eq!(parse(&os(&["-n", "2", "-h", "p"])).unwrap(), Parsed::Help);
+    }
+
+    #[test]
+    fn cluster_is_a_flag_before_the_program() {
+        let r = run(&["--cluster", "-n", "3", "prog", "--cluster"]);
+        assert!(r.cluster);
+        assert_eq!(r.np, 3);
+        assert_eq!(r.program_args, os(&["--cluster"]));
+        assert!(!run(&["prog"]).cluster);
     }
 }

@@ -1,0 +1,166 @@
+//! `mpbridge run --cluster`: run on the hosts of the one-machine cluster made
+//! by `scripts/cluster.sh up` (hosts as namespaces). The cluster's state
+//! directory holds its hostfile and the mpiexec options that start Open
+//! MPI's daemons through its rsh agent and keep MPI on its bridge network.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use crate::run_args::RunOptions;
+
+/// Where `scripts/cluster.sh` keeps the cluster, unless
+/// `MPBRIDGE_CLUSTER_DIR` says otherwise.
+pub const DEFAULT_DIR: &str = "/run/mpbridge-cluster";
+pub const DIR_ENV: &str = "MPBRIDGE_CLUSTER_DIR";
+/// The file of mpiexec options, one argument per line.
+const ARGS_FILE: &str = "mpiexec-args";
+
+/// The cluster directory: `MPBRIDGE_CLUSTER_DIR`, else the default.
+pub fn cluster_dir(var: Option<OsString>) -> PathBuf {
+    var.filter(|v| !v.is_empty())
+        .map_or_else(|| PathBuf::from(DEFAULT_DIR), PathBuf::from)
+}
+
+/// What a job on the cluster needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClusterLaunch {
+    /// The cluster's hostfile (also how many nodes need a ga-server).
+    pub hostfile: OsString,
+    /// The other mpiexec options (rsh agent, transports, networks).
+    pub mpiexec_args: Vec<OsString>,
+}
+
+/// Split the cluster's option file into the hostfile and the other options.
+pub fn parse_args_file(text: &str) -> Result<ClusterLaunch, String> {
+    let words: Vec<&str> = text.lines().filter(|l| !l.is_empty()).collect();
+    let mut hostfile = None;
+    let mut rest = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        if words[i] == "--hostfile" {
+            let file = words
+                .get(i + 1)
+                .ok_or_else(|| "--hostfile without a file".to_string())?;
+            hostfile = Some(OsString::from(file));
+            i += 2;
+        } else {
+            rest.push(OsString::from(words[i]));
+            i += 1;
+        }
+    }
+    let hostfile = hostfile.ok_or_else(|| "no --hostfile in it".to_string())?;
+    Ok(ClusterLaunch {
+        hostfile,
+        mpiexec_args: rest,
+    })
+}
+
+/// `-x NAME` for every `MPBRIDGE_*` variable set here: the cluster's hosts
+/// start their daemons with a clean environment, as ssh would, so settings
+/// such as `MPBRIDGE_SHM` reach the ranks only when forwarded.
+pub fn forwarded_vars(names: impl Iterator<Item = OsString>) -> Vec<OsString> {
+    let mut keep: Vec<String> = names
+        .filter_map(|n| n.into_string().ok())
+        .filter(|n| n.starts_with("MPBRIDGE_") && n != DIR_ENV)
+        .collect();
+    keep.sort();
+    keep.into_iter()
+        .flat_map(|n| [OsString::from("-x"), OsString::from(n)])
+        .collect()
+}
+
+/// Read the running cluster's launch settings from `dir`.
+pub fn load(dir: &Path) -> Result<ClusterLaunch, String> {
+    let file = dir.join(ARGS_FILE);
+    let text = std::fs::read_to_string(&file).map_err(|e| {
+        format!(
+            "no cluster is up ({}: {e}); start one with 'scripts/cluster.sh up'",
+            file.display()
+        )
+    })?;
+    let launch = parse_args_file(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+    if !Path::new(&launch.hostfile).is_file() {
+        return Err(format!(
+            "the cluster's hostfile {} is gone; start the cluster again with \
+             'scripts/cluster.sh up'",
+            Path::new(&launch.hostfile).display()
+        ));
+    }
+    Ok(launch)
+}
+
+/// For `--cluster`: the options with the cluster's hostfile in place and the
+/// mpiexec options to put first. Without `--cluster`, the options unchanged.
+pub fn prepare(opts: &RunOptions) -> Result<(RunOptions, Vec<OsString>), String> {
+    if !opts.cluster {
+        return Ok((opts.clone(), Vec::new()));
+    }
+    if opts.hostfile.is_some() {
+        return Err("--cluster brings its own hostfile; drop --hostfile".to_string());
+    }
+    let launch = load(&cluster_dir(std::env::var_os(DIR_ENV)))?;
+    let mut opts = opts.clone();
+    opts.hostfile = Some(launch.hostfile);
+    let mut args = launch.mpiexec_args;
+    args.extend(forwarded_vars(std::env::vars_os().map(|(k, _)| k)));
+    Ok((opts, args))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_hostfile_is_taken_out_of_the_options() {
+        let text = "--hostfile\n/run/c/hostfile\n--mca\nplm_rsh_agent\n/run/c/rsh-agent\n";
+        let l = parse_args_file(text).unwrap();
+        assert_eq!(l.hostfile, OsString::from("/run/c/hostfile"));
+        assert_eq!(
+            l.mpiexec_args,
+            vec![
+                OsString::from("--mca"),
+                OsString::from("plm_rsh_agent"),
+                OsString::from("/run/c/rsh-agent")
+            ]
+        );
+    }
+
+    #[test]
+    fn a_file_without_a_hostfile_is_an_error() {
+        assert!(parse_args_file("--mca\nx\ny\n").is_err());
+        assert!(parse_args_file("--hostfile\n").is_err());
+    }
+
+    #[test]
+    fn only_mpbridge_settings_are_forwarded() {
+        let names = [
+            "PATH",
+            "MPBRIDGE_SHM",
+            "MPBRIDGE_CLUSTER_DIR",
+            "MPBRIDGE_GA_REMOTE",
+        ]
+        .into_iter()
+        .map(OsString::from);
+        let got: Vec<String> = forwarded_vars(names)
+            .into_iter()
+            .map(|s| s.into_string().unwrap())
+            .collect();
+        assert_eq!(got, ["-x", "MPBRIDGE_GA_REMOTE", "-x", "MPBRIDGE_SHM"]);
+    }
+
+    #[test]
+    fn the_directory_comes_from_the_environment() {
+        assert_eq!(cluster_dir(None), PathBuf::from(DEFAULT_DIR));
+        assert_eq!(cluster_dir(Some("".into())), PathBuf::from(DEFAULT_DIR));
+        assert_eq!(cluster_dir(Some("/tmp/c".into())), PathBuf::from("/tmp/c"));
+    }
+
+    #[test]
+    fn a_missing_cluster_says_how_to_start_one() {
+        let e = load(Path::new("/nonexistent/mpbridge-cluster")).unwrap_err();
+        assert!(
+            e.contains("no cluster is up") && e.contains("cluster.sh up"),
+            "{e}"
+        );
+    }
+}
