@@ -104,6 +104,27 @@ int hpf_shift_overlap(int dad, int type, void *a, const int *periodic);
 int hpf_cshift(int dad, int type, const void *src, void *dst, long long shift, int dim);
 /* dst = src between two DADs of the same shape and grid (remap). */
 int hpf_copy(int src_dad, const void *src, int dst_dad, void *dst, int type);
+/* dst = TRANSPOSE(src): rank 2, dst has the reversed shape, any DADs on
+ * the same grid. */
+int hpf_transpose(int src_dad, const void *src, int dst_dad, void *dst, int type);
+/* dst = SPREAD(src, dim, ncopies): dst has one dimension more, of extent
+ * ncopies at dim (1-based). */
+int hpf_spread(int src_dad, const void *src, int dim, int dst_dad, void *dst, int type);
+/* dst = EOSHIFT(src, shift, *boundary, dim); boundary NULL means zero. */
+int hpf_eoshift(int dad, int type, const void *src, void *dst, long long shift,
+                const void *boundary, int dim);
+
+/* c = MATMUL(a, b) for rank-2 arrays on one grid (SUMMA; local products
+ * on the system BLAS; operands in another layout than c's rows/columns
+ * are remapped first). Only owned cells of c are written. */
+int hpf_matmul(int a_dad, const void *a, int b_dad, const void *b, int c_dad, void *c,
+               int type);
+
+/* ScaLAPACK interop: desc[9] of a rank-2 DAD on a P x Q grid (dimension 1
+ * on grid dimension 0, dimension 2 on grid dimension 1, no overlap) for a
+ * BLACS context made with Cblacs_gridinit(&ictxt, "Row", P, Q) over the
+ * same processes. The DAD's local buffer is the local array. */
+int hpf_dad_scalapack_desc(int dad, int ictxt, int *desc);
 
 #ifdef __cplusplus
 }

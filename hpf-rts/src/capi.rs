@@ -702,8 +702,7 @@ pub extern "C" fn hpf_cshift(
 
 fn copy_in<T: Element>(sd: &Dad, src: *const c_void, dd: &Dad, dst: *mut c_void) -> HpfResult<()> {
     const CALL: &str = "hpf_copy";
-    let n = sd.local_len().max(dd.local_len());
-    if ptr::overlaps::<T>(src, dst, n) {
+    if ptr::ranges_overlap::<T>(src, sd.local_len(), dst, dd.local_len()) {
         return Err(HpfError::bad_arg(
             CALL,
             "source and destination share memory",
@@ -733,5 +732,198 @@ pub extern "C" fn hpf_copy(
         let dd = get_dad(CALL, dst_dad)?;
         let k = kind(CALL, r#type)?;
         typed!(k, copy_in(&sd, src, &dd, dst))
+    })
+}
+
+/// One MATMUL of element type `T` on C buffers.
+fn matmul_in<T: crate::matmul::Gemm>(
+    ad: &Dad,
+    a: *const c_void,
+    bd: &Dad,
+    b: *const c_void,
+    cd: &Dad,
+    c: *mut c_void,
+) -> HpfResult<()> {
+    const CALL: &str = "hpf_matmul";
+    let n = cd.local_len();
+    if ptr::ranges_overlap::<T>(a, ad.local_len(), c, n)
+        || ptr::ranges_overlap::<T>(b, bd.local_len(), c, n)
+    {
+        return Err(HpfError::bad_arg(
+            CALL,
+            "an operand shares memory with the result",
+        ));
+    }
+    let a = local::<T>(CALL, "a", ad, a)?;
+    let b = local::<T>(CALL, "b", bd, b)?;
+    let c = local_mut::<T>(CALL, "c", cd, c)?;
+    crate::matmul::matmul(ad, a, bd, b, cd, c)
+}
+
+/// `c = MATMUL(a, b)` for rank-2 arrays on one grid (A m×k, B k×n, C m×n,
+/// any distributions; SUMMA with local products on the system BLAS). Only
+/// owned cells of `c` are written. Collective. Returns `HPF_OK`,
+/// `HPF_EBADHANDLE`, `HPF_EMISMATCH` (shapes, grids), `HPF_EBADARG` (rank,
+/// type, NULL or shared memory) or `HPF_ESYSTEM`.
+#[no_mangle]
+pub extern "C" fn hpf_matmul(
+    a_dad: c_int,
+    a: *const c_void,
+    b_dad: c_int,
+    b: *const c_void,
+    c_dad: c_int,
+    c: *mut c_void,
+    r#type: c_int,
+) -> c_int {
+    const CALL: &str = "hpf_matmul";
+    run(CALL, || {
+        let ad = get_dad(CALL, a_dad)?;
+        let bd = get_dad(CALL, b_dad)?;
+        let cd = get_dad(CALL, c_dad)?;
+        let k = kind(CALL, r#type)?;
+        typed!(k, matmul_in(&ad, a, &bd, b, &cd, c))
+    })
+}
+
+/// Writes into `desc[9]` the ScaLAPACK descriptor of the rank-2 DAD `dad`
+/// for BLACS context `ictxt` (made with `Cblacs_gridinit(&ictxt, "Row", P,
+/// Q)` over the same processes as the DAD's P×Q grid). Array dimension 1
+/// must lie on grid dimension 0, dimension 2 on grid dimension 1 (BLOCK,
+/// CYCLIC or CYCLIC(k); collapsed only over a grid dimension of size 1),
+/// without overlap; the local buffer is then the local array PBLAS and
+/// ScaLAPACK routines take. Returns `HPF_OK`, `HPF_EBADHANDLE` or
+/// `HPF_EBADARG` (the message says which condition fails).
+#[no_mangle]
+pub extern "C" fn hpf_dad_scalapack_desc(dad: c_int, ictxt: c_int, desc: *mut c_int) -> c_int {
+    const CALL: &str = "hpf_dad_scalapack_desc";
+    run(CALL, || {
+        let d = get_dad(CALL, dad)?;
+        let v = d.scalapack_desc(ictxt)?;
+        ptr::write_all(desc, &v).ok_or_else(|| null(CALL, "desc"))
+    })
+}
+
+fn transpose_in<T: Element>(
+    sd: &Dad,
+    src: *const c_void,
+    dd: &Dad,
+    dst: *mut c_void,
+) -> HpfResult<()> {
+    const CALL: &str = "hpf_transpose";
+    if ptr::ranges_overlap::<T>(src, sd.local_len(), dst, dd.local_len()) {
+        return Err(HpfError::bad_arg(CALL, "source and result share memory"));
+    }
+    let s = local::<T>(CALL, "src", sd, src)?;
+    let r = local_mut::<T>(CALL, "dst", dd, dst)?;
+    schedule::transpose(sd, dd)?.execute(dd, s, r)
+}
+
+/// `dst = TRANSPOSE(src)` for a rank-2 `src` (DAD `src_dad`) and `dst`
+/// (DAD `dst_dad`, the reversed shape, same grid, any distribution). Only
+/// owned cells of `dst` are written; the schedule is planned once per pair
+/// of DADs. Collective. Returns `HPF_OK`, `HPF_EBADHANDLE`,
+/// `HPF_EMISMATCH`, `HPF_EBADARG` or `HPF_ESYSTEM`.
+#[no_mangle]
+pub extern "C" fn hpf_transpose(
+    src_dad: c_int,
+    src: *const c_void,
+    dst_dad: c_int,
+    dst: *mut c_void,
+    r#type: c_int,
+) -> c_int {
+    const CALL: &str = "hpf_transpose";
+    run(CALL, || {
+        let sd = get_dad(CALL, src_dad)?;
+        let dd = get_dad(CALL, dst_dad)?;
+        let k = kind(CALL, r#type)?;
+        typed!(k, transpose_in(&sd, src, &dd, dst))
+    })
+}
+
+fn spread_in<T: Element>(
+    sd: &Dad,
+    src: *const c_void,
+    dim: usize,
+    dd: &Dad,
+    dst: *mut c_void,
+) -> HpfResult<()> {
+    const CALL: &str = "hpf_spread";
+    if ptr::ranges_overlap::<T>(src, sd.local_len(), dst, dd.local_len()) {
+        return Err(HpfError::bad_arg(CALL, "source and result share memory"));
+    }
+    let s = local::<T>(CALL, "src", sd, src)?;
+    let r = local_mut::<T>(CALL, "dst", dd, dst)?;
+    schedule::spread(sd, dd, dim)?.execute(dd, s, r)
+}
+
+/// `dst = SPREAD(src, dim, ncopies)` (dim 1-based): `dst` (DAD `dst_dad`)
+/// has one dimension more than `src`, of extent `ncopies` at `dim`, and
+/// holds a copy of `src` at each index of it. Collective. Returns
+/// `HPF_OK`, `HPF_EBADHANDLE`, `HPF_EMISMATCH`, `HPF_EBADARG` or
+/// `HPF_ESYSTEM`.
+#[no_mangle]
+pub extern "C" fn hpf_spread(
+    src_dad: c_int,
+    src: *const c_void,
+    dim: c_int,
+    dst_dad: c_int,
+    dst: *mut c_void,
+    r#type: c_int,
+) -> c_int {
+    const CALL: &str = "hpf_spread";
+    run(CALL, || {
+        let sd = get_dad(CALL, src_dad)?;
+        let dd = get_dad(CALL, dst_dad)?;
+        let k = kind(CALL, r#type)?;
+        let dm = usize::try_from(dim - 1)
+            .map_err(|_| HpfError::bad_arg(CALL, format!("DIM {dim} is not positive")))?;
+        typed!(k, spread_in(&sd, src, dm, &dd, dst))
+    })
+}
+
+fn eoshift_in<T: Element>(
+    d: &Dad,
+    src: *const c_void,
+    dst: *mut c_void,
+    shift: i64,
+    boundary: *const c_void,
+    dim: usize,
+) -> HpfResult<()> {
+    const CALL: &str = "hpf_eoshift";
+    if ptr::overlaps::<T>(src, dst, d.local_len()) {
+        return Err(HpfError::bad_arg(CALL, "source and result share memory"));
+    }
+    let bnd = if boundary.is_null() {
+        T::zero()
+    } else {
+        ptr::read(boundary as *const T, 1).ok_or_else(|| null(CALL, "boundary"))?[0]
+    };
+    let s = local::<T>(CALL, "src", d, src)?;
+    let r = local_mut::<T>(CALL, "dst", d, dst)?;
+    crate::darray::eoshift_into(d, s, r, shift, bnd, dim)
+}
+
+/// `dst = EOSHIFT(src, shift, boundary, dim)` (dim 1-based) for two arrays
+/// with DAD `dad` in separate memory: along `dim`, `dst(i) = src(i +
+/// shift)` where that lies in the array, else `*boundary` (one element of
+/// `type`; NULL: zero, Fortran's default). Collective. Returns `HPF_OK`,
+/// `HPF_EBADHANDLE`, `HPF_EBADARG` or `HPF_ESYSTEM`.
+#[no_mangle]
+pub extern "C" fn hpf_eoshift(
+    dad: c_int,
+    r#type: c_int,
+    src: *const c_void,
+    dst: *mut c_void,
+    shift: c_longlong,
+    boundary: *const c_void,
+    dim: c_int,
+) -> c_int {
+    const CALL: &str = "hpf_eoshift";
+    run(CALL, || {
+        let d = get_dad(CALL, dad)?;
+        let k = kind(CALL, r#type)?;
+        let dm = usize::try_from(dim - 1)
+            .map_err(|_| HpfError::bad_arg(CALL, format!("DIM {dim} is not positive")))?;
+        typed!(k, eoshift_in(&d, src, dst, shift, boundary, dm))
     })
 }

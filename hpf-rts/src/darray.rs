@@ -150,6 +150,40 @@ impl<T: Element> DArray<T> {
         Ok(out)
     }
 
+    /// `TRANSPOSE(self)` for a rank-2 array, with result DAD `dst`
+    /// (shape reversed, same grid, any distribution).
+    pub fn transpose(&self, dst: &Dad) -> HpfResult<DArray<T>> {
+        let mut out = DArray::new(dst);
+        schedule::transpose(&self.dad, dst)?.execute(dst, &self.data, &mut out.data)?;
+        Ok(out)
+    }
+
+    /// `SPREAD(self, dim, ncopies)` with `dim` 0-based, result DAD `dst`
+    /// (one dimension more, of extent `ncopies` at `dim`).
+    pub fn spread(&self, dim: usize, dst: &Dad) -> HpfResult<DArray<T>> {
+        let mut out = DArray::new(dst);
+        schedule::spread(&self.dad, dst, dim)?.execute(dst, &self.data, &mut out.data)?;
+        Ok(out)
+    }
+
+    /// `EOSHIFT(self, shift, boundary, dim)` with `dim` 0-based and a
+    /// scalar boundary: a new array of the same DAD.
+    pub fn eoshift(&self, shift: i64, boundary: T, dim: usize) -> HpfResult<DArray<T>> {
+        let mut out = DArray::new(&self.dad);
+        eoshift_into(&self.dad, &self.data, &mut out.data, shift, boundary, dim)?;
+        Ok(out)
+    }
+
+    /// `self = MATMUL(a, b)` for rank-2 arrays on one grid (SUMMA with the
+    /// system BLAS; operands in another layout than this array's are
+    /// remapped first).
+    pub fn matmul_from(&mut self, a: &DArray<T>, b: &DArray<T>) -> HpfResult<()>
+    where
+        T: crate::matmul::Gemm,
+    {
+        crate::matmul::matmul(&a.dad, &a.data, &b.dad, &b.data, &self.dad, &mut self.data)
+    }
+
     /// `self = src` where the DADs may differ (COPY; owned cells only).
     pub fn copy_from(&mut self, src: &DArray<T>) -> HpfResult<()> {
         let s = schedule::remap(&src.dad, &self.dad)?;
@@ -181,4 +215,29 @@ pub fn gather_global<T: Element>(dad: &Dad, buf: &[T]) -> HpfResult<Vec<T>> {
         at += len;
     }
     Ok(out)
+}
+
+/// `dst = EOSHIFT(src, shift, boundary, dim)` (dim 0-based) on local
+/// buffers of DAD `dad`: along `dim`, `dst(i) = src(i + shift)` where
+/// `i + shift` lies in the array, else `boundary` (collective).
+pub fn eoshift_into<T: Element>(
+    dad: &Dad,
+    src: &[T],
+    dst: &mut [T],
+    shift: i64,
+    boundary: T,
+    dim: usize,
+) -> HpfResult<()> {
+    reduce::check_len("hpf_eoshift", dad, src, "ARRAY")?;
+    reduce::check_len("hpf_eoshift", dad, dst, "the result")?;
+    let s = schedule::eoshift(dad, dim, shift)?;
+    s.execute(dad, src, dst)?;
+    let n = dad.dims()[dim].spec.extent as i64;
+    dad.for_each_owned(dad.grid().rank(), |g, off| {
+        let j = g[dim] as i64 + shift;
+        if !(0..n).contains(&j) {
+            dst[off] = boundary;
+        }
+    });
+    Ok(())
 }

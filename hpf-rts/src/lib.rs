@@ -9,15 +9,18 @@
 //! - [`reduce`]: the reduction intrinsics and their documented order.
 //! - [`schedule`]: communication schedules (remap, CSHIFT, overlap
 //!   update), planned once and cached.
+//! - [`matmul`]: MATMUL by SUMMA with local products on the system BLAS.
 //! - [`darray`]: `DArray<T>`, a distributed array owning its local buffer.
 //! - [`capi`]: the C API of `hpf_rts.h`.
 
+pub mod blas;
 pub mod capi;
 pub mod dad;
 pub mod darray;
 pub mod element;
 pub mod error;
 pub mod grid;
+pub mod matmul;
 mod ptr;
 pub mod reduce;
 pub mod schedule;
@@ -27,3 +30,4 @@ pub use darray::DArray;
 pub use element::{ElemKind, Element};
 pub use error::{HpfError, HpfResult};
 pub use grid::{finalize, init, nprocs, ProcGrid};
+pub use matmul::Gemm;

@@ -63,3 +63,15 @@ fn numroc_equals_scalapack() {
     let r = mpiexec(1, &exe, &[], LIMIT);
     all_passed(&r, "hpf_numroc", 1);
 }
+
+#[test]
+fn matmul_equals_dgemm_and_pdgemm_takes_our_descriptors() {
+    let exe = build(
+        "hpf/hpf_pdgemm.c",
+        &["mpbridge", "scalapack-openmpi", "blas", "m"],
+    );
+    for n in 1..=4u32 {
+        let r = mpiexec(n, &exe, &[], LIMIT);
+        all_passed(&r, "hpf_pdgemm", n);
+    }
+}

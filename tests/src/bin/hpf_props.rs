@@ -6,7 +6,7 @@
 //! the bound the documented reduction order gives). Usage: `hpf_props
 //! SEED TRIALS`. Prints "hpf_props rank R: P passed, F failed".
 
-use hpf_rts::{DArray, Dad, DimSpec, Dist, Element, ProcGrid};
+use hpf_rts::{DArray, Dad, DimSpec, Dist, Element, Gemm, ProcGrid};
 use std::sync::Arc;
 use tests::{check, check_eq};
 
@@ -32,7 +32,7 @@ fn hash(seed: u64, i: u64) -> u64 {
 }
 
 /// What the checks need of an element type.
-trait Probe: Element {
+trait Probe: Element + Gemm {
     /// A value from a hash: few distinct values, so ties happen.
     fn from_hash(h: u64) -> Self;
     /// A value near 1 (for PRODUCT of reals; any small integer otherwise).
@@ -317,6 +317,79 @@ fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: us
         dim + 1
     );
 
+    // EOSHIFT along the same dimension with a boundary value.
+    let boundary = T::from_hash(hash(seed, 4242));
+    let eo = a.eoshift(shift, boundary, dim).expect("eoshift");
+    let want: Vec<T> = (0..n)
+        .map(|p| {
+            let mut g = unlinear(&shape, p);
+            let j = g[dim] as i64 + shift;
+            if j < 0 || j >= shape[dim] as i64 {
+                return boundary;
+            }
+            g[dim] = j as usize;
+            reference[linear(&shape, &g)]
+        })
+        .collect();
+    check_eq!(
+        eo.to_global().expect("gather"),
+        want,
+        "EOSHIFT shift {shift} dim {} {what}",
+        dim + 1
+    );
+
+    // SPREAD along a random new dimension (rank 1 and 2 sources).
+    if rank < 3 {
+        let sdim = rng.below(rank as u64 + 1) as usize;
+        let copies = rng.below(4) as usize;
+        let mut rshape = shape.clone();
+        rshape.insert(sdim, copies);
+        let mut rlbs = lbs.clone();
+        rlbs.insert(sdim, 1);
+        let rdad = random_dad(rng, grid, &rshape, &rlbs, true);
+        let sp = a.spread(sdim, &rdad).expect("spread");
+        let rn: usize = rshape.iter().product();
+        let want: Vec<T> = (0..rn)
+            .map(|p| {
+                let mut g = unlinear(&rshape, p);
+                g.remove(sdim);
+                reference[linear(&shape, &g)]
+            })
+            .collect();
+        check_eq!(
+            sp.to_global().expect("gather"),
+            want,
+            "SPREAD dim {} ncopies {copies} to {:?}: {what}",
+            sdim + 1,
+            rdad.dims()
+                .iter()
+                .map(|d| (d.spec.dist, d.spec.pdim))
+                .collect::<Vec<_>>()
+        );
+    }
+
+    // TRANSPOSE of rank-2 arrays to a random DAD.
+    if rank == 2 {
+        let tshape = vec![shape[1], shape[0]];
+        let tdad = random_dad(rng, grid, &tshape, &[lbs[1], lbs[0]], true);
+        let t = a.transpose(&tdad).expect("transpose");
+        let want: Vec<T> = (0..n)
+            .map(|p| {
+                let g = unlinear(&tshape, p);
+                reference[linear(&shape, &[g[1], g[0]])]
+            })
+            .collect();
+        check_eq!(
+            t.to_global().expect("gather"),
+            want,
+            "TRANSPOSE to {:?}: {what}",
+            tdad.dims()
+                .iter()
+                .map(|d| (d.spec.dist, d.spec.pdim))
+                .collect::<Vec<_>>()
+        );
+    }
+
     // COPY to a random other DAD and back.
     let other = random_dad(rng, grid, &shape, &lbs, false);
     if std::env::var_os("HPF_PROPS_TRACE").is_some() {
@@ -419,6 +492,66 @@ fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: us
     check_eq!(bad, 0, "overlap cells wrong (periodic {periodic:?}) {what}");
 }
 
+/// MATMUL of random m×k and k×n arrays with random DADs (C's too) against
+/// the serial triple loop; reals within `2 (k + 2) eps sum|a||b|`.
+fn matmul_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
+    let grid = &grids[rng.below(grids.len() as u64) as usize];
+    let mut dim = || match rng.below(8) {
+        0 => 0,
+        1 => 1,
+        2 => 40 + rng.below(60) as usize,
+        _ => 2 + rng.below(20) as usize,
+    };
+    let (m, k, n) = (dim(), dim(), dim());
+    let ad = random_dad(rng, grid, &[m, k], &[1, 1], true);
+    let bd = random_dad(rng, grid, &[k, n], &[0, 1], true);
+    let cd = random_dad(rng, grid, &[m, n], &[1, -1], true);
+    let what = format!(
+        "{:?} {m}x{k} * {k}x{n} grid {:?}: A {:?} B {:?} C {:?}",
+        T::KIND,
+        grid.dims(),
+        ad.dims()
+            .iter()
+            .map(|d| (d.spec.dist, d.spec.pdim))
+            .collect::<Vec<_>>(),
+        bd.dims()
+            .iter()
+            .map(|d| (d.spec.dist, d.spec.pdim))
+            .collect::<Vec<_>>(),
+        cd.dims()
+            .iter()
+            .map(|d| (d.spec.dist, d.spec.pdim))
+            .collect::<Vec<_>>()
+    );
+    let ar: Vec<T> = (0..m * k)
+        .map(|p| T::from_hash(hash(seed, p as u64)))
+        .collect();
+    let br: Vec<T> = (0..k * n)
+        .map(|p| T::from_hash(hash(seed ^ 0x77, p as u64)))
+        .collect();
+    let a = DArray::<T>::from_fn(&ad, |s| ar[(s[0] - 1) as usize + m * (s[1] - 1) as usize]);
+    let b = DArray::<T>::from_fn(&bd, |s| br[s[0] as usize + k * (s[1] - 1) as usize]);
+    let mut c = DArray::<T>::new(&cd);
+    c.matmul_from(&a, &b).expect("matmul");
+    let got = c.to_global().expect("gather");
+    let mut bad = 0;
+    for j in 0..n {
+        for i in 0..m {
+            let mut want = T::zero();
+            let mut mag = 0.0;
+            for p in 0..k {
+                let (x, y) = (ar[i + m * p], br[p + k * j]);
+                want = want.plus(x.times(y));
+                mag += (x.to_f64() * y.to_f64()).abs();
+            }
+            if !close(got[i + m * j], want, k, 1, mag) {
+                bad += 1;
+            }
+        }
+    }
+    check_eq!(bad, 0, "MATMUL elements off: {what}");
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let seed: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(1);
@@ -437,6 +570,16 @@ fn main() {
             1 => trial::<f64>(&mut rng, s, &grids, nprocs),
             2 => trial::<i64>(&mut rng, s, &grids, nprocs),
             _ => trial::<f32>(&mut rng, s, &grids, nprocs),
+        }
+    }
+
+    for t in 0..trials / 2 {
+        let s = seed.wrapping_mul(7777).wrapping_add(t as u64);
+        match t % 4 {
+            0 => matmul_trial::<f64>(&mut rng, s, &grids),
+            1 => matmul_trial::<i32>(&mut rng, s, &grids),
+            2 => matmul_trial::<f32>(&mut rng, s, &grids),
+            _ => matmul_trial::<i64>(&mut rng, s, &grids),
         }
     }
 
