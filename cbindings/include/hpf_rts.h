@@ -96,6 +96,26 @@ int hpf_dot_product(int dad, int type, const void *a, const void *b, void *resul
 int hpf_maxloc(int dad, int type, const void *a, long long *pos);
 int hpf_minloc(int dad, int type, const void *a, long long *pos);
 
+/* Reductions with MASK and DIM. Ops: */
+#define HPF_OP_SUM     1
+#define HPF_OP_PRODUCT 2
+#define HPF_OP_MAXVAL  3
+#define HPF_OP_MINVAL  4
+#define HPF_OP_COUNT   5 /* DIM form only; LOGICAL (int) array, int result */
+#define HPF_OP_ALL     6 /* DIM form only; result 1/0 */
+#define HPF_OP_ANY     7 /* DIM form only; result 1/0 */
+/* *result = op(a, MASK=mask) over the whole array; mask is a LOGICAL int
+ * array with a's DAD, NULL for all true; masked-out elements count as the
+ * identity. */
+int hpf_reduce_mask(int op, int dad, int type, const void *a, const int *mask, void *result);
+/* res = op(a, DIM=dim, MASK=mask) (dim 1-based) into an array with DAD
+ * res_dad (a's shape without DIM, same grid, any distribution). */
+int hpf_reduce_dim(int op, int dad, int type, const void *a, const int *mask, int dim,
+                   int res_dad, void *res);
+/* The natural result DAD of a reduction along dim: the other dimensions as
+ * in dad, no overlap. */
+int hpf_reduced_dad(int dad, int dim, int *res_dad);
+
 /* Communication. Schedules are planned on first use and cached. */
 /* Fill the overlap area from the owners, corners included; periodic[rank]
  * (NULL: none periodic). */

@@ -927,3 +927,156 @@ pub extern "C" fn hpf_eoshift(
         typed!(k, eoshift_in(&d, src, dst, shift, boundary, dm))
     })
 }
+
+fn mask_of<'a>(call: &str, d: &Dad, mask: *const c_int) -> HpfResult<Option<&'a [i32]>> {
+    if mask.is_null() {
+        Ok(None)
+    } else {
+        local::<i32>(call, "mask", d, mask as *const c_void).map(Some)
+    }
+}
+
+fn num_op(call: &str, op: c_int) -> HpfResult<crate::reduce_dim::NumOp> {
+    crate::reduce_dim::NumOp::from_code(op).ok_or_else(|| {
+        HpfError::bad_arg(
+            call,
+            format!("op {op} is not HPF_OP_SUM, HPF_OP_PRODUCT, HPF_OP_MAXVAL or HPF_OP_MINVAL"),
+        )
+    })
+}
+
+fn masked_into<T: Element>(
+    op: crate::reduce_dim::NumOp,
+    d: &Dad,
+    a: *const c_void,
+    mask: *const c_int,
+    result: *mut c_void,
+) -> HpfResult<()> {
+    const CALL: &str = "hpf_reduce_mask";
+    let m = mask_of(CALL, d, mask)?;
+    let v = crate::reduce_dim::reduce_masked(op, d, local::<T>(CALL, "a", d, a)?, m)?;
+    ptr::write(result as *mut T, v).ok_or_else(|| null(CALL, "result"))
+}
+
+/// `*result = op(a, MASK=mask)` over the whole array: `op` is
+/// `HPF_OP_SUM`, `HPF_OP_PRODUCT`, `HPF_OP_MAXVAL` or `HPF_OP_MINVAL`;
+/// `mask` a LOGICAL array stored as ints with the same DAD (NULL: all
+/// true); masked-out elements count as the identity. Collective. Returns
+/// `HPF_OK`, `HPF_EBADHANDLE`, `HPF_EBADARG` or `HPF_ESYSTEM`.
+#[no_mangle]
+pub extern "C" fn hpf_reduce_mask(
+    op: c_int,
+    dad: c_int,
+    r#type: c_int,
+    a: *const c_void,
+    mask: *const c_int,
+    result: *mut c_void,
+) -> c_int {
+    const CALL: &str = "hpf_reduce_mask";
+    run(CALL, || {
+        let o = num_op(CALL, op)?;
+        let d = get_dad(CALL, dad)?;
+        let k = kind(CALL, r#type)?;
+        typed!(k, masked_into(o, &d, a, mask, result))
+    })
+}
+
+fn dim_into<T: Element>(
+    op: crate::reduce_dim::NumOp,
+    d: &Dad,
+    a: *const c_void,
+    mask: *const c_int,
+    dim: usize,
+    rd: &Dad,
+    res: *mut c_void,
+) -> HpfResult<()> {
+    const CALL: &str = "hpf_reduce_dim";
+    let m = mask_of(CALL, d, mask)?;
+    let src = local::<T>(CALL, "a", d, a)?;
+    if ptr::ranges_overlap::<T>(a, d.local_len(), res, rd.local_len()) {
+        return Err(HpfError::bad_arg(
+            CALL,
+            "the array and the result share memory",
+        ));
+    }
+    let out = local_mut::<T>(CALL, "result", rd, res)?;
+    crate::reduce_dim::reduce_dim(op, d, src, m, dim, rd, out)
+}
+
+/// `res = op(a, DIM=dim, MASK=mask)` (dim 1-based) into an array with DAD
+/// `res_dad` (the shape of `a` without DIM, same grid; `hpf_reduced_dad`
+/// gives the natural one). `op` is `HPF_OP_SUM` .. `HPF_OP_MINVAL` with
+/// `a` of `type` and `mask` as in `hpf_reduce_mask`, or `HPF_OP_COUNT`,
+/// `HPF_OP_ALL`, `HPF_OP_ANY` with `a` a LOGICAL array of ints, `type`
+/// `HPF_INTEGER4`, `mask` NULL and an int result (counts, or 1/0).
+/// Collective. Returns `HPF_OK`, `HPF_EBADHANDLE`, `HPF_EMISMATCH`
+/// (result shape or grid), `HPF_EBADARG` (op, DIM, type) or `HPF_ESYSTEM`.
+#[no_mangle]
+pub extern "C" fn hpf_reduce_dim(
+    op: c_int,
+    dad: c_int,
+    r#type: c_int,
+    a: *const c_void,
+    mask: *const c_int,
+    dim: c_int,
+    res_dad: c_int,
+    res: *mut c_void,
+) -> c_int {
+    const CALL: &str = "hpf_reduce_dim";
+    run(CALL, || {
+        let d = get_dad(CALL, dad)?;
+        let rd = get_dad(CALL, res_dad)?;
+        let k = kind(CALL, r#type)?;
+        let dm = usize::try_from(dim - 1)
+            .map_err(|_| HpfError::bad_arg(CALL, format!("DIM {dim} is not positive")))?;
+        if let Some(lop) = crate::reduce_dim::LogicalOp::from_code(op) {
+            if k != ElemKind::Integer4 || !mask.is_null() {
+                return Err(HpfError::bad_arg(
+                    CALL,
+                    "COUNT, ALL and ANY take a LOGICAL array of ints (HPF_INTEGER4) and no mask",
+                ));
+            }
+            let m = local::<i32>(CALL, "a", &d, a)?;
+            if ptr::ranges_overlap::<i32>(a, d.local_len(), res, rd.local_len()) {
+                return Err(HpfError::bad_arg(
+                    CALL,
+                    "the array and the result share memory",
+                ));
+            }
+            let out = local_mut::<i32>(CALL, "result", &rd, res)?;
+            return crate::reduce_dim::logical_dim(lop, &d, m, dm, &rd, out);
+        }
+        let o = num_op(CALL, op)?;
+        typed!(k, dim_into(o, &d, a, mask, dm, &rd, res))
+    })
+}
+
+/// Creates in `*res_dad` the natural DAD of a reduction of arrays with DAD
+/// `dad` along `dim` (1-based): the other dimensions as distributed in
+/// `dad`, no overlap (replicated along DIM's grid dimension). Returns
+/// `HPF_OK`, `HPF_EBADHANDLE` or `HPF_EBADARG` (DIM out of range, rank-1
+/// array).
+#[no_mangle]
+pub extern "C" fn hpf_reduced_dad(dad: c_int, dim: c_int, res_dad: *mut c_int) -> c_int {
+    const CALL: &str = "hpf_reduced_dad";
+    run(CALL, || {
+        let d = get_dad(CALL, dad)?;
+        let dm = usize::try_from(dim - 1)
+            .ok()
+            .filter(|&x| x < d.rank())
+            .ok_or_else(|| {
+                HpfError::bad_arg(CALL, format!("DIM {dim} of a rank-{} array", d.rank()))
+            })?;
+        if res_dad.is_null() {
+            return Err(null(CALL, "res_dad"));
+        }
+        let nd = crate::reduce_dim::reduced_dad(&d, dm)?;
+        let h = handles(|t| {
+            let h = t.next;
+            t.next += 1;
+            t.dads.insert(h, nd);
+            h
+        });
+        ptr::write(res_dad, h).ok_or_else(|| null(CALL, "res_dad"))
+    })
+}

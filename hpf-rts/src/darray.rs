@@ -5,7 +5,7 @@
 use crate::dad::Dad;
 use crate::element::Element;
 use crate::error::{HpfError, HpfResult};
-use crate::{reduce, schedule};
+use crate::{reduce, reduce_dim, schedule};
 
 /// A distributed array.
 #[derive(Clone, Debug)]
@@ -113,6 +113,29 @@ impl<T: Element> DArray<T> {
     /// MINLOC (1-based positions).
     pub fn minloc(&self) -> HpfResult<Vec<i64>> {
         reduce::minloc(&self.dad, &self.data)
+    }
+
+    /// `op(self, MASK=mask)` over the whole array; `mask` has this array's
+    /// DAD (non-zero true), `None` for no mask.
+    pub fn reduce_masked(&self, op: reduce_dim::NumOp, mask: Option<&DArray<i32>>) -> HpfResult<T> {
+        let m = aligned_mask("reduction with MASK", &self.dad, mask)?;
+        reduce_dim::reduce_masked(op, &self.dad, &self.data, m)
+    }
+
+    /// `op(self, DIM=dim, MASK=mask)` (dim 0-based) into a new array with
+    /// DAD `res` (this array's shape without DIM, any distribution; see
+    /// [`reduce_dim::reduced_dad`] for the natural one).
+    pub fn reduce_dim(
+        &self,
+        op: reduce_dim::NumOp,
+        dim: usize,
+        mask: Option<&DArray<i32>>,
+        res: &Dad,
+    ) -> HpfResult<DArray<T>> {
+        let m = aligned_mask("reduction with DIM", &self.dad, mask)?;
+        let mut out = DArray::new(res);
+        reduce_dim::reduce_dim(op, &self.dad, &self.data, m, dim, res, &mut out.data)?;
+        Ok(out)
     }
 
     /// Fills the whole overlap area from the owners; `periodic` per
@@ -240,4 +263,35 @@ pub fn eoshift_into<T: Element>(
         }
     });
     Ok(())
+}
+
+/// The local buffer of `mask` if it has the DAD `dad`.
+fn aligned_mask<'a>(
+    call: &str,
+    dad: &Dad,
+    mask: Option<&'a DArray<i32>>,
+) -> HpfResult<Option<&'a [i32]>> {
+    match mask {
+        None => Ok(None),
+        Some(m) if m.dad == *dad => Ok(Some(&m.data)),
+        Some(_) => Err(HpfError::mismatch(
+            call,
+            "MASK has another DAD than ARRAY (remap it first)",
+        )),
+    }
+}
+
+impl DArray<i32> {
+    /// `op(self, DIM=dim)` for COUNT, ALL and ANY of this LOGICAL array
+    /// (non-zero true) into a new array with DAD `res`.
+    pub fn logical_dim(
+        &self,
+        op: reduce_dim::LogicalOp,
+        dim: usize,
+        res: &Dad,
+    ) -> HpfResult<DArray<i32>> {
+        let mut out = DArray::new(res);
+        reduce_dim::logical_dim(op, &self.dad, &self.data, dim, res, &mut out.data)?;
+        Ok(out)
+    }
 }

@@ -7,6 +7,7 @@
 //!   (collapsed, BLOCK, CYCLIC, CYCLIC(k), overlap areas, NUMROC).
 //! - [`element`]: element types (INTEGER*4/8, REAL*4/8).
 //! - [`reduce`]: the reduction intrinsics and their documented order.
+//! - [`reduce_dim`]: the reductions with DIM and MASK.
 //! - [`schedule`]: communication schedules (remap, CSHIFT, overlap
 //!   update), planned once and cached.
 //! - [`matmul`]: MATMUL by SUMMA with local products on the system BLAS.
@@ -23,6 +24,7 @@ pub mod grid;
 pub mod matmul;
 mod ptr;
 pub mod reduce;
+pub mod reduce_dim;
 pub mod schedule;
 
 pub use dad::{numroc, Dad, DimSpec, Dist};

@@ -33,7 +33,7 @@ pub fn check_len<T>(call: &str, dad: &Dad, buf: &[T], what: &str) -> HpfResult<(
 
 /// Folds `f` over the owned elements (local order) if this process holds
 /// the counted copy.
-fn local_fold<A>(dad: &Dad, init: A, mut f: impl FnMut(A, &[usize], usize) -> A) -> A {
+pub(crate) fn local_fold<A>(dad: &Dad, init: A, mut f: impl FnMut(A, &[usize], usize) -> A) -> A {
     let me = dad.grid().rank();
     let mut acc = Some(init);
     if dad.is_primary(me) {
@@ -47,7 +47,7 @@ fn local_fold<A>(dad: &Dad, init: A, mut f: impl FnMut(A, &[usize], usize) -> A)
 
 /// Gathers every process's `bytes` (same length) and returns them in grid
 /// rank order.
-fn gather(call: &str, dad: &Dad, bytes: &[u8]) -> HpfResult<Vec<Vec<u8>>> {
+pub(crate) fn gather(call: &str, dad: &Dad, bytes: &[u8]) -> HpfResult<Vec<Vec<u8>>> {
     let (all, lens) = dad
         .grid()
         .group()
@@ -79,7 +79,7 @@ fn reduce<T: Element>(
         .fold(identity, |a, p| op(a, T::get(p))))
 }
 
-fn max_of<T: Element>(a: T, b: T) -> T {
+pub(crate) fn max_of<T: Element>(a: T, b: T) -> T {
     if b > a {
         b
     } else {
@@ -87,7 +87,7 @@ fn max_of<T: Element>(a: T, b: T) -> T {
     }
 }
 
-fn min_of<T: Element>(a: T, b: T) -> T {
+pub(crate) fn min_of<T: Element>(a: T, b: T) -> T {
     if b < a {
         b
     } else {

@@ -6,6 +6,7 @@
 //! the bound the documented reduction order gives). Usage: `hpf_props
 //! SEED TRIALS`. Prints "hpf_props rank R: P passed, F failed".
 
+use hpf_rts::reduce_dim::{LogicalOp, NumOp};
 use hpf_rts::{DArray, Dad, DimSpec, Dist, Element, Gemm, ProcGrid};
 use std::sync::Arc;
 use tests::{check, check_eq};
@@ -242,6 +243,140 @@ fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: us
         reference.iter().any(|&x| x > cut),
         "ANY {what}"
     );
+
+    // The reductions with MASK (whole array) and with DIM (and MASK).
+    let mref: Vec<i32> = (0..n)
+        .map(|p| i32::from(!hash(seed ^ 0x3a5c, p as u64).is_multiple_of(3)))
+        .collect();
+    let mask = DArray::<i32>::from_fn(&dad, |sub| mref[value(sub).0]);
+    let ops = [NumOp::Sum, NumOp::Product, NumOp::Maxval, NumOp::Minval];
+    let fold = |op: NumOp, acc: T, x: T| match op {
+        NumOp::Sum => acc.plus(x),
+        NumOp::Product => acc.times(x),
+        NumOp::Maxval => {
+            if x > acc {
+                x
+            } else {
+                acc
+            }
+        }
+        NumOp::Minval => {
+            if x < acc {
+                x
+            } else {
+                acc
+            }
+        }
+    };
+    let identity = |op: NumOp| match op {
+        NumOp::Sum => T::zero(),
+        NumOp::Product => T::one(),
+        NumOp::Maxval => T::neg_huge(),
+        NumOp::Minval => T::huge(),
+    };
+    for op in ops {
+        let (src, vals) = if op == NumOp::Product {
+            (&pa, &pref)
+        } else {
+            (&a, &reference)
+        };
+        let want = (0..n)
+            .filter(|&p| mref[p] != 0)
+            .fold(identity(op), |acc, p| fold(op, acc, vals[p]));
+        let mag: f64 = if op == NumOp::Product {
+            want.to_f64().abs()
+        } else {
+            vals.iter().map(|x| x.to_f64().abs()).sum()
+        };
+        let got = src
+            .reduce_masked(op, Some(&mask))
+            .expect("masked reduction");
+        check!(
+            close(got, want, n, nprocs, mag),
+            "{op:?} with MASK {got:?} vs {want:?}: {what}"
+        );
+    }
+    if rank >= 2 {
+        let rdim = rng.below(rank as u64) as usize;
+        let mut rshape = shape.clone();
+        rshape.remove(rdim);
+        let mut rlbs = lbs.clone();
+        rlbs.remove(rdim);
+        let rn: usize = rshape.iter().product();
+        let rdad = if rng.below(2) == 0 {
+            hpf_rts::reduce_dim::reduced_dad(&dad, rdim).expect("natural DAD")
+        } else {
+            random_dad(rng, grid, &rshape, &rlbs, true)
+        };
+        // The reference line of result cell `q` along DIM.
+        let line = |q: usize| -> Vec<usize> {
+            let mut g = unlinear(&rshape, q);
+            g.insert(rdim, 0);
+            (0..shape[rdim])
+                .map(|i| {
+                    g[rdim] = i;
+                    linear(&shape, &g)
+                })
+                .collect()
+        };
+        for op in ops {
+            let (src, vals) = if op == NumOp::Product {
+                (&pa, &pref)
+            } else {
+                (&a, &reference)
+            };
+            let use_mask = rng.below(2) == 0;
+            let got = src
+                .reduce_dim(op, rdim, use_mask.then_some(&mask), &rdad)
+                .expect("reduction with DIM")
+                .to_global()
+                .expect("gather");
+            let mut bad = 0;
+            for (q, &g) in got.iter().enumerate().take(rn) {
+                let ps = line(q);
+                let want = ps
+                    .iter()
+                    .filter(|&&p| !use_mask || mref[p] != 0)
+                    .fold(identity(op), |acc, &p| fold(op, acc, vals[p]));
+                let mag: f64 = if op == NumOp::Product {
+                    want.to_f64().abs()
+                } else {
+                    ps.iter().map(|&p| vals[p].to_f64().abs()).sum()
+                };
+                if !close(g, want, ps.len(), nprocs, mag) {
+                    bad += 1;
+                }
+            }
+            check_eq!(
+                bad,
+                0,
+                "{op:?} DIM {} mask {use_mask} to {:?}: {what}",
+                rdim + 1,
+                rdad.dims()
+                    .iter()
+                    .map(|d| (d.spec.dist, d.spec.pdim))
+                    .collect::<Vec<_>>()
+            );
+        }
+        for op in [LogicalOp::Count, LogicalOp::All, LogicalOp::Any] {
+            let got = mask
+                .logical_dim(op, rdim, &rdad)
+                .expect("logical reduction with DIM")
+                .to_global()
+                .expect("gather");
+            let want: Vec<i32> = (0..rn)
+                .map(|q| {
+                    let t = line(q).iter().filter(|&&p| mref[p] != 0).count();
+                    match op {
+                        LogicalOp::Count => t as i32,
+                        LogicalOp::All => i32::from(t == shape[rdim]),
+                        LogicalOp::Any => i32::from(t > 0),
+                    }
+                })
+                .collect();
+            check_eq!(got, want, "{op:?} DIM {}: {what}", rdim + 1);
+        }
+    }
 
     // MAXLOC, MINLOC: 1-based positions of the first extreme.
     let first = |better: &dyn Fn(T, T) -> bool| -> Vec<i64> {
