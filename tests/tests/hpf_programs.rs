@@ -75,3 +75,12 @@ fn matmul_equals_dgemm_and_pdgemm_takes_our_descriptors() {
         all_passed(&r, "hpf_pdgemm", n);
     }
 }
+
+#[test]
+fn intrinsics_from_c_equal_the_serial_results() {
+    let exe = build("hpf/hpf_intrinsics.c", &["mpbridge"]);
+    for n in 1..=4u32 {
+        let r = mpiexec(n, &exe, &[], LIMIT);
+        all_passed(&r, "hpf_intrinsics", n);
+    }
+}
