@@ -50,7 +50,7 @@ fn handles<R>(f: impl FnOnce(&mut Handles) -> R) -> R {
     }))
 }
 
-fn run(name: &str, f: impl FnOnce() -> HpfResult<()>) -> c_int {
+pub(crate) fn run(name: &str, f: impl FnOnce() -> HpfResult<()>) -> c_int {
     guard(name, HPF_EINTERNAL, || match f() {
         Ok(()) => HPF_OK,
         Err(e) => {
@@ -60,7 +60,7 @@ fn run(name: &str, f: impl FnOnce() -> HpfResult<()>) -> c_int {
     })
 }
 
-fn null(call: &str, what: &str) -> HpfError {
+pub(crate) fn null(call: &str, what: &str) -> HpfError {
     HpfError::bad_arg(call, format!("{what} is NULL or misaligned"))
 }
 
@@ -69,7 +69,7 @@ fn get_grid(call: &str, h: c_int) -> HpfResult<Arc<ProcGrid>> {
         .ok_or_else(|| HpfError::new(HPF_EBADHANDLE, format!("{call}: no processor grid {h}")))
 }
 
-fn get_dad(call: &str, h: c_int) -> HpfResult<Dad> {
+pub(crate) fn get_dad(call: &str, h: c_int) -> HpfResult<Dad> {
     handles(|t| t.dads.get(&h).cloned())
         .ok_or_else(|| HpfError::new(HPF_EBADHANDLE, format!("{call}: no DAD {h}")))
 }

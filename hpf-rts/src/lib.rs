@@ -13,6 +13,7 @@
 //! - [`matmul`]: MATMUL by SUMMA with local products on the system BLAS.
 //! - [`darray`]: `DArray<T>`, a distributed array owning its local buffer.
 //! - [`capi`]: the C API of `hpf_rts.h`.
+//! - [`fapi`]: the Fortran 77 entry points (`hpf_rts.fh`).
 
 pub mod blas;
 pub mod capi;
@@ -20,6 +21,7 @@ pub mod dad;
 pub mod darray;
 pub mod element;
 pub mod error;
+pub mod fapi;
 pub mod grid;
 pub mod matmul;
 mod ptr;

@@ -96,3 +96,13 @@ pub fn ranges_overlap<T>(a: *const c_void, na: usize, b: *const c_void, nb: usiz
     let (a, b) = (a as usize, b as usize);
     na > 0 && nb > 0 && a < b.saturating_add(nb * size) && b < a.saturating_add(na * size)
 }
+
+/// Stores `s` into the Fortran CHARACTER variable at `buf` of `len` bytes,
+/// blank-padded or truncated; `None` if `buf` is NULL.
+pub fn write_fstring(buf: *mut std::ffi::c_char, len: usize, s: &str) -> Option<()> {
+    let out = slice_mut::<u8>(buf as *mut c_void, len)?;
+    let n = s.len().min(len);
+    out[..n].copy_from_slice(&s.as_bytes()[..n]);
+    out[n..].fill(b' ');
+    Some(())
+}
