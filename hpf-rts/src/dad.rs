@@ -525,6 +525,37 @@ impl Dad {
         ])
     }
 
+    /// Calls `f(offset, length)` for every run of owned elements of grid
+    /// rank `r` that is contiguous in the local buffer (one run per owned
+    /// line of the first dimension), in local column-major order.
+    pub fn for_each_owned_run(&self, r: usize, mut f: impl FnMut(usize, usize)) {
+        let counts = self.counts_of(r);
+        if counts.contains(&0) {
+            return;
+        }
+        let strides = self.strides_of(r);
+        let rank = self.dims.len();
+        let mut l = vec![0usize; rank];
+        loop {
+            let off: usize = (0..rank)
+                .map(|k| (self.dims[k].spec.olo + l[k]) * strides[k])
+                .sum();
+            f(off, counts[0]);
+            let mut k = 1;
+            loop {
+                if k >= rank {
+                    return;
+                }
+                l[k] += 1;
+                if l[k] < counts[k] {
+                    break;
+                }
+                l[k] = 0;
+                k += 1;
+            }
+        }
+    }
+
     /// Column-major linear position (0-based) of global offsets `g`.
     pub fn linear(&self, g: &[usize]) -> usize {
         let mut pos = 0;

@@ -80,6 +80,13 @@ impl PlainBytes for i64 {}
 impl PlainBytes for f32 {}
 impl PlainBytes for f64 {}
 
+/// The bytes of `s`.
+pub fn bytes<T: PlainBytes>(s: &[T]) -> &[u8] {
+    let n = std::mem::size_of_val(s);
+    // SAFETY: as in `bytes_mut`, read-only.
+    unsafe { std::slice::from_raw_parts(s.as_ptr() as *const u8, n) }
+}
+
 /// The bytes of `s`, writable (for sending and receiving element arrays
 /// without copying).
 pub fn bytes_mut<T: PlainBytes>(s: &mut [T]) -> &mut [u8] {

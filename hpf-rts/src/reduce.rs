@@ -71,7 +71,13 @@ fn reduce<T: Element>(
     op: impl Fn(T, T) -> T,
 ) -> HpfResult<T> {
     check_len(call, dad, buf, "ARRAY")?;
-    let part = local_fold(dad, identity, |a, _, off| op(a, buf[off]));
+    let me = dad.grid().rank();
+    let mut part = identity;
+    if dad.is_primary(me) {
+        dad.for_each_owned_run(me, |off, len| {
+            part = buf[off..off + len].iter().fold(part, |a, &x| op(a, x));
+        });
+    }
     let mut b = Vec::new();
     part.put(&mut b);
     Ok(gather(call, dad, &b)?

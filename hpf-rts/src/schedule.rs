@@ -3,8 +3,10 @@
 //! sends and where the elements it receives go. It is planned once from the
 //! DADs alone (every process computes its own sends and receives with the
 //! same ownership functions, so no planning messages travel), cached under
-//! its DADs and parameters, and executed as one `MPI_Alltoallv` through the
-//! core's `Group`.
+//! its DADs and parameters, and executed as point-to-point messages
+//! between the pairs that exchange something (the core's
+//! `Group::exchange_sparse`), the process's own part as direct copies of
+//! runs of consecutive elements (packing and unpacking also copy runs).
 //!
 //! Planning intersects, per pair of processes and per dimension, the
 //! indices the source owns with those the destination needs, and takes the
@@ -76,6 +78,70 @@ pub struct Schedule {
     send_counts: Vec<usize>,
     recv: Vec<usize>,
     recv_counts: Vec<usize>,
+    /// The same as runs of consecutive offsets, ready to execute.
+    runs: Runs,
+}
+
+/// A schedule's element lists as runs of consecutive local offsets: per
+/// peer `(offset, length)` runs to pack and to unpack (this process's
+/// own part left out), and the own part as `(source, destination,
+/// length)` runs copied directly.
+#[derive(Debug, Default)]
+struct Runs {
+    send: Vec<Vec<(usize, usize)>>,
+    recv: Vec<Vec<(usize, usize)>>,
+    local: Vec<(usize, usize, usize)>,
+}
+
+/// `offs` cut into consecutive parts of `counts` elements.
+fn split<'a>(offs: &'a [usize], counts: &[usize]) -> Vec<&'a [usize]> {
+    let mut at = 0;
+    counts
+        .iter()
+        .map(|&c| {
+            let part = &offs[at..at + c];
+            at += c;
+            part
+        })
+        .collect()
+}
+
+/// Runs of consecutive offsets of `offs`.
+fn runs_of(offs: &[usize]) -> Vec<(usize, usize)> {
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    for &o in offs {
+        match out.last_mut() {
+            Some((start, len)) if *start + *len == o => *len += 1,
+            _ => out.push((o, 1)),
+        }
+    }
+    out
+}
+
+impl Runs {
+    fn of(s: &Schedule, me: usize) -> Runs {
+        let sends = split(&s.send, &s.send_counts);
+        let recvs = split(&s.recv, &s.recv_counts);
+        let mut local: Vec<(usize, usize, usize)> = Vec::new();
+        for (&a, &b) in sends[me].iter().zip(recvs[me]) {
+            match local.last_mut() {
+                Some((x, y, len)) if *x + *len == a && *y + *len == b => *len += 1,
+                _ => local.push((a, b, 1)),
+            }
+        }
+        let peers = |parts: &[&[usize]]| -> Vec<Vec<(usize, usize)>> {
+            parts
+                .iter()
+                .enumerate()
+                .map(|(q, p)| if q == me { Vec::new() } else { runs_of(p) })
+                .collect()
+        };
+        Runs {
+            send: peers(&sends),
+            recv: peers(&recvs),
+            local,
+        }
+    }
 }
 
 /// (source position, destination position, destination position is an
@@ -150,6 +216,7 @@ fn plan(
     for p in 0..n {
         s.recv_counts[p] = one(p, me, &mut s.recv, false);
     }
+    s.runs = Runs::of(&s, me);
     s
 }
 
@@ -451,8 +518,10 @@ impl Schedule {
     /// grid). `src` and `dst` are local buffers of the planned DADs.
     pub fn execute<T: Element>(&self, dad_grid: &Dad, src: &[T], dst: &mut [T]) -> HpfResult<()> {
         let got = self.exchange(dad_grid, src)?;
-        self.unpack(&got, dst);
-        Ok(())
+        for &(a, b, len) in &self.runs.local {
+            dst[b..b + len].copy_from_slice(&src[a..a + len]);
+        }
+        self.unpack(&got, dst)
     }
 
     /// Like [`execute`](Self::execute) with one buffer as source and
@@ -460,53 +529,58 @@ impl Schedule {
     /// overlap cells).
     pub fn execute_in_place<T: Element>(&self, dad: &Dad, buf: &mut [T]) -> HpfResult<()> {
         let got = self.exchange(dad, buf)?;
-        self.unpack(&got, buf);
-        Ok(())
+        for &(a, b, len) in &self.runs.local {
+            buf.copy_within(a..a + len, b);
+        }
+        self.unpack(&got, buf)
     }
 
+    /// Packs the runs of every peer, exchanges them with the peers that
+    /// send or receive something (point-to-point through the core's
+    /// `Group::exchange_sparse`; this process's own part is copied
+    /// directly, not sent) and returns what arrived.
     fn exchange<T: Element>(&self, dad: &Dad, src: &[T]) -> HpfResult<Vec<u8>> {
         let size = T::KIND.size();
-        let mut bytes = Vec::with_capacity(self.send.len() * size);
-        for &o in &self.send {
-            src[o].put(&mut bytes);
-        }
-        // Every pair exchanges at least one byte (a marker after the
-        // elements): with Open MPI 4.1 an all-to-all in which some pairs
-        // exchange nothing was seen to hang; the marker also catches
-        // processes that planned different exchanges.
-        let mut padded = Vec::with_capacity(bytes.len() + self.send_counts.len());
-        let mut at = 0;
-        for &c in &self.send_counts {
-            padded.extend_from_slice(&bytes[at..at + c * size]);
-            padded.push(0xa5);
-            at += c * size;
-        }
-        let sc: Vec<usize> = self.send_counts.iter().map(|&c| c * size + 1).collect();
-        let rc: Vec<usize> = self.recv_counts.iter().map(|&c| c * size + 1).collect();
-        let got = dad
-            .grid()
-            .group()
-            .alltoallv(&padded, &sc, &rc)
-            .map_err(|e| HpfError::core("schedule execute", e))?;
-        let mut out = Vec::with_capacity(got.len());
-        let mut at = 0;
-        for &c in &self.recv_counts {
-            out.extend_from_slice(&got[at..at + c * size]);
-            if got[at + c * size] != 0xa5 {
-                return Err(HpfError::new(
-                    crate::error::HPF_ESYSTEM,
-                    "schedule execute: processes disagree on the exchange",
-                ));
+        let me = dad.grid().rank();
+        let wire = |counts: &[usize]| -> Vec<usize> {
+            counts
+                .iter()
+                .enumerate()
+                .map(|(q, &c)| if q == me { 0 } else { c * size })
+                .collect()
+        };
+        let sc = wire(&self.send_counts);
+        let rc = wire(&self.recv_counts);
+        let mut packed = Vec::with_capacity(sc.iter().sum());
+        for runs in &self.runs.send {
+            for &(o, len) in runs {
+                packed.extend_from_slice(T::as_bytes(&src[o..o + len]));
             }
-            at += c * size + 1;
         }
-        Ok(out)
+        dad.grid()
+            .group()
+            .exchange_sparse(&packed, &sc, &rc)
+            .map_err(|e| HpfError::core("schedule execute", e))
     }
 
-    fn unpack<T: Element>(&self, got: &[u8], dst: &mut [T]) {
+    fn unpack<T: Element>(&self, got: &[u8], dst: &mut [T]) -> HpfResult<()> {
         let size = T::KIND.size();
-        for (j, &o) in self.recv.iter().enumerate() {
-            dst[o] = T::get(&got[j * size..]);
+        let mut at = 0;
+        for runs in &self.runs.recv {
+            for &(o, len) in runs {
+                let bytes = len * size;
+                let from = got.get(at..at + bytes).ok_or_else(disagree)?;
+                T::as_bytes_mut(&mut dst[o..o + len]).copy_from_slice(from);
+                at += bytes;
+            }
         }
+        Ok(())
     }
+}
+
+fn disagree() -> HpfError {
+    HpfError::new(
+        crate::error::HPF_ESYSTEM,
+        "schedule execute: processes disagree on the exchange",
+    )
 }
