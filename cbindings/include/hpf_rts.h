@@ -112,6 +112,16 @@ int hpf_reduce_mask(int op, int dad, int type, const void *a, const int *mask, v
  * res_dad (a's shape without DIM, same grid, any distribution). */
 int hpf_reduce_dim(int op, int dad, int type, const void *a, const int *mask, int dim,
                    int res_dad, void *res);
+/* MAXLOC/MINLOC with MASK (NULL: all true): pos[rank] positions of the
+ * first extreme among the true elements, zeros if none. With DIM: a long
+ * long array (DAD res_dad, a's shape without DIM) of 1-based positions
+ * along DIM, 0 for a line without true elements. */
+int hpf_maxloc_mask(int dad, int type, const void *a, const int *mask, long long *pos);
+int hpf_minloc_mask(int dad, int type, const void *a, const int *mask, long long *pos);
+int hpf_maxloc_dim(int dad, int type, const void *a, const int *mask, int dim, int res_dad,
+                   long long *res);
+int hpf_minloc_dim(int dad, int type, const void *a, const int *mask, int dim, int res_dad,
+                   long long *res);
 /* The natural result DAD of a reduction along dim: the other dimensions as
  * in dad, no overlap. */
 int hpf_reduced_dad(int dad, int dim, int *res_dad);

@@ -1080,3 +1080,146 @@ pub extern "C" fn hpf_reduced_dad(dad: c_int, dim: c_int, res_dad: *mut c_int) -
         ptr::write(res_dad, h).ok_or_else(|| null(CALL, "res_dad"))
     })
 }
+
+fn loc_mask_into<T: Element>(
+    max: bool,
+    d: &Dad,
+    a: *const c_void,
+    mask: *const c_int,
+    pos: *mut c_longlong,
+) -> HpfResult<()> {
+    let call = if max {
+        "hpf_maxloc_mask"
+    } else {
+        "hpf_minloc_mask"
+    };
+    let m = mask_of(call, d, mask)?;
+    let p = crate::reduce_dim::locate_masked(max, d, local::<T>(call, "a", d, a)?, m)?;
+    ptr::write_all(pos, &p).ok_or_else(|| null(call, "pos"))
+}
+
+fn loc_mask(
+    max: bool,
+    dad: c_int,
+    r#type: c_int,
+    a: *const c_void,
+    mask: *const c_int,
+    pos: *mut c_longlong,
+) -> c_int {
+    let call = if max {
+        "hpf_maxloc_mask"
+    } else {
+        "hpf_minloc_mask"
+    };
+    run(call, || {
+        let d = get_dad(call, dad)?;
+        let k = kind(call, r#type)?;
+        typed!(k, loc_mask_into(max, &d, a, mask, pos))
+    })
+}
+
+/// `pos[rank] = MAXLOC(a, MASK=mask)`: 1-based positions of the first
+/// maximum among the elements where the LOGICAL int array `mask` (same
+/// DAD; NULL: all true) is true; zeros if there is none. Collective.
+/// Returns `HPF_OK`, `HPF_EBADHANDLE`, `HPF_EBADARG` or `HPF_ESYSTEM`.
+#[no_mangle]
+pub extern "C" fn hpf_maxloc_mask(
+    dad: c_int,
+    r#type: c_int,
+    a: *const c_void,
+    mask: *const c_int,
+    pos: *mut c_longlong,
+) -> c_int {
+    loc_mask(true, dad, r#type, a, mask, pos)
+}
+
+/// `pos[rank] = MINLOC(a, MASK=mask)`; as `hpf_maxloc_mask`.
+#[no_mangle]
+pub extern "C" fn hpf_minloc_mask(
+    dad: c_int,
+    r#type: c_int,
+    a: *const c_void,
+    mask: *const c_int,
+    pos: *mut c_longlong,
+) -> c_int {
+    loc_mask(false, dad, r#type, a, mask, pos)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn loc_dim_into<T: Element>(
+    max: bool,
+    d: &Dad,
+    a: *const c_void,
+    mask: *const c_int,
+    dim: usize,
+    rd: &Dad,
+    res: *mut c_longlong,
+) -> HpfResult<()> {
+    let call = if max {
+        "hpf_maxloc_dim"
+    } else {
+        "hpf_minloc_dim"
+    };
+    let m = mask_of(call, d, mask)?;
+    let src = local::<T>(call, "a", d, a)?;
+    let out = local_mut::<i64>(call, "result", rd, res as *mut c_void)?;
+    crate::reduce_dim::locate_dim(max, d, src, m, dim, rd, out)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn loc_dim(
+    max: bool,
+    dad: c_int,
+    r#type: c_int,
+    a: *const c_void,
+    mask: *const c_int,
+    dim: c_int,
+    res_dad: c_int,
+    res: *mut c_longlong,
+) -> c_int {
+    let call = if max {
+        "hpf_maxloc_dim"
+    } else {
+        "hpf_minloc_dim"
+    };
+    run(call, || {
+        let d = get_dad(call, dad)?;
+        let rd = get_dad(call, res_dad)?;
+        let k = kind(call, r#type)?;
+        let dm = usize::try_from(dim - 1)
+            .map_err(|_| HpfError::bad_arg(call, format!("DIM {dim} is not positive")))?;
+        typed!(k, loc_dim_into(max, &d, a, mask, dm, &rd, res))
+    })
+}
+
+/// `res = MAXLOC(a, DIM=dim, MASK=mask)` (dim 1-based) into a `long long`
+/// array with DAD `res_dad` (the shape of `a` without DIM): per line along
+/// DIM the 1-based position of its first maximum among the elements where
+/// `mask` (NULL: all true) holds, 0 if none. Collective. Returns `HPF_OK`,
+/// `HPF_EBADHANDLE`, `HPF_EMISMATCH`, `HPF_EBADARG` or `HPF_ESYSTEM`.
+#[no_mangle]
+pub extern "C" fn hpf_maxloc_dim(
+    dad: c_int,
+    r#type: c_int,
+    a: *const c_void,
+    mask: *const c_int,
+    dim: c_int,
+    res_dad: c_int,
+    res: *mut c_longlong,
+) -> c_int {
+    loc_dim(true, dad, r#type, a, mask, dim, res_dad, res)
+}
+
+/// `res = MINLOC(a, DIM=dim, MASK=mask)`; as `hpf_maxloc_dim`.
+#[no_mangle]
+pub extern "C" fn hpf_minloc_dim(
+    dad: c_int,
+    r#type: c_int,
+    a: *const c_void,
+    mask: *const c_int,
+    dim: c_int,
+    res_dad: c_int,
+    res: *mut c_longlong,
+) -> c_int {
+    loc_dim(false, dad, r#type, a, mask, dim, res_dad, res)
+}

@@ -138,6 +138,30 @@ impl<T: Element> DArray<T> {
         Ok(out)
     }
 
+    /// `MAXLOC(self, MASK=mask)` (`max`) or MINLOC: 1-based positions of
+    /// the first extreme among the elements where MASK is true; zeros if
+    /// there is none.
+    pub fn loc_masked(&self, max: bool, mask: Option<&DArray<i32>>) -> HpfResult<Vec<i64>> {
+        let m = aligned_mask("MAXLOC/MINLOC with MASK", &self.dad, mask)?;
+        reduce_dim::locate_masked(max, &self.dad, &self.data, m)
+    }
+
+    /// `MAXLOC(self, DIM=dim, MASK=mask)` (`max`) or MINLOC (dim 0-based)
+    /// into a new `i64` array with DAD `res`: per line along DIM the
+    /// 1-based position of its first extreme, 0 if none.
+    pub fn loc_dim(
+        &self,
+        max: bool,
+        dim: usize,
+        mask: Option<&DArray<i32>>,
+        res: &Dad,
+    ) -> HpfResult<DArray<i64>> {
+        let m = aligned_mask("MAXLOC/MINLOC with DIM", &self.dad, mask)?;
+        let mut out = DArray::new(res);
+        reduce_dim::locate_dim(max, &self.dad, &self.data, m, dim, res, &mut out.data)?;
+        Ok(out)
+    }
+
     /// Fills the whole overlap area from the owners; `periodic` per
     /// dimension.
     pub fn shift_overlap(&mut self, periodic: &[bool]) -> HpfResult<()> {

@@ -161,16 +161,37 @@ pub fn dot_product<T: Element>(dad: &Dad, a: &[T], b: &[T]) -> HpfResult<T> {
         .fold(T::zero(), |s, p| s.plus(T::get(p))))
 }
 
+/// MAXLOC (`max`) or MINLOC over the elements whose local offset passes
+/// `keep`.
+pub(crate) fn locate_where<T: Element>(
+    call: &str,
+    dad: &Dad,
+    buf: &[T],
+    max: bool,
+    keep: impl Fn(usize) -> bool,
+) -> HpfResult<Vec<i64>> {
+    if max {
+        locate(call, dad, buf, |x, v| x > v, keep)
+    } else {
+        locate(call, dad, buf, |x, v| x < v, keep)
+    }
+}
+
 /// MAXLOC/MINLOC: `better(x, best)` says whether `x` beats the best so far
-/// strictly; ties go to the lowest column-major position.
+/// strictly; ties go to the lowest column-major position; only elements
+/// whose offset passes `keep` count.
 fn locate<T: Element>(
     call: &str,
     dad: &Dad,
     buf: &[T],
     better: impl Fn(T, T) -> bool,
+    keep: impl Fn(usize) -> bool,
 ) -> HpfResult<Vec<i64>> {
     check_len(call, dad, buf, "ARRAY")?;
     let best: Option<(T, usize)> = local_fold(dad, None, |b, g, off| {
+        if !keep(off) {
+            return b;
+        }
         let x = buf[off];
         let pos = dad.linear(g);
         match b {
@@ -217,10 +238,10 @@ fn read_u64(b: &[u8]) -> u64 {
 /// MAXLOC(ARRAY): 1-based positions of the first maximum in array element
 /// order (positions, not subscripts); all zeros for an empty array.
 pub fn maxloc<T: Element>(dad: &Dad, buf: &[T]) -> HpfResult<Vec<i64>> {
-    locate("hpf_maxloc", dad, buf, |x, v| x > v)
+    locate("hpf_maxloc", dad, buf, |x, v| x > v, |_| true)
 }
 
 /// MINLOC(ARRAY): as [`maxloc`] for the first minimum.
 pub fn minloc<T: Element>(dad: &Dad, buf: &[T]) -> HpfResult<Vec<i64>> {
-    locate("hpf_minloc", dad, buf, |x, v| x < v)
+    locate("hpf_minloc", dad, buf, |x, v| x < v, |_| true)
 }

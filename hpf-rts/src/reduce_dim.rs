@@ -1,6 +1,6 @@
-//! The reductions with DIM and MASK: SUM, PRODUCT, MAXVAL and MINVAL of
-//! the elements where MASK is true, over the whole array or along one
-//! dimension; COUNT, ALL and ANY along one dimension.
+//! The reductions with DIM and MASK: SUM, PRODUCT, MAXVAL, MINVAL, MAXLOC
+//! and MINLOC of the elements where MASK is true, over the whole array or
+//! along one dimension; COUNT, ALL and ANY along one dimension.
 //!
 //! MASK is a LOGICAL array stored as `i32` (non-zero true) with the same
 //! DAD as ARRAY (aligned); an element whose mask is false counts as the
@@ -164,20 +164,53 @@ pub fn reduced_dad(dad: &Dad, dim: usize) -> HpfResult<Dad> {
     Dad::new(dad.grid(), &specs)
 }
 
-/// The DIM fold: `step(acc, off)` adds the element at local offset `off`
-/// of ARRAY to a partial result; partial results of the line are combined
-/// with `combine`. Writes the result into `res` (DAD `res_dad`).
-#[allow(clippy::too_many_arguments)]
-fn fold_dim<R: Element>(
-    call: &str,
-    dad: &Dad,
-    dim: usize,
-    identity: R,
-    step: impl Fn(R, usize) -> R,
-    combine: impl Fn(R, R) -> R,
-    res_dad: &Dad,
-    res: &mut [R],
-) -> HpfResult<()> {
+/// A partial result of a DIM reduction: what travels between the
+/// processes of a line.
+trait Acc: Copy {
+    /// Bytes of one value.
+    const SIZE: usize;
+    fn put(self, out: &mut Vec<u8>);
+    fn get(b: &[u8]) -> Self;
+}
+
+impl<T: Element> Acc for T {
+    const SIZE: usize = std::mem::size_of::<T>();
+    fn put(self, out: &mut Vec<u8>) {
+        Element::put(self, out)
+    }
+    fn get(b: &[u8]) -> Self {
+        Element::get(b)
+    }
+}
+
+/// The best value of a line so far and its 0-based position along DIM
+/// (`u64::MAX`: none yet).
+#[derive(Clone, Copy, Debug)]
+struct Loc<T> {
+    v: T,
+    pos: u64,
+}
+
+impl<T: Element> Acc for Loc<T> {
+    const SIZE: usize = std::mem::size_of::<T>() + 8;
+    fn put(self, out: &mut Vec<u8>) {
+        self.v.put(out);
+        out.extend_from_slice(&self.pos.to_ne_bytes());
+    }
+    fn get(b: &[u8]) -> Self {
+        let n = std::mem::size_of::<T>();
+        let mut p = [0u8; 8];
+        p.copy_from_slice(&b[n..n + 8]);
+        Loc {
+            v: T::get(b),
+            pos: u64::from_ne_bytes(p),
+        }
+    }
+}
+
+/// Checks DIM and the result DAD of a reduction along `dim`; returns the
+/// natural result DAD.
+fn check_dim<R>(call: &str, dad: &Dad, dim: usize, res_dad: &Dad, res: &[R]) -> HpfResult<Dad> {
     if dim >= dad.rank() {
         return Err(HpfError::bad_arg(
             call,
@@ -197,6 +230,33 @@ fn fold_dim<R: Element>(
             ),
         ));
     }
+    Ok(nat)
+}
+
+/// Writes the natural-DAD result `full` into `res` (DAD `res_dad`),
+/// remapping when the DADs differ.
+fn store<R: Element>(nat: &Dad, full: &[R], res_dad: &Dad, res: &mut [R]) -> HpfResult<()> {
+    if res_dad == nat {
+        res.copy_from_slice(full);
+        Ok(())
+    } else {
+        schedule::remap(nat, res_dad)?.execute(res_dad, full, res)
+    }
+}
+
+/// The DIM fold over the natural result DAD `nat`: `step(acc, off, i)`
+/// adds the element at local offset `off` of ARRAY, whose 0-based global
+/// index along DIM is `i`, to a partial result; partial results of the
+/// line are combined with `combine` in coordinate order.
+fn fold_dim<A: Acc>(
+    call: &str,
+    dad: &Dad,
+    dim: usize,
+    nat: &Dad,
+    identity: A,
+    step: impl Fn(A, usize, usize) -> A,
+    combine: impl Fn(A, A) -> A,
+) -> HpfResult<Vec<A>> {
     let grid = dad.grid();
     let me = grid.rank();
     // Partial results over this process's owned cells of the result.
@@ -204,6 +264,8 @@ fn fold_dim<R: Element>(
     let nstrides = nat.strides_of(me);
     let astrides = dad.strides_of(me);
     let counts = dad.counts_of(me);
+    let dd = &dad.dims()[dim];
+    let dc = dd.coord(grid.my_coords());
     if !counts.contains(&0) {
         let rank = dad.rank();
         let mut l = vec![0usize; rank];
@@ -219,7 +281,7 @@ fn fold_dim<R: Element>(
                     j += 1;
                 }
             }
-            part[roff] = step(part[roff], aoff);
+            part[roff] = step(part[roff], aoff, dd.global(dc, l[dim]));
             let mut k = 0;
             loop {
                 if k == rank {
@@ -250,14 +312,14 @@ fn fold_dim<R: Element>(
     let d = &dad.dims()[dim];
     let line = d.distributed() && grid.dims()[d.spec.pdim] > 1;
     let full = if line {
-        let mut bytes = Vec::with_capacity(part.len() * R::KIND.size());
+        let mut bytes = Vec::with_capacity(part.len() * A::SIZE);
         for &x in &part {
             x.put(&mut bytes);
         }
         let (all, lens) = grid
             .with_line(d.spec.pdim, |g| g.allgatherv(&bytes))?
             .map_err(|e| HpfError::core(call, e))?;
-        let size = R::KIND.size();
+        let size = A::SIZE;
         let mut out = vec![identity; part.len()];
         let mut at = 0;
         for len in lens {
@@ -268,7 +330,7 @@ fn fold_dim<R: Element>(
                 ));
             }
             for (i, o) in out.iter_mut().enumerate() {
-                *o = combine(*o, R::get(&all[at + i * size..]));
+                *o = combine(*o, A::get(&all[at + i * size..]));
             }
             at += len;
         }
@@ -276,12 +338,7 @@ fn fold_dim<R: Element>(
     } else {
         part.iter().map(|&x| combine(identity, x)).collect()
     };
-    if *res_dad == nat {
-        res.copy_from_slice(&full);
-        Ok(())
-    } else {
-        schedule::remap(&nat, res_dad)?.execute(res_dad, &full, res)
-    }
+    Ok(full)
 }
 
 /// `res = op(ARRAY, DIM=dim, MASK=mask)` (dim 0-based; mask `None`: all
@@ -299,12 +356,14 @@ pub fn reduce_dim<T: Element>(
     let call = op.name();
     check_len(call, dad, buf, "ARRAY")?;
     check_mask(call, dad, mask)?;
-    fold_dim(
+    let nat = check_dim(call, dad, dim, res_dad, res)?;
+    let full = fold_dim(
         call,
         dad,
         dim,
+        &nat,
         op.identity::<T>(),
-        |a, off| {
+        |a, off, _| {
             if masked(mask, off) {
                 op.apply(a, buf[off])
             } else {
@@ -312,9 +371,8 @@ pub fn reduce_dim<T: Element>(
             }
         },
         |a, b| op.apply(a, b),
-        res_dad,
-        res,
-    )
+    )?;
+    store(&nat, &full, res_dad, res)
 }
 
 /// `res = op(MASK, DIM=dim)` for COUNT, ALL and ANY of a LOGICAL array
@@ -329,37 +387,114 @@ pub fn logical_dim(
 ) -> HpfResult<()> {
     let call = op.name();
     check_len(call, dad, mask, "MASK")?;
+    let nat = check_dim(call, dad, dim, res_dad, res)?;
     let t = |off: usize| i32::from(mask[off] != 0);
-    match op {
+    let full = match op {
         LogicalOp::Count => fold_dim(
             call,
             dad,
             dim,
-            0,
-            |a, off| a.wrapping_add(t(off)),
+            &nat,
+            0i32,
+            |a, off, _| a.wrapping_add(t(off)),
             |a, b| a.wrapping_add(b),
-            res_dad,
-            res,
         ),
         LogicalOp::All => fold_dim(
             call,
             dad,
             dim,
-            1,
-            |a, off| a & t(off),
+            &nat,
+            1i32,
+            |a, off, _| a & t(off),
             |a, b| a & b,
-            res_dad,
-            res,
         ),
         LogicalOp::Any => fold_dim(
             call,
             dad,
             dim,
-            0,
-            |a, off| a | t(off),
+            &nat,
+            0i32,
+            |a, off, _| a | t(off),
             |a, b| a | b,
-            res_dad,
-            res,
         ),
-    }
+    }?;
+    store(&nat, &full, res_dad, res)
+}
+
+/// `res = MAXLOC(ARRAY, DIM=dim, MASK=mask)` (`max`) or MINLOC (dim
+/// 0-based): per result cell the 1-based position along DIM of the first
+/// extreme among the elements where MASK is true, 0 if there is none; an
+/// `i64` result.
+#[allow(clippy::too_many_arguments)]
+pub fn locate_dim<T: Element>(
+    max: bool,
+    dad: &Dad,
+    buf: &[T],
+    mask: Option<&[i32]>,
+    dim: usize,
+    res_dad: &Dad,
+    res: &mut [i64],
+) -> HpfResult<()> {
+    let call = if max { "hpf_maxloc" } else { "hpf_minloc" };
+    check_len(call, dad, buf, "ARRAY")?;
+    check_mask(call, dad, mask)?;
+    let nat = check_dim(call, dad, dim, res_dad, res)?;
+    let better = |x: Loc<T>, best: Loc<T>| -> bool {
+        if x.pos == u64::MAX {
+            return false;
+        }
+        if best.pos == u64::MAX {
+            return true;
+        }
+        let strict = if max { x.v > best.v } else { x.v < best.v };
+        strict || (x.v == best.v && x.pos < best.pos)
+    };
+    let none = Loc {
+        v: T::zero(),
+        pos: u64::MAX,
+    };
+    let full = fold_dim(
+        call,
+        dad,
+        dim,
+        &nat,
+        none,
+        |a, off, i| {
+            let x = Loc {
+                v: buf[off],
+                pos: i as u64,
+            };
+            if masked(mask, off) && better(x, a) {
+                x
+            } else {
+                a
+            }
+        },
+        |a, b| if better(b, a) { b } else { a },
+    )?;
+    let pos: Vec<i64> = full
+        .iter()
+        .map(|l| {
+            if l.pos == u64::MAX {
+                0
+            } else {
+                l.pos as i64 + 1
+            }
+        })
+        .collect();
+    store(&nat, &pos, res_dad, res)
+}
+
+/// `MAXLOC(ARRAY, MASK=mask)` (`max`) or MINLOC over the whole array:
+/// 1-based positions of the first extreme in array element order among
+/// the elements where MASK is true; zeros if there is none.
+pub fn locate_masked<T: Element>(
+    max: bool,
+    dad: &Dad,
+    buf: &[T],
+    mask: Option<&[i32]>,
+) -> HpfResult<Vec<i64>> {
+    let call = if max { "hpf_maxloc" } else { "hpf_minloc" };
+    check_mask(call, dad, mask)?;
+    crate::reduce::locate_where(call, dad, buf, max, |off| masked(mask, off))
 }

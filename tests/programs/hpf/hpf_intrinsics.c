@@ -7,6 +7,7 @@
  * - EOSHIFT by +2 and -3 along a distributed dimension with a boundary;
  * - SUM with MASK, SUM and MAXVAL along DIM (with and without MASK),
  *   COUNT and ANY along DIM, into natural and other result DADs;
+ * - MAXLOC along DIM with MASK, MINLOC with MASK;
  * - error codes of a bad DIM and a wrong result shape.
  *
  * Results are gathered with hpf_copy onto a collapsed DAD. Prints
@@ -214,6 +215,36 @@ int main(void)
         char msg[200];
         hpf_error_message(msg, sizeof msg);
         CHECK(strstr(msg, "DIM 1") != NULL, "message names DIM: %s", msg);
+        free(res);
+        hpf_dad_free(r), hpf_dad_free(rcopy);
+    }
+
+    /* MAXLOC along DIM 1 with MASK into a BLOCK vector on grid dimension
+     * 1; MINLOC with MASK over the whole array. */
+    {
+        long long rext[1] = {N};
+        int bd[1] = {HPF_BLOCK}, bp[1] = {1};
+        int r = dad(1, rext, bd, bp);
+        int rcopy = dad(1, rext, (int[]){HPF_COLLAPSED}, (int[]){0});
+        long long *res = calloc(N, sizeof(long long)), whole_l[N];
+        EXPECT(hpf_maxloc_dim(a, HPF_REAL8, x, mask, 1, r, res), HPF_OK);
+        EXPECT(hpf_copy(r, res, rcopy, whole_l, HPF_INTEGER8), HPF_OK);
+        int bad = 0;
+        for (int j = 1; j <= N; j++) {
+            int best = 0;
+            for (int i = 1; i <= M; i++)
+                if ((i + j) % 2 == 0 && (best == 0 || f(i, j) > f(best, j))) best = i;
+            bad += whole_l[j - 1] != best;
+        }
+        CHECK(bad == 0, "MAXLOC DIM 1 with MASK: %d cells wrong", bad);
+        long long pos[2] = {-1, -1};
+        EXPECT(hpf_minloc_mask(a, HPF_REAL8, x, mask, pos), HPF_OK);
+        int bi = 0, bj = 0;
+        for (int j = 1; j <= N; j++)
+            for (int i = 1; i <= M; i++)
+                if ((i + j) % 2 == 0 && (bi == 0 || f(i, j) < f(bi, bj))) bi = i, bj = j;
+        CHECK(pos[0] == bi && pos[1] == bj, "MINLOC with MASK (%lld,%lld) != (%d,%d)", pos[0],
+              pos[1], bi, bj);
         free(res);
         hpf_dad_free(r), hpf_dad_free(rcopy);
     }

@@ -376,6 +376,46 @@ fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: us
                 .collect();
             check_eq!(got, want, "{op:?} DIM {}: {what}", rdim + 1);
         }
+        for max in [true, false] {
+            let use_mask = rng.below(2) == 0;
+            let got = a
+                .loc_dim(max, rdim, use_mask.then_some(&mask), &rdad)
+                .expect("loc with DIM")
+                .to_global()
+                .expect("gather");
+            let want: Vec<i64> = (0..rn)
+                .map(|q| {
+                    let mut best: Option<(usize, T)> = None;
+                    for (i, &p) in line(q).iter().enumerate() {
+                        if use_mask && mref[p] == 0 {
+                            continue;
+                        }
+                        let x = reference[p];
+                        let wins = match best {
+                            None => true,
+                            Some((_, b)) => {
+                                if max {
+                                    x > b
+                                } else {
+                                    x < b
+                                }
+                            }
+                        };
+                        if wins {
+                            best = Some((i, x));
+                        }
+                    }
+                    best.map_or(0, |(i, _)| i as i64 + 1)
+                })
+                .collect();
+            check_eq!(
+                got,
+                want,
+                "{} DIM {} mask {use_mask}: {what}",
+                if max { "MAXLOC" } else { "MINLOC" },
+                rdim + 1
+            );
+        }
     }
 
     // MAXLOC, MINLOC: 1-based positions of the first extreme.
@@ -401,6 +441,39 @@ fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: us
         first(&|x, b| x < b),
         "MINLOC {what}"
     );
+
+    // MAXLOC/MINLOC with MASK: the first extreme among the true elements.
+    for max in [true, false] {
+        let mut best: Option<usize> = None;
+        for (p, &x) in reference.iter().enumerate() {
+            if mref[p] == 0 {
+                continue;
+            }
+            let wins = match best {
+                None => true,
+                Some(b) => {
+                    if max {
+                        x > reference[b]
+                    } else {
+                        x < reference[b]
+                    }
+                }
+            };
+            if wins {
+                best = Some(p);
+            }
+        }
+        let want: Vec<i64> = match best {
+            Some(p) => unlinear(&shape, p).iter().map(|&i| i as i64 + 1).collect(),
+            None => vec![0; rank],
+        };
+        check_eq!(
+            a.loc_masked(max, Some(&mask)).expect("loc with mask"),
+            want,
+            "{} with MASK {what}",
+            if max { "MAXLOC" } else { "MINLOC" }
+        );
+    }
 
     // DOT_PRODUCT on rank-1 arrays.
     if rank == 1 {
