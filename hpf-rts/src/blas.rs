@@ -48,11 +48,17 @@ extern "C" {
 /// column-major with its leading dimension.
 #[derive(Clone, Copy, Debug)]
 pub struct GemmShape {
+    /// Rows of A and C.
     pub m: usize,
+    /// Columns of B and C.
     pub n: usize,
+    /// Columns of A, rows of B.
     pub k: usize,
+    /// Leading dimension of A.
     pub lda: usize,
+    /// Leading dimension of B.
     pub ldb: usize,
+    /// Leading dimension of C.
     pub ldc: usize,
 }
 

@@ -69,7 +69,7 @@ fn numroc_equals_scalapack() {
 fn matmul_equals_dgemm_and_pdgemm_takes_our_descriptors() {
     let exe = build(
         "hpf/hpf_pdgemm.c",
-        &["mpbridge", "scalapack-openmpi", "blas", "m"],
+        &["mpbridge", "scalapack-openmpi", "openblas", "m"],
     );
     for n in 1..=4u32 {
         let r = mpiexec(n, &exe, &[], LIMIT);

@@ -2,7 +2,7 @@
  *
  * - hpf_matmul (SUMMA with local products on the system BLAS) on
  *   CYCLIC(k) x CYCLIC(k), (BLOCK, BLOCK) and mixed operand layouts, each
- *   against a serial DGEMM of the whole matrices (reference BLAS dgemm_),
+ *   against a serial DGEMM of the whole matrices (OpenBLAS dgemm_),
  * - hpf_dad_scalapack_desc on the same DADs, handed with the local
  *   buffers to Debian libscalapack's pdgemm_, whose result must equal the
  *   serial one too (the BLACS grid is made with Cblacs_gridinit "Row" on
