@@ -13,7 +13,8 @@ C     does. Each sweep updates the overlap (HPF_SHIFT_OVERLAP), computes
 C     on the owned cells and takes the residual with HPF_SUM; every
 C     process also runs the iteration serially and checks that the
 C     residuals and the final array (gathered by HPF_COPY onto a
-C     collapsed DAD) equal it. Prints
+C     collapsed DAD) equal it; then TRANSPOSE, SUM along DIM and CSHIFT
+C     of the result through the same entry points. Prints
 C     "hpf_jacobi_f77 rank R: P passed, F failed".
       PROGRAM JACF77
       INCLUDE 'hpf_rts.fh'
@@ -28,6 +29,9 @@ C     "hpf_jacobi_f77 rank R: P passed, F failed".
       INTEGER NPASS, NFAIL
       LOGICAL OKRES, OKSH
       CHARACTER*120 MSG
+      INTEGER DT, DTW, DR, DRW, TEXT(2)
+      DOUBLE PRECISION GT(M, N), RS(M), RW(M), SH(N, M), WT(MAXW)
+      DOUBLE PRECISION WR(MAXW), WS(MAXW), WANT
       COMMON /TALLY/ NPASS, NFAIL
 
       CALL HPF_INIT(IERR)
@@ -132,6 +136,72 @@ C        rounding bound of N*M additions.
  120  CONTINUE
       CALL CHECK(NBAD .EQ. 0, 'Jacobi result equals the serial run')
 
+C     The other intrinsics from Fortran on the final array:
+C     TRANSPOSE to an M x N (BLOCK, BLOCK) array, SUM along DIM 1 into a
+C     BLOCK vector, CSHIFT by 2 along DIM 2; each gathered and compared
+C     with the serial result.
+      DO 130 K = 1, 2
+         DIST(K) = HPF_BLOCK
+         PDIM(K) = K
+ 130  CONTINUE
+      TEXT(1) = M
+      TEXT(2) = N
+      CALL HPF_DAD_CREATE(GRID, 2, LB, TEXT, DIST, BLK, PDIM, OLO, OHI,
+     &                    DT, IERR)
+      DO 140 K = 1, 2
+         DIST(K) = HPF_COLLAPSED
+         PDIM(K) = 0
+ 140  CONTINUE
+      CALL HPF_DAD_CREATE(GRID, 2, LB, TEXT, DIST, BLK, PDIM, OLO, OHI,
+     &                    DTW, IERR)
+      CALL HPF_TRANSPOSE(DAD, WA, DT, WT, HPF_REAL8, IERR)
+      CALL CHECK(IERR .EQ. HPF_OK, 'HPF_TRANSPOSE')
+      CALL HPF_COPY(DT, WT, DTW, GT, HPF_REAL8, IERR)
+      NBAD = 0
+      DO 160 J = 1, N
+         DO 150 I = 1, M
+            IF (GT(I, J) .NE. S(J, I)) NBAD = NBAD + 1
+ 150     CONTINUE
+ 160  CONTINUE
+      CALL CHECK(NBAD .EQ. 0, 'TRANSPOSE equals the serial one')
+
+      DIST(1) = HPF_BLOCK
+      PDIM(1) = 2
+      CALL HPF_DAD_CREATE(GRID, 1, LB, EXT(2), DIST, BLK, PDIM, OLO,
+     &                    OHI, DR, IERR)
+      DIST(1) = HPF_COLLAPSED
+      PDIM(1) = 0
+      CALL HPF_DAD_CREATE(GRID, 1, LB, EXT(2), DIST, BLK, PDIM, OLO,
+     &                    OHI, DRW, IERR)
+      CALL HPF_REDUCE_DIM(HPF_OP_SUM, DAD, HPF_REAL8, WA, 1, DR, WR,
+     &                    IERR)
+      CALL CHECK(IERR .EQ. HPF_OK, 'HPF_REDUCE_DIM')
+      CALL HPF_COPY(DR, WR, DRW, RW, HPF_REAL8, IERR)
+      NBAD = 0
+      DO 180 J = 1, M
+         WANT = 0
+         DO 170 I = 1, N
+            WANT = WANT + S(I, J)
+ 170     CONTINUE
+         IF (ABS(RW(J) - WANT) .GT. 1.0D-12 * (ABS(WANT) + 1))
+     &      NBAD = NBAD + 1
+ 180  CONTINUE
+      CALL CHECK(NBAD .EQ. 0, 'SUM along DIM 1 equals the serial one')
+
+      CALL HPF_CSHIFT(DAD, HPF_REAL8, WA, WS, 2, 2, IERR)
+      CALL CHECK(IERR .EQ. HPF_OK, 'HPF_CSHIFT')
+      CALL HPF_COPY(DAD, WS, WHOLE, SH, HPF_REAL8, IERR)
+      NBAD = 0
+      DO 200 J = 1, M
+         DO 190 I = 1, N
+            IF (SH(I, J) .NE. S(I, MOD(J + 1, M) + 1)) NBAD = NBAD + 1
+ 190     CONTINUE
+ 200  CONTINUE
+      CALL CHECK(NBAD .EQ. 0, 'CSHIFT equals the serial one')
+      CALL HPF_REDUCE_DIM(HPF_OP_SUM, DAD, HPF_REAL8, WA, 3, DR, WR,
+     &                    IERR)
+      CALL CHECK(IERR .EQ. HPF_EBADARG, 'DIM 3 refused')
+
 C     Errors come back in IERR, with a message.
       CALL HPF_SUM(9999, HPF_REAL8, WD, R, IERR)
       CALL CHECK(IERR .EQ. HPF_EBADHANDLE, 'bad handle')
@@ -143,6 +213,10 @@ C     Errors come back in IERR, with a message.
 
       CALL HPF_DAD_FREE(DAD, IERR)
       CALL HPF_DAD_FREE(WHOLE, IERR)
+      CALL HPF_DAD_FREE(DT, IERR)
+      CALL HPF_DAD_FREE(DTW, IERR)
+      CALL HPF_DAD_FREE(DR, IERR)
+      CALL HPF_DAD_FREE(DRW, IERR)
       CALL HPF_FINALIZE(IERR)
       CALL CHECK(IERR .EQ. HPF_OK, 'HPF_FINALIZE')
       WRITE (*, '(A,I0,A,I0,A,I0,A)') 'hpf_jacobi_f77 rank ', ME, ': ',
