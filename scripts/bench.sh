@@ -28,7 +28,7 @@ SVG=$OUT/results.svg
 CSV_HEADER='layer,op,bytes,ours_us,baseline,baseline_us,ratio'
 
 # Layers in the order they run.
-LAYERS=(core pvm tcgmsg express ga ensemble)
+LAYERS=(core pvm tcgmsg express ga ensemble hpf)
 
 # Targets: layer op baseline bytes max_ratio (ratio = ours_us / baseline_us).
 # A target is checked when its layer ran (a missing row then counts as a
@@ -63,6 +63,13 @@ ga put-remote mpi 1048576 1.3
 ga acc-remote mpi 1048576 1.3
 core pingpong-tcp mpi 8 1.1
 core pingpong-tcp mpi 4194304 1.1
+hpf halo-2x2 mpi 33554432 1.1
+hpf halo-1x2 mpi 33554432 1.1
+hpf remap pdgemr2d 33554432 1.0
+hpf matmul-2x2 pdgemm 33554432 1.1
+hpf matmul-1x2 pdgemm 33554432 1.1
+hpf sum mpi 33554432 1.1
+hpf cshift mpi 33554432 1.1
 '
 # Core ping-pong from 64 B to 4 KiB: at most 1.0 at every size.
 for ((bytes = 64; bytes <= 4096; bytes *= 2)); do
@@ -372,6 +379,15 @@ bench_tcgmsg() {
     mpicc -O2 -Wall -Wextra -I "$STAGE/include" -o "$OUT/tcgmsg_pingpong" bench/tcgmsg_pingpong.c \
         -L "$STAGE/lib" -Wl,-rpath,"$STAGE/lib" -ltcgmsg
     run_mpi 2 "$OUT/tcgmsg_pingpong" --csv "$CSV"
+}
+
+bench_hpf() {
+    echo "== hpf: halo, remap, matmul, sum, cshift against MPI and ScaLAPACK (same job; 2x2 and 1x2 grids)"
+    mpicc -O2 -Wall -Wextra -I "$STAGE/include" -o "$OUT/hpf_bench" bench/hpf_bench.c \
+        -L "$STAGE/lib" -Wl,-rpath,"$STAGE/lib" -lmpbridge -lscalapack-openmpi -lm
+    # One BLAS thread per process, for ours and ScaLAPACK alike.
+    OPENBLAS_NUM_THREADS=1 run_mpi 4 "$OUT/hpf_bench" --csv "$CSV"
+    OPENBLAS_NUM_THREADS=1 run_mpi 2 "$OUT/hpf_bench" --small --csv "$CSV"
 }
 
 bench_express() {

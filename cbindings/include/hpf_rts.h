@@ -96,6 +96,36 @@ int hpf_dot_product(int dad, int type, const void *a, const void *b, void *resul
 int hpf_maxloc(int dad, int type, const void *a, long long *pos);
 int hpf_minloc(int dad, int type, const void *a, long long *pos);
 
+/* Reductions with MASK and DIM. Ops: */
+#define HPF_OP_SUM     1
+#define HPF_OP_PRODUCT 2
+#define HPF_OP_MAXVAL  3
+#define HPF_OP_MINVAL  4
+#define HPF_OP_COUNT   5 /* DIM form only; LOGICAL (int) array, int result */
+#define HPF_OP_ALL     6 /* DIM form only; result 1/0 */
+#define HPF_OP_ANY     7 /* DIM form only; result 1/0 */
+/* *result = op(a, MASK=mask) over the whole array; mask is a LOGICAL int
+ * array with a's DAD, NULL for all true; masked-out elements count as the
+ * identity. */
+int hpf_reduce_mask(int op, int dad, int type, const void *a, const int *mask, void *result);
+/* res = op(a, DIM=dim, MASK=mask) (dim 1-based) into an array with DAD
+ * res_dad (a's shape without DIM, same grid, any distribution). */
+int hpf_reduce_dim(int op, int dad, int type, const void *a, const int *mask, int dim,
+                   int res_dad, void *res);
+/* MAXLOC/MINLOC with MASK (NULL: all true): pos[rank] positions of the
+ * first extreme among the true elements, zeros if none. With DIM: a long
+ * long array (DAD res_dad, a's shape without DIM) of 1-based positions
+ * along DIM, 0 for a line without true elements. */
+int hpf_maxloc_mask(int dad, int type, const void *a, const int *mask, long long *pos);
+int hpf_minloc_mask(int dad, int type, const void *a, const int *mask, long long *pos);
+int hpf_maxloc_dim(int dad, int type, const void *a, const int *mask, int dim, int res_dad,
+                   long long *res);
+int hpf_minloc_dim(int dad, int type, const void *a, const int *mask, int dim, int res_dad,
+                   long long *res);
+/* The natural result DAD of a reduction along dim: the other dimensions as
+ * in dad, no overlap. */
+int hpf_reduced_dad(int dad, int dim, int *res_dad);
+
 /* Communication. Schedules are planned on first use and cached. */
 /* Fill the overlap area from the owners, corners included; periodic[rank]
  * (NULL: none periodic). */
@@ -104,6 +134,27 @@ int hpf_shift_overlap(int dad, int type, void *a, const int *periodic);
 int hpf_cshift(int dad, int type, const void *src, void *dst, long long shift, int dim);
 /* dst = src between two DADs of the same shape and grid (remap). */
 int hpf_copy(int src_dad, const void *src, int dst_dad, void *dst, int type);
+/* dst = TRANSPOSE(src): rank 2, dst has the reversed shape, any DADs on
+ * the same grid. */
+int hpf_transpose(int src_dad, const void *src, int dst_dad, void *dst, int type);
+/* dst = SPREAD(src, dim, ncopies): dst has one dimension more, of extent
+ * ncopies at dim (1-based). */
+int hpf_spread(int src_dad, const void *src, int dim, int dst_dad, void *dst, int type);
+/* dst = EOSHIFT(src, shift, *boundary, dim); boundary NULL means zero. */
+int hpf_eoshift(int dad, int type, const void *src, void *dst, long long shift,
+                const void *boundary, int dim);
+
+/* c = MATMUL(a, b) for rank-2 arrays on one grid (SUMMA; local products
+ * on the system BLAS; operands in another layout than c's rows/columns
+ * are remapped first). Only owned cells of c are written. */
+int hpf_matmul(int a_dad, const void *a, int b_dad, const void *b, int c_dad, void *c,
+               int type);
+
+/* ScaLAPACK interop: desc[9] of a rank-2 DAD on a P x Q grid (dimension 1
+ * on grid dimension 0, dimension 2 on grid dimension 1, no overlap) for a
+ * BLACS context made with Cblacs_gridinit(&ictxt, "Row", P, Q) over the
+ * same processes. The DAD's local buffer is the local array. */
+int hpf_dad_scalapack_desc(int dad, int ictxt, int *desc);
 
 #ifdef __cplusplus
 }

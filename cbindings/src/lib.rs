@@ -8,6 +8,7 @@ pub use ga_server::capi::*;
 pub use ga_server::capi_ops::*;
 pub use ga_server::ma::*;
 pub use hpf_rts::capi::*;
+pub use hpf_rts::fapi::*;
 pub use shim_core::capi::*;
 pub use shim_express::capi::*;
 pub use shim_express::fapi::*;

@@ -50,7 +50,7 @@ fn handles<R>(f: impl FnOnce(&mut Handles) -> R) -> R {
     }))
 }
 
-fn run(name: &str, f: impl FnOnce() -> HpfResult<()>) -> c_int {
+pub(crate) fn run(name: &str, f: impl FnOnce() -> HpfResult<()>) -> c_int {
     guard(name, HPF_EINTERNAL, || match f() {
         Ok(()) => HPF_OK,
         Err(e) => {
@@ -60,7 +60,7 @@ fn run(name: &str, f: impl FnOnce() -> HpfResult<()>) -> c_int {
     })
 }
 
-fn null(call: &str, what: &str) -> HpfError {
+pub(crate) fn null(call: &str, what: &str) -> HpfError {
     HpfError::bad_arg(call, format!("{what} is NULL or misaligned"))
 }
 
@@ -69,7 +69,7 @@ fn get_grid(call: &str, h: c_int) -> HpfResult<Arc<ProcGrid>> {
         .ok_or_else(|| HpfError::new(HPF_EBADHANDLE, format!("{call}: no processor grid {h}")))
 }
 
-fn get_dad(call: &str, h: c_int) -> HpfResult<Dad> {
+pub(crate) fn get_dad(call: &str, h: c_int) -> HpfResult<Dad> {
     handles(|t| t.dads.get(&h).cloned())
         .ok_or_else(|| HpfError::new(HPF_EBADHANDLE, format!("{call}: no DAD {h}")))
 }
@@ -702,8 +702,7 @@ pub extern "C" fn hpf_cshift(
 
 fn copy_in<T: Element>(sd: &Dad, src: *const c_void, dd: &Dad, dst: *mut c_void) -> HpfResult<()> {
     const CALL: &str = "hpf_copy";
-    let n = sd.local_len().max(dd.local_len());
-    if ptr::overlaps::<T>(src, dst, n) {
+    if ptr::ranges_overlap::<T>(src, sd.local_len(), dst, dd.local_len()) {
         return Err(HpfError::bad_arg(
             CALL,
             "source and destination share memory",
@@ -734,4 +733,493 @@ pub extern "C" fn hpf_copy(
         let k = kind(CALL, r#type)?;
         typed!(k, copy_in(&sd, src, &dd, dst))
     })
+}
+
+/// One MATMUL of element type `T` on C buffers.
+fn matmul_in<T: crate::matmul::Gemm>(
+    ad: &Dad,
+    a: *const c_void,
+    bd: &Dad,
+    b: *const c_void,
+    cd: &Dad,
+    c: *mut c_void,
+) -> HpfResult<()> {
+    const CALL: &str = "hpf_matmul";
+    let n = cd.local_len();
+    if ptr::ranges_overlap::<T>(a, ad.local_len(), c, n)
+        || ptr::ranges_overlap::<T>(b, bd.local_len(), c, n)
+    {
+        return Err(HpfError::bad_arg(
+            CALL,
+            "an operand shares memory with the result",
+        ));
+    }
+    let a = local::<T>(CALL, "a", ad, a)?;
+    let b = local::<T>(CALL, "b", bd, b)?;
+    let c = local_mut::<T>(CALL, "c", cd, c)?;
+    crate::matmul::matmul(ad, a, bd, b, cd, c)
+}
+
+/// `c = MATMUL(a, b)` for rank-2 arrays on one grid (A m×k, B k×n, C m×n,
+/// any distributions; SUMMA with local products on the system BLAS). Only
+/// owned cells of `c` are written. Collective. Returns `HPF_OK`,
+/// `HPF_EBADHANDLE`, `HPF_EMISMATCH` (shapes, grids), `HPF_EBADARG` (rank,
+/// type, NULL or shared memory) or `HPF_ESYSTEM`.
+#[no_mangle]
+pub extern "C" fn hpf_matmul(
+    a_dad: c_int,
+    a: *const c_void,
+    b_dad: c_int,
+    b: *const c_void,
+    c_dad: c_int,
+    c: *mut c_void,
+    r#type: c_int,
+) -> c_int {
+    const CALL: &str = "hpf_matmul";
+    run(CALL, || {
+        let ad = get_dad(CALL, a_dad)?;
+        let bd = get_dad(CALL, b_dad)?;
+        let cd = get_dad(CALL, c_dad)?;
+        let k = kind(CALL, r#type)?;
+        typed!(k, matmul_in(&ad, a, &bd, b, &cd, c))
+    })
+}
+
+/// Writes into `desc[9]` the ScaLAPACK descriptor of the rank-2 DAD `dad`
+/// for BLACS context `ictxt` (made with `Cblacs_gridinit(&ictxt, "Row", P,
+/// Q)` over the same processes as the DAD's P×Q grid). Array dimension 1
+/// must lie on grid dimension 0, dimension 2 on grid dimension 1 (BLOCK,
+/// CYCLIC or CYCLIC(k); collapsed only over a grid dimension of size 1),
+/// without overlap; the local buffer is then the local array PBLAS and
+/// ScaLAPACK routines take. Returns `HPF_OK`, `HPF_EBADHANDLE` or
+/// `HPF_EBADARG` (the message says which condition fails).
+#[no_mangle]
+pub extern "C" fn hpf_dad_scalapack_desc(dad: c_int, ictxt: c_int, desc: *mut c_int) -> c_int {
+    const CALL: &str = "hpf_dad_scalapack_desc";
+    run(CALL, || {
+        let d = get_dad(CALL, dad)?;
+        let v = d.scalapack_desc(ictxt)?;
+        ptr::write_all(desc, &v).ok_or_else(|| null(CALL, "desc"))
+    })
+}
+
+fn transpose_in<T: Element>(
+    sd: &Dad,
+    src: *const c_void,
+    dd: &Dad,
+    dst: *mut c_void,
+) -> HpfResult<()> {
+    const CALL: &str = "hpf_transpose";
+    if ptr::ranges_overlap::<T>(src, sd.local_len(), dst, dd.local_len()) {
+        return Err(HpfError::bad_arg(CALL, "source and result share memory"));
+    }
+    let s = local::<T>(CALL, "src", sd, src)?;
+    let r = local_mut::<T>(CALL, "dst", dd, dst)?;
+    schedule::transpose(sd, dd)?.execute(dd, s, r)
+}
+
+/// `dst = TRANSPOSE(src)` for a rank-2 `src` (DAD `src_dad`) and `dst`
+/// (DAD `dst_dad`, the reversed shape, same grid, any distribution). Only
+/// owned cells of `dst` are written; the schedule is planned once per pair
+/// of DADs. Collective. Returns `HPF_OK`, `HPF_EBADHANDLE`,
+/// `HPF_EMISMATCH`, `HPF_EBADARG` or `HPF_ESYSTEM`.
+#[no_mangle]
+pub extern "C" fn hpf_transpose(
+    src_dad: c_int,
+    src: *const c_void,
+    dst_dad: c_int,
+    dst: *mut c_void,
+    r#type: c_int,
+) -> c_int {
+    const CALL: &str = "hpf_transpose";
+    run(CALL, || {
+        let sd = get_dad(CALL, src_dad)?;
+        let dd = get_dad(CALL, dst_dad)?;
+        let k = kind(CALL, r#type)?;
+        typed!(k, transpose_in(&sd, src, &dd, dst))
+    })
+}
+
+fn spread_in<T: Element>(
+    sd: &Dad,
+    src: *const c_void,
+    dim: usize,
+    dd: &Dad,
+    dst: *mut c_void,
+) -> HpfResult<()> {
+    const CALL: &str = "hpf_spread";
+    if ptr::ranges_overlap::<T>(src, sd.local_len(), dst, dd.local_len()) {
+        return Err(HpfError::bad_arg(CALL, "source and result share memory"));
+    }
+    let s = local::<T>(CALL, "src", sd, src)?;
+    let r = local_mut::<T>(CALL, "dst", dd, dst)?;
+    schedule::spread(sd, dd, dim)?.execute(dd, s, r)
+}
+
+/// `dst = SPREAD(src, dim, ncopies)` (dim 1-based): `dst` (DAD `dst_dad`)
+/// has one dimension more than `src`, of extent `ncopies` at `dim`, and
+/// holds a copy of `src` at each index of it. Collective. Returns
+/// `HPF_OK`, `HPF_EBADHANDLE`, `HPF_EMISMATCH`, `HPF_EBADARG` or
+/// `HPF_ESYSTEM`.
+#[no_mangle]
+pub extern "C" fn hpf_spread(
+    src_dad: c_int,
+    src: *const c_void,
+    dim: c_int,
+    dst_dad: c_int,
+    dst: *mut c_void,
+    r#type: c_int,
+) -> c_int {
+    const CALL: &str = "hpf_spread";
+    run(CALL, || {
+        let sd = get_dad(CALL, src_dad)?;
+        let dd = get_dad(CALL, dst_dad)?;
+        let k = kind(CALL, r#type)?;
+        let dm = usize::try_from(dim - 1)
+            .map_err(|_| HpfError::bad_arg(CALL, format!("DIM {dim} is not positive")))?;
+        typed!(k, spread_in(&sd, src, dm, &dd, dst))
+    })
+}
+
+fn eoshift_in<T: Element>(
+    d: &Dad,
+    src: *const c_void,
+    dst: *mut c_void,
+    shift: i64,
+    boundary: *const c_void,
+    dim: usize,
+) -> HpfResult<()> {
+    const CALL: &str = "hpf_eoshift";
+    if ptr::overlaps::<T>(src, dst, d.local_len()) {
+        return Err(HpfError::bad_arg(CALL, "source and result share memory"));
+    }
+    let bnd = if boundary.is_null() {
+        T::zero()
+    } else {
+        ptr::read(boundary as *const T, 1).ok_or_else(|| null(CALL, "boundary"))?[0]
+    };
+    let s = local::<T>(CALL, "src", d, src)?;
+    let r = local_mut::<T>(CALL, "dst", d, dst)?;
+    crate::darray::eoshift_into(d, s, r, shift, bnd, dim)
+}
+
+/// `dst = EOSHIFT(src, shift, boundary, dim)` (dim 1-based) for two arrays
+/// with DAD `dad` in separate memory: along `dim`, `dst(i) = src(i +
+/// shift)` where that lies in the array, else `*boundary` (one element of
+/// `type`; NULL: zero, Fortran's default). Collective. Returns `HPF_OK`,
+/// `HPF_EBADHANDLE`, `HPF_EBADARG` or `HPF_ESYSTEM`.
+#[no_mangle]
+pub extern "C" fn hpf_eoshift(
+    dad: c_int,
+    r#type: c_int,
+    src: *const c_void,
+    dst: *mut c_void,
+    shift: c_longlong,
+    boundary: *const c_void,
+    dim: c_int,
+) -> c_int {
+    const CALL: &str = "hpf_eoshift";
+    run(CALL, || {
+        let d = get_dad(CALL, dad)?;
+        let k = kind(CALL, r#type)?;
+        let dm = usize::try_from(dim - 1)
+            .map_err(|_| HpfError::bad_arg(CALL, format!("DIM {dim} is not positive")))?;
+        typed!(k, eoshift_in(&d, src, dst, shift, boundary, dm))
+    })
+}
+
+fn mask_of<'a>(call: &str, d: &Dad, mask: *const c_int) -> HpfResult<Option<&'a [i32]>> {
+    if mask.is_null() {
+        Ok(None)
+    } else {
+        local::<i32>(call, "mask", d, mask as *const c_void).map(Some)
+    }
+}
+
+fn num_op(call: &str, op: c_int) -> HpfResult<crate::reduce_dim::NumOp> {
+    crate::reduce_dim::NumOp::from_code(op).ok_or_else(|| {
+        HpfError::bad_arg(
+            call,
+            format!("op {op} is not HPF_OP_SUM, HPF_OP_PRODUCT, HPF_OP_MAXVAL or HPF_OP_MINVAL"),
+        )
+    })
+}
+
+fn masked_into<T: Element>(
+    op: crate::reduce_dim::NumOp,
+    d: &Dad,
+    a: *const c_void,
+    mask: *const c_int,
+    result: *mut c_void,
+) -> HpfResult<()> {
+    const CALL: &str = "hpf_reduce_mask";
+    let m = mask_of(CALL, d, mask)?;
+    let v = crate::reduce_dim::reduce_masked(op, d, local::<T>(CALL, "a", d, a)?, m)?;
+    ptr::write(result as *mut T, v).ok_or_else(|| null(CALL, "result"))
+}
+
+/// `*result = op(a, MASK=mask)` over the whole array: `op` is
+/// `HPF_OP_SUM`, `HPF_OP_PRODUCT`, `HPF_OP_MAXVAL` or `HPF_OP_MINVAL`;
+/// `mask` a LOGICAL array stored as ints with the same DAD (NULL: all
+/// true); masked-out elements count as the identity. Collective. Returns
+/// `HPF_OK`, `HPF_EBADHANDLE`, `HPF_EBADARG` or `HPF_ESYSTEM`.
+#[no_mangle]
+pub extern "C" fn hpf_reduce_mask(
+    op: c_int,
+    dad: c_int,
+    r#type: c_int,
+    a: *const c_void,
+    mask: *const c_int,
+    result: *mut c_void,
+) -> c_int {
+    const CALL: &str = "hpf_reduce_mask";
+    run(CALL, || {
+        let o = num_op(CALL, op)?;
+        let d = get_dad(CALL, dad)?;
+        let k = kind(CALL, r#type)?;
+        typed!(k, masked_into(o, &d, a, mask, result))
+    })
+}
+
+fn dim_into<T: Element>(
+    op: crate::reduce_dim::NumOp,
+    d: &Dad,
+    a: *const c_void,
+    mask: *const c_int,
+    dim: usize,
+    rd: &Dad,
+    res: *mut c_void,
+) -> HpfResult<()> {
+    const CALL: &str = "hpf_reduce_dim";
+    let m = mask_of(CALL, d, mask)?;
+    let src = local::<T>(CALL, "a", d, a)?;
+    if ptr::ranges_overlap::<T>(a, d.local_len(), res, rd.local_len()) {
+        return Err(HpfError::bad_arg(
+            CALL,
+            "the array and the result share memory",
+        ));
+    }
+    let out = local_mut::<T>(CALL, "result", rd, res)?;
+    crate::reduce_dim::reduce_dim(op, d, src, m, dim, rd, out)
+}
+
+/// `res = op(a, DIM=dim, MASK=mask)` (dim 1-based) into an array with DAD
+/// `res_dad` (the shape of `a` without DIM, same grid; `hpf_reduced_dad`
+/// gives the natural one). `op` is `HPF_OP_SUM` .. `HPF_OP_MINVAL` with
+/// `a` of `type` and `mask` as in `hpf_reduce_mask`, or `HPF_OP_COUNT`,
+/// `HPF_OP_ALL`, `HPF_OP_ANY` with `a` a LOGICAL array of ints, `type`
+/// `HPF_INTEGER4`, `mask` NULL and an int result (counts, or 1/0).
+/// Collective. Returns `HPF_OK`, `HPF_EBADHANDLE`, `HPF_EMISMATCH`
+/// (result shape or grid), `HPF_EBADARG` (op, DIM, type) or `HPF_ESYSTEM`.
+#[no_mangle]
+pub extern "C" fn hpf_reduce_dim(
+    op: c_int,
+    dad: c_int,
+    r#type: c_int,
+    a: *const c_void,
+    mask: *const c_int,
+    dim: c_int,
+    res_dad: c_int,
+    res: *mut c_void,
+) -> c_int {
+    const CALL: &str = "hpf_reduce_dim";
+    run(CALL, || {
+        let d = get_dad(CALL, dad)?;
+        let rd = get_dad(CALL, res_dad)?;
+        let k = kind(CALL, r#type)?;
+        let dm = usize::try_from(dim - 1)
+            .map_err(|_| HpfError::bad_arg(CALL, format!("DIM {dim} is not positive")))?;
+        if let Some(lop) = crate::reduce_dim::LogicalOp::from_code(op) {
+            if k != ElemKind::Integer4 || !mask.is_null() {
+                return Err(HpfError::bad_arg(
+                    CALL,
+                    "COUNT, ALL and ANY take a LOGICAL array of ints (HPF_INTEGER4) and no mask",
+                ));
+            }
+            let m = local::<i32>(CALL, "a", &d, a)?;
+            if ptr::ranges_overlap::<i32>(a, d.local_len(), res, rd.local_len()) {
+                return Err(HpfError::bad_arg(
+                    CALL,
+                    "the array and the result share memory",
+                ));
+            }
+            let out = local_mut::<i32>(CALL, "result", &rd, res)?;
+            return crate::reduce_dim::logical_dim(lop, &d, m, dm, &rd, out);
+        }
+        let o = num_op(CALL, op)?;
+        typed!(k, dim_into(o, &d, a, mask, dm, &rd, res))
+    })
+}
+
+/// Creates in `*res_dad` the natural DAD of a reduction of arrays with DAD
+/// `dad` along `dim` (1-based): the other dimensions as distributed in
+/// `dad`, no overlap (replicated along DIM's grid dimension). Returns
+/// `HPF_OK`, `HPF_EBADHANDLE` or `HPF_EBADARG` (DIM out of range, rank-1
+/// array).
+#[no_mangle]
+pub extern "C" fn hpf_reduced_dad(dad: c_int, dim: c_int, res_dad: *mut c_int) -> c_int {
+    const CALL: &str = "hpf_reduced_dad";
+    run(CALL, || {
+        let d = get_dad(CALL, dad)?;
+        let dm = usize::try_from(dim - 1)
+            .ok()
+            .filter(|&x| x < d.rank())
+            .ok_or_else(|| {
+                HpfError::bad_arg(CALL, format!("DIM {dim} of a rank-{} array", d.rank()))
+            })?;
+        if res_dad.is_null() {
+            return Err(null(CALL, "res_dad"));
+        }
+        let nd = crate::reduce_dim::reduced_dad(&d, dm)?;
+        let h = handles(|t| {
+            let h = t.next;
+            t.next += 1;
+            t.dads.insert(h, nd);
+            h
+        });
+        ptr::write(res_dad, h).ok_or_else(|| null(CALL, "res_dad"))
+    })
+}
+
+fn loc_mask_into<T: Element>(
+    max: bool,
+    d: &Dad,
+    a: *const c_void,
+    mask: *const c_int,
+    pos: *mut c_longlong,
+) -> HpfResult<()> {
+    let call = if max {
+        "hpf_maxloc_mask"
+    } else {
+        "hpf_minloc_mask"
+    };
+    let m = mask_of(call, d, mask)?;
+    let p = crate::reduce_dim::locate_masked(max, d, local::<T>(call, "a", d, a)?, m)?;
+    ptr::write_all(pos, &p).ok_or_else(|| null(call, "pos"))
+}
+
+fn loc_mask(
+    max: bool,
+    dad: c_int,
+    r#type: c_int,
+    a: *const c_void,
+    mask: *const c_int,
+    pos: *mut c_longlong,
+) -> c_int {
+    let call = if max {
+        "hpf_maxloc_mask"
+    } else {
+        "hpf_minloc_mask"
+    };
+    run(call, || {
+        let d = get_dad(call, dad)?;
+        let k = kind(call, r#type)?;
+        typed!(k, loc_mask_into(max, &d, a, mask, pos))
+    })
+}
+
+/// `pos[rank] = MAXLOC(a, MASK=mask)`: 1-based positions of the first
+/// maximum among the elements where the LOGICAL int array `mask` (same
+/// DAD; NULL: all true) is true; zeros if there is none. Collective.
+/// Returns `HPF_OK`, `HPF_EBADHANDLE`, `HPF_EBADARG` or `HPF_ESYSTEM`.
+#[no_mangle]
+pub extern "C" fn hpf_maxloc_mask(
+    dad: c_int,
+    r#type: c_int,
+    a: *const c_void,
+    mask: *const c_int,
+    pos: *mut c_longlong,
+) -> c_int {
+    loc_mask(true, dad, r#type, a, mask, pos)
+}
+
+/// `pos[rank] = MINLOC(a, MASK=mask)`; as `hpf_maxloc_mask`.
+#[no_mangle]
+pub extern "C" fn hpf_minloc_mask(
+    dad: c_int,
+    r#type: c_int,
+    a: *const c_void,
+    mask: *const c_int,
+    pos: *mut c_longlong,
+) -> c_int {
+    loc_mask(false, dad, r#type, a, mask, pos)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn loc_dim_into<T: Element>(
+    max: bool,
+    d: &Dad,
+    a: *const c_void,
+    mask: *const c_int,
+    dim: usize,
+    rd: &Dad,
+    res: *mut c_longlong,
+) -> HpfResult<()> {
+    let call = if max {
+        "hpf_maxloc_dim"
+    } else {
+        "hpf_minloc_dim"
+    };
+    let m = mask_of(call, d, mask)?;
+    let src = local::<T>(call, "a", d, a)?;
+    let out = local_mut::<i64>(call, "result", rd, res as *mut c_void)?;
+    crate::reduce_dim::locate_dim(max, d, src, m, dim, rd, out)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn loc_dim(
+    max: bool,
+    dad: c_int,
+    r#type: c_int,
+    a: *const c_void,
+    mask: *const c_int,
+    dim: c_int,
+    res_dad: c_int,
+    res: *mut c_longlong,
+) -> c_int {
+    let call = if max {
+        "hpf_maxloc_dim"
+    } else {
+        "hpf_minloc_dim"
+    };
+    run(call, || {
+        let d = get_dad(call, dad)?;
+        let rd = get_dad(call, res_dad)?;
+        let k = kind(call, r#type)?;
+        let dm = usize::try_from(dim - 1)
+            .map_err(|_| HpfError::bad_arg(call, format!("DIM {dim} is not positive")))?;
+        typed!(k, loc_dim_into(max, &d, a, mask, dm, &rd, res))
+    })
+}
+
+/// `res = MAXLOC(a, DIM=dim, MASK=mask)` (dim 1-based) into a `long long`
+/// array with DAD `res_dad` (the shape of `a` without DIM): per line along
+/// DIM the 1-based position of its first maximum among the elements where
+/// `mask` (NULL: all true) holds, 0 if none. Collective. Returns `HPF_OK`,
+/// `HPF_EBADHANDLE`, `HPF_EMISMATCH`, `HPF_EBADARG` or `HPF_ESYSTEM`.
+#[no_mangle]
+pub extern "C" fn hpf_maxloc_dim(
+    dad: c_int,
+    r#type: c_int,
+    a: *const c_void,
+    mask: *const c_int,
+    dim: c_int,
+    res_dad: c_int,
+    res: *mut c_longlong,
+) -> c_int {
+    loc_dim(true, dad, r#type, a, mask, dim, res_dad, res)
+}
+
+/// `res = MINLOC(a, DIM=dim, MASK=mask)`; as `hpf_maxloc_dim`.
+#[no_mangle]
+pub extern "C" fn hpf_minloc_dim(
+    dad: c_int,
+    r#type: c_int,
+    a: *const c_void,
+    mask: *const c_int,
+    dim: c_int,
+    res_dad: c_int,
+    res: *mut c_longlong,
+) -> c_int {
+    loc_dim(false, dad, r#type, a, mask, dim, res_dad, res)
 }

@@ -466,6 +466,96 @@ impl Dad {
         }
     }
 
+    /// The ScaLAPACK array descriptor (`DESC(9)`: DTYPE=1, CTXT, M, N, MB,
+    /// NB, RSRC=0, CSRC=0, LLD) of this rank-2 DAD for a BLACS context
+    /// `ictxt` whose process grid is this DAD's 2-D grid in row-major
+    /// order (`Cblacs_gridinit(&ictxt, "Row", P, Q)` over the same
+    /// processes). Array dimension 1 must lie on grid dimension 0 and
+    /// dimension 2 on grid dimension 1 (BLOCK is CYCLIC(ceil(N/P)); a
+    /// collapsed dimension needs a grid dimension of size 1), without
+    /// overlap. The local buffer is then ScaLAPACK's local array.
+    pub fn scalapack_desc(&self, ictxt: i32) -> HpfResult<[i32; 9]> {
+        const CALL: &str = "hpf_dad_scalapack_desc";
+        if self.rank() != 2 || self.grid.dims().len() != 2 {
+            return Err(HpfError::bad_arg(
+                CALL,
+                format!(
+                    "a ScaLAPACK descriptor needs a rank-2 array on a 2-D grid, not rank {} on {} grid dimensions",
+                    self.rank(),
+                    self.grid.dims().len()
+                ),
+            ));
+        }
+        let mut blocks = [0i32; 2];
+        for (k, d) in self.dims.iter().enumerate() {
+            let bad =
+                |what: String| HpfError::bad_arg(CALL, format!("dimension {}: {what}", k + 1));
+            if d.spec.olo > 0 || d.spec.ohi > 0 {
+                return Err(bad("has an overlap area".into()));
+            }
+            if d.distributed() && d.spec.pdim != k {
+                return Err(bad(format!(
+                    "lies on grid dimension {}, ScaLAPACK needs {k}",
+                    d.spec.pdim
+                )));
+            }
+            if !d.distributed() && self.grid.dims()[k] != 1 {
+                return Err(bad(format!(
+                    "is collapsed over {} processes (a replica ScaLAPACK cannot describe)",
+                    self.grid.dims()[k]
+                )));
+            }
+            blocks[k] = i32::try_from(d.block).map_err(|_| bad("block too large".into()))?;
+        }
+        let big = |x: usize| {
+            i32::try_from(x)
+                .map_err(|_| HpfError::bad_arg(CALL, format!("{x} exceeds a Fortran INTEGER")))
+        };
+        let lld = big(self.alloc_of(self.grid.rank())[0].max(1))?;
+        Ok([
+            1,
+            ictxt,
+            big(self.dims[0].spec.extent)?,
+            big(self.dims[1].spec.extent)?,
+            blocks[0],
+            blocks[1],
+            0,
+            0,
+            lld,
+        ])
+    }
+
+    /// Calls `f(offset, length)` for every run of owned elements of grid
+    /// rank `r` that is contiguous in the local buffer (one run per owned
+    /// line of the first dimension), in local column-major order.
+    pub fn for_each_owned_run(&self, r: usize, mut f: impl FnMut(usize, usize)) {
+        let counts = self.counts_of(r);
+        if counts.contains(&0) {
+            return;
+        }
+        let strides = self.strides_of(r);
+        let rank = self.dims.len();
+        let mut l = vec![0usize; rank];
+        loop {
+            let off: usize = (0..rank)
+                .map(|k| (self.dims[k].spec.olo + l[k]) * strides[k])
+                .sum();
+            f(off, counts[0]);
+            let mut k = 1;
+            loop {
+                if k >= rank {
+                    return;
+                }
+                l[k] += 1;
+                if l[k] < counts[k] {
+                    break;
+                }
+                l[k] = 0;
+                k += 1;
+            }
+        }
+    }
+
     /// Column-major linear position (0-based) of global offsets `g`.
     pub fn linear(&self, g: &[usize]) -> usize {
         let mut pos = 0;

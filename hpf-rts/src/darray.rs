@@ -5,7 +5,7 @@
 use crate::dad::Dad;
 use crate::element::Element;
 use crate::error::{HpfError, HpfResult};
-use crate::{reduce, schedule};
+use crate::{reduce, reduce_dim, schedule};
 
 /// A distributed array.
 #[derive(Clone, Debug)]
@@ -115,6 +115,53 @@ impl<T: Element> DArray<T> {
         reduce::minloc(&self.dad, &self.data)
     }
 
+    /// `op(self, MASK=mask)` over the whole array; `mask` has this array's
+    /// DAD (non-zero true), `None` for no mask.
+    pub fn reduce_masked(&self, op: reduce_dim::NumOp, mask: Option<&DArray<i32>>) -> HpfResult<T> {
+        let m = aligned_mask("reduction with MASK", &self.dad, mask)?;
+        reduce_dim::reduce_masked(op, &self.dad, &self.data, m)
+    }
+
+    /// `op(self, DIM=dim, MASK=mask)` (dim 0-based) into a new array with
+    /// DAD `res` (this array's shape without DIM, any distribution; see
+    /// [`reduce_dim::reduced_dad`] for the natural one).
+    pub fn reduce_dim(
+        &self,
+        op: reduce_dim::NumOp,
+        dim: usize,
+        mask: Option<&DArray<i32>>,
+        res: &Dad,
+    ) -> HpfResult<DArray<T>> {
+        let m = aligned_mask("reduction with DIM", &self.dad, mask)?;
+        let mut out = DArray::new(res);
+        reduce_dim::reduce_dim(op, &self.dad, &self.data, m, dim, res, &mut out.data)?;
+        Ok(out)
+    }
+
+    /// `MAXLOC(self, MASK=mask)` (`max`) or MINLOC: 1-based positions of
+    /// the first extreme among the elements where MASK is true; zeros if
+    /// there is none.
+    pub fn loc_masked(&self, max: bool, mask: Option<&DArray<i32>>) -> HpfResult<Vec<i64>> {
+        let m = aligned_mask("MAXLOC/MINLOC with MASK", &self.dad, mask)?;
+        reduce_dim::locate_masked(max, &self.dad, &self.data, m)
+    }
+
+    /// `MAXLOC(self, DIM=dim, MASK=mask)` (`max`) or MINLOC (dim 0-based)
+    /// into a new `i64` array with DAD `res`: per line along DIM the
+    /// 1-based position of its first extreme, 0 if none.
+    pub fn loc_dim(
+        &self,
+        max: bool,
+        dim: usize,
+        mask: Option<&DArray<i32>>,
+        res: &Dad,
+    ) -> HpfResult<DArray<i64>> {
+        let m = aligned_mask("MAXLOC/MINLOC with DIM", &self.dad, mask)?;
+        let mut out = DArray::new(res);
+        reduce_dim::locate_dim(max, &self.dad, &self.data, m, dim, res, &mut out.data)?;
+        Ok(out)
+    }
+
     /// Fills the whole overlap area from the owners; `periodic` per
     /// dimension.
     pub fn shift_overlap(&mut self, periodic: &[bool]) -> HpfResult<()> {
@@ -150,6 +197,40 @@ impl<T: Element> DArray<T> {
         Ok(out)
     }
 
+    /// `TRANSPOSE(self)` for a rank-2 array, with result DAD `dst`
+    /// (shape reversed, same grid, any distribution).
+    pub fn transpose(&self, dst: &Dad) -> HpfResult<DArray<T>> {
+        let mut out = DArray::new(dst);
+        schedule::transpose(&self.dad, dst)?.execute(dst, &self.data, &mut out.data)?;
+        Ok(out)
+    }
+
+    /// `SPREAD(self, dim, ncopies)` with `dim` 0-based, result DAD `dst`
+    /// (one dimension more, of extent `ncopies` at `dim`).
+    pub fn spread(&self, dim: usize, dst: &Dad) -> HpfResult<DArray<T>> {
+        let mut out = DArray::new(dst);
+        schedule::spread(&self.dad, dst, dim)?.execute(dst, &self.data, &mut out.data)?;
+        Ok(out)
+    }
+
+    /// `EOSHIFT(self, shift, boundary, dim)` with `dim` 0-based and a
+    /// scalar boundary: a new array of the same DAD.
+    pub fn eoshift(&self, shift: i64, boundary: T, dim: usize) -> HpfResult<DArray<T>> {
+        let mut out = DArray::new(&self.dad);
+        eoshift_into(&self.dad, &self.data, &mut out.data, shift, boundary, dim)?;
+        Ok(out)
+    }
+
+    /// `self = MATMUL(a, b)` for rank-2 arrays on one grid (SUMMA with the
+    /// system BLAS; operands in another layout than this array's are
+    /// remapped first).
+    pub fn matmul_from(&mut self, a: &DArray<T>, b: &DArray<T>) -> HpfResult<()>
+    where
+        T: crate::matmul::Gemm,
+    {
+        crate::matmul::matmul(&a.dad, &a.data, &b.dad, &b.data, &self.dad, &mut self.data)
+    }
+
     /// `self = src` where the DADs may differ (COPY; owned cells only).
     pub fn copy_from(&mut self, src: &DArray<T>) -> HpfResult<()> {
         let s = schedule::remap(&src.dad, &self.dad)?;
@@ -181,4 +262,60 @@ pub fn gather_global<T: Element>(dad: &Dad, buf: &[T]) -> HpfResult<Vec<T>> {
         at += len;
     }
     Ok(out)
+}
+
+/// `dst = EOSHIFT(src, shift, boundary, dim)` (dim 0-based) on local
+/// buffers of DAD `dad`: along `dim`, `dst(i) = src(i + shift)` where
+/// `i + shift` lies in the array, else `boundary` (collective).
+pub fn eoshift_into<T: Element>(
+    dad: &Dad,
+    src: &[T],
+    dst: &mut [T],
+    shift: i64,
+    boundary: T,
+    dim: usize,
+) -> HpfResult<()> {
+    reduce::check_len("hpf_eoshift", dad, src, "ARRAY")?;
+    reduce::check_len("hpf_eoshift", dad, dst, "the result")?;
+    let s = schedule::eoshift(dad, dim, shift)?;
+    s.execute(dad, src, dst)?;
+    let n = dad.dims()[dim].spec.extent as i64;
+    dad.for_each_owned(dad.grid().rank(), |g, off| {
+        let j = g[dim] as i64 + shift;
+        if !(0..n).contains(&j) {
+            dst[off] = boundary;
+        }
+    });
+    Ok(())
+}
+
+/// The local buffer of `mask` if it has the DAD `dad`.
+fn aligned_mask<'a>(
+    call: &str,
+    dad: &Dad,
+    mask: Option<&'a DArray<i32>>,
+) -> HpfResult<Option<&'a [i32]>> {
+    match mask {
+        None => Ok(None),
+        Some(m) if m.dad == *dad => Ok(Some(&m.data)),
+        Some(_) => Err(HpfError::mismatch(
+            call,
+            "MASK has another DAD than ARRAY (remap it first)",
+        )),
+    }
+}
+
+impl DArray<i32> {
+    /// `op(self, DIM=dim)` for COUNT, ALL and ANY of this LOGICAL array
+    /// (non-zero true) into a new array with DAD `res`.
+    pub fn logical_dim(
+        &self,
+        op: reduce_dim::LogicalOp,
+        dim: usize,
+        res: &Dad,
+    ) -> HpfResult<DArray<i32>> {
+        let mut out = DArray::new(res);
+        reduce_dim::logical_dim(op, &self.dad, &self.data, dim, res, &mut out.data)?;
+        Ok(out)
+    }
 }

@@ -60,6 +60,10 @@ pub trait Element: Copy + Default + PartialOrd + Debug + Send + Sync + 'static {
     fn put(self, out: &mut Vec<u8>);
     /// Reads one element from the first bytes of `b`.
     fn get(b: &[u8]) -> Self;
+    /// The native-order bytes of `s` (no copy).
+    fn as_bytes(s: &[Self]) -> &[u8];
+    /// The bytes of `s`, writable (no copy).
+    fn as_bytes_mut(s: &mut [Self]) -> &mut [u8];
 }
 
 macro_rules! integer {
@@ -91,6 +95,12 @@ macro_rules! integer {
                 let mut a = [0u8; std::mem::size_of::<$t>()];
                 a.copy_from_slice(&b[..std::mem::size_of::<$t>()]);
                 <$t>::from_ne_bytes(a)
+            }
+            fn as_bytes(s: &[Self]) -> &[u8] {
+                crate::ptr::bytes(s)
+            }
+            fn as_bytes_mut(s: &mut [Self]) -> &mut [u8] {
+                crate::ptr::bytes_mut(s)
             }
         }
     };
@@ -125,6 +135,12 @@ macro_rules! real {
                 let mut a = [0u8; std::mem::size_of::<$t>()];
                 a.copy_from_slice(&b[..std::mem::size_of::<$t>()]);
                 <$t>::from_ne_bytes(a)
+            }
+            fn as_bytes(s: &[Self]) -> &[u8] {
+                crate::ptr::bytes(s)
+            }
+            fn as_bytes_mut(s: &mut [Self]) -> &mut [u8] {
+                crate::ptr::bytes_mut(s)
             }
         }
     };

@@ -78,6 +78,9 @@ pub struct ProcGrid {
     /// Coordinates of every grid rank.
     coords: Vec<Vec<usize>>,
     rank: usize,
+    /// Per grid dimension, the communicator of this process's line along
+    /// it (made on first use).
+    lines: Mutex<Vec<Option<Group>>>,
 }
 
 impl ProcGrid {
@@ -140,6 +143,7 @@ impl ProcGrid {
             cart,
             coords,
             rank,
+            lines: Mutex::new((0..full.len()).map(|_| None).collect()),
         };
         for (r, c) in g.coords.iter().enumerate() {
             if g.rank_of(c) != r {
@@ -193,5 +197,36 @@ impl ProcGrid {
     /// Collectives over the grid.
     pub fn group(&self) -> Group {
         Group::of(self.cart.comm())
+    }
+
+    /// Grid ranks of this process's line along grid dimension `gdim`
+    /// (the processes whose coordinates differ from this one's only
+    /// there), in coordinate order.
+    pub fn line_ranks(&self, gdim: usize) -> Vec<usize> {
+        let mut c = self.my_coords().to_vec();
+        (0..self.dims[gdim])
+            .map(|x| {
+                c[gdim] = x;
+                self.rank_of(&c)
+            })
+            .collect()
+    }
+
+    /// Runs `f` with the collectives of this process's line along grid
+    /// dimension `gdim`, whose group rank is the coordinate along `gdim`.
+    /// The line's communicator is made on the first call (collective over
+    /// the line only) and kept with the grid.
+    pub fn with_line<R>(&self, gdim: usize, f: impl FnOnce(&Group) -> R) -> HpfResult<R> {
+        const CALL: &str = "hpf line communicator";
+        let mut lines = self.lines.lock().unwrap_or_else(|e| e.into_inner());
+        let slot = lines
+            .get_mut(gdim)
+            .ok_or_else(|| HpfError::bad_arg(CALL, format!("the grid has no dimension {gdim}")))?;
+        if slot.is_none() {
+            let ranks: Vec<i32> = self.line_ranks(gdim).iter().map(|&r| r as i32).collect();
+            *slot =
+                Some(Group::create(self.cart.comm(), &ranks).map_err(|e| HpfError::core(CALL, e))?);
+        }
+        Ok(f(slot.as_ref().expect("line made above")))
     }
 }

@@ -7,19 +7,26 @@
 //!   (collapsed, BLOCK, CYCLIC, CYCLIC(k), overlap areas, NUMROC).
 //! - [`element`]: element types (INTEGER*4/8, REAL*4/8).
 //! - [`reduce`]: the reduction intrinsics and their documented order.
+//! - [`reduce_dim`]: the reductions with DIM and MASK.
 //! - [`schedule`]: communication schedules (remap, CSHIFT, overlap
 //!   update), planned once and cached.
+//! - [`matmul`]: MATMUL by SUMMA with local products on the system BLAS.
 //! - [`darray`]: `DArray<T>`, a distributed array owning its local buffer.
 //! - [`capi`]: the C API of `hpf_rts.h`.
+//! - [`fapi`]: the Fortran 77 entry points (`hpf_rts.fh`).
 
+pub mod blas;
 pub mod capi;
 pub mod dad;
 pub mod darray;
 pub mod element;
 pub mod error;
+pub mod fapi;
 pub mod grid;
+pub mod matmul;
 mod ptr;
 pub mod reduce;
+pub mod reduce_dim;
 pub mod schedule;
 
 pub use dad::{numroc, Dad, DimSpec, Dist};
@@ -27,3 +34,4 @@ pub use darray::DArray;
 pub use element::{ElemKind, Element};
 pub use error::{HpfError, HpfResult};
 pub use grid::{finalize, init, nprocs, ProcGrid};
+pub use matmul::Gemm;

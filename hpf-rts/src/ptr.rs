@@ -71,3 +71,45 @@ pub fn write_cstr(buf: *mut std::ffi::c_char, len: usize, s: &str) -> Option<()>
     out[n] = 0;
     Some(())
 }
+
+/// Element types whose values are plain bytes: no padding, every bit
+/// pattern valid (sealed: only the run-time's own element types).
+pub trait PlainBytes: Copy + crate::element::Element {}
+impl PlainBytes for i32 {}
+impl PlainBytes for i64 {}
+impl PlainBytes for f32 {}
+impl PlainBytes for f64 {}
+
+/// The bytes of `s`.
+pub fn bytes<T: PlainBytes>(s: &[T]) -> &[u8] {
+    let n = std::mem::size_of_val(s);
+    // SAFETY: as in `bytes_mut`, read-only.
+    unsafe { std::slice::from_raw_parts(s.as_ptr() as *const u8, n) }
+}
+
+/// The bytes of `s`, writable (for sending and receiving element arrays
+/// without copying).
+pub fn bytes_mut<T: PlainBytes>(s: &mut [T]) -> &mut [u8] {
+    let n = std::mem::size_of_val(s);
+    // SAFETY: `T` is one of the plain numeric types above (no padding, any
+    // byte pattern is a valid value); the byte view covers exactly the
+    // slice and borrows it mutably for its lifetime.
+    unsafe { std::slice::from_raw_parts_mut(s.as_mut_ptr() as *mut u8, n) }
+}
+
+/// Whether `na` elements of `T` at `a` and `nb` at `b` share memory.
+pub fn ranges_overlap<T>(a: *const c_void, na: usize, b: *const c_void, nb: usize) -> bool {
+    let size = std::mem::size_of::<T>();
+    let (a, b) = (a as usize, b as usize);
+    na > 0 && nb > 0 && a < b.saturating_add(nb * size) && b < a.saturating_add(na * size)
+}
+
+/// Stores `s` into the Fortran CHARACTER variable at `buf` of `len` bytes,
+/// blank-padded or truncated; `None` if `buf` is NULL.
+pub fn write_fstring(buf: *mut std::ffi::c_char, len: usize, s: &str) -> Option<()> {
+    let out = slice_mut::<u8>(buf as *mut c_void, len)?;
+    let n = s.len().min(len);
+    out[..n].copy_from_slice(&s.as_bytes()[..n]);
+    out[n..].fill(b' ');
+    Some(())
+}

@@ -33,7 +33,7 @@ pub fn check_len<T>(call: &str, dad: &Dad, buf: &[T], what: &str) -> HpfResult<(
 
 /// Folds `f` over the owned elements (local order) if this process holds
 /// the counted copy.
-fn local_fold<A>(dad: &Dad, init: A, mut f: impl FnMut(A, &[usize], usize) -> A) -> A {
+pub(crate) fn local_fold<A>(dad: &Dad, init: A, mut f: impl FnMut(A, &[usize], usize) -> A) -> A {
     let me = dad.grid().rank();
     let mut acc = Some(init);
     if dad.is_primary(me) {
@@ -47,7 +47,7 @@ fn local_fold<A>(dad: &Dad, init: A, mut f: impl FnMut(A, &[usize], usize) -> A)
 
 /// Gathers every process's `bytes` (same length) and returns them in grid
 /// rank order.
-fn gather(call: &str, dad: &Dad, bytes: &[u8]) -> HpfResult<Vec<Vec<u8>>> {
+pub(crate) fn gather(call: &str, dad: &Dad, bytes: &[u8]) -> HpfResult<Vec<Vec<u8>>> {
     let (all, lens) = dad
         .grid()
         .group()
@@ -71,7 +71,13 @@ fn reduce<T: Element>(
     op: impl Fn(T, T) -> T,
 ) -> HpfResult<T> {
     check_len(call, dad, buf, "ARRAY")?;
-    let part = local_fold(dad, identity, |a, _, off| op(a, buf[off]));
+    let me = dad.grid().rank();
+    let mut part = identity;
+    if dad.is_primary(me) {
+        dad.for_each_owned_run(me, |off, len| {
+            part = buf[off..off + len].iter().fold(part, |a, &x| op(a, x));
+        });
+    }
     let mut b = Vec::new();
     part.put(&mut b);
     Ok(gather(call, dad, &b)?
@@ -79,7 +85,7 @@ fn reduce<T: Element>(
         .fold(identity, |a, p| op(a, T::get(p))))
 }
 
-fn max_of<T: Element>(a: T, b: T) -> T {
+pub(crate) fn max_of<T: Element>(a: T, b: T) -> T {
     if b > a {
         b
     } else {
@@ -87,7 +93,7 @@ fn max_of<T: Element>(a: T, b: T) -> T {
     }
 }
 
-fn min_of<T: Element>(a: T, b: T) -> T {
+pub(crate) fn min_of<T: Element>(a: T, b: T) -> T {
     if b < a {
         b
     } else {
@@ -155,16 +161,37 @@ pub fn dot_product<T: Element>(dad: &Dad, a: &[T], b: &[T]) -> HpfResult<T> {
         .fold(T::zero(), |s, p| s.plus(T::get(p))))
 }
 
+/// MAXLOC (`max`) or MINLOC over the elements whose local offset passes
+/// `keep`.
+pub(crate) fn locate_where<T: Element>(
+    call: &str,
+    dad: &Dad,
+    buf: &[T],
+    max: bool,
+    keep: impl Fn(usize) -> bool,
+) -> HpfResult<Vec<i64>> {
+    if max {
+        locate(call, dad, buf, |x, v| x > v, keep)
+    } else {
+        locate(call, dad, buf, |x, v| x < v, keep)
+    }
+}
+
 /// MAXLOC/MINLOC: `better(x, best)` says whether `x` beats the best so far
-/// strictly; ties go to the lowest column-major position.
+/// strictly; ties go to the lowest column-major position; only elements
+/// whose offset passes `keep` count.
 fn locate<T: Element>(
     call: &str,
     dad: &Dad,
     buf: &[T],
     better: impl Fn(T, T) -> bool,
+    keep: impl Fn(usize) -> bool,
 ) -> HpfResult<Vec<i64>> {
     check_len(call, dad, buf, "ARRAY")?;
     let best: Option<(T, usize)> = local_fold(dad, None, |b, g, off| {
+        if !keep(off) {
+            return b;
+        }
         let x = buf[off];
         let pos = dad.linear(g);
         match b {
@@ -211,10 +238,10 @@ fn read_u64(b: &[u8]) -> u64 {
 /// MAXLOC(ARRAY): 1-based positions of the first maximum in array element
 /// order (positions, not subscripts); all zeros for an empty array.
 pub fn maxloc<T: Element>(dad: &Dad, buf: &[T]) -> HpfResult<Vec<i64>> {
-    locate("hpf_maxloc", dad, buf, |x, v| x > v)
+    locate("hpf_maxloc", dad, buf, |x, v| x > v, |_| true)
 }
 
 /// MINLOC(ARRAY): as [`maxloc`] for the first minimum.
 pub fn minloc<T: Element>(dad: &Dad, buf: &[T]) -> HpfResult<Vec<i64>> {
-    locate("hpf_minloc", dad, buf, |x, v| x < v)
+    locate("hpf_minloc", dad, buf, |x, v| x < v, |_| true)
 }

@@ -3,8 +3,10 @@
 //! sends and where the elements it receives go. It is planned once from the
 //! DADs alone (every process computes its own sends and receives with the
 //! same ownership functions, so no planning messages travel), cached under
-//! its DADs and parameters, and executed as one `MPI_Alltoallv` through the
-//! core's `Group`.
+//! its DADs and parameters, and executed as point-to-point messages
+//! between the pairs that exchange something (the core's
+//! `Group::exchange_sparse`), the process's own part as direct copies of
+//! runs of consecutive elements (packing and unpacking also copy runs).
 //!
 //! Planning intersects, per pair of processes and per dimension, the
 //! indices the source owns with those the destination needs, and takes the
@@ -27,12 +29,14 @@ enum PlanKey {
         grid: u32,
         src: Vec<crate::dad::DimMap>,
         dst: Vec<crate::dad::DimMap>,
+        from: Vec<Option<usize>>,
     },
     Shift {
         grid: u32,
         dad: Vec<crate::dad::DimMap>,
         dim: usize,
         shift: i64,
+        wrap: bool,
     },
     Halo {
         grid: u32,
@@ -74,6 +78,70 @@ pub struct Schedule {
     send_counts: Vec<usize>,
     recv: Vec<usize>,
     recv_counts: Vec<usize>,
+    /// The same as runs of consecutive offsets, ready to execute.
+    runs: Runs,
+}
+
+/// A schedule's element lists as runs of consecutive local offsets: per
+/// peer `(offset, length)` runs to pack and to unpack (this process's
+/// own part left out), and the own part as `(source, destination,
+/// length)` runs copied directly.
+#[derive(Debug, Default)]
+struct Runs {
+    send: Vec<Vec<(usize, usize)>>,
+    recv: Vec<Vec<(usize, usize)>>,
+    local: Vec<(usize, usize, usize)>,
+}
+
+/// `offs` cut into consecutive parts of `counts` elements.
+fn split<'a>(offs: &'a [usize], counts: &[usize]) -> Vec<&'a [usize]> {
+    let mut at = 0;
+    counts
+        .iter()
+        .map(|&c| {
+            let part = &offs[at..at + c];
+            at += c;
+            part
+        })
+        .collect()
+}
+
+/// Runs of consecutive offsets of `offs`.
+fn runs_of(offs: &[usize]) -> Vec<(usize, usize)> {
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    for &o in offs {
+        match out.last_mut() {
+            Some((start, len)) if *start + *len == o => *len += 1,
+            _ => out.push((o, 1)),
+        }
+    }
+    out
+}
+
+impl Runs {
+    fn of(s: &Schedule, me: usize) -> Runs {
+        let sends = split(&s.send, &s.send_counts);
+        let recvs = split(&s.recv, &s.recv_counts);
+        let mut local: Vec<(usize, usize, usize)> = Vec::new();
+        for (&a, &b) in sends[me].iter().zip(recvs[me]) {
+            match local.last_mut() {
+                Some((x, y, len)) if *x + *len == a && *y + *len == b => *len += 1,
+                _ => local.push((a, b, 1)),
+            }
+        }
+        let peers = |parts: &[&[usize]]| -> Vec<Vec<(usize, usize)>> {
+            parts
+                .iter()
+                .enumerate()
+                .map(|(q, p)| if q == me { Vec::new() } else { runs_of(p) })
+                .collect()
+        };
+        Runs {
+            send: peers(&sends),
+            recv: peers(&recvs),
+            local,
+        }
+    }
 }
 
 /// (source position, destination position, destination position is an
@@ -81,12 +149,16 @@ pub struct Schedule {
 type DimPairs = Vec<(usize, usize, bool)>;
 
 /// Plans the transfer from `src` to `dst` buffers. `pairs(k, s, q)` lists
-/// dimension `k`'s positions grid rank `s` sends to grid rank `q`; with
-/// `ghosts_only`, cells owned in every dimension are skipped.
+/// dimension `k`'s positions grid rank `s` sends to grid rank `q`, where
+/// destination dimension `k` takes its index from source dimension
+/// `from[k]` (`None`: from no source dimension, the source position is
+/// ignored); with `ghosts_only`, cells owned in every dimension are
+/// skipped.
 fn plan(
     src: &Dad,
     dst: &Dad,
     ghosts_only: bool,
+    from: &[Option<usize>],
     pairs: impl Fn(usize, usize, usize) -> DimPairs,
 ) -> Schedule {
     let grid = dst.grid();
@@ -97,16 +169,17 @@ fn plan(
         recv_counts: vec![0; n],
         ..Schedule::default()
     };
-    let one = |from: usize, to: usize, out: &mut Vec<usize>, mine_is_src: bool| -> usize {
-        if !src.serves(from, to) {
+    let one = |sender: usize, to: usize, out: &mut Vec<usize>, mine_is_src: bool| -> usize {
+        if !src.serves(sender, to) {
             return 0;
         }
-        let lists: Vec<DimPairs> = (0..dst.rank()).map(|k| pairs(k, from, to)).collect();
+        let lists: Vec<DimPairs> = (0..dst.rank()).map(|k| pairs(k, sender, to)).collect();
         if lists.iter().any(|l| l.is_empty()) {
             return 0;
         }
-        let strides = if mine_is_src {
-            src.strides_of(from)
+        let strides: Vec<usize> = if mine_is_src {
+            let st = src.strides_of(sender);
+            from.iter().map(|f| f.map_or(0, |d| st[d])).collect()
         } else {
             dst.strides_of(to)
         };
@@ -143,6 +216,7 @@ fn plan(
     for p in 0..n {
         s.recv_counts[p] = one(p, me, &mut s.recv, false);
     }
+    s.runs = Runs::of(&s, me);
     s
 }
 
@@ -166,46 +240,169 @@ fn check_same_grid(call: &str, a: &Dad, b: &Dad) -> HpfResult<()> {
 /// (same grid, same shape).
 pub fn remap(src: &Dad, dst: &Dad) -> HpfResult<Arc<Schedule>> {
     check_same_grid("hpf_copy", src, dst)?;
+    let from: Vec<Option<usize>> = (0..dst.rank()).map(Some).collect();
+    Ok(mapping(src, dst, &from))
+}
+
+/// The schedule of `R = TRANSPOSE(A)` for a rank-2 `A` with DAD `src` and
+/// `R` with DAD `dst` (same grid, shape reversed).
+pub fn transpose(src: &Dad, dst: &Dad) -> HpfResult<Arc<Schedule>> {
+    const CALL: &str = "hpf_transpose";
+    if src.rank() != 2 || dst.rank() != 2 {
+        return Err(HpfError::bad_arg(
+            CALL,
+            format!(
+                "TRANSPOSE needs rank-2 arrays, not ranks {} and {}",
+                src.rank(),
+                dst.rank()
+            ),
+        ));
+    }
+    let (a, r) = (src.shape(), dst.shape());
+    if src.grid().id() != dst.grid().id() {
+        return Err(HpfError::mismatch(
+            CALL,
+            "the arrays are on different processor grids",
+        ));
+    }
+    if r != [a[1], a[0]] {
+        return Err(HpfError::mismatch(
+            CALL,
+            format!(
+                "the result has shape {r:?}, TRANSPOSE of {a:?} needs {:?}",
+                [a[1], a[0]]
+            ),
+        ));
+    }
+    Ok(mapping(src, dst, &[Some(1), Some(0)]))
+}
+
+/// The schedule of `R = SPREAD(A, dim, ncopies)` (dim 0-based): `R` has
+/// one dimension more than `A`, of extent `ncopies` at `dim`, and
+/// `R(..., j, ...) = A(...)` for every `j`.
+pub fn spread(src: &Dad, dst: &Dad, dim: usize) -> HpfResult<Arc<Schedule>> {
+    const CALL: &str = "hpf_spread";
+    if src.grid().id() != dst.grid().id() {
+        return Err(HpfError::mismatch(
+            CALL,
+            "the arrays are on different processor grids",
+        ));
+    }
+    if dim > src.rank() || dst.rank() != src.rank() + 1 {
+        return Err(HpfError::bad_arg(
+            CALL,
+            format!(
+                "DIM {} of SPREAD from rank {} to rank {} (DIM is 1 to {}, the result has one dimension more)",
+                dim + 1,
+                src.rank(),
+                dst.rank(),
+                src.rank() + 1
+            ),
+        ));
+    }
+    let from: Vec<Option<usize>> = (0..dst.rank())
+        .map(|k| match k.cmp(&dim) {
+            std::cmp::Ordering::Less => Some(k),
+            std::cmp::Ordering::Equal => None,
+            std::cmp::Ordering::Greater => Some(k - 1),
+        })
+        .collect();
+    let (a, r) = (src.shape(), dst.shape());
+    for (k, f) in from.iter().enumerate() {
+        if let Some(d) = f {
+            if a[*d] != r[k] {
+                return Err(HpfError::mismatch(
+                    CALL,
+                    format!("the result has shape {r:?}, SPREAD of {a:?} along DIM {} needs extent {} in dimension {}", dim + 1, a[*d], k + 1),
+                ));
+            }
+        }
+    }
+    Ok(mapping(src, dst, &from))
+}
+
+/// The schedule of a copy where destination dimension `k` takes its index
+/// from source dimension `from[k]` (None: every index of that dimension
+/// gets the same source element). Shapes and grids are checked by the
+/// callers.
+fn mapping(src: &Dad, dst: &Dad, from: &[Option<usize>]) -> Arc<Schedule> {
     let key = PlanKey::Remap {
         grid: src.grid().id(),
         src: src.dims().to_vec(),
         dst: dst.dims().to_vec(),
+        from: from.to_vec(),
     };
-    Ok(cached(key, || {
-        plan(src, dst, false, |k, s, q| {
-            let (ds, dd) = (&src.dims()[k], &dst.dims()[k]);
-            let cs = ds.coord(src.grid().coords_of(s));
+    cached(key, || {
+        plan(src, dst, false, from, |k, s, q| {
+            let dd = &dst.dims()[k];
             let cq = dd.coord(dst.grid().coords_of(q));
-            (0..dd.count(cq))
-                .filter_map(|l| {
-                    let i = dd.global(cq, l);
-                    ds.owns(cs, i)
-                        .map(|ls| (ds.spec.olo + ls, dd.spec.olo + l, true))
-                })
-                .collect()
+            match from[k] {
+                Some(sk) => {
+                    let ds = &src.dims()[sk];
+                    let cs = ds.coord(src.grid().coords_of(s));
+                    (0..dd.count(cq))
+                        .filter_map(|l| {
+                            let i = dd.global(cq, l);
+                            ds.owns(cs, i)
+                                .map(|ls| (ds.spec.olo + ls, dd.spec.olo + l, true))
+                        })
+                        .collect()
+                }
+                None => (0..dd.count(cq))
+                    .map(|l| (0, dd.spec.olo + l, true))
+                    .collect(),
+            }
         })
-    }))
+    })
 }
 
 /// The schedule of `R = CSHIFT(A, shift, dim)` (dim 0-based) for arrays
 /// with DAD `dad`: `R(i) = A(lb + mod(i - lb + shift, n))` along `dim`.
 pub fn cshift(dad: &Dad, dim: usize, shift: i64) -> HpfResult<Arc<Schedule>> {
+    shift_plan("hpf_cshift", dad, dim, shift, true)
+}
+
+/// The schedule of the moved part of `R = EOSHIFT(A, shift, dim)` (dim
+/// 0-based): `R(i) = A(i + shift)` along `dim` where `i + shift` lies in
+/// the array; the other cells of `R` are not written (the caller fills
+/// them with the boundary value).
+pub fn eoshift(dad: &Dad, dim: usize, shift: i64) -> HpfResult<Arc<Schedule>> {
+    shift_plan("hpf_eoshift", dad, dim, shift, false)
+}
+
+fn shift_plan(
+    call: &str,
+    dad: &Dad,
+    dim: usize,
+    shift: i64,
+    wrap: bool,
+) -> HpfResult<Arc<Schedule>> {
     if dim >= dad.rank() {
         return Err(HpfError::bad_arg(
-            "hpf_cshift",
+            call,
             format!("DIM {} of a rank-{} array", dim + 1, dad.rank()),
         ));
     }
     let n = dad.dims()[dim].spec.extent as i64;
-    let shift = if n == 0 { 0 } else { shift.rem_euclid(n) };
+    let shift = if wrap {
+        if n == 0 {
+            0
+        } else {
+            shift.rem_euclid(n)
+        }
+    } else {
+        shift.clamp(-n, n)
+    };
     let key = PlanKey::Shift {
         grid: dad.grid().id(),
         dad: dad.dims().to_vec(),
         dim,
         shift,
+        wrap,
     };
+    let from: Vec<Option<usize>> = (0..dad.rank()).map(Some).collect();
     Ok(cached(key, || {
-        plan(dad, dad, false, |k, s, q| {
+        plan(dad, dad, false, &from, |k, s, q| {
             let d = &dad.dims()[k];
             let cs = d.coord(dad.grid().coords_of(s));
             let cq = d.coord(dad.grid().coords_of(q));
@@ -213,7 +410,14 @@ pub fn cshift(dad: &Dad, dim: usize, shift: i64) -> HpfResult<Arc<Schedule>> {
                 .filter_map(|l| {
                     let mut i = d.global(cq, l);
                     if k == dim {
-                        i = ((i as i64 + shift) % n) as usize;
+                        let j = i as i64 + shift;
+                        if wrap {
+                            i = (j % n) as usize;
+                        } else if (0..n).contains(&j) {
+                            i = j as usize;
+                        } else {
+                            return None;
+                        }
                     }
                     d.owns(cs, i)
                         .map(|ls| (d.spec.olo + ls, d.spec.olo + l, true))
@@ -263,8 +467,9 @@ pub fn halo(
         whi: whi.to_vec(),
         periodic: periodic.to_vec(),
     };
+    let from: Vec<Option<usize>> = (0..dad.rank()).map(Some).collect();
     Ok(cached(key, || {
-        plan(dad, dad, true, |k, s, q| {
+        plan(dad, dad, true, &from, |k, s, q| {
             let d = &dad.dims()[k];
             let n = d.spec.extent as i64;
             let cs = d.coord(dad.grid().coords_of(s));
@@ -313,8 +518,10 @@ impl Schedule {
     /// grid). `src` and `dst` are local buffers of the planned DADs.
     pub fn execute<T: Element>(&self, dad_grid: &Dad, src: &[T], dst: &mut [T]) -> HpfResult<()> {
         let got = self.exchange(dad_grid, src)?;
-        self.unpack(&got, dst);
-        Ok(())
+        for &(a, b, len) in &self.runs.local {
+            dst[b..b + len].copy_from_slice(&src[a..a + len]);
+        }
+        self.unpack(&got, dst)
     }
 
     /// Like [`execute`](Self::execute) with one buffer as source and
@@ -322,53 +529,58 @@ impl Schedule {
     /// overlap cells).
     pub fn execute_in_place<T: Element>(&self, dad: &Dad, buf: &mut [T]) -> HpfResult<()> {
         let got = self.exchange(dad, buf)?;
-        self.unpack(&got, buf);
-        Ok(())
+        for &(a, b, len) in &self.runs.local {
+            buf.copy_within(a..a + len, b);
+        }
+        self.unpack(&got, buf)
     }
 
+    /// Packs the runs of every peer, exchanges them with the peers that
+    /// send or receive something (point-to-point through the core's
+    /// `Group::exchange_sparse`; this process's own part is copied
+    /// directly, not sent) and returns what arrived.
     fn exchange<T: Element>(&self, dad: &Dad, src: &[T]) -> HpfResult<Vec<u8>> {
         let size = T::KIND.size();
-        let mut bytes = Vec::with_capacity(self.send.len() * size);
-        for &o in &self.send {
-            src[o].put(&mut bytes);
-        }
-        // Every pair exchanges at least one byte (a marker after the
-        // elements): with Open MPI 4.1 an all-to-all in which some pairs
-        // exchange nothing was seen to hang; the marker also catches
-        // processes that planned different exchanges.
-        let mut padded = Vec::with_capacity(bytes.len() + self.send_counts.len());
-        let mut at = 0;
-        for &c in &self.send_counts {
-            padded.extend_from_slice(&bytes[at..at + c * size]);
-            padded.push(0xa5);
-            at += c * size;
-        }
-        let sc: Vec<usize> = self.send_counts.iter().map(|&c| c * size + 1).collect();
-        let rc: Vec<usize> = self.recv_counts.iter().map(|&c| c * size + 1).collect();
-        let got = dad
-            .grid()
-            .group()
-            .alltoallv(&padded, &sc, &rc)
-            .map_err(|e| HpfError::core("schedule execute", e))?;
-        let mut out = Vec::with_capacity(got.len());
-        let mut at = 0;
-        for &c in &self.recv_counts {
-            out.extend_from_slice(&got[at..at + c * size]);
-            if got[at + c * size] != 0xa5 {
-                return Err(HpfError::new(
-                    crate::error::HPF_ESYSTEM,
-                    "schedule execute: processes disagree on the exchange",
-                ));
+        let me = dad.grid().rank();
+        let wire = |counts: &[usize]| -> Vec<usize> {
+            counts
+                .iter()
+                .enumerate()
+                .map(|(q, &c)| if q == me { 0 } else { c * size })
+                .collect()
+        };
+        let sc = wire(&self.send_counts);
+        let rc = wire(&self.recv_counts);
+        let mut packed = Vec::with_capacity(sc.iter().sum());
+        for runs in &self.runs.send {
+            for &(o, len) in runs {
+                packed.extend_from_slice(T::as_bytes(&src[o..o + len]));
             }
-            at += c * size + 1;
         }
-        Ok(out)
+        dad.grid()
+            .group()
+            .exchange_sparse(&packed, &sc, &rc)
+            .map_err(|e| HpfError::core("schedule execute", e))
     }
 
-    fn unpack<T: Element>(&self, got: &[u8], dst: &mut [T]) {
+    fn unpack<T: Element>(&self, got: &[u8], dst: &mut [T]) -> HpfResult<()> {
         let size = T::KIND.size();
-        for (j, &o) in self.recv.iter().enumerate() {
-            dst[o] = T::get(&got[j * size..]);
+        let mut at = 0;
+        for runs in &self.runs.recv {
+            for &(o, len) in runs {
+                let bytes = len * size;
+                let from = got.get(at..at + bytes).ok_or_else(disagree)?;
+                T::as_bytes_mut(&mut dst[o..o + len]).copy_from_slice(from);
+                at += bytes;
+            }
         }
+        Ok(())
     }
+}
+
+fn disagree() -> HpfError {
+    HpfError::new(
+        crate::error::HPF_ESYSTEM,
+        "schedule execute: processes disagree on the exchange",
+    )
 }

@@ -408,3 +408,109 @@ impl Drop for Group {
         }
     }
 }
+
+/// MPI tag of [`Group::exchange_sparse`] messages.
+const SPARSE_EXCHANGE_TAG: c_int = 0x4859;
+
+impl Group {
+    /// The personalised exchange of [`alltoallv`](Self::alltoallv) with
+    /// point-to-point messages between the pairs that exchange something
+    /// only (nonblocking receives and sends, then one wait for all): for
+    /// neighbour patterns such as halo updates, where most pairs exchange
+    /// nothing. Both count lists have one entry per member and must agree
+    /// pairwise with the peers' lists; successive calls on one group
+    /// match in order.
+    pub fn exchange_sparse(
+        &self,
+        send: &[u8],
+        send_counts: &[usize],
+        recv_counts: &[usize],
+    ) -> Result<Vec<u8>, CoreError> {
+        let size = self.size()? as usize;
+        if send_counts.len() != size || recv_counts.len() != size {
+            return Err(CoreError::InvalidArgument(format!(
+                "exchange_sparse needs {size} send and receive counts, got {} and {}",
+                send_counts.len(),
+                recv_counts.len()
+            )));
+        }
+        let stotal: usize = send_counts.iter().sum();
+        if stotal != send.len() {
+            return Err(CoreError::InvalidArgument(format!(
+                "exchange_sparse send counts add up to {stotal} bytes, the buffer has {}",
+                send.len()
+            )));
+        }
+        for &c in send_counts.iter().chain(recv_counts) {
+            count(c, "exchange_sparse message")?;
+        }
+        let rtotal: usize = recv_counts.iter().sum();
+        let mut recv = vec![0u8; rtotal];
+        // SAFETY: reading a handle constant exported by mpi-sys's C shim.
+        let null = unsafe { sys::RSMPI_REQUEST_NULL };
+        let mut reqs: Vec<sys::MPI_Request> = Vec::with_capacity(2 * size);
+        let mut first_error: Result<(), CoreError> = Ok(());
+        let mut at = 0;
+        for (peer, &n) in recv_counts.iter().enumerate() {
+            if n > 0 && first_error.is_ok() {
+                let mut req = null;
+                // SAFETY: `recv[at..at + n]` stays allocated and untouched
+                // until the wait below completes every posted request.
+                first_error = check(
+                    unsafe {
+                        sys::MPI_Irecv(
+                            recv[at..].as_mut_ptr() as *mut c_void,
+                            n as c_int,
+                            sys::RSMPI_UINT8_T,
+                            peer as c_int,
+                            SPARSE_EXCHANGE_TAG,
+                            self.raw,
+                            &mut req,
+                        )
+                    },
+                    "MPI_Irecv",
+                );
+                reqs.push(req);
+            }
+            at += n;
+        }
+        let mut at = 0;
+        for (peer, &n) in send_counts.iter().enumerate() {
+            if n > 0 && first_error.is_ok() {
+                let mut req = null;
+                // SAFETY: `send` is borrowed for the whole call and the wait
+                // below completes every posted request.
+                first_error = check(
+                    unsafe {
+                        sys::MPI_Isend(
+                            send[at..].as_ptr() as *const c_void,
+                            n as c_int,
+                            sys::RSMPI_UINT8_T,
+                            peer as c_int,
+                            SPARSE_EXCHANGE_TAG,
+                            self.raw,
+                            &mut req,
+                        )
+                    },
+                    "MPI_Isend",
+                );
+                reqs.push(req);
+            }
+            at += n;
+        }
+        // SAFETY: `reqs` holds valid (or null) requests; statuses ignored.
+        let waited = check(
+            unsafe {
+                sys::MPI_Waitall(
+                    reqs.len() as c_int,
+                    reqs.as_mut_ptr(),
+                    sys::RSMPI_STATUSES_IGNORE,
+                )
+            },
+            "MPI_Waitall",
+        );
+        first_error?;
+        waited?;
+        Ok(recv)
+    }
+}

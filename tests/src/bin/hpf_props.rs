@@ -6,7 +6,8 @@
 //! the bound the documented reduction order gives). Usage: `hpf_props
 //! SEED TRIALS`. Prints "hpf_props rank R: P passed, F failed".
 
-use hpf_rts::{DArray, Dad, DimSpec, Dist, Element, ProcGrid};
+use hpf_rts::reduce_dim::{LogicalOp, NumOp};
+use hpf_rts::{DArray, Dad, DimSpec, Dist, Element, Gemm, ProcGrid};
 use std::sync::Arc;
 use tests::{check, check_eq};
 
@@ -32,7 +33,7 @@ fn hash(seed: u64, i: u64) -> u64 {
 }
 
 /// What the checks need of an element type.
-trait Probe: Element {
+trait Probe: Element + Gemm {
     /// A value from a hash: few distinct values, so ties happen.
     fn from_hash(h: u64) -> Self;
     /// A value near 1 (for PRODUCT of reals; any small integer otherwise).
@@ -243,6 +244,180 @@ fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: us
         "ANY {what}"
     );
 
+    // The reductions with MASK (whole array) and with DIM (and MASK).
+    let mref: Vec<i32> = (0..n)
+        .map(|p| i32::from(!hash(seed ^ 0x3a5c, p as u64).is_multiple_of(3)))
+        .collect();
+    let mask = DArray::<i32>::from_fn(&dad, |sub| mref[value(sub).0]);
+    let ops = [NumOp::Sum, NumOp::Product, NumOp::Maxval, NumOp::Minval];
+    let fold = |op: NumOp, acc: T, x: T| match op {
+        NumOp::Sum => acc.plus(x),
+        NumOp::Product => acc.times(x),
+        NumOp::Maxval => {
+            if x > acc {
+                x
+            } else {
+                acc
+            }
+        }
+        NumOp::Minval => {
+            if x < acc {
+                x
+            } else {
+                acc
+            }
+        }
+    };
+    let identity = |op: NumOp| match op {
+        NumOp::Sum => T::zero(),
+        NumOp::Product => T::one(),
+        NumOp::Maxval => T::neg_huge(),
+        NumOp::Minval => T::huge(),
+    };
+    for op in ops {
+        let (src, vals) = if op == NumOp::Product {
+            (&pa, &pref)
+        } else {
+            (&a, &reference)
+        };
+        let want = (0..n)
+            .filter(|&p| mref[p] != 0)
+            .fold(identity(op), |acc, p| fold(op, acc, vals[p]));
+        let mag: f64 = if op == NumOp::Product {
+            want.to_f64().abs()
+        } else {
+            vals.iter().map(|x| x.to_f64().abs()).sum()
+        };
+        let got = src
+            .reduce_masked(op, Some(&mask))
+            .expect("masked reduction");
+        check!(
+            close(got, want, n, nprocs, mag),
+            "{op:?} with MASK {got:?} vs {want:?}: {what}"
+        );
+    }
+    if rank >= 2 {
+        let rdim = rng.below(rank as u64) as usize;
+        let mut rshape = shape.clone();
+        rshape.remove(rdim);
+        let mut rlbs = lbs.clone();
+        rlbs.remove(rdim);
+        let rn: usize = rshape.iter().product();
+        let rdad = if rng.below(2) == 0 {
+            hpf_rts::reduce_dim::reduced_dad(&dad, rdim).expect("natural DAD")
+        } else {
+            random_dad(rng, grid, &rshape, &rlbs, true)
+        };
+        // The reference line of result cell `q` along DIM.
+        let line = |q: usize| -> Vec<usize> {
+            let mut g = unlinear(&rshape, q);
+            g.insert(rdim, 0);
+            (0..shape[rdim])
+                .map(|i| {
+                    g[rdim] = i;
+                    linear(&shape, &g)
+                })
+                .collect()
+        };
+        for op in ops {
+            let (src, vals) = if op == NumOp::Product {
+                (&pa, &pref)
+            } else {
+                (&a, &reference)
+            };
+            let use_mask = rng.below(2) == 0;
+            let got = src
+                .reduce_dim(op, rdim, use_mask.then_some(&mask), &rdad)
+                .expect("reduction with DIM")
+                .to_global()
+                .expect("gather");
+            let mut bad = 0;
+            for (q, &g) in got.iter().enumerate().take(rn) {
+                let ps = line(q);
+                let want = ps
+                    .iter()
+                    .filter(|&&p| !use_mask || mref[p] != 0)
+                    .fold(identity(op), |acc, &p| fold(op, acc, vals[p]));
+                let mag: f64 = if op == NumOp::Product {
+                    want.to_f64().abs()
+                } else {
+                    ps.iter().map(|&p| vals[p].to_f64().abs()).sum()
+                };
+                if !close(g, want, ps.len(), nprocs, mag) {
+                    bad += 1;
+                }
+            }
+            check_eq!(
+                bad,
+                0,
+                "{op:?} DIM {} mask {use_mask} to {:?}: {what}",
+                rdim + 1,
+                rdad.dims()
+                    .iter()
+                    .map(|d| (d.spec.dist, d.spec.pdim))
+                    .collect::<Vec<_>>()
+            );
+        }
+        for op in [LogicalOp::Count, LogicalOp::All, LogicalOp::Any] {
+            let got = mask
+                .logical_dim(op, rdim, &rdad)
+                .expect("logical reduction with DIM")
+                .to_global()
+                .expect("gather");
+            let want: Vec<i32> = (0..rn)
+                .map(|q| {
+                    let t = line(q).iter().filter(|&&p| mref[p] != 0).count();
+                    match op {
+                        LogicalOp::Count => t as i32,
+                        LogicalOp::All => i32::from(t == shape[rdim]),
+                        LogicalOp::Any => i32::from(t > 0),
+                    }
+                })
+                .collect();
+            check_eq!(got, want, "{op:?} DIM {}: {what}", rdim + 1);
+        }
+        for max in [true, false] {
+            let use_mask = rng.below(2) == 0;
+            let got = a
+                .loc_dim(max, rdim, use_mask.then_some(&mask), &rdad)
+                .expect("loc with DIM")
+                .to_global()
+                .expect("gather");
+            let want: Vec<i64> = (0..rn)
+                .map(|q| {
+                    let mut best: Option<(usize, T)> = None;
+                    for (i, &p) in line(q).iter().enumerate() {
+                        if use_mask && mref[p] == 0 {
+                            continue;
+                        }
+                        let x = reference[p];
+                        let wins = match best {
+                            None => true,
+                            Some((_, b)) => {
+                                if max {
+                                    x > b
+                                } else {
+                                    x < b
+                                }
+                            }
+                        };
+                        if wins {
+                            best = Some((i, x));
+                        }
+                    }
+                    best.map_or(0, |(i, _)| i as i64 + 1)
+                })
+                .collect();
+            check_eq!(
+                got,
+                want,
+                "{} DIM {} mask {use_mask}: {what}",
+                if max { "MAXLOC" } else { "MINLOC" },
+                rdim + 1
+            );
+        }
+    }
+
     // MAXLOC, MINLOC: 1-based positions of the first extreme.
     let first = |better: &dyn Fn(T, T) -> bool| -> Vec<i64> {
         let mut best: Option<usize> = None;
@@ -266,6 +441,39 @@ fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: us
         first(&|x, b| x < b),
         "MINLOC {what}"
     );
+
+    // MAXLOC/MINLOC with MASK: the first extreme among the true elements.
+    for max in [true, false] {
+        let mut best: Option<usize> = None;
+        for (p, &x) in reference.iter().enumerate() {
+            if mref[p] == 0 {
+                continue;
+            }
+            let wins = match best {
+                None => true,
+                Some(b) => {
+                    if max {
+                        x > reference[b]
+                    } else {
+                        x < reference[b]
+                    }
+                }
+            };
+            if wins {
+                best = Some(p);
+            }
+        }
+        let want: Vec<i64> = match best {
+            Some(p) => unlinear(&shape, p).iter().map(|&i| i as i64 + 1).collect(),
+            None => vec![0; rank],
+        };
+        check_eq!(
+            a.loc_masked(max, Some(&mask)).expect("loc with mask"),
+            want,
+            "{} with MASK {what}",
+            if max { "MAXLOC" } else { "MINLOC" }
+        );
+    }
 
     // DOT_PRODUCT on rank-1 arrays.
     if rank == 1 {
@@ -316,6 +524,79 @@ fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: us
         "CSHIFT shift {shift} dim {} {what}",
         dim + 1
     );
+
+    // EOSHIFT along the same dimension with a boundary value.
+    let boundary = T::from_hash(hash(seed, 4242));
+    let eo = a.eoshift(shift, boundary, dim).expect("eoshift");
+    let want: Vec<T> = (0..n)
+        .map(|p| {
+            let mut g = unlinear(&shape, p);
+            let j = g[dim] as i64 + shift;
+            if j < 0 || j >= shape[dim] as i64 {
+                return boundary;
+            }
+            g[dim] = j as usize;
+            reference[linear(&shape, &g)]
+        })
+        .collect();
+    check_eq!(
+        eo.to_global().expect("gather"),
+        want,
+        "EOSHIFT shift {shift} dim {} {what}",
+        dim + 1
+    );
+
+    // SPREAD along a random new dimension (rank 1 and 2 sources).
+    if rank < 3 {
+        let sdim = rng.below(rank as u64 + 1) as usize;
+        let copies = rng.below(4) as usize;
+        let mut rshape = shape.clone();
+        rshape.insert(sdim, copies);
+        let mut rlbs = lbs.clone();
+        rlbs.insert(sdim, 1);
+        let rdad = random_dad(rng, grid, &rshape, &rlbs, true);
+        let sp = a.spread(sdim, &rdad).expect("spread");
+        let rn: usize = rshape.iter().product();
+        let want: Vec<T> = (0..rn)
+            .map(|p| {
+                let mut g = unlinear(&rshape, p);
+                g.remove(sdim);
+                reference[linear(&shape, &g)]
+            })
+            .collect();
+        check_eq!(
+            sp.to_global().expect("gather"),
+            want,
+            "SPREAD dim {} ncopies {copies} to {:?}: {what}",
+            sdim + 1,
+            rdad.dims()
+                .iter()
+                .map(|d| (d.spec.dist, d.spec.pdim))
+                .collect::<Vec<_>>()
+        );
+    }
+
+    // TRANSPOSE of rank-2 arrays to a random DAD.
+    if rank == 2 {
+        let tshape = vec![shape[1], shape[0]];
+        let tdad = random_dad(rng, grid, &tshape, &[lbs[1], lbs[0]], true);
+        let t = a.transpose(&tdad).expect("transpose");
+        let want: Vec<T> = (0..n)
+            .map(|p| {
+                let g = unlinear(&tshape, p);
+                reference[linear(&shape, &[g[1], g[0]])]
+            })
+            .collect();
+        check_eq!(
+            t.to_global().expect("gather"),
+            want,
+            "TRANSPOSE to {:?}: {what}",
+            tdad.dims()
+                .iter()
+                .map(|d| (d.spec.dist, d.spec.pdim))
+                .collect::<Vec<_>>()
+        );
+    }
 
     // COPY to a random other DAD and back.
     let other = random_dad(rng, grid, &shape, &lbs, false);
@@ -419,6 +700,66 @@ fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: us
     check_eq!(bad, 0, "overlap cells wrong (periodic {periodic:?}) {what}");
 }
 
+/// MATMUL of random m×k and k×n arrays with random DADs (C's too) against
+/// the serial triple loop; reals within `2 (k + 2) eps sum|a||b|`.
+fn matmul_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
+    let grid = &grids[rng.below(grids.len() as u64) as usize];
+    let mut dim = || match rng.below(8) {
+        0 => 0,
+        1 => 1,
+        2 => 40 + rng.below(60) as usize,
+        _ => 2 + rng.below(20) as usize,
+    };
+    let (m, k, n) = (dim(), dim(), dim());
+    let ad = random_dad(rng, grid, &[m, k], &[1, 1], true);
+    let bd = random_dad(rng, grid, &[k, n], &[0, 1], true);
+    let cd = random_dad(rng, grid, &[m, n], &[1, -1], true);
+    let what = format!(
+        "{:?} {m}x{k} * {k}x{n} grid {:?}: A {:?} B {:?} C {:?}",
+        T::KIND,
+        grid.dims(),
+        ad.dims()
+            .iter()
+            .map(|d| (d.spec.dist, d.spec.pdim))
+            .collect::<Vec<_>>(),
+        bd.dims()
+            .iter()
+            .map(|d| (d.spec.dist, d.spec.pdim))
+            .collect::<Vec<_>>(),
+        cd.dims()
+            .iter()
+            .map(|d| (d.spec.dist, d.spec.pdim))
+            .collect::<Vec<_>>()
+    );
+    let ar: Vec<T> = (0..m * k)
+        .map(|p| T::from_hash(hash(seed, p as u64)))
+        .collect();
+    let br: Vec<T> = (0..k * n)
+        .map(|p| T::from_hash(hash(seed ^ 0x77, p as u64)))
+        .collect();
+    let a = DArray::<T>::from_fn(&ad, |s| ar[(s[0] - 1) as usize + m * (s[1] - 1) as usize]);
+    let b = DArray::<T>::from_fn(&bd, |s| br[s[0] as usize + k * (s[1] - 1) as usize]);
+    let mut c = DArray::<T>::new(&cd);
+    c.matmul_from(&a, &b).expect("matmul");
+    let got = c.to_global().expect("gather");
+    let mut bad = 0;
+    for j in 0..n {
+        for i in 0..m {
+            let mut want = T::zero();
+            let mut mag = 0.0;
+            for p in 0..k {
+                let (x, y) = (ar[i + m * p], br[p + k * j]);
+                want = want.plus(x.times(y));
+                mag += (x.to_f64() * y.to_f64()).abs();
+            }
+            if !close(got[i + m * j], want, k, 1, mag) {
+                bad += 1;
+            }
+        }
+    }
+    check_eq!(bad, 0, "MATMUL elements off: {what}");
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let seed: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(1);
@@ -437,6 +778,16 @@ fn main() {
             1 => trial::<f64>(&mut rng, s, &grids, nprocs),
             2 => trial::<i64>(&mut rng, s, &grids, nprocs),
             _ => trial::<f32>(&mut rng, s, &grids, nprocs),
+        }
+    }
+
+    for t in 0..trials / 2 {
+        let s = seed.wrapping_mul(7777).wrapping_add(t as u64);
+        match t % 4 {
+            0 => matmul_trial::<f64>(&mut rng, s, &grids),
+            1 => matmul_trial::<i32>(&mut rng, s, &grids),
+            2 => matmul_trial::<f32>(&mut rng, s, &grids),
+            _ => matmul_trial::<i64>(&mut rng, s, &grids),
         }
     }
 

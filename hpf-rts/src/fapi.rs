@@ -1,0 +1,450 @@
+//! The Fortran 77 entry points of the run-time, as a Fortran 90D style
+//! node program calls them: subroutines named `HPF_*` (symbols `hpf_*_`),
+//! every argument by reference, integer handles for grids and DADs, the
+//! status in a last `IERR` argument (`HPF_OK` 0 or a negative `HPF_E*`
+//! code, the same as the C API's). Constants are in `hpf_rts.fh`.
+//!
+//! Fortran conventions differ from the C API's in three places: grid
+//! dimensions count from 1 (`PDIM(d)`; 0 for a collapsed dimension), local
+//! indices count from 1 (the owned elements of a dimension are
+//! `1..COUNT(d)`, the overlap `1-OLO(d)..0` and `COUNT(d)+1..COUNT(d)+OHI(d)`,
+//! so the local array is declared `A(1-OLO(1):COUNT(1)+OHI(1), ...)`), and
+//! every integer argument is a default INTEGER (4 bytes). Grid coordinates
+//! count from 0, as MPI's do. The work is done by the C API's functions.
+
+#![allow(clippy::too_many_arguments)]
+
+use crate::capi;
+use crate::error::{HpfError, HpfResult, HPF_EBADARG};
+use crate::ptr;
+use std::ffi::{c_char, c_int, c_longlong, c_void};
+
+/// A default Fortran INTEGER.
+type FInt = c_int;
+
+/// The value of a scalar INTEGER argument.
+fn int(call: &str, p: *const FInt, what: &str) -> HpfResult<c_int> {
+    ptr::read(p, 1)
+        .map(|v| v[0])
+        .ok_or_else(|| capi::null(call, what))
+}
+
+/// Stores `rc` in `IERR` (if addressable).
+fn status(ierr: *mut FInt, rc: c_int) {
+    let _ = ptr::write(ierr, rc);
+}
+
+/// Runs a Fortran entry point: `f` returns the C API's code or fails with
+/// an error recorded for `HPF_ERROR_MESSAGE`.
+fn entry(call: &str, ierr: *mut FInt, f: impl FnOnce() -> HpfResult<c_int>) {
+    let mut rc = HPF_EBADARG;
+    let code = capi::run(call, || {
+        rc = f()?;
+        Ok(())
+    });
+    status(ierr, if code == 0 { rc } else { code });
+}
+
+/// `HPF_INIT(IERR)`: starts the run-time (collective).
+#[no_mangle]
+pub extern "C" fn hpf_init_(ierr: *mut FInt) {
+    status(ierr, capi::hpf_init());
+}
+
+/// `HPF_FINALIZE(IERR)`: frees every handle and stops (collective).
+#[no_mangle]
+pub extern "C" fn hpf_finalize_(ierr: *mut FInt) {
+    status(ierr, capi::hpf_finalize());
+}
+
+/// `HPF_NPROCS(N, IERR)`: the number of processes.
+#[no_mangle]
+pub extern "C" fn hpf_nprocs_(n: *mut FInt, ierr: *mut FInt) {
+    status(ierr, capi::hpf_nprocs(n));
+}
+
+/// `HPF_ERROR_MESSAGE(MSG, IERR)`: the text of the last error,
+/// blank-padded into the CHARACTER variable MSG.
+#[no_mangle]
+pub extern "C" fn hpf_error_message_(msg: *mut c_char, ierr: *mut FInt, msg_len: usize) {
+    let mut buf = vec![0u8; 1024];
+    let rc = capi::hpf_error_message(buf.as_mut_ptr() as *mut c_char, buf.len() as c_int);
+    let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+    let text = String::from_utf8_lossy(&buf[..end]).into_owned();
+    let rc = match ptr::write_fstring(msg, msg_len, &text) {
+        Some(()) => rc,
+        None => HPF_EBADARG,
+    };
+    status(ierr, rc);
+}
+
+/// `HPF_GRID_CREATE(NDIMS, DIMS, GRID, IERR)`: a grid of all processes;
+/// zero entries of DIMS are filled in (collective).
+#[no_mangle]
+pub extern "C" fn hpf_grid_create_(
+    ndims: *const FInt,
+    dims: *mut FInt,
+    grid: *mut FInt,
+    ierr: *mut FInt,
+) {
+    const CALL: &str = "HPF_GRID_CREATE";
+    entry(CALL, ierr, || {
+        let n = int(CALL, ndims, "NDIMS")?;
+        Ok(capi::hpf_grid_create(n, dims, grid))
+    });
+}
+
+/// `HPF_GRID_INFO(GRID, RANK, COORDS, IERR)`: this process's grid rank
+/// and its coordinates (from 0).
+#[no_mangle]
+pub extern "C" fn hpf_grid_info_(
+    grid: *const FInt,
+    rank: *mut FInt,
+    coords: *mut FInt,
+    ierr: *mut FInt,
+) {
+    const CALL: &str = "HPF_GRID_INFO";
+    entry(CALL, ierr, || {
+        let g = int(CALL, grid, "GRID")?;
+        Ok(capi::hpf_grid_info(g, rank, coords))
+    });
+}
+
+/// `HPF_DAD_CREATE(GRID, RANK, LB, EXTENT, DIST, BLOCK, PDIM, OLO, OHI,
+/// DAD, IERR)`: per dimension the lower bound, extent, distribution
+/// (`HPF_COLLAPSED`, `HPF_BLOCK`, `HPF_CYCLIC`, `HPF_CYCLIC_K`), CYCLIC(k)
+/// block, grid dimension (from 1) and overlap widths.
+#[no_mangle]
+pub extern "C" fn hpf_dad_create_(
+    grid: *const FInt,
+    rank: *const FInt,
+    lb: *const FInt,
+    extent: *const FInt,
+    dist: *const FInt,
+    block: *const FInt,
+    pdim: *const FInt,
+    olo: *const FInt,
+    ohi: *const FInt,
+    dad: *mut FInt,
+    ierr: *mut FInt,
+) {
+    const CALL: &str = "HPF_DAD_CREATE";
+    entry(CALL, ierr, || {
+        let g = int(CALL, grid, "GRID")?;
+        let r = int(CALL, rank, "RANK")?;
+        let n = usize::try_from(r)
+            .ok()
+            .filter(|&n| (1..=7).contains(&n))
+            .ok_or_else(|| HpfError::bad_arg(CALL, format!("RANK {r} is not 1 to 7")))?;
+        let arr =
+            |p: *const FInt, what: &str| ptr::read(p, n).ok_or_else(|| capi::null(CALL, what));
+        let lb: Vec<c_longlong> = arr(lb, "LB")?.iter().map(|&x| x as c_longlong).collect();
+        let ext: Vec<c_longlong> = arr(extent, "EXTENT")?
+            .iter()
+            .map(|&x| x as c_longlong)
+            .collect();
+        let dist = arr(dist, "DIST")?;
+        let block = arr(block, "BLOCK")?;
+        let pd: Vec<c_int> = arr(pdim, "PDIM")?
+            .iter()
+            .zip(&dist)
+            .map(|(&p, &d)| if d == capi::HPF_COLLAPSED { 0 } else { p - 1 })
+            .collect();
+        let olo = arr(olo, "OLO")?;
+        let ohi = arr(ohi, "OHI")?;
+        Ok(capi::hpf_dad_create(
+            g,
+            r,
+            lb.as_ptr(),
+            ext.as_ptr(),
+            dist.as_ptr(),
+            block.as_ptr(),
+            pd.as_ptr(),
+            olo.as_ptr(),
+            ohi.as_ptr(),
+            dad,
+        ))
+    });
+}
+
+/// `HPF_DAD_FREE(DAD, IERR)`.
+#[no_mangle]
+pub extern "C" fn hpf_dad_free_(dad: *const FInt, ierr: *mut FInt) {
+    const CALL: &str = "HPF_DAD_FREE";
+    entry(CALL, ierr, || {
+        Ok(capi::hpf_dad_free(int(CALL, dad, "DAD")?))
+    });
+}
+
+/// `HPF_DAD_LOCAL_SHAPE(DAD, COUNT, ALLOC, IERR)`: per dimension the
+/// owned elements here and the allocated extent (OLO + COUNT + OHI).
+#[no_mangle]
+pub extern "C" fn hpf_dad_local_shape_(
+    dad: *const FInt,
+    count: *mut FInt,
+    alloc: *mut FInt,
+    ierr: *mut FInt,
+) {
+    const CALL: &str = "HPF_DAD_LOCAL_SHAPE";
+    entry(CALL, ierr, || {
+        let d = capi::get_dad(CALL, int(CALL, dad, "DAD")?)?;
+        let me = d.grid().rank();
+        let conv = |v: Vec<usize>, what: &str| -> HpfResult<Vec<FInt>> {
+            v.iter()
+                .map(|&x| {
+                    FInt::try_from(x).map_err(|_| {
+                        HpfError::bad_arg(CALL, format!("{what} {x} exceeds a default INTEGER"))
+                    })
+                })
+                .collect()
+        };
+        ptr::write_all(count, &conv(d.counts_of(me), "COUNT")?)
+            .ok_or_else(|| capi::null(CALL, "COUNT"))?;
+        ptr::write_all(alloc, &conv(d.alloc_of(me), "ALLOC")?)
+            .ok_or_else(|| capi::null(CALL, "ALLOC"))?;
+        Ok(0)
+    });
+}
+
+/// `HPF_DAD_LOCAL_TO_GLOBAL(DAD, DIM, LOCAL, GLOBAL, IERR)`: the global
+/// subscript of owned local index LOCAL (from 1) of dimension DIM.
+#[no_mangle]
+pub extern "C" fn hpf_dad_local_to_global_(
+    dad: *const FInt,
+    dim: *const FInt,
+    local: *const FInt,
+    global: *mut FInt,
+    ierr: *mut FInt,
+) {
+    const CALL: &str = "HPF_DAD_LOCAL_TO_GLOBAL";
+    entry(CALL, ierr, || {
+        let d = capi::get_dad(CALL, int(CALL, dad, "DAD")?)?;
+        let k = int(CALL, dim, "DIM")?;
+        let l = int(CALL, local, "LOCAL")?;
+        let k = usize::try_from(k - 1)
+            .map_err(|_| HpfError::bad_arg(CALL, format!("DIM {k} is not positive")))?;
+        let l = usize::try_from(l - 1)
+            .map_err(|_| HpfError::bad_arg(CALL, format!("LOCAL {l} is not positive")))?;
+        let g = d.local_to_global(k, l)?;
+        let g = FInt::try_from(g)
+            .map_err(|_| HpfError::bad_arg(CALL, format!("subscript {g} exceeds an INTEGER")))?;
+        ptr::write(global, g).ok_or_else(|| capi::null(CALL, "GLOBAL"))?;
+        Ok(0)
+    });
+}
+
+/// `HPF_SHIFT_OVERLAP(DAD, TYPE, A, PERIODIC, IERR)`: fills the overlap
+/// area of A; PERIODIC(d) non-zero wraps dimension d.
+#[no_mangle]
+pub extern "C" fn hpf_shift_overlap_(
+    dad: *const FInt,
+    r#type: *const FInt,
+    a: *mut c_void,
+    periodic: *const FInt,
+    ierr: *mut FInt,
+) {
+    const CALL: &str = "HPF_SHIFT_OVERLAP";
+    entry(CALL, ierr, || {
+        let d = int(CALL, dad, "DAD")?;
+        let t = int(CALL, r#type, "TYPE")?;
+        Ok(capi::hpf_shift_overlap(d, t, a, periodic))
+    });
+}
+
+macro_rules! reduction {
+    ($fname:ident, $cname:ident, $call:expr, $doc:expr) => {
+        #[doc = $doc]
+        #[no_mangle]
+        pub extern "C" fn $fname(
+            dad: *const FInt,
+            r#type: *const FInt,
+            a: *const c_void,
+            result: *mut c_void,
+            ierr: *mut FInt,
+        ) {
+            entry($call, ierr, || {
+                let d = int($call, dad, "DAD")?;
+                let t = int($call, r#type, "TYPE")?;
+                Ok(capi::$cname(d, t, a, result))
+            });
+        }
+    };
+}
+
+reduction!(
+    hpf_sum_,
+    hpf_sum,
+    "HPF_SUM",
+    "`HPF_SUM(DAD, TYPE, A, RESULT, IERR)`: RESULT = SUM(A) (collective)."
+);
+reduction!(
+    hpf_product_,
+    hpf_product,
+    "HPF_PRODUCT",
+    "`HPF_PRODUCT(DAD, TYPE, A, RESULT, IERR)`: RESULT = PRODUCT(A)."
+);
+reduction!(
+    hpf_maxval_,
+    hpf_maxval,
+    "HPF_MAXVAL",
+    "`HPF_MAXVAL(DAD, TYPE, A, RESULT, IERR)`: RESULT = MAXVAL(A)."
+);
+reduction!(
+    hpf_minval_,
+    hpf_minval,
+    "HPF_MINVAL",
+    "`HPF_MINVAL(DAD, TYPE, A, RESULT, IERR)`: RESULT = MINVAL(A)."
+);
+
+/// `HPF_COPY(SDAD, SRC, DDAD, DST, TYPE, IERR)`: DST = SRC between two
+/// DADs of the same shape (remap).
+#[no_mangle]
+pub extern "C" fn hpf_copy_(
+    sdad: *const FInt,
+    src: *const c_void,
+    ddad: *const FInt,
+    dst: *mut c_void,
+    r#type: *const FInt,
+    ierr: *mut FInt,
+) {
+    const CALL: &str = "HPF_COPY";
+    entry(CALL, ierr, || {
+        let s = int(CALL, sdad, "SDAD")?;
+        let d = int(CALL, ddad, "DDAD")?;
+        let t = int(CALL, r#type, "TYPE")?;
+        Ok(capi::hpf_copy(s, src, d, dst, t))
+    });
+}
+
+/// `HPF_CSHIFT(DAD, TYPE, SRC, DST, SHIFT, DIM, IERR)`: DST =
+/// CSHIFT(SRC, SHIFT, DIM).
+#[no_mangle]
+pub extern "C" fn hpf_cshift_(
+    dad: *const FInt,
+    r#type: *const FInt,
+    src: *const c_void,
+    dst: *mut c_void,
+    shift: *const FInt,
+    dim: *const FInt,
+    ierr: *mut FInt,
+) {
+    const CALL: &str = "HPF_CSHIFT";
+    entry(CALL, ierr, || {
+        let d = int(CALL, dad, "DAD")?;
+        let t = int(CALL, r#type, "TYPE")?;
+        let s = int(CALL, shift, "SHIFT")?;
+        let k = int(CALL, dim, "DIM")?;
+        Ok(capi::hpf_cshift(d, t, src, dst, s as c_longlong, k))
+    });
+}
+
+/// `HPF_EOSHIFT(DAD, TYPE, SRC, DST, SHIFT, BOUNDARY, DIM, IERR)`: DST =
+/// EOSHIFT(SRC, SHIFT, BOUNDARY, DIM), BOUNDARY a scalar of TYPE.
+#[no_mangle]
+pub extern "C" fn hpf_eoshift_(
+    dad: *const FInt,
+    r#type: *const FInt,
+    src: *const c_void,
+    dst: *mut c_void,
+    shift: *const FInt,
+    boundary: *const c_void,
+    dim: *const FInt,
+    ierr: *mut FInt,
+) {
+    const CALL: &str = "HPF_EOSHIFT";
+    entry(CALL, ierr, || {
+        let d = int(CALL, dad, "DAD")?;
+        let t = int(CALL, r#type, "TYPE")?;
+        let s = int(CALL, shift, "SHIFT")?;
+        let k = int(CALL, dim, "DIM")?;
+        if boundary.is_null() {
+            return Err(capi::null(CALL, "BOUNDARY"));
+        }
+        Ok(capi::hpf_eoshift(
+            d,
+            t,
+            src,
+            dst,
+            s as c_longlong,
+            boundary,
+            k,
+        ))
+    });
+}
+
+/// `HPF_TRANSPOSE(SDAD, SRC, DDAD, DST, TYPE, IERR)`: DST =
+/// TRANSPOSE(SRC).
+#[no_mangle]
+pub extern "C" fn hpf_transpose_(
+    sdad: *const FInt,
+    src: *const c_void,
+    ddad: *const FInt,
+    dst: *mut c_void,
+    r#type: *const FInt,
+    ierr: *mut FInt,
+) {
+    const CALL: &str = "HPF_TRANSPOSE";
+    entry(CALL, ierr, || {
+        let s = int(CALL, sdad, "SDAD")?;
+        let d = int(CALL, ddad, "DDAD")?;
+        let t = int(CALL, r#type, "TYPE")?;
+        Ok(capi::hpf_transpose(s, src, d, dst, t))
+    });
+}
+
+/// `HPF_MATMUL(ADAD, A, BDAD, B, CDAD, C, TYPE, IERR)`: C = MATMUL(A, B)
+/// for rank-2 arrays.
+#[no_mangle]
+pub extern "C" fn hpf_matmul_(
+    adad: *const FInt,
+    a: *const c_void,
+    bdad: *const FInt,
+    b: *const c_void,
+    cdad: *const FInt,
+    c: *mut c_void,
+    r#type: *const FInt,
+    ierr: *mut FInt,
+) {
+    const CALL: &str = "HPF_MATMUL";
+    entry(CALL, ierr, || {
+        let x = int(CALL, adad, "ADAD")?;
+        let y = int(CALL, bdad, "BDAD")?;
+        let z = int(CALL, cdad, "CDAD")?;
+        let t = int(CALL, r#type, "TYPE")?;
+        Ok(capi::hpf_matmul(x, a, y, b, z, c, t))
+    });
+}
+
+/// `HPF_REDUCE_DIM(OP, DAD, TYPE, A, DIM, RDAD, RES, IERR)`: RES =
+/// op(A, DIM) with `HPF_OP_SUM` .. `HPF_OP_ANY` (as `hpf_reduce_dim`,
+/// without MASK).
+#[no_mangle]
+pub extern "C" fn hpf_reduce_dim_(
+    op: *const FInt,
+    dad: *const FInt,
+    r#type: *const FInt,
+    a: *const c_void,
+    dim: *const FInt,
+    rdad: *const FInt,
+    res: *mut c_void,
+    ierr: *mut FInt,
+) {
+    const CALL: &str = "HPF_REDUCE_DIM";
+    entry(CALL, ierr, || {
+        let o = int(CALL, op, "OP")?;
+        let d = int(CALL, dad, "DAD")?;
+        let t = int(CALL, r#type, "TYPE")?;
+        let k = int(CALL, dim, "DIM")?;
+        let r = int(CALL, rdad, "RDAD")?;
+        Ok(capi::hpf_reduce_dim(
+            o,
+            d,
+            t,
+            a,
+            std::ptr::null(),
+            k,
+            r,
+            res,
+        ))
+    });
+}
