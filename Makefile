@@ -39,7 +39,7 @@ install: build
 # The message-passing programs run a second time with the same-node
 # channels off, so the path between nodes (MPI only) is tested on one box.
 MP_TESTS := core_multirank pvm_programs pvm_examples pvm_fortran pvm_groups \
-            pvm_extra tcgmsg_programs express_programs one_backend ensemble_pvm \
+            pvm_extra pvm_faults tcgmsg_programs express_programs one_backend ensemble_pvm \
             ensemble_mpi
 
 test: deps stage

@@ -12,6 +12,7 @@ use crate::env_setup::{self, EnvInputs};
 use crate::host;
 use crate::libdir;
 use crate::local_net::{self, LocalNet};
+use crate::pvm_faults;
 use crate::run_args::{self, Parsed, RunOptions};
 
 /// Which MPI implementation an `mpiexec` belongs to.
@@ -423,7 +424,7 @@ fn launch(opts: &RunOptions) -> u8 {
         .as_deref()
         .map(|d| d.join(local_net::PRELOAD_FILE))
         .filter(|p| p.is_file());
-    let env = env_setup::launch_env(&EnvInputs {
+    let mut env = env_setup::launch_env(&EnvInputs {
         flavour,
         is_root: host::is_root(),
         libdir: libdir.as_deref(),
@@ -432,6 +433,28 @@ fn launch(opts: &RunOptions) -> u8 {
         loopback_preload: preload.as_deref(),
         current_ld_preload: current_preload.as_deref(),
     });
+    // A PVM program on one machine survives the death of a task.
+    let pvm_job = flavour == Flavour::OpenMpi
+        && one_machine
+        && !opts.cluster
+        && host::find_program(&opts.program).is_some_and(|p| pvm_faults::is_pvm_program(&p));
+    let status_dir = if pvm_job {
+        match pvm_faults::make_status_dir() {
+            Ok(dir) => {
+                env.extend(pvm_faults::env(&dir));
+                Some(dir)
+            }
+            Err(e) => {
+                eprintln!(
+                    "mpbridge run: warning: no directory for exit statuses ({e}); \
+                     a dying PVM task ends the whole job"
+                );
+                None
+            }
+        }
+    } else {
+        None
+    };
 
     let mut plan = build_plan(PlanInputs {
         mpiexec: &mpiexec,
@@ -456,6 +479,9 @@ fn launch(opts: &RunOptions) -> u8 {
 
     if opts.dry_run {
         print!("{}", render_plan(&plan));
+        if let Some(dir) = status_dir {
+            let _ = std::fs::remove_dir_all(dir);
+        }
         return 0;
     }
 
@@ -463,6 +489,9 @@ fn launch(opts: &RunOptions) -> u8 {
     command.args(&plan.args);
     for (name, value) in &plan.env {
         command.env(name, value);
+    }
+    if let Some(dir) = status_dir {
+        return run_pvm_job(command, &dir, opts.np);
     }
     // Replace this process, so signals and the exit status are mpiexec's own.
     let err = command.exec();
@@ -474,6 +503,32 @@ fn launch(opts: &RunOptions) -> u8 {
         plan.mpiexec.display()
     );
     126
+}
+
+/// Runs a PVM job's `mpiexec` to its end and gives the job's status from
+/// the statuses its ranks left in `dir` (see `pvm_faults`).
+fn run_pvm_job(mut command: Command, dir: &Path, ranks: u32) -> u8 {
+    pvm_faults::end_with_launcher(&mut command);
+    let result = command.status();
+    let ended = pvm_faults::read_statuses(dir, ranks);
+    let _ = std::fs::remove_dir_all(dir);
+    let status = match result {
+        Ok(s) => s.code().unwrap_or_else(|| {
+            128 + std::os::unix::process::ExitStatusExt::signal(&s).unwrap_or(0)
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return mpiexec_missing(&format!("cannot run mpiexec: {e}"));
+        }
+        Err(e) => {
+            eprintln!("mpbridge run: cannot run mpiexec: {e}");
+            return 126;
+        }
+    };
+    let (code, lines) = pvm_faults::job_status(status, &ended);
+    for l in lines {
+        eprintln!("mpbridge run: {l}");
+    }
+    code
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ mod host;
 mod launcher;
 mod libdir;
 mod local_net;
+mod pvm_faults;
 mod run_args;
 
 use std::ffi::OsString;

@@ -433,6 +433,26 @@ impl Engine {
         }
     }
 
+    /// Whether a process of this one's own MPI world is known to have died.
+    pub fn world_has_dead_peer(&self) -> bool {
+        self.world_ids
+            .iter()
+            .any(|id| *id != self.me && !self.peer_alive(*id))
+    }
+
+    /// Process ids of the other processes of this one's own MPI world that
+    /// run on this node.
+    pub fn world_peer_pids(&self) -> Vec<u32> {
+        let here = crate::shm::host_key();
+        self.world_ids
+            .iter()
+            .filter(|id| **id != self.me)
+            .filter_map(|id| self.peer_procs.get(id))
+            .filter(|(node, _)| *node == here)
+            .map(|(_, pid)| *pid)
+            .collect()
+    }
+
     /// Gets ready for a blocked receive of `pattern` to sleep (see [`Idle`]).
     pub fn prepare_idle(&self, pattern: &Match) -> Idle {
         let Some(ch) = self.shm.as_ref() else {

@@ -13,6 +13,7 @@
 //!   under the envelope path; `MPBRIDGE_SHM=0` turns them off.
 //! - [`collective`]: collectives over a list of processes.
 //! - [`ffi_guard`]: the panic boundary for exported C and Fortran functions.
+//! - [`exit_status`]: a first-launch process's exit status for `mpbridge run`.
 
 pub mod api;
 pub mod backoff;
@@ -22,6 +23,7 @@ pub mod control;
 pub mod engine;
 pub mod envelope;
 pub mod error;
+pub mod exit_status;
 pub mod ffi_guard;
 pub mod idhash;
 pub mod lifecycle;

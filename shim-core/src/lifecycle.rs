@@ -98,7 +98,9 @@ pub fn join(layer: &str) -> CoreResult<Membership> {
             l
         };
         life.thread_level = Some(level);
-        *eng = Some(start_engine()?);
+        let e = start_engine()?;
+        crate::exit_status::watch_exit(e.parent.is_none().then_some(e.world_rank));
+        *eng = Some(e);
     }
     life.layers.push(layer.to_string());
     Ok(Membership {
@@ -120,17 +122,60 @@ pub fn leave(m: Membership) -> CoreResult<()> {
     run_finalize_hooks();
     let mut life = lock(&LIFE);
     let mut eng = ENGINE.lock();
+    let (mut orphaned, mut peers) = (false, Vec::new());
     if let Some(mut e) = eng.take() {
         // Batches whose processes are all gone go back to the registry.
         let _ = e.release_finished_batches();
+        orphaned = e.world_has_dead_peer();
+        peers = e.world_peer_pids();
         e.shutdown()?;
     }
     if life.we_initialized && !mpi::is_finalized() {
         life.we_initialized = false;
-        mpi::finalize()?;
+        finalize_unless_orphaned(orphaned, peers)?;
     }
     Ok(())
 }
+
+/// Finalises MPI, unless a process of this one's own MPI job died: then
+/// `MPI_Finalize` would wait for it for good (Open MPI synchronises the
+/// whole job in it), so the process ends without it. Only a job that
+/// survives deaths (Open MPI's recovery mode) gets that far; its traffic
+/// is complete by then. A peer that dies while this process is already in
+/// `MPI_Finalize` is caught by a watch that ends the process (with the
+/// exit status it was ending with) once a look finds it gone.
+fn finalize_unless_orphaned(orphaned: bool, peers: Vec<u32>) -> CoreResult<()> {
+    if orphaned {
+        return Ok(());
+    }
+    if peers.is_empty() {
+        return mpi::finalize();
+    }
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let watching = done.clone();
+    let watch = std::thread::Builder::new()
+        .name("mpb-finalize-watch".into())
+        .spawn(move || {
+            while !watching.load(std::sync::atomic::Ordering::Acquire) {
+                std::thread::sleep(FINALIZE_WATCH);
+                if watching.load(std::sync::atomic::Ordering::Acquire) {
+                    return;
+                }
+                if peers.iter().any(|pid| !crate::shm::pid_alive(*pid)) {
+                    mpi::exit_immediately(crate::exit_status::recorded().unwrap_or(0));
+                }
+            }
+        });
+    let r = mpi::finalize();
+    done.store(true, std::sync::atomic::Ordering::Release);
+    if let Ok(w) = watch {
+        let _ = w.join();
+    }
+    r
+}
+
+/// How often a process in `MPI_Finalize` looks for dead peers.
+const FINALIZE_WATCH: std::time::Duration = std::time::Duration::from_millis(200);
 
 /// Work that must happen while MPI still runs, right before it is
 /// finalised (a client telling its data server it is done).
@@ -173,12 +218,15 @@ pub fn finish_process() {
         }
         let mut life = lock(&LIFE);
         life.layers.clear();
+        let (mut orphaned, mut peers) = (false, Vec::new());
         if let Some(mut e) = ENGINE.lock().take() {
+            orphaned = e.world_has_dead_peer();
+            peers = e.world_peer_pids();
             let _ = e.shutdown();
         }
         if life.we_initialized && !mpi::is_finalized() {
             life.we_initialized = false;
-            let _ = mpi::finalize();
+            let _ = finalize_unless_orphaned(orphaned, peers);
         }
     });
 }

@@ -127,19 +127,8 @@ fn level_from_raw(raw: c_int) -> ThreadLevel {
     }
 }
 
-/// Open MPI's switch that drops the job-wide synchronisation from
-/// `MPI_Finalize`: with it, a process that ends while a process of its job
-/// has died (a crashed PVM task) is not held in `MPI_Finalize` for good.
-/// The backend completes its own traffic before it finalises.
-const FINALIZE_WITHOUT_FENCE: &str = "OMPI_MCA_async_mpi_finalize";
-
 /// Initialises MPI asking for `MPI_THREAD_MULTIPLE`; returns the level granted.
 pub fn init_thread_multiple() -> Result<ThreadLevel, CoreError> {
-    if std::env::var_os(FINALIZE_WITHOUT_FENCE).is_none() {
-        // Read by Open MPI during initialisation, which starts its threads:
-        // this runs before them. Other MPIs ignore the variable.
-        std::env::set_var(FINALIZE_WITHOUT_FENCE, "1");
-    }
     let mut provided: c_int = 0;
     // SAFETY: NULL argc/argv is allowed by MPI-2 and later; the caller checked
     // that MPI is not initialised yet.
@@ -205,6 +194,29 @@ pub fn appnum() -> i32 {
 pub fn at_exit(f: extern "C" fn()) -> bool {
     // SAFETY: registering a plain function with the C runtime.
     unsafe { libc::atexit(f) == 0 }
+}
+
+extern "C" {
+    /// glibc's `on_exit`: like `atexit`, and the handler gets the status.
+    fn on_exit(f: extern "C" fn(c_int, *mut c_void), arg: *mut c_void) -> c_int;
+}
+
+/// Registers `f` to run with the exit status when the process exits
+/// normally (glibc's `on_exit`).
+pub fn at_exit_with_status(f: extern "C" fn(c_int, *mut c_void)) -> bool {
+    // SAFETY: registering a plain function with the C runtime; the argument
+    // is never read.
+    unsafe { on_exit(f, ptr::null_mut()) == 0 }
+}
+
+/// Ends the process at once with `status`, after flushing C's streams
+/// (no exit handlers run).
+pub fn exit_immediately(status: i32) -> ! {
+    // SAFETY: flushing every C stream, then ending the process.
+    unsafe {
+        libc::fflush(ptr::null_mut());
+        libc::_exit(status)
+    }
 }
 
 /// Wall-clock time in seconds from MPI's clock.

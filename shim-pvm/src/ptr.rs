@@ -141,6 +141,7 @@ extern "C" fn exit_zero() {
     // Other layers may still be joined (GA never leaves): finish them and
     // the MPI this library started, or the launcher sees a crash.
     shim_core::lifecycle::finish_process();
+    shim_core::exit_status::record(0);
     // SAFETY: flushing every C stream, then ending the process at once.
     unsafe {
         libc::fflush(std::ptr::null_mut());

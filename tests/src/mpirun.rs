@@ -49,6 +49,19 @@ pub fn mpi_env(cmd: &mut Command) {
 /// small machine would distort each other's timing and oversubscribe it.
 static ONE_JOB: Mutex<()> = Mutex::new(());
 
+/// The output a reader thread collected. After a timeout a process that
+/// left the killed group (an MPI rank its launcher started) may still hold
+/// the pipe open: then the test does not wait for it.
+fn collected(rx: &std::sync::mpsc::Receiver<String>, timed_out: bool) -> String {
+    if timed_out {
+        rx.recv_timeout(Duration::from_secs(5)).unwrap_or_else(|_| {
+            "<output not collected: a leftover process holds the pipe open>".to_string()
+        })
+    } else {
+        rx.recv().unwrap_or_default()
+    }
+}
+
 /// Runs `cmd` to completion or kills its whole process group after `timeout`.
 pub fn run_with_timeout(mut cmd: Command, timeout: Duration) -> Run {
     let _one = ONE_JOB.lock().unwrap_or_else(|e| e.into_inner());
@@ -63,15 +76,17 @@ pub fn run_with_timeout(mut cmd: Command, timeout: Duration) -> Run {
     // Read output on threads so a chatty program cannot block on a full pipe.
     let mut out = child.stdout.take().expect("stdout");
     let mut err = child.stderr.take().expect("stderr");
-    let to = std::thread::spawn(move || {
+    let (out_tx, out_rx) = std::sync::mpsc::channel();
+    let (err_tx, err_rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
         let mut s = String::new();
         let _ = std::io::Read::read_to_string(&mut out, &mut s);
-        s
+        let _ = out_tx.send(s);
     });
-    let te = std::thread::spawn(move || {
+    std::thread::spawn(move || {
         let mut s = String::new();
         let _ = std::io::Read::read_to_string(&mut err, &mut s);
-        s
+        let _ = err_tx.send(s);
     });
     let mut timed_out = false;
     let status = loop {
@@ -96,8 +111,8 @@ pub fn run_with_timeout(mut cmd: Command, timeout: Duration) -> Run {
             status.and_then(|s| s.code())
         },
         timed_out,
-        stdout: to.join().unwrap_or_default(),
-        stderr: te.join().unwrap_or_default(),
+        stdout: collected(&out_rx, timed_out),
+        stderr: collected(&err_rx, timed_out),
         elapsed: start.elapsed(),
     }
 }
