@@ -940,35 +940,6 @@ pub fn send_blocking(buf: &[u8], dest: i32, tag: i32, comm: Comm) -> Result<(), 
     )
 }
 
-/// Receives one message from `source` with MPI tag `tag` into `buf` with
-/// blocking `MPI_Recv`; returns what arrived (a longer message is an MPI
-/// truncation error).
-pub fn recv_blocking(
-    buf: &mut [u8],
-    source: i32,
-    tag: i32,
-    comm: Comm,
-) -> Result<Status, CoreError> {
-    let count = c_len(buf.len())?;
-    let mut st = empty_status();
-    // SAFETY: `buf` is valid for `count` bytes for the whole blocking call.
-    check(
-        unsafe {
-            sys::MPI_Recv(
-                buf.as_mut_ptr() as *mut c_void,
-                count,
-                sys::RSMPI_UINT8_T,
-                source,
-                tag,
-                comm.0,
-                &mut st,
-            )
-        },
-        "MPI_Recv",
-    )?;
-    status_of(&st)
-}
-
 /// Sends `buf` as consecutive messages of `chunk` bytes (the last one
 /// shorter; none for an empty `buf`) to `dest` with MPI tag `tag`, all
 /// started at once so the receiver finds the next one already on its way
@@ -1042,7 +1013,7 @@ pub fn recv_chunked(
     // Completed on every path before the buffers are released (guards).
     let mut reqs = [RawRequest::null(), RawRequest::null()];
     let [r0, r1] = &mut reqs;
-    let guards = [WaitOnDrop(r0), WaitOnDrop(r1)];
+    let mut guards = [WaitOnDrop(r0), WaitOnDrop(r1)];
     let post = |k: usize, req: &mut RawRequest| -> Result<(), CoreError> {
         // SAFETY: buffer k % 2 holds `chunk` bytes and stays mutably
         // borrowed (through `bufs`) until this function returns; it is
@@ -1063,8 +1034,8 @@ pub fn recv_chunked(
             "MPI_Irecv",
         )
     };
-    for k in 0..nchunks.min(2) {
-        post(k, &mut *guards[k].0)?;
+    for (k, guard) in guards.iter_mut().enumerate().take(nchunks) {
+        post(k, &mut *guard.0)?;
     }
     for k in 0..nchunks {
         let req = &mut *guards[k % 2].0;
