@@ -28,6 +28,10 @@ extern "C" {
     static mpbridge_mpi_appnum: c_int;
 }
 
+/// The C type of an MPI communicator handle (`MPI_Comm`), for layers whose
+/// C functions hand a communicator to their users (see [`Comm::raw`]).
+pub type RawComm = sys::MPI_Comm;
+
 /// An MPI communicator handle.
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub struct Comm(sys::MPI_Comm);
@@ -37,10 +41,6 @@ pub struct Comm(sys::MPI_Comm);
 unsafe impl Send for Comm {}
 // SAFETY: as above; the handle is never dereferenced on the Rust side.
 unsafe impl Sync for Comm {}
-
-/// The C handle type of an MPI communicator, for exported functions that
-/// hand one to their users (e.g. `GA_MPI_Comm`).
-pub type RawComm = sys::MPI_Comm;
 
 /// What one completed receive tells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
