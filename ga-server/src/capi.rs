@@ -13,6 +13,7 @@ use crate::core::{self, fmt_patch, Distribution, ElemType, GaError, GaResult, Ha
 use crate::ops;
 use crate::ops::elem::{C32, C64};
 use shim_core::ffi_guard::guard;
+use shim_core::mpi::RawComm;
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::ffi::{c_char, c_double, c_float, c_int, c_long, c_longlong, c_void, CString};
@@ -477,14 +478,14 @@ pub extern "C" fn GA_Cluster_proc_nodeid(proc_: c_int) -> c_int {
 /// Returns the compute ranks' MPI communicator (use it instead of
 /// `MPI_COMM_WORLD`, which also holds the data servers).
 #[no_mangle]
-pub extern "C" fn GA_MPI_Comm() -> mpi_sys::MPI_Comm {
-    core::compute_comm_raw()
+pub extern "C" fn GA_MPI_Comm() -> RawComm {
+    core::compute_comm().raw()
 }
 
 /// Returns the communicator of the default group: the compute ranks.
 #[no_mangle]
-pub extern "C" fn GA_MPI_Comm_pgroup_default() -> mpi_sys::MPI_Comm {
-    core::compute_comm_raw()
+pub extern "C" fn GA_MPI_Comm_pgroup_default() -> RawComm {
+    core::compute_comm().raw()
 }
 
 /// Returns 0: arrays are not allocated from MA.

@@ -649,7 +649,7 @@ pub extern "C" fn drand_(iseed: *const FInt) -> f64 {
 /// `MPI_COMM_WORLD`).
 #[no_mangle]
 pub extern "C" fn ga_mpi_comm_() -> FInt {
-    entry("ga_mpi_comm", || ptr::comm_c2f(core::compute_comm_raw()))
+    entry("ga_mpi_comm", || core::compute_comm().fortran_handle())
 }
 
 // ---------------------------------------------------------------------------

@@ -92,12 +92,6 @@ pub fn global_address(name: &CStr) -> usize {
     unsafe { dlsym(std::ptr::null_mut(), name.as_ptr()) as usize }
 }
 
-/// The Fortran handle of a C MPI communicator.
-pub fn comm_c2f(comm: mpi_sys::MPI_Comm) -> i64 {
-    // SAFETY: converting a valid communicator handle; no memory is touched.
-    i64::from(unsafe { mpi_sys::RSMPI_Comm_c2f(comm) })
-}
-
 /// A zeroed allocation of `size` bytes (at least 1) aligned to `align`
 /// (a power of two); NULL when the system has no memory.
 pub fn alloc_zeroed(size: usize, align: usize) -> *mut u8 {

@@ -6,6 +6,11 @@
 //! - [`server`]: the `ga-server` data server, one per node, which owns the
 //!   arrays' memory in POSIX shared memory and serves the other nodes.
 //! - [`nxtval`]: TCGMSG's shared loop counter on the server's shared memory.
+//!
+//! MPI is reached only through shim-core's API (its `mpi`, `collective` and
+//! `onesided` modules): this crate declares no MPI request, communicator
+//! wrapper or error check of its own. `sys` is the crate's edge to the C
+//! library (shared memory, signals).
 
 // Index loops over several per-dimension arrays at once read best as such.
 #![allow(clippy::needless_range_loop)]

@@ -5,9 +5,10 @@
 //! of the compute ranks that resets the counter. The counter lives in the
 //! control segment of the server on the last compute rank's node: ranks of
 //! that node add to it atomically in the mapped memory, others ask that
-//! server. Without any server in the job the counter is a 64-bit word in an
-//! MPI window on the last compute rank, updated with `MPI_Fetch_and_op` (as
-//! GA's own TCGMSG does over ARMCI); with one compute rank and no server,
+//! server. Without any server in the job the counter is shim-core's
+//! `onesided::SharedCounter` on the last compute rank (a 64-bit word in an
+//! MPI window updated with `MPI_Fetch_and_op`, as GA's own TCGMSG does over
+//! ARMCI); with one compute rank and no server,
 //! TCGMSG's sequential contract applies (mproc = 1 counts, mproc = −1
 //! resets, any other value is an error).
 
@@ -39,7 +40,7 @@ pub fn nxtval(mproc: i64) -> GaResult<i64> {
     client::with(CALL, |c| {
         let has_server = c.server.iter().any(|&s| s >= 0);
         if let Some(w) = c.counter.as_ref() {
-            let e = |m: String| GaError::new(CALL, m);
+            let e = GaError::backend(CALL);
             if mproc > 0 {
                 return w.fetch_add(1).map_err(e);
             }
@@ -71,11 +72,11 @@ pub fn nxtval(mproc: i64) -> GaResult<i64> {
             return c.counter_add(CALL, 1);
         }
         if mproc < 0 {
-            c.comm.barrier().map_err(|e| GaError::new(CALL, e))?;
+            c.comm.barrier().map_err(GaError::backend(CALL))?;
             if c.me == 0 {
                 c.counter_set(CALL, 0)?;
             }
-            c.comm.barrier().map_err(|e| GaError::new(CALL, e))?;
+            c.comm.barrier().map_err(GaError::backend(CALL))?;
         }
         Ok(0)
     })

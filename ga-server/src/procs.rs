@@ -5,9 +5,10 @@
 //!
 //! The duplicate is shim-core's link communicator, made by every process
 //! during the role split, so a compute rank's first use of GA or NXTVAL
-//! is not collective.
+//! is not collective. Both are shim-core communicators (made with MPI
+//! errors returned as codes).
 
-use crate::sys::{self, Comm};
+use shim_core::mpi::Comm;
 use std::sync::{Mutex, OnceLock};
 
 /// The process layout of the job.
@@ -64,7 +65,7 @@ pub fn setup(server: bool) -> Result<&'static Procs, String> {
     }
     let (layout, compute_comm) = if server {
         let l = shim_core::roles::enter_as_server().map_err(|e| e.to_string())?;
-        (l, sys::world())
+        (l, Comm::world())
     } else {
         // Membership lasts for the process: GA never leaves the backend
         // itself; shim-core finalises the MPI it started at exit.
@@ -72,11 +73,9 @@ pub fn setup(server: bool) -> Result<&'static Procs, String> {
         std::mem::forget(m);
         let c = shim_core::roles::compute_comm().map_err(|e| e.to_string())?;
         let l = shim_core::roles::layout().map_err(|e| e.to_string())?;
-        (l, Comm(c.raw()))
+        (l, c)
     };
-    let link = shim_core::roles::link_comm().map_err(|e| e.to_string())?;
-    let ga_comm = Comm(link.raw());
-    ga_comm.errors_return();
+    let ga_comm = shim_core::roles::link_comm().map_err(|e| e.to_string())?;
     let p = Procs {
         world_rank: layout.world_rank,
         node: layout.node.clone(),

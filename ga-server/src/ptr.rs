@@ -306,6 +306,27 @@ pub fn bytes(m: &Mapping, byte_off: usize, len: usize) -> Result<&[u8], String> 
     Ok(unsafe { std::slice::from_raw_parts(m.ptr().add(byte_off), len) })
 }
 
+/// Runs `f` on bytes `byte_off..byte_off + len` of the segment as a
+/// writable slice (a receive straight into an array's memory).
+pub fn with_bytes_mut<R>(
+    m: &Mapping,
+    byte_off: usize,
+    len: usize,
+    f: impl FnOnce(&mut [u8]) -> R,
+) -> Result<R, String> {
+    if byte_off.checked_add(len).is_none_or(|e| e > m.len()) {
+        return Err(format!(
+            "internal: bytes {byte_off}+{len} beyond the segment"
+        ));
+    }
+    // SAFETY: in bounds (checked); the memory stays mapped while `m` is
+    // borrowed, for the whole call of `f`. Other writers of the same bytes
+    // at the same time are the user's race, as GA leaves concurrent puts
+    // to one element undefined.
+    let bytes = unsafe { std::slice::from_raw_parts_mut(m.ptr().add(byte_off), len) };
+    Ok(f(bytes))
+}
+
 /// Reads a C `long` argument passed by reference; `None` for null.
 pub fn read_long(p: *const std::ffi::c_long) -> Option<std::ffi::c_long> {
     if p.is_null() {

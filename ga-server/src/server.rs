@@ -3,7 +3,10 @@
 //! serves the operations other nodes' ranks (or every rank, with
 //! `MPBRIDGE_GA_REMOTE=1`) send it. It checks every request and answers a bad
 //! one with an error text; it waits for requests with a backoff that ends in
-//! sleeps, so an idle server takes no core.
+//! sleeps, so an idle server takes no core. Its MPI traffic goes through
+//! shim-core's API: standing receives (`ListenerSet`) for requests and
+//! goodbyes, matched probes for data that follows a request, chunked
+//! receives for large accumulates.
 
 use crate::cleanup;
 use crate::core::kernels;
@@ -11,7 +14,9 @@ use crate::core::{dist, ElemType};
 use crate::protocol::*;
 use crate::ptr::{self, MAX_DIM};
 use crate::shm::{self, NodeLayout, Owner, SHM_DIR};
-use crate::sys::{self, Comm, CreateError, Mapping, RecvSlot};
+use crate::sys::{self, CreateError, Mapping};
+use shim_core::mpi::{self, Comm, ListenerSet};
+use shim_core::CoreError;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
@@ -93,6 +98,18 @@ pub fn create_segment(
     })
 }
 
+/// The text of an MPI failure (it ends the server).
+fn mpi_text(e: CoreError) -> String {
+    e.to_string()
+}
+
+/// Sends a reply header and, as its own message, the data after it
+/// (without copying the data).
+fn send_head_data(head: &[u8], data: &[u8], dest: i32, comm: Comm) -> Result<(), String> {
+    mpi::send_blocking(head, dest, TAG_REP, comm).map_err(mpi_text)?;
+    mpi::send_blocking(data, dest, TAG_RDATA, comm).map_err(mpi_text)
+}
+
 /// Unlinks a segment name this server made and forgets it.
 fn remove_segment(name: &str) {
     sys::shm_unlink(name);
@@ -135,7 +152,7 @@ pub fn run() -> i32 {
         Ok((_, m)) => m,
         Err(e) => {
             eprintln!("ga-server: {e}");
-            sys::abort_world(1);
+            mpi::abort(Comm::world(), 1);
         }
     };
     let mut s = Server {
@@ -164,7 +181,7 @@ pub fn run() -> i32 {
     }
     remove_segment(&ctl_name);
     if code != 0 {
-        sys::abort_world(code);
+        mpi::abort(Comm::world(), code);
     }
     if !shim_core::mpi::is_finalized() {
         let _ = shim_core::mpi::finalize();
@@ -185,27 +202,33 @@ pub(crate) fn idle_policy() -> shim_core::backoff::Policy {
 
 impl Server {
     fn serve(&mut self) -> Result<(), String> {
-        let mut slot = RecvSlot::new(self.comm, TAG_REQ, REQ_LEN + EAGER)?;
-        // Every compute rank says goodbye when it finalises MPI, also one
-        // that never used GA (shim_core::roles).
-        let mut goodbye = RecvSlot::new(self.comm, shim_core::roles::TAG_GOODBYE, 1)?;
+        // Requests, and the goodbye every compute rank sends when it
+        // finalises MPI, also one that never used GA (shim_core::roles).
+        let mut listen = ListenerSet::default();
+        listen
+            .add(self.comm, TAG_REQ, REQ_LEN + EAGER)
+            .map_err(mpi_text)?;
+        listen
+            .add(self.comm, shim_core::roles::TAG_GOODBYE, 1)
+            .map_err(mpi_text)?;
         let mut wait = shim_core::backoff::Backoff::with_policy(idle_policy());
         while self.byes.len() < self.ncompute {
-            let mut busy = false;
-            if let Some((src, len)) = slot.test()? {
-                self.handle(src, slot.data(len))?;
-                slot.repost()?;
-                busy = true;
-            }
-            if let Some((src, _)) = goodbye.test()? {
-                self.byes.insert(src);
-                goodbye.repost()?;
-                busy = true;
-            }
-            if busy {
-                wait.reset();
-            } else {
-                wait.pause();
+            let handled = listen
+                .poll(|_, st, data| {
+                    Ok(if st.tag == TAG_REQ {
+                        self.handle(st.source, data)
+                    } else {
+                        self.byes.insert(st.source);
+                        Ok(())
+                    })
+                })
+                .map_err(mpi_text)?;
+            match handled {
+                Some(r) => {
+                    r?;
+                    wait.reset();
+                }
+                None => wait.pause(),
             }
         }
         Ok(())
@@ -226,7 +249,7 @@ impl Server {
         }
         .encode(&mut self.reply);
         self.reply[REP_LEN..REP_LEN + n].copy_from_slice(&body[..n]);
-        self.comm.send(&self.reply[..REP_LEN + n], dest, TAG_REP)
+        mpi::send_blocking(&self.reply[..REP_LEN + n], dest, TAG_REP, self.comm).map_err(mpi_text)
     }
 
     fn handle(&mut self, src: i32, msg: &[u8]) -> Result<(), String> {
@@ -341,21 +364,29 @@ impl Server {
         }
     }
 
+    /// Matches the next data message of `src` (sent right after its
+    /// request, so it is on its way).
+    fn match_data(&self, src: i32) -> Result<mpi::Matched, String> {
+        mpi::mprobe(src, TAG_DATA, self.comm, || {}).map_err(mpi_text)
+    }
+
     /// Receives the next data message of `src` into the scratch buffer
     /// (taken out of `self`; give it back with `self.scratch = v`).
     fn take_data(&mut self, src: i32) -> Result<Vec<u8>, String> {
-        let len = self.comm.probe(src, TAG_DATA)?;
+        let m = self.match_data(src)?;
+        self.take_matched(m)
+    }
+
+    /// Receives a matched data message into the scratch buffer (as
+    /// [`take_data`](Self::take_data)).
+    fn take_matched(&mut self, m: mpi::Matched) -> Result<Vec<u8>, String> {
         let mut v = std::mem::take(&mut self.scratch);
-        v.resize(len, 0);
-        let r = self.comm.recv(&mut v, src, TAG_DATA);
-        match r {
-            Ok((_, got)) => {
-                v.truncate(got);
-                Ok(v)
-            }
+        v.clear();
+        match m.recv_append(&mut v, || {}) {
+            Ok(_) => Ok(v),
             Err(e) => {
                 self.scratch = v;
-                Err(e)
+                Err(mpi_text(e))
             }
         }
     }
@@ -377,13 +408,15 @@ impl Server {
             Ok(Some((a, byte_off))) => {
                 // The data must be exactly the patch: anything else is
                 // drained and refused instead of touching the segment.
-                let sent = comm.probe(src, TAG_DATA)?;
+                let m = mpi::mprobe(src, TAG_DATA, comm, || {}).map_err(mpi_text)?;
+                let sent = m.len();
                 if sent != len {
-                    let v = self.take_data(src)?;
+                    let v = self.take_matched(m)?;
                     self.scratch = v;
                     return Ok(Err(format!("{sent} data bytes for a patch of {len} bytes")));
                 }
-                comm.recv_into(&a.map, byte_off, len, src, TAG_DATA)?;
+                ptr::with_bytes_mut(&a.map, byte_off, len, |dst| m.recv(dst, || {}))?
+                    .map_err(mpi_text)?;
                 Ok(Ok(()))
             }
             Ok(None) => {
@@ -420,12 +453,13 @@ impl Server {
         });
         let mut err = target.as_ref().err().cloned();
         let alpha = req.alpha;
-        let r = comm.recv_chunks(
+        let r = mpi::recv_chunked(
             [&mut b0, &mut b1],
             len,
             ACC_CHUNK,
             src,
             TAG_DATA,
+            comm,
             |off, data| {
                 let Ok((a, p, w)) = &target else {
                     return;
@@ -456,7 +490,7 @@ impl Server {
             },
         );
         self.acc_bufs = [b0, b1];
-        r?;
+        r.map_err(mpi_text)?;
         Ok(err.map_or(Ok(()), Err))
     }
 
@@ -666,7 +700,9 @@ impl Server {
                 &p.count[..p.n],
                 p.elem,
             )
-            .and_then(|_| comm.send(&out[..REP_LEN + p.bytes], src, TAG_REP));
+            .and_then(|_| {
+                mpi::send_blocking(&out[..REP_LEN + p.bytes], src, TAG_REP, comm).map_err(mpi_text)
+            });
         }
         let mut head = [0u8; REP_LEN];
         Rep {
@@ -677,7 +713,7 @@ impl Server {
         .encode(&mut head);
         if dist::contiguous(&p.count[..p.n], &p.bstr[..p.n]) {
             let data = ptr::bytes(&a.map, p.off * p.elem, p.bytes)?;
-            return comm.send2(&head, data, src, TAG_REP, TAG_RDATA);
+            return send_head_data(&head, data, src, comm);
         }
         v.resize(p.bytes, 0);
         ptr::copy_out(
@@ -690,7 +726,7 @@ impl Server {
             &p.count[..p.n],
             p.elem,
         )
-        .and_then(|_| comm.send2(&head, v, src, TAG_REP, TAG_RDATA))
+        .and_then(|_| send_head_data(&head, v, src, comm))
     }
 
     fn read_inc(&self, req: &Req) -> Check<i64> {

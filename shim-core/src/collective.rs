@@ -1,11 +1,13 @@
-//! Collectives over a subset of a communicator, for layers whose
-//! operations name a list of processes (Express node lists): a
+//! Collectives over a whole communicator ([`Group::of`], e.g. GA's
+//! reductions over the compute ranks) or over a subset of one, for layers
+//! whose operations name a list of processes (Express node lists): a
 //! communicator made by the listed members only, an all-gather of
 //! contributions of different lengths, a personalised all-to-all, and
-//! element-wise reductions of the predefined numeric types. A second file of the MPI edge beside `mpi`
-//! (kept apart so the point-to-point engine's file stays untouched): like
-//! `mpi`, every MPI call here checks its return code and reports the
-//! call's name.
+//! element-wise reductions of the predefined numeric types (over raw bytes
+//! with an [`Elem`], or over Rust numbers of an [`Element`] type). A second
+//! file of the MPI edge beside `mpi` (kept apart so the point-to-point
+//! engine's file stays untouched): like `mpi`, every MPI call here checks
+//! its return code and reports the call's name.
 
 use crate::error::CoreError;
 use crate::mpi::{self, check, Comm};
@@ -52,6 +54,25 @@ impl Elem {
             }
         }
     }
+}
+
+/// Rust number types that reductions work on, each with its element type.
+pub trait Element: Copy {
+    /// The element type of `Self`.
+    const ELEM: Elem;
+}
+
+impl Element for i32 {
+    const ELEM: Elem = Elem::I32;
+}
+impl Element for i64 {
+    const ELEM: Elem = Elem::I64;
+}
+impl Element for f32 {
+    const ELEM: Elem = Elem::F32;
+}
+impl Element for f64 {
+    const ELEM: Elem = Elem::F64;
 }
 
 /// Operation of a reduction.
@@ -340,37 +361,33 @@ impl Group {
 }
 
 impl Group {
-    /// Reduces doubles element-wise over the group, in chunks so that any
-    /// length fits MPI's count; every member gets the result in `x`.
+    /// Reduces doubles element-wise over the group (see
+    /// [`allreduce_elems`](Self::allreduce_elems)).
     pub fn allreduce_f64(&self, x: &mut [f64], op: ReduceOp) -> Result<(), CoreError> {
-        self.allreduce_chunked(x, Elem::F64, op)
+        self.allreduce_elems(x, op)
     }
 
     /// Reduces 64-bit integers element-wise over the group (see
-    /// [`allreduce_f64`](Self::allreduce_f64)).
+    /// [`allreduce_elems`](Self::allreduce_elems)).
     pub fn allreduce_i64(&self, x: &mut [i64], op: ReduceOp) -> Result<(), CoreError> {
-        self.allreduce_chunked(x, Elem::I64, op)
+        self.allreduce_elems(x, op)
     }
 
-    /// The typed reductions: `T` is the Rust type of `elem`.
-    fn allreduce_chunked<T: Copy>(
-        &self,
-        x: &mut [T],
-        elem: Elem,
-        op: ReduceOp,
-    ) -> Result<(), CoreError> {
-        debug_assert_eq!(std::mem::size_of::<T>(), elem.size());
+    /// Reduces numbers element-wise with `op` over the group, in chunks so
+    /// that any length fits MPI's count; every member gets the result in `x`.
+    pub fn allreduce_elems<T: Element>(&self, x: &mut [T], op: ReduceOp) -> Result<(), CoreError> {
+        debug_assert_eq!(std::mem::size_of::<T>(), T::ELEM.size());
         for chunk in x.chunks_mut(1 << 24) {
             let send = chunk.to_vec();
             // SAFETY: `send` and `chunk` hold the same number of elements
-            // of `elem` (the callers pair each T with its element type),
+            // of `T::ELEM`, the element type of `T` (the trait pairs them),
             // valid for the whole blocking call.
             unsafe {
                 self.reduce_raw(
                     send.as_ptr() as *const c_void,
                     chunk.as_mut_ptr() as *mut c_void,
                     chunk.len(),
-                    elem,
+                    T::ELEM,
                     op,
                 )
             }?;

@@ -11,7 +11,11 @@
 //! - [`topology`]: Cartesian grids.
 //! - `shm`: same-node channels (shared-memory rings with futex wake-ups)
 //!   under the envelope path; `MPBRIDGE_SHM=0` turns them off.
-//! - [`collective`]: collectives over a list of processes.
+//! - [`mpi`]: the MPI edge every layer uses (communicators, blocking and
+//!   non-blocking point-to-point calls, standing receives, chunked
+//!   transfers, spawn, ports, topology); with [`collective`] (collectives
+//!   over a communicator or a list of processes) and [`onesided`] (a shared
+//!   counter in an MPI window) the only place in mpbridge that calls MPI.
 //! - [`ffi_guard`]: the panic boundary for exported C and Fortran functions.
 //! - [`exit_status`]: a first-launch process's exit status for `mpbridge run`.
 
@@ -28,6 +32,7 @@ pub mod ffi_guard;
 pub mod idhash;
 pub mod lifecycle;
 pub mod mpi;
+pub mod onesided;
 pub mod procid;
 mod ptr;
 pub mod queue;

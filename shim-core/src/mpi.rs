@@ -1,15 +1,18 @@
 //! The FFI edge to MPI: every point-to-point, lifecycle and topology call
-//! into the MPI C library goes through this module (collectives over node
-//! lists are in `collective`); with `collective`, `ptr` and `shm::mem` (the
-//! operating system's edge) it is one of the crate's modules with
-//! `unsafe`. Everything here returns `Result` with the MPI call's name, so
-//! callers never see raw return codes.
+//! into the MPI C library goes through this module (collectives are in
+//! `collective`, the one-sided counter in `onesided`); with those two,
+//! `ptr` and `shm::mem` (the operating system's edge) it is one of the
+//! crate's modules with `unsafe`. Everything here returns `Result` with the
+//! MPI call's name, so callers never see raw return codes. Layers reach MPI
+//! only through this API (no other crate declares a request, communicator
+//! wrapper or error check of its own).
 //!
 //! Buffers handed to non-blocking MPI operations are either owned by the
 //! request object (`OwnedSend`, `ListenerSet`) or borrowed only for the
 //! duration of a call that does not return before the operation completed
-//! (`send_borrowed`, `recv_borrowed`), so no safe caller can free a buffer
-//! that MPI still uses.
+//! (`send_borrowed`, `recv_borrowed`, `send_chunked`, `recv_chunked`,
+//! `Matched::recv`), so no safe caller can free a buffer that MPI still
+//! uses.
 
 use crate::error::CoreError;
 use mpi_sys as sys;
@@ -252,6 +255,13 @@ impl Comm {
     /// (e.g. `GA_MPI_Comm`).
     pub fn raw(self) -> RawComm {
         self.0
+    }
+
+    /// The Fortran handle of the communicator (`MPI_Comm_c2f`), for
+    /// Fortran APIs that hand one to their users (e.g. `ga_mpi_comm`).
+    pub fn fortran_handle(self) -> i64 {
+        // SAFETY: converting a valid communicator handle; no memory is touched.
+        i64::from(unsafe { sys::RSMPI_Comm_c2f(self.0) })
     }
 
     /// This process's rank in the communicator (local group).
@@ -573,6 +583,15 @@ impl RawRequest {
             return Ok(None);
         }
         Ok(Some(status_of(&st)?))
+    }
+
+    /// Waits for completion of an active request with `MPI_Wait`; the
+    /// handle becomes null.
+    fn wait_status(&mut self) -> Result<Status, CoreError> {
+        let mut st = empty_status();
+        // SAFETY: the request is active; the status is a valid out-pointer.
+        check(unsafe { sys::MPI_Wait(&mut self.0, &mut st) }, "MPI_Wait")?;
+        status_of(&st)
     }
 
     /// Waits for completion without polling anything else.
@@ -915,8 +934,18 @@ fn recv_into_spare(
 
 /// Sends a small message with blocking `MPI_Send`, which MPI completes as
 /// soon as the bytes are buffered (eager protocol) and serves on its fastest
-/// path. Only for messages well below MPI's eager limit.
+/// path. Only for messages well below MPI's eager limit (for any size, see
+/// [`send_blocking`]).
+#[inline]
 pub fn send_small(buf: &[u8], dest: i32, tag: i32, comm: Comm) -> Result<(), CoreError> {
+    send_blocking(buf, dest, tag, comm)
+}
+
+/// Sends `buf` with blocking `MPI_Send`: returns once `buf` may be reused.
+/// A large message may wait in the call until the receiver posts its
+/// receive, so a caller that must keep serving others while it sends uses
+/// [`send_borrowed`] instead.
+pub fn send_blocking(buf: &[u8], dest: i32, tag: i32, comm: Comm) -> Result<(), CoreError> {
     let count = c_len(buf.len())?;
     // SAFETY: `buf` is valid for `count` bytes for the whole blocking call.
     check(
@@ -932,6 +961,124 @@ pub fn send_small(buf: &[u8], dest: i32, tag: i32, comm: Comm) -> Result<(), Cor
         },
         "MPI_Send",
     )
+}
+
+/// Sends `buf` as consecutive messages of `chunk` bytes (the last one
+/// shorter; none for an empty `buf`) to `dest` with MPI tag `tag`, all
+/// started at once so the receiver finds the next one already on its way
+/// (the other end is [`recv_chunked`]). Returns when every one completed.
+pub fn send_chunked(
+    buf: &[u8],
+    chunk: usize,
+    dest: i32,
+    tag: i32,
+    comm: Comm,
+) -> Result<(), CoreError> {
+    if chunk == 0 {
+        return Err(CoreError::InvalidArgument("chunks of 0 bytes".into()));
+    }
+    // Checked before any send starts: every chunk is at most this long.
+    c_len(chunk)?;
+    let mut reqs: Vec<sys::MPI_Request> = vec![RawRequest::null().0; buf.len().div_ceil(chunk)];
+    let nreqs = c_len(reqs.len())?;
+    let mut started = Ok(());
+    for (piece, req) in buf.chunks(chunk).zip(reqs.iter_mut()) {
+        // SAFETY: `buf` stays borrowed until every request completed in
+        // the MPI_Waitall below, which runs on every path.
+        started = check(
+            unsafe {
+                sys::MPI_Isend(
+                    piece.as_ptr() as *const c_void,
+                    piece.len() as c_int,
+                    sys::RSMPI_UINT8_T,
+                    dest,
+                    tag,
+                    comm.0,
+                    req,
+                )
+            },
+            "MPI_Isend",
+        );
+        if started.is_err() {
+            break;
+        }
+    }
+    // SAFETY: every entry is an active request or MPI_REQUEST_NULL.
+    let rc = unsafe { sys::MPI_Waitall(nreqs, reqs.as_mut_ptr(), sys::RSMPI_STATUSES_IGNORE) };
+    started?;
+    check(rc, "MPI_Waitall")
+}
+
+/// Receives `total` bytes that `source` sends with [`send_chunked`] in
+/// messages of `chunk` bytes with MPI tag `tag`, alternating between the
+/// two buffers of `bufs` (each at least `chunk` bytes): the receive of
+/// chunk k+1 is posted before `f(offset, bytes)` runs on chunk k, so
+/// handling one chunk overlaps the arrival of the next. A chunk of another
+/// size than expected is an error, returned after every posted receive
+/// completed.
+pub fn recv_chunked(
+    bufs: [&mut [u8]; 2],
+    total: usize,
+    chunk: usize,
+    source: i32,
+    tag: i32,
+    comm: Comm,
+    mut f: impl FnMut(usize, &[u8]),
+) -> Result<(), CoreError> {
+    if chunk == 0 || bufs.iter().any(|b| b.len() < chunk) {
+        return Err(CoreError::InvalidArgument(
+            "receive buffers smaller than a chunk".into(),
+        ));
+    }
+    let count = c_len(chunk)?;
+    let nchunks = total.div_ceil(chunk);
+    let ptrs = [bufs[0].as_mut_ptr(), bufs[1].as_mut_ptr()];
+    // Completed on every path before the buffers are released (guards).
+    let mut reqs = [RawRequest::null(), RawRequest::null()];
+    let [r0, r1] = &mut reqs;
+    let mut guards = [WaitOnDrop(r0), WaitOnDrop(r1)];
+    let post = |k: usize, req: &mut RawRequest| -> Result<(), CoreError> {
+        // SAFETY: buffer k % 2 holds `chunk` bytes and stays mutably
+        // borrowed (through `bufs`) until this function returns; it is
+        // not read before its request completed, and every request
+        // completes before the function returns (the guards).
+        check(
+            unsafe {
+                sys::MPI_Irecv(
+                    ptrs[k % 2] as *mut c_void,
+                    count,
+                    sys::RSMPI_UINT8_T,
+                    source,
+                    tag,
+                    comm.0,
+                    &mut req.0,
+                )
+            },
+            "MPI_Irecv",
+        )
+    };
+    for (k, guard) in guards.iter_mut().enumerate().take(nchunks) {
+        post(k, &mut *guard.0)?;
+    }
+    for k in 0..nchunks {
+        let req = &mut *guards[k % 2].0;
+        let st = req.wait_status()?;
+        let want = chunk.min(total - k * chunk);
+        if st.count != want {
+            return Err(CoreError::InvalidArgument(format!(
+                "chunk {k} of a {total}-byte transfer holds {} bytes, {want} expected",
+                st.count
+            )));
+        }
+        // SAFETY: the receive into this buffer completed above and no other
+        // is posted on it until `f` returned.
+        let data = unsafe { std::slice::from_raw_parts(ptrs[k % 2], want) };
+        f(k * chunk, data);
+        if k + 2 < nchunks {
+            post(k + 2, req)?;
+        }
+    }
+    Ok(())
 }
 
 /// Sends `buf` without copying; calls `idle` between completion tests (the

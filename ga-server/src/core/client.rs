@@ -1,7 +1,8 @@
 //! The client side: connection to the servers, the array table, and every
 //! data operation. Same-node data is read and written straight in the mapped
 //! segments; other nodes' data (or all data with `MPBRIDGE_GA_REMOTE=1`)
-//! goes through the owner node's server.
+//! goes through the owner node's server, with requests and replies sent by
+//! shim-core's MPI API on the link communicator.
 
 use super::dist::{self, Grid};
 use super::kernels;
@@ -10,7 +11,9 @@ use crate::procs;
 use crate::protocol::*;
 use crate::ptr::{self, MAX_DIM};
 use crate::shm::{self, Bounds, NodeLayout};
-use crate::sys::{self, Comm, Mapping};
+use crate::sys::{self, Mapping};
+use shim_core::mpi::{self, Comm};
+use shim_core::onesided::SharedCounter;
 use std::sync::atomic::Ordering;
 use std::sync::Mutex;
 
@@ -60,7 +63,7 @@ pub(crate) struct Client {
     pub left: bool,
     pub link: Link,
     /// NXTVAL's counter when no ga-server runs in the job (several ranks).
-    pub counter: Option<sys::CounterWin>,
+    pub counter: Option<SharedCounter>,
 }
 
 pub(crate) static CLIENT: Mutex<Option<Client>> = Mutex::new(None);
@@ -93,8 +96,8 @@ pub(crate) fn connect(call: &'static str) -> GaResult<()> {
     }
     let p = procs::setup(false).map_err(err(call))?;
     let comm = p.compute_comm;
-    let me = comm.rank();
-    let nproc = comm.size();
+    let me = comm.rank().map_err(GaError::backend(call))?;
+    let nproc = comm.size().map_err(GaError::backend(call))?;
     let node_of: Vec<u32> = p.compute.iter().map(|&w| p.node[w as usize]).collect();
     let server: Vec<i32> = (0..p.nodes() as u32)
         .map(|n| p.server_of_node(n).unwrap_or(-1))
@@ -124,7 +127,7 @@ pub(crate) fn connect(call: &'static str) -> GaResult<()> {
             Err(e) => problem = e.message,
         }
     }
-    comm.barrier().map_err(err(call))?;
+    comm.barrier().map_err(GaError::backend(call))?;
     let leader = node_of.iter().position(|&n| n == my_node) == Some(me as usize);
     if leader && !ctl_seg.is_empty() {
         sys::shm_unlink(&ctl_seg);
@@ -139,7 +142,7 @@ pub(crate) fn connect(call: &'static str) -> GaResult<()> {
     // Without any server, NXTVAL keeps its counter in an MPI window on the
     // last compute rank (made here because making it is collective).
     let counter = if nproc > 1 && server.iter().all(|&s| s < 0) {
-        Some(sys::CounterWin::create(comm, nproc - 1).map_err(err(call))?)
+        Some(SharedCounter::create(comm, nproc - 1).map_err(GaError::backend(call))?)
     } else {
         None
     };
@@ -186,7 +189,7 @@ pub(crate) fn leave() {
             let mut h = [0u8; REQ_LEN];
             Req::new(Op::Bye).encode(&mut h);
             for &s in c.server.iter().filter(|&&s| s >= 0) {
-                let _ = c.link.ga.send(&h, s, TAG_REQ);
+                let _ = mpi::send_blocking(&h, s, TAG_REQ, c.link.ga);
             }
         }
     }
@@ -203,32 +206,25 @@ impl Link {
         payload: &[u8],
     ) -> GaResult<Rep> {
         let e = err(call);
+        let be = GaError::backend(call);
+        let ga = self.ga;
+        req.encode(&mut self.buf);
         if payload.len() <= EAGER {
-            req.encode(&mut self.buf);
             self.buf[REQ_LEN..REQ_LEN + payload.len()].copy_from_slice(payload);
-            self.ga
-                .send(&self.buf[..REQ_LEN + payload.len()], server, TAG_REQ)
-                .map_err(&e)?;
+            mpi::send_blocking(&self.buf[..REQ_LEN + payload.len()], server, TAG_REQ, ga)
+                .map_err(be)?;
         } else if req.op == Op::Acc as u8 {
             // In chunks: the server adds up each while the next arrives.
-            req.encode(&mut self.buf);
-            self.ga
-                .send(&self.buf[..REQ_LEN], server, TAG_REQ)
-                .map_err(&e)?;
-            self.ga
-                .send_chunks(payload, ACC_CHUNK, server, TAG_DATA)
-                .map_err(&e)?;
+            mpi::send_blocking(&self.buf[..REQ_LEN], server, TAG_REQ, ga).map_err(be)?;
+            mpi::send_chunked(payload, ACC_CHUNK, server, TAG_DATA, ga).map_err(be)?;
         } else {
-            req.encode(&mut self.buf);
-            self.ga
-                .send2(&self.buf[..REQ_LEN], payload, server, TAG_REQ, TAG_DATA)
-                .map_err(&e)?;
+            // The header, then the data as its own message, without a copy.
+            mpi::send_blocking(&self.buf[..REQ_LEN], server, TAG_REQ, ga).map_err(be)?;
+            mpi::send_blocking(payload, server, TAG_DATA, ga).map_err(be)?;
         }
         let mut wait = shim_core::backoff::Backoff::new();
-        let got = self
-            .ga
-            .recv_polling(&mut self.rbuf, server, TAG_REP, || wait.pause())
-            .map_err(&e)?;
+        let got =
+            mpi::recv_borrowed(&mut self.rbuf, server, TAG_REP, ga, || wait.pause()).map_err(be)?;
         let rep = Rep::decode(&self.rbuf[..got])
             .ok_or_else(|| e("short reply from the ga-server".into()))?;
         if rep.status != 0 {
@@ -267,9 +263,8 @@ impl Link {
             return Ok(());
         }
         let mut wait = shim_core::backoff::Backoff::new();
-        self.ga
-            .recv_polling(dst, server, TAG_RDATA, || wait.pause())
-            .map_err(err(call))?;
+        mpi::recv_borrowed(dst, server, TAG_RDATA, self.ga, || wait.pause())
+            .map_err(GaError::backend(call))?;
         Ok(())
     }
 }
@@ -417,7 +412,10 @@ impl Client {
             status[0] = code;
             status[1..1 + k].copy_from_slice(&m[..k]);
         }
-        let all = self.comm.allgather(&status).map_err(err(call))?;
+        let all = self
+            .comm
+            .allgather(&status)
+            .map_err(GaError::backend(call))?;
         if let Some(bad) = all.chunks(256).find(|s| s[0] != 0) {
             let end = bad[1..].iter().position(|&b| b == 0).unwrap_or(255);
             let msg = String::from_utf8_lossy(&bad[1..1 + end]).into_owned();
@@ -433,7 +431,7 @@ impl Client {
         let seg_name = String::from_utf8_lossy(&from_leader[1..1 + end]).into_owned();
         let seg = sys::shm_open_map(&seg_name, layout.total as usize);
         let ok = [seg.is_ok() as u8];
-        let oks = self.comm.allgather(&ok).map_err(err(call))?;
+        let oks = self.comm.allgather(&ok).map_err(GaError::backend(call))?;
         if leader == self.me {
             sys::shm_unlink(&seg_name);
         }
@@ -484,7 +482,7 @@ impl Client {
     pub fn destroy(&mut self, call: &'static str, g: Handle) -> GaResult<()> {
         let i = self.index(call, g)?;
         std::sync::atomic::fence(Ordering::SeqCst);
-        self.comm.barrier().map_err(err(call))?;
+        self.comm.barrier().map_err(GaError::backend(call))?;
         let a = self.arrays[i].take();
         let serial = a.as_ref().map(|a| a.serial).unwrap_or(0);
         drop(a);

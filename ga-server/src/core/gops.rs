@@ -1,11 +1,12 @@
-//! Reductions with TCGMSG op strings over the compute ranks.
+//! Reductions with TCGMSG op strings over the compute ranks, done by
+//! shim-core's collectives (`Group::allreduce_elems`).
 
 use super::client;
 use super::types::{GaError, GaResult};
-use crate::sys::{ReduceOp, Reducible};
+use shim_core::collective::{Element, Group, ReduceOp};
 
 /// Numbers the reductions work on.
-pub trait Num: Reducible + PartialOrd + Default {
+pub trait Num: Element + PartialOrd + Default {
     /// |x|.
     fn abs(self) -> Self;
 }
@@ -42,15 +43,15 @@ pub fn parse(op: &str, integer: bool) -> Option<(ReduceOp, bool)> {
         ("absmin", ReduceOp::Min, true, false),
         ("max", ReduceOp::Max, false, false),
         ("min", ReduceOp::Min, false, false),
-        ("&&", ReduceOp::Land, false, true),
-        ("land", ReduceOp::Land, false, true),
-        ("||", ReduceOp::Lor, false, true),
-        ("lor", ReduceOp::Lor, false, true),
-        ("&", ReduceOp::Band, false, true),
-        ("band", ReduceOp::Band, false, true),
-        ("|", ReduceOp::Bor, false, true),
-        ("bor", ReduceOp::Bor, false, true),
-        ("or", ReduceOp::Bor, false, true),
+        ("&&", ReduceOp::LAnd, false, true),
+        ("land", ReduceOp::LAnd, false, true),
+        ("||", ReduceOp::LOr, false, true),
+        ("lor", ReduceOp::LOr, false, true),
+        ("&", ReduceOp::BAnd, false, true),
+        ("band", ReduceOp::BAnd, false, true),
+        ("|", ReduceOp::BOr, false, true),
+        ("bor", ReduceOp::BOr, false, true),
+        ("or", ReduceOp::BOr, false, true),
     ];
     table
         .iter()
@@ -68,12 +69,9 @@ pub fn reduce<T: Num>(call: &'static str, x: &mut [T], op: &str, integer: bool) 
         }
     }
     client::with(call, |c| {
-        for chunk in x.chunks_mut(65536) {
-            c.comm
-                .allreduce(chunk, r)
-                .map_err(|e| GaError::new(call, e))?;
-        }
-        Ok(())
+        Group::of(c.comm)
+            .allreduce_elems(x, r)
+            .map_err(GaError::backend(call))
     })
 }
 
@@ -86,9 +84,9 @@ mod tests {
         assert_eq!(parse("+", false), Some((ReduceOp::Sum, false)));
         assert_eq!(parse("absmax", false), Some((ReduceOp::Max, true)));
         assert_eq!(parse("maximum", false), Some((ReduceOp::Max, false)));
-        assert_eq!(parse("or", true), Some((ReduceOp::Bor, false)));
+        assert_eq!(parse("or", true), Some((ReduceOp::BOr, false)));
         assert_eq!(parse("or", false), None);
-        assert_eq!(parse("&&", true), Some((ReduceOp::Land, false)));
+        assert_eq!(parse("&&", true), Some((ReduceOp::LAnd, false)));
         assert_eq!(parse("xyz", true), None);
     }
 }

@@ -19,7 +19,8 @@ pub type Region = (i32, Vec<i64>, Vec<i64>);
 /// A process's own block: pointer into the shared segment, lo, hi, ld.
 pub type LocalBlock = (*mut u8, Vec<i64>, Vec<i64>, Vec<i64>);
 
-use crate::{protocol, sys};
+use crate::protocol;
+use shim_core::mpi::{Comm, Root};
 
 static NB_NEXT: std::sync::atomic::AtomicI64 = std::sync::atomic::AtomicI64::new(1);
 
@@ -87,9 +88,7 @@ pub fn initialize() -> GaResult<()> {
 pub fn terminate() -> GaResult<()> {
     let r = client::with("GA_Terminate", |c| {
         std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
-        c.comm
-            .barrier()
-            .map_err(|e| GaError::new("GA_Terminate", e))?;
+        c.comm.barrier().map_err(GaError::backend("GA_Terminate"))?;
         for i in 0..c.arrays.len() {
             if c.arrays[i].is_some() {
                 c.destroy("GA_Terminate", i as i32 - 1000)?;
@@ -136,9 +135,10 @@ pub fn compute_nodes() -> Vec<i32> {
     .unwrap_or_else(|_| vec![0])
 }
 
-/// The compute ranks' communicator (for `GA_MPI_Comm`).
-pub fn compute_comm_raw() -> mpi_sys::MPI_Comm {
-    client::with("GA_MPI_Comm", |c| Ok(c.comm.0)).unwrap_or_else(|_| sys::world().0)
+/// The compute ranks' communicator (for `GA_MPI_Comm`); `MPI_COMM_WORLD`
+/// before GA is initialised.
+pub fn compute_comm() -> Comm {
+    client::with("GA_MPI_Comm", |c| Ok(c.comm)).unwrap_or_else(|_| Comm::world())
 }
 
 /// `GA_Error`: prints `"<rank>: msg code"` and aborts the job.
@@ -147,7 +147,7 @@ pub fn abort(msg: &str, code: i32) -> ! {
     let _ = std::io::stdout().flush();
     eprintln!("{}: {} {}", nodeid(), msg, code);
     let _ = std::io::stderr().flush();
-    sys::abort_world(if code == 0 { 1 } else { code })
+    shim_core::mpi::abort(Comm::world(), if code == 0 { 1 } else { code })
 }
 
 /// Creates an array for `call` (collective).
@@ -406,7 +406,7 @@ pub fn release_update(g: Handle) {
 pub fn sync() -> GaResult<()> {
     client::with("GA_Sync", |c| {
         std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
-        c.comm.barrier().map_err(|e| GaError::new("GA_Sync", e))?;
+        c.comm.barrier().map_err(GaError::backend("GA_Sync"))?;
         std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
         Ok(())
     })
@@ -441,11 +441,11 @@ pub fn create_mutexes(n: i32) -> GaResult<()> {
                 "mutexes exist already (destroy them first)",
             ));
         }
-        c.comm.barrier().map_err(|e| GaError::new(CALL, e))?;
+        c.comm.barrier().map_err(GaError::backend(CALL))?;
         if c.me == 0 {
             c.mutex_op(CALL, protocol::Op::MutexInit, n as i64)?;
         }
-        c.comm.barrier().map_err(|e| GaError::new(CALL, e))?;
+        c.comm.barrier().map_err(GaError::backend(CALL))?;
         c.nmutex = n;
         Ok(())
     })
@@ -458,7 +458,7 @@ pub fn destroy_mutexes() -> GaResult<()> {
         if c.nmutex == 0 {
             return Err(GaError::new(CALL, "no mutexes exist"));
         }
-        c.comm.barrier().map_err(|e| GaError::new(CALL, e))?;
+        c.comm.barrier().map_err(GaError::backend(CALL))?;
         c.nmutex = 0;
         Ok(())
     })
@@ -510,7 +510,9 @@ pub fn brdcst(buf: &mut [u8], root: i32) -> GaResult<()> {
                 format!("root {root} out of range 0..{}", c.nproc),
             ));
         }
-        c.comm.bcast(buf, root).map_err(|e| GaError::new(CALL, e))
+        c.comm
+            .bcast(buf, Root::Rank(root))
+            .map_err(|e| GaError::new(CALL, e.to_string()))
     })
 }
 

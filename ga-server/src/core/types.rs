@@ -136,6 +136,11 @@ impl GaError {
             message: message.into(),
         }
     }
+
+    /// Turns an error of the MPI backend (shim-core) into one of `call`.
+    pub fn backend(call: &'static str) -> impl Fn(shim_core::CoreError) -> GaError + Copy {
+        move |e| GaError::new(call, e.to_string())
+    }
 }
 
 impl fmt::Display for GaError {
