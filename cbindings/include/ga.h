@@ -167,6 +167,18 @@ extern int  NGA_NbTest(ga_nbhdl_t *nbhandle);
 extern void NGA_Access(int g_a, int lo[], int hi[], void *ptr, int ld[]);
 extern void NGA_Release(int g_a, int lo[], int hi[]);
 extern void NGA_Release_update(int g_a, int lo[], int hi[]);
+/* Every skip[d]-th element of lo..hi; buf holds the selection densely and
+   ld counts selected elements. */
+extern void NGA_Strided_put(int g_a, int lo[], int hi[], int skip[], void *buf, int ld[]);
+extern void NGA_Strided_get(int g_a, int lo[], int hi[], int skip[], void *buf, int ld[]);
+extern void NGA_Strided_acc(int g_a, int lo[], int hi[], int skip[], void *buf, int ld[],
+                            void *alpha);
+extern void NGA_Strided_put64(int g_a, int64_t lo[], int64_t hi[], int64_t skip[], void *buf,
+                              int64_t ld[]);
+extern void NGA_Strided_get64(int g_a, int64_t lo[], int64_t hi[], int64_t skip[], void *buf,
+                              int64_t ld[]);
+extern void NGA_Strided_acc64(int g_a, int64_t lo[], int64_t hi[], int64_t skip[], void *buf,
+                              int64_t ld[], void *alpha);
 
 /* The same with int64_t indices (n too for scatter/gather). */
 extern void NGA_Put64(int g_a, int64_t lo[], int64_t hi[], void *buf, int64_t ld[]);
@@ -320,6 +332,44 @@ extern size_t GA_Memory_avail(void);
 extern size_t NGA_Memory_avail(void);
 extern size_t GA_Inquire_memory(void);
 extern size_t NGA_Inquire_memory(void);
+
+/* --- ghost cells and periodic transfers ----------------------------- */
+/* A ghost cell shows the periodic image of the element it stands for.
+   NGA_Update_ghost_dir counts `dimension` from the last C dimension, as
+   GA does. */
+extern int  NGA_Create_ghosts(int type, int ndim, int dims[], int width[], char *name,
+                              int chunk[]);
+extern int  NGA_Create_ghosts64(int type, int ndim, int64_t dims[], int64_t width[], char *name,
+                                int64_t chunk[]);
+extern int  NGA_Create_ghosts_irreg(int type, int ndim, int dims[], int width[], char *name,
+                                    int nblock[], int map[]);
+extern int  NGA_Create_ghosts_irreg64(int type, int ndim, int64_t dims[], int64_t width[],
+                                      char *name, int64_t nblock[], int64_t map[]);
+extern int  GA_Has_ghosts(int g_a);
+extern int  NGA_Has_ghosts(int g_a);
+extern void GA_Update_ghosts(int g_a);
+extern void NGA_Update_ghosts(int g_a);
+extern int  NGA_Update_ghost_dir(int g_a, int dimension, int idir, int flag);
+extern void NGA_Access_ghosts(int g_a, int dims[], void *ptr, int ld[]);
+extern void NGA_Access_ghosts64(int g_a, int64_t dims[], void *ptr, int64_t ld[]);
+extern void NGA_Access_ghost_element(int g_a, void *ptr, int subscript[], int ld[]);
+extern void NGA_Access_ghost_element64(int g_a, void *ptr, int64_t subscript[], int64_t ld[]);
+extern void NGA_Release_ghosts(int g_a);
+extern void NGA_Release_update_ghosts(int g_a);
+extern void NGA_Release_ghost_element(int g_a, int index[]);
+extern void NGA_Release_update_ghost_element(int g_a, int index[]);
+extern void NGA_Release_ghost_element64(int g_a, int64_t index[]);
+extern void NGA_Release_update_ghost_element64(int g_a, int64_t index[]);
+extern void GA_Set_ghost_corner_flag(int g_a, int flag);
+extern void NGA_Get_ghost_block(int g_a, int lo[], int hi[], void *buf, int ld[]);
+extern void NGA_Get_ghost_block64(int g_a, int64_t lo[], int64_t hi[], void *buf, int64_t ld[]);
+extern void NGA_Periodic_get(int g_a, int lo[], int hi[], void *buf, int ld[]);
+extern void NGA_Periodic_put(int g_a, int lo[], int hi[], void *buf, int ld[]);
+extern void NGA_Periodic_acc(int g_a, int lo[], int hi[], void *buf, int ld[], void *alpha);
+extern void NGA_Periodic_get64(int g_a, int64_t lo[], int64_t hi[], void *buf, int64_t ld[]);
+extern void NGA_Periodic_put64(int g_a, int64_t lo[], int64_t hi[], void *buf, int64_t ld[]);
+extern void NGA_Periodic_acc64(int g_a, int64_t lo[], int64_t hi[], void *buf, int64_t ld[],
+                               void *alpha);
 
 #ifdef __cplusplus
 }

@@ -99,7 +99,7 @@ fn inquire(call: &'static str, g: Handle) -> GaResult<(ElemType, Vec<i64>)> {
     core::inquire(g).map_err(|_| GaError::new(call, format!("invalid array handle {g}")))
 }
 
-fn type_of(call: &'static str, code: c_int) -> GaResult<ElemType> {
+pub(crate) fn type_of(call: &'static str, code: c_int) -> GaResult<ElemType> {
     ElemType::from_code(code).ok_or_else(|| GaError::new(call, format!("unknown type code {code}")))
 }
 
@@ -800,7 +800,7 @@ pub extern "C" fn NGA_Create64(
     create("NGA_Create64", ty, ndim, dims, name, chunk)
 }
 
-fn irregular<I: CIndex>(
+pub(crate) fn irregular<I: CIndex>(
     call: &'static str,
     ndim: usize,
     block: *const I,

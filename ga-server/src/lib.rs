@@ -12,7 +12,9 @@
 
 pub mod capi;
 pub mod capi_ops;
+mod capi_ghosts;
 mod capi_ptr;
+mod capi_strided;
 mod cleanup;
 pub mod core;
 mod drand;
@@ -30,5 +32,7 @@ mod sys;
 // The Fortran API (`ga_*`/`nga_*`, gfortran conventions) and MA for Fortran.
 pub mod fapi;
 pub mod fapi_ops;
+mod fapi_ghosts;
 mod fapi_ptr;
+mod fapi_strided;
 pub mod ma_fortran;
