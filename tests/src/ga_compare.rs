@@ -119,3 +119,26 @@ pub fn assert_tally(r: &Run, name: &str, what: &str, min: u32) {
         .unwrap_or(0);
     assert!(n >= min, "{what}: only {n} checks ran ({line})");
 }
+
+/// Runs `source` against Debian's GA and ours on each of `ranks` compute
+/// ranks, then ours once more on `remote` ranks with every operation
+/// through the data server (`MPBRIDGE_GA_REMOTE=1`): both pass their own
+/// checks (at least `min`) and print the same standard output.
+pub fn same_as_debian(source: &str, name: &str, min: u32, ranks: &[u32], remote: u32) {
+    let ours = build(source, Ga::Ours);
+    let theirs = build(source, Ga::Debian);
+    for &np in ranks {
+        let want = run(&theirs, Ga::Debian, np, &[], &[]);
+        assert_tally(&want, name, &format!("{name} with Debian's GA on {np} ranks"), min);
+        let got = run(&ours, Ga::Ours, np, &[], &[]);
+        assert_tally(&got, name, &format!("{name} on {np} ranks"), min);
+        assert_eq!(got.stdout, want.stdout, "{name} on {np} ranks differs from Debian's GA");
+    }
+    let want = run(&theirs, Ga::Debian, remote, &[], &[]);
+    let got = run(&ours, Ga::Ours, remote, &[], &[("MPBRIDGE_GA_REMOTE", "1")]);
+    assert_tally(&got, name, &format!("{name} through the server on {remote} ranks"), min);
+    assert_eq!(
+        got.stdout, want.stdout,
+        "{name} through the server on {remote} ranks differs from Debian's GA"
+    );
+}
