@@ -252,6 +252,41 @@ fn wrap(lo: i64, hi: i64, extent: i64) -> Vec<(i64, i64, i64)> {
     v
 }
 
+/// Calls `f(lo, hi, offset)` for every combination of the per-dimension
+/// wrapped pieces: the array indices of the piece and its offset in the
+/// unwrapped patch.
+fn each_piece(
+    pieces: &[Vec<(i64, i64, i64)>],
+    mut f: impl FnMut(&[i64], &[i64], &[i64]) -> GaResult<()>,
+) -> GaResult<()> {
+    let n = pieces.len();
+    let mut idx = [0usize; MAX_DIM];
+    loop {
+        let mut plo = [0i64; MAX_DIM];
+        let mut phi = [0i64; MAX_DIM];
+        let mut off = [0i64; MAX_DIM];
+        for d in 0..n {
+            let (o, l, h) = pieces[d][idx[d]];
+            plo[d] = l;
+            phi[d] = h;
+            off[d] = o;
+        }
+        f(&plo[..n], &phi[..n], &off[..n])?;
+        let mut d = n;
+        loop {
+            if d == 0 {
+                return Ok(());
+            }
+            d -= 1;
+            idx[d] += 1;
+            if idx[d] < pieces[d].len() {
+                break;
+            }
+            idx[d] = 0;
+        }
+    }
+}
+
 impl Client {
     /// Fills the part of this process's ghost frame that `mask` names
     /// (per dimension: −1 the low side, 0 the block's own range, +1 the
@@ -287,6 +322,9 @@ impl Client {
                 return Ok(());
             }
         }
+        if self.fill_frame_in_place(call, i, &lo[..n], &hi[..n])? {
+            return Ok(());
+        }
         let mut count = [0usize; MAX_DIM];
         for d in 0..n {
             count[d] = (hi[d] - lo[d] + 1) as usize;
@@ -303,6 +341,48 @@ impl Client {
         let tstr = super::dist::strides_of(&count[..n]);
         ptr::copy_in(&a.seg, off, &a.bstr[me][..n], &tmp, 0, &tstr[..n], &count[..n], elem)
             .map_err(|m| GaError::new(call, m))
+    }
+
+    /// Fills the frame cells `lo..=hi` (global indices, possibly outside
+    /// the array) straight from the owners' blocks when every owner is on
+    /// this node and served in place; false (nothing done) otherwise.
+    fn fill_frame_in_place(&self, call: &'static str, i: usize, lo: &[i64], hi: &[i64]) -> GaResult<bool> {
+        if self.remote {
+            return Ok(false);
+        }
+        let me = self.me as usize;
+        let a = self.arrays[i].as_ref().ok_or_else(|| GaError::new(call, "invalid array handle"))?;
+        let n = lo.len();
+        let pieces: Vec<Vec<(i64, i64, i64)>> = (0..n).map(|d| wrap(lo[d], hi[d], a.grid.dims[d])).collect();
+        // First check that every owner is on this node.
+        let mut all_here = true;
+        each_piece(&pieces, |plo, phi, _| {
+            a.grid.parts(plo, phi, |owner, _, _| -> GaResult<()> {
+                all_here &= self.node_of[owner as usize] == self.my_node;
+                Ok(())
+            })
+        })?;
+        if !all_here {
+            return Ok(false);
+        }
+        let elem = a.elem;
+        each_piece(&pieces, |plo, phi, poff| {
+            a.grid.parts(plo, phi, |owner, olo, ohi| -> GaResult<()> {
+                let o = owner as usize;
+                let mut count = [0usize; MAX_DIM];
+                let mut src = a.off[o] / elem;
+                let mut dst = a.off[me] / elem;
+                for d in 0..n {
+                    count[d] = (ohi[d] - olo[d] + 1) as usize;
+                    src += (olo[d] - a.blo[o][d]) as usize * a.bstr[o][d];
+                    let frame = lo[d] + poff[d] + (olo[d] - plo[d]);
+                    dst += (frame - a.blo[me][d]) as usize * a.bstr[me][d];
+                }
+                ptr::copy_between(&a.seg, src, &a.bstr[o][..n], dst, &a.bstr[me][..n], &count[..n], elem)
+                    .map_err(|m| GaError::new(call, m))
+            })
+        })?;
+        Ok(true)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -324,49 +404,27 @@ impl Client {
         };
         let ustr = user_strides(call, lo, hi, ld, n)?;
         let pieces: Vec<Vec<(i64, i64, i64)>> = (0..n).map(|d| wrap(lo[d], hi[d], dims[d])).collect();
-        let mut idx = [0usize; MAX_DIM];
         let lds: Vec<i64> = (1..n).map(|d| (ustr[d - 1] / ustr[d]) as i64).collect();
-        loop {
-            let mut plo = [0i64; MAX_DIM];
-            let mut phi = [0i64; MAX_DIM];
-            let mut off = 0usize;
-            for d in 0..n {
-                let (o, l, h) = pieces[d][idx[d]];
-                plo[d] = l;
-                phi[d] = h;
-                off += o as usize * ustr[d];
-            }
-            let esz = self.array(call, g)?.elem;
-            let at = off * esz;
+        let esz = self.array(call, g)?.elem;
+        each_piece(&pieces, |plo, phi, poff| {
+            let at = (0..n).map(|d| poff[d] as usize * ustr[d]).sum::<usize>() * esz;
+            let short = || GaError::new(call, "the buffer is too small");
             match kind {
                 Periodic::Get => {
                     let d = dst.as_deref_mut().unwrap_or(&mut []);
-                    let d = d.get_mut(at..).ok_or_else(|| GaError::new(call, "the buffer is too small"))?;
-                    self.get(g, &plo[..n], &phi[..n], d, &lds, call)?;
+                    let d = d.get_mut(at..).ok_or_else(short)?;
+                    self.get(g, plo, phi, d, &lds, call)
                 }
                 Periodic::Put => {
-                    let s = src.get(at..).ok_or_else(|| GaError::new(call, "the buffer is too small"))?;
-                    self.put(g, &plo[..n], &phi[..n], s, &lds, call)?;
+                    let s = src.get(at..).ok_or_else(short)?;
+                    self.put(g, plo, phi, s, &lds, call)
                 }
                 Periodic::Acc => {
-                    let s = src.get(at..).ok_or_else(|| GaError::new(call, "the buffer is too small"))?;
-                    self.acc(g, &plo[..n], &phi[..n], s, &lds, alpha, call)?;
+                    let s = src.get(at..).ok_or_else(short)?;
+                    self.acc(g, plo, phi, s, &lds, alpha, call)
                 }
             }
-            // Next combination of pieces.
-            let mut d = n;
-            loop {
-                if d == 0 {
-                    return Ok(());
-                }
-                d -= 1;
-                idx[d] += 1;
-                if idx[d] < pieces[d].len() {
-                    break;
-                }
-                idx[d] = 0;
-            }
-        }
+        })
     }
 }
 
