@@ -371,6 +371,58 @@ extern void NGA_Periodic_put64(int g_a, int64_t lo[], int64_t hi[], void *buf, i
 extern void NGA_Periodic_acc64(int g_a, int64_t lo[], int64_t hi[], void *buf, int64_t ld[],
                                void *alpha);
 
+/* --- processor groups ----------------------------------------------- */
+/* World group -1, mirror group 0, made groups from 2; members in ascending
+   rank order. GA_Nodeid, GA_Nnodes, GA_Sync, GA_Brdcst and the GA_*gop
+   reductions refer to the default group. Arrays live on all ranks. */
+extern int  GA_Pgroup_create(int *list, int count);
+extern int  NGA_Pgroup_create(int *list, int count);
+extern int  GA_Pgroup_split(int grp_id, int num_group);
+extern int  NGA_Pgroup_split(int grp_id, int num_group);
+extern int  GA_Pgroup_split_irreg(int grp_id, int color);
+extern int  NGA_Pgroup_split_irreg(int grp_id, int color);
+extern int  GA_Pgroup_self(void);
+extern int  NGA_Pgroup_self(void);
+extern int  GA_Pgroup_duplicate(int grp);
+extern int  NGA_Pgroup_duplicate(int grp);
+extern int  GA_Pgroup_destroy(int grp);
+extern int  NGA_Pgroup_destroy(int grp);
+extern void GA_Pgroup_set_default(int p_handle);
+extern void NGA_Pgroup_set_default(int p_handle);
+extern int  GA_Pgroup_get_default(void);
+extern int  NGA_Pgroup_get_default(void);
+extern int  GA_Pgroup_get_world(void);
+extern int  NGA_Pgroup_get_world(void);
+extern int  GA_Pgroup_get_mirror(void);
+extern int  NGA_Pgroup_get_mirror(void);
+extern int  GA_Pgroup_nodeid(int grp_id);
+extern int  NGA_Pgroup_nodeid(int grp_id);
+extern int  GA_Pgroup_nnodes(int grp_id);
+extern int  NGA_Pgroup_nnodes(int grp_id);
+extern int  GA_Pgroup_absolute_id(int pgroup, int pid);
+extern int  NGA_Pgroup_absolute_id(int pgroup, int pid);
+extern void GA_Pgroup_sync(int grp_id);
+extern void NGA_Pgroup_sync(int grp_id);
+extern void GA_Pgroup_brdcst(int grp, void *buf, int lenbuf, int root);
+extern void GA_Pgroup_dgop(int grp, double x[], int n, char *op);
+extern void NGA_Pgroup_dgop(int grp, double x[], int n, char *op);
+extern void GA_Pgroup_fgop(int grp, float x[], int n, char *op);
+extern void NGA_Pgroup_fgop(int grp, float x[], int n, char *op);
+extern void GA_Pgroup_igop(int grp, int x[], int n, char *op);
+extern void NGA_Pgroup_igop(int grp, int x[], int n, char *op);
+extern void GA_Pgroup_lgop(int grp, long x[], int n, char *op);
+extern void NGA_Pgroup_lgop(int grp, long x[], int n, char *op);
+extern void GA_Pgroup_llgop(int grp, long long x[], int n, char *op);
+extern void NGA_Pgroup_llgop(int grp, long long x[], int n, char *op);
+extern void GA_Pgroup_zgop(int grp, DoubleComplex x[], int n, char *op);
+extern void NGA_Pgroup_zgop(int grp, DoubleComplex x[], int n, char *op);
+extern void GA_Pgroup_cgop(int grp, SingleComplex x[], int n, char *op);
+extern void NGA_Pgroup_cgop(int grp, SingleComplex x[], int n, char *op);
+extern int  GA_Get_pgroup(int g_a);
+extern int  NGA_Get_pgroup(int g_a);
+extern int  GA_Get_pgroup_size(int grp_id);
+extern int  NGA_Get_pgroup_size(int grp_id);
+
 #ifdef __cplusplus
 }
 #endif

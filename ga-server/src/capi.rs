@@ -364,7 +364,7 @@ pub extern "C" fn NGA_Terminate() {
 /// Returns this process's rank among the compute ranks (0-based).
 #[no_mangle]
 pub extern "C" fn GA_Nodeid() -> c_int {
-    guard("GA_Nodeid", 0, core::nodeid)
+    guard("GA_Nodeid", 0, core::pgroups::app_nodeid)
 }
 
 /// Same as `GA_Nodeid`; returns the rank.
@@ -376,7 +376,7 @@ pub extern "C" fn NGA_Nodeid() -> c_int {
 /// Returns the number of compute ranks (data servers are not counted).
 #[no_mangle]
 pub extern "C" fn GA_Nnodes() -> c_int {
-    guard("GA_Nnodes", 1, core::nnodes)
+    guard("GA_Nnodes", 1, core::pgroups::app_nnodes)
 }
 
 /// Same as `GA_Nnodes`; returns the number of compute ranks.
@@ -536,7 +536,7 @@ pub extern "C" fn NGA_Error(msg: *const c_char, code: c_int) {
 /// Completes all operations, then a barrier of the compute ranks; returns nothing.
 #[no_mangle]
 pub extern "C" fn GA_Sync() {
-    run("GA_Sync", core::sync)
+    run("GA_Sync", core::pgroups::app_sync)
 }
 
 /// Same as `GA_Sync`; returns nothing.
@@ -586,11 +586,11 @@ pub extern "C" fn NGA_Init_fence() {
 pub extern "C" fn GA_Brdcst(buf: *mut c_void, len: c_int, root: c_int) {
     const CALL: &str = "GA_Brdcst";
     run(CALL, || {
-        if len < 0 || root < 0 || root >= core::nnodes() {
+        if len < 0 || root < 0 || root >= core::pgroups::app_nnodes() {
             return err(CALL, format!("len={len}, root={root}: bad length or root"));
         }
         let b = buf_mut(CALL, buf, len as usize)?;
-        core::brdcst(b, root).map_err(relabel(CALL))
+        core::pgroups::app_brdcst(b, root).map_err(relabel(CALL))
     })
 }
 
@@ -611,7 +611,7 @@ fn typed<'a, T>(call: &'static str, x: *mut T, n: c_int) -> GaResult<&'a mut [T]
 pub extern "C" fn GA_Dgop(x: *mut c_double, n: c_int, op: *const c_char) {
     const CALL: &str = "GA_Dgop";
     run(CALL, || {
-        core::gop_f64(typed(CALL, x, n)?, &op_text(CALL, op)?).map_err(relabel(CALL))
+        core::pgroups::app_gop(CALL, typed(CALL, x, n)?, &op_text(CALL, op)?, false)
     })
 }
 
@@ -626,7 +626,7 @@ pub extern "C" fn NGA_Dgop(x: *mut c_double, n: c_int, op: *const c_char) {
 pub extern "C" fn GA_Fgop(x: *mut c_float, n: c_int, op: *const c_char) {
     const CALL: &str = "GA_Fgop";
     run(CALL, || {
-        core::gop_f32(typed(CALL, x, n)?, &op_text(CALL, op)?).map_err(relabel(CALL))
+        core::pgroups::app_gop(CALL, typed(CALL, x, n)?, &op_text(CALL, op)?, false)
     })
 }
 
@@ -635,7 +635,7 @@ pub extern "C" fn GA_Fgop(x: *mut c_float, n: c_int, op: *const c_char) {
 pub extern "C" fn GA_Igop(x: *mut c_int, n: c_int, op: *const c_char) {
     const CALL: &str = "GA_Igop";
     run(CALL, || {
-        core::gop_i32(typed(CALL, x, n)?, &op_text(CALL, op)?).map_err(relabel(CALL))
+        core::pgroups::app_gop(CALL, typed(CALL, x, n)?, &op_text(CALL, op)?, true)
     })
 }
 
@@ -650,7 +650,7 @@ pub extern "C" fn NGA_Igop(x: *mut c_int, n: c_int, op: *const c_char) {
 pub extern "C" fn GA_Lgop(x: *mut c_long, n: c_int, op: *const c_char) {
     const CALL: &str = "GA_Lgop";
     run(CALL, || {
-        core::gop_i64(typed(CALL, x, n)?, &op_text(CALL, op)?).map_err(relabel(CALL))
+        core::pgroups::app_gop(CALL, typed(CALL, x, n)?, &op_text(CALL, op)?, true)
     })
 }
 
@@ -659,7 +659,7 @@ pub extern "C" fn GA_Lgop(x: *mut c_long, n: c_int, op: *const c_char) {
 pub extern "C" fn GA_Llgop(x: *mut c_longlong, n: c_int, op: *const c_char) {
     const CALL: &str = "GA_Llgop";
     run(CALL, || {
-        core::gop_i64(typed(CALL, x, n)?, &op_text(CALL, op)?).map_err(relabel(CALL))
+        core::pgroups::app_gop(CALL, typed(CALL, x, n)?, &op_text(CALL, op)?, true)
     })
 }
 
@@ -681,7 +681,7 @@ fn complex_sum<T: Copy>(
         );
     }
     let mut flat: Vec<f64> = x.iter().flat_map(|&v| parts(v)).collect();
-    core::gop_f64(&mut flat, "+").map_err(relabel(call))?;
+    core::pgroups::app_gop(call, &mut flat, "+", false)?;
     for (v, p) in x.iter_mut().zip(flat.chunks_exact(2)) {
         *v = join([p[0], p[1]]);
     }

@@ -428,7 +428,7 @@ pub extern "C" fn ga_initialized_() -> FLog {
 /// `integer ga_nodeid()`: this process's rank among the compute ranks.
 #[no_mangle]
 pub extern "C" fn ga_nodeid_() -> FInt {
-    entry("ga_nodeid", || i64::from(core::nodeid()))
+    entry("ga_nodeid", || i64::from(core::pgroups::app_nodeid()))
 }
 
 /// `integer nga_nodeid()`: as `ga_nodeid`.
@@ -441,7 +441,7 @@ pub extern "C" fn nga_nodeid_() -> FInt {
 /// counted).
 #[no_mangle]
 pub extern "C" fn ga_nnodes_() -> FInt {
-    entry("ga_nnodes", || i64::from(core::nnodes()))
+    entry("ga_nnodes", || i64::from(core::pgroups::app_nnodes()))
 }
 
 /// `integer nga_nnodes()`: as `ga_nnodes`.
@@ -2388,7 +2388,7 @@ pub extern "C" fn nga_release_update_(g_a: *const FInt, lo: *const FInt, hi: *co
 #[no_mangle]
 pub extern "C" fn ga_sync_() {
     entry("ga_sync", || {
-        core::sync().unwrap_or_else(|e| fail_core("ga_sync", e))
+        core::pgroups::app_sync().unwrap_or_else(|e| fail_core("ga_sync", e))
     })
 }
 
@@ -2478,7 +2478,7 @@ pub extern "C" fn ga_brdcst_(
         let root = proc_arg(C, originator);
         let b = ptr::slice_mut(buf as *mut u8, n)
             .unwrap_or_else(|| fail(C, "the buffer is missing (NULL)"));
-        core::brdcst(b, root).unwrap_or_else(|e| fail_core(C, e))
+        core::pgroups::app_brdcst(b, root).unwrap_or_else(|e| fail_core(C, e))
     })
 }
 
@@ -2498,7 +2498,7 @@ pub extern "C" fn ga_dgop_(
         let n = count(C, n);
         let op = ptr::fstring(op, oplen);
         let xs = ptr::slice_mut(x, n).unwrap_or_else(|| fail(C, "x is missing (NULL)"));
-        core::gop_f64(xs, &op).unwrap_or_else(|e| fail_core(C, e))
+        core::pgroups::app_gop(C, xs, &op, false).unwrap_or_else(|e| fail_core(C, e))
     })
 }
 
@@ -2516,7 +2516,7 @@ pub extern "C" fn ga_sgop_(
         let n = count(C, n);
         let op = ptr::fstring(op, oplen);
         let xs = ptr::slice_mut(x, n).unwrap_or_else(|| fail(C, "x is missing (NULL)"));
-        core::gop_f32(xs, &op).unwrap_or_else(|e| fail_core(C, e))
+        core::pgroups::app_gop(C, xs, &op, false).unwrap_or_else(|e| fail_core(C, e))
     })
 }
 
@@ -2535,7 +2535,7 @@ pub extern "C" fn ga_igop_(
         let n = count(C, n);
         let op = ptr::fstring(op, oplen);
         let xs = ptr::slice_mut(x, n).unwrap_or_else(|| fail(C, "x is missing (NULL)"));
-        core::gop_i64(xs, &op).unwrap_or_else(|e| fail_core(C, e))
+        core::pgroups::app_gop(C, xs, &op, true).unwrap_or_else(|e| fail_core(C, e))
     })
 }
 

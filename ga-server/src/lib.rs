@@ -13,6 +13,7 @@
 pub mod capi;
 pub mod capi_ops;
 mod capi_ghosts;
+mod capi_pgroups;
 mod capi_ptr;
 mod capi_strided;
 mod cleanup;
@@ -33,6 +34,7 @@ mod sys;
 pub mod fapi;
 pub mod fapi_ops;
 mod fapi_ghosts;
+mod fapi_pgroups;
 mod fapi_ptr;
 mod fapi_strided;
 pub mod ma_fortran;

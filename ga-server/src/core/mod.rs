@@ -9,6 +9,7 @@ pub(crate) mod client;
 pub(crate) mod dist;
 mod ghosts;
 mod gops;
+pub(crate) mod pgroups;
 pub(crate) mod kernels;
 mod strided;
 mod types;
@@ -17,6 +18,7 @@ pub use ghosts::{
     access_ghosts, create_ghosts, get_ghost_block, ghost_widths, periodic, periodic_len,
     update_ghost_dir, update_ghosts, Periodic,
 };
+pub use gops::Num as GopNum;
 pub use strided::{strided, strided_len, Strided};
 pub use types::{codes, fmt_patch, Distribution, ElemType, GaError, GaResult, Handle};
 
