@@ -38,7 +38,8 @@ fn ints<I: CIndex>(call: &'static str, what: &str, p: *const I, n: usize) -> GaR
 
 fn handle(call: &'static str, g: c_int) -> GaResult<(Handle, core::ElemType, Vec<i64>)> {
     let h = resolve_handle(g);
-    let (t, d) = core::inquire(h).map_err(|_| GaError::new(call, format!("invalid array handle {g}")))?;
+    let (t, d) =
+        core::inquire(h).map_err(|_| GaError::new(call, format!("invalid array handle {g}")))?;
     Ok((h, t, d))
 }
 
@@ -48,7 +49,10 @@ fn dims_of<I: CIndex>(call: &'static str, ndim: c_int, dims: *const I) -> GaResu
     }
     let d = ints(call, "dims", dims, ndim as usize)?;
     if let Some(k) = d.iter().position(|&x| x < 1) {
-        return Err(GaError::new(call, format!("dims[{k}]={} must be positive", d[k])));
+        return Err(GaError::new(
+            call,
+            format!("dims[{k}]={} must be positive", d[k]),
+        ));
     }
     Ok(d)
 }
@@ -64,7 +68,10 @@ fn make(
     let ty = type_of(call, code)?;
     let name = ptr::c_str(name).unwrap_or_default();
     if let Some(k) = width.iter().position(|&w| w < 0) {
-        return Err(GaError::new(call, format!("width[{k}]={} is negative", width[k])));
+        return Err(GaError::new(
+            call,
+            format!("width[{k}]={} is negative", width[k]),
+        ));
     }
     match core::create_ghosts(call, ty, dims, width, &name, dist) {
         Ok(g) => Ok(g),
@@ -154,7 +161,16 @@ pub extern "C" fn NGA_Create_ghosts_irreg(
     nblock: *const c_int,
     map: *const c_int,
 ) -> c_int {
-    create_irreg("NGA_Create_ghosts_irreg", ty, ndim, dims, width, name, nblock, map)
+    create_irreg(
+        "NGA_Create_ghosts_irreg",
+        ty,
+        ndim,
+        dims,
+        width,
+        name,
+        nblock,
+        map,
+    )
 }
 
 /// `NGA_Create_ghosts_irreg` with 64-bit arguments; returns the handle or 0.
@@ -168,7 +184,16 @@ pub extern "C" fn NGA_Create_ghosts_irreg64(
     nblock: *const i64,
     map: *const i64,
 ) -> c_int {
-    create_irreg("NGA_Create_ghosts_irreg64", ty, ndim, dims, width, name, nblock, map)
+    create_irreg(
+        "NGA_Create_ghosts_irreg64",
+        ty,
+        ndim,
+        dims,
+        width,
+        name,
+        nblock,
+        map,
+    )
 }
 
 /// 1 if `g` has ghost cells in some dimension, else 0.
@@ -211,13 +236,21 @@ pub extern "C" fn NGA_Update_ghosts(g: c_int) {
 /// `dimension` (counted from the last C dimension, as GA does), with that
 /// side's corners when `flag` is non-zero (collective). Returns 1.
 #[no_mangle]
-pub extern "C" fn NGA_Update_ghost_dir(g: c_int, dimension: c_int, idir: c_int, flag: c_int) -> c_int {
+pub extern "C" fn NGA_Update_ghost_dir(
+    g: c_int,
+    dimension: c_int,
+    idir: c_int,
+    flag: c_int,
+) -> c_int {
     const CALL: &str = "NGA_Update_ghost_dir";
     run(CALL, || {
         let (h, _, d) = handle(CALL, g)?;
         let n = d.len() as c_int;
         if !(0..n).contains(&dimension) {
-            return Err(GaError::new(CALL, format!("dimension {dimension} of a {n}-dimensional array")));
+            return Err(GaError::new(
+                CALL,
+                format!("dimension {dimension} of a {n}-dimensional array"),
+            ));
         }
         let axis = (n - 1 - dimension) as usize;
         core::update_ghost_dir(CALL, h, axis, idir as i64, flag != 0)?;
@@ -225,7 +258,13 @@ pub extern "C" fn NGA_Update_ghost_dir(g: c_int, dimension: c_int, idir: c_int, 
     })
 }
 
-fn access_ghosts<I: CIndex>(call: &'static str, g: c_int, dims: *mut I, p: *mut c_void, ld: *mut I) {
+fn access_ghosts<I: CIndex>(
+    call: &'static str,
+    g: c_int,
+    dims: *mut I,
+    p: *mut c_void,
+    ld: *mut I,
+) {
     run(call, || {
         let (h, _, d) = handle(call, g)?;
         let Some((base, ext, lds)) = core::access_ghosts(call, h)? else {
@@ -270,7 +309,13 @@ pub extern "C" fn NGA_Access_ghosts64(g: c_int, dims: *mut i64, p: *mut c_void, 
     access_ghosts("NGA_Access_ghosts64", g, dims, p, ld)
 }
 
-fn access_element<I: CIndex>(call: &'static str, g: c_int, p: *mut c_void, sub: *const I, ld: *mut I) {
+fn access_element<I: CIndex>(
+    call: &'static str,
+    g: c_int,
+    p: *mut c_void,
+    sub: *const I,
+    ld: *mut I,
+) {
     run(call, || {
         let (h, t, d) = handle(call, g)?;
         let n = d.len();
@@ -307,13 +352,23 @@ fn access_element<I: CIndex>(call: &'static str, g: c_int, p: *mut c_void, sub: 
 /// of this process's framed block (0 = the first ghost cell) and in `ld`
 /// the framed leading dimensions. Returns nothing.
 #[no_mangle]
-pub extern "C" fn NGA_Access_ghost_element(g: c_int, p: *mut c_void, sub: *const c_int, ld: *mut c_int) {
+pub extern "C" fn NGA_Access_ghost_element(
+    g: c_int,
+    p: *mut c_void,
+    sub: *const c_int,
+    ld: *mut c_int,
+) {
     access_element("NGA_Access_ghost_element", g, p, sub, ld)
 }
 
 /// `NGA_Access_ghost_element` with 64-bit indices; returns nothing.
 #[no_mangle]
-pub extern "C" fn NGA_Access_ghost_element64(g: c_int, p: *mut c_void, sub: *const i64, ld: *mut i64) {
+pub extern "C" fn NGA_Access_ghost_element64(
+    g: c_int,
+    p: *mut c_void,
+    sub: *const i64,
+    ld: *mut i64,
+) {
     access_element("NGA_Access_ghost_element64", g, p, sub, ld)
 }
 
@@ -404,7 +459,8 @@ fn periodic<I: CIndex>(
             }
             Periodic::Acc => {
                 let b = ptr::bytes(buf, len).ok_or_else(null)?;
-                let a = ptr::bytes(alpha, t.size()).ok_or_else(|| GaError::new(call, "alpha is NULL"))?;
+                let a = ptr::bytes(alpha, t.size())
+                    .ok_or_else(|| GaError::new(call, "alpha is NULL"))?;
                 core::periodic(call, kind, h, &lo, &hi, b, None, &ld, a)
             }
         }
@@ -414,31 +470,95 @@ fn periodic<I: CIndex>(
 /// Copies `lo..=hi` into `buf`; the bounds may lie outside the array and
 /// wrap around (each index counts modulo the extent). Returns nothing.
 #[no_mangle]
-pub extern "C" fn NGA_Periodic_get(g: c_int, lo: *const c_int, hi: *const c_int, buf: *mut c_void, ld: *const c_int) {
+pub extern "C" fn NGA_Periodic_get(
+    g: c_int,
+    lo: *const c_int,
+    hi: *const c_int,
+    buf: *mut c_void,
+    ld: *const c_int,
+) {
     let n = std::ptr::null();
-    periodic("NGA_Periodic_get", Periodic::Get, g, lo, hi, buf, ld, n, false)
+    periodic(
+        "NGA_Periodic_get",
+        Periodic::Get,
+        g,
+        lo,
+        hi,
+        buf,
+        ld,
+        n,
+        false,
+    )
 }
 
 /// `NGA_Periodic_get` with 64-bit indices; returns nothing.
 #[no_mangle]
-pub extern "C" fn NGA_Periodic_get64(g: c_int, lo: *const i64, hi: *const i64, buf: *mut c_void, ld: *const i64) {
+pub extern "C" fn NGA_Periodic_get64(
+    g: c_int,
+    lo: *const i64,
+    hi: *const i64,
+    buf: *mut c_void,
+    ld: *const i64,
+) {
     let n = std::ptr::null();
-    periodic("NGA_Periodic_get64", Periodic::Get, g, lo, hi, buf, ld, n, false)
+    periodic(
+        "NGA_Periodic_get64",
+        Periodic::Get,
+        g,
+        lo,
+        hi,
+        buf,
+        ld,
+        n,
+        false,
+    )
 }
 
 /// Copies `buf` into `lo..=hi`, wrapping around as `NGA_Periodic_get`
 /// does. Returns nothing.
 #[no_mangle]
-pub extern "C" fn NGA_Periodic_put(g: c_int, lo: *const c_int, hi: *const c_int, buf: *mut c_void, ld: *const c_int) {
+pub extern "C" fn NGA_Periodic_put(
+    g: c_int,
+    lo: *const c_int,
+    hi: *const c_int,
+    buf: *mut c_void,
+    ld: *const c_int,
+) {
     let n = std::ptr::null();
-    periodic("NGA_Periodic_put", Periodic::Put, g, lo, hi, buf, ld, n, false)
+    periodic(
+        "NGA_Periodic_put",
+        Periodic::Put,
+        g,
+        lo,
+        hi,
+        buf,
+        ld,
+        n,
+        false,
+    )
 }
 
 /// `NGA_Periodic_put` with 64-bit indices; returns nothing.
 #[no_mangle]
-pub extern "C" fn NGA_Periodic_put64(g: c_int, lo: *const i64, hi: *const i64, buf: *mut c_void, ld: *const i64) {
+pub extern "C" fn NGA_Periodic_put64(
+    g: c_int,
+    lo: *const i64,
+    hi: *const i64,
+    buf: *mut c_void,
+    ld: *const i64,
+) {
     let n = std::ptr::null();
-    periodic("NGA_Periodic_put64", Periodic::Put, g, lo, hi, buf, ld, n, false)
+    periodic(
+        "NGA_Periodic_put64",
+        Periodic::Put,
+        g,
+        lo,
+        hi,
+        buf,
+        ld,
+        n,
+        false,
+    )
 }
 
 /// Adds `alpha·buf` to `lo..=hi` (atomically per piece), wrapping around
@@ -452,7 +572,17 @@ pub extern "C" fn NGA_Periodic_acc(
     ld: *const c_int,
     alpha: *mut c_void,
 ) {
-    periodic("NGA_Periodic_acc", Periodic::Acc, g, lo, hi, buf, ld, alpha, false)
+    periodic(
+        "NGA_Periodic_acc",
+        Periodic::Acc,
+        g,
+        lo,
+        hi,
+        buf,
+        ld,
+        alpha,
+        false,
+    )
 }
 
 /// `NGA_Periodic_acc` with 64-bit indices; returns nothing.
@@ -465,21 +595,63 @@ pub extern "C" fn NGA_Periodic_acc64(
     ld: *const i64,
     alpha: *mut c_void,
 ) {
-    periodic("NGA_Periodic_acc64", Periodic::Acc, g, lo, hi, buf, ld, alpha, false)
+    periodic(
+        "NGA_Periodic_acc64",
+        Periodic::Acc,
+        g,
+        lo,
+        hi,
+        buf,
+        ld,
+        alpha,
+        false,
+    )
 }
 
 /// Copies `lo..=hi` into `buf`: from this process's block and ghost frame
 /// when the patch lies inside them, else as `NGA_Periodic_get`. Returns
 /// nothing.
 #[no_mangle]
-pub extern "C" fn NGA_Get_ghost_block(g: c_int, lo: *const c_int, hi: *const c_int, buf: *mut c_void, ld: *const c_int) {
+pub extern "C" fn NGA_Get_ghost_block(
+    g: c_int,
+    lo: *const c_int,
+    hi: *const c_int,
+    buf: *mut c_void,
+    ld: *const c_int,
+) {
     let n = std::ptr::null();
-    periodic("NGA_Get_ghost_block", Periodic::Get, g, lo, hi, buf, ld, n, true)
+    periodic(
+        "NGA_Get_ghost_block",
+        Periodic::Get,
+        g,
+        lo,
+        hi,
+        buf,
+        ld,
+        n,
+        true,
+    )
 }
 
 /// `NGA_Get_ghost_block` with 64-bit indices; returns nothing.
 #[no_mangle]
-pub extern "C" fn NGA_Get_ghost_block64(g: c_int, lo: *const i64, hi: *const i64, buf: *mut c_void, ld: *const i64) {
+pub extern "C" fn NGA_Get_ghost_block64(
+    g: c_int,
+    lo: *const i64,
+    hi: *const i64,
+    buf: *mut c_void,
+    ld: *const i64,
+) {
     let n = std::ptr::null();
-    periodic("NGA_Get_ghost_block64", Periodic::Get, g, lo, hi, buf, ld, n, true)
+    periodic(
+        "NGA_Get_ghost_block64",
+        Periodic::Get,
+        g,
+        lo,
+        hi,
+        buf,
+        ld,
+        n,
+        true,
+    )
 }

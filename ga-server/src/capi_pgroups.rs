@@ -49,9 +49,13 @@ pub extern "C" fn GA_Pgroup_create(list: *const c_int, count: c_int) -> c_int {
     const CALL: &str = "GA_Pgroup_create";
     run(CALL, || {
         if count < 1 {
-            return Err(GaError::new(CALL, format!("count {count} must be at least 1")));
+            return Err(GaError::new(
+                CALL,
+                format!("count {count} must be at least 1"),
+            ));
         }
-        let l = ptr::ints(list, count as usize).ok_or_else(|| GaError::new(CALL, "list is NULL"))?;
+        let l =
+            ptr::ints(list, count as usize).ok_or_else(|| GaError::new(CALL, "list is NULL"))?;
         pgroups::create(CALL, &l)
     })
 }
@@ -67,7 +71,9 @@ pub extern "C" fn NGA_Pgroup_create(list: *const c_int, count: c_int) -> c_int {
 #[no_mangle]
 pub extern "C" fn GA_Pgroup_split(grp: c_int, num_group: c_int) -> c_int {
     const CALL: &str = "GA_Pgroup_split";
-    run(CALL, || pgroups::split_even(CALL, grp, i64::from(num_group)))
+    run(CALL, || {
+        pgroups::split_even(CALL, grp, i64::from(num_group))
+    })
 }
 
 /// As `GA_Pgroup_split`.
@@ -239,7 +245,8 @@ pub extern "C" fn GA_Pgroup_brdcst(grp: c_int, buf: *mut c_void, len: c_int, roo
         if len < 0 {
             return Err(GaError::new(CALL, format!("length {len} is negative")));
         }
-        let b = ptr::bytes_mut(buf, len as usize).ok_or_else(|| GaError::new(CALL, "buf is NULL"))?;
+        let b =
+            ptr::bytes_mut(buf, len as usize).ok_or_else(|| GaError::new(CALL, "buf is NULL"))?;
         pgroups::brdcst(CALL, grp, b, i64::from(root))
     })
 }
@@ -249,7 +256,9 @@ pub extern "C" fn GA_Pgroup_brdcst(grp: c_int, buf: *mut c_void, len: c_int, roo
 #[no_mangle]
 pub extern "C" fn GA_Pgroup_dgop(grp: c_int, x: *mut c_double, n: c_int, op: *const c_char) {
     const CALL: &str = "GA_Pgroup_dgop";
-    run(CALL, || pgroups::gop(CALL, grp, typed(CALL, x, n)?, &op_text(CALL, op)?, false))
+    run(CALL, || {
+        pgroups::gop(CALL, grp, typed(CALL, x, n)?, &op_text(CALL, op)?, false)
+    })
 }
 
 /// As `GA_Pgroup_dgop`.
@@ -262,7 +271,9 @@ pub extern "C" fn NGA_Pgroup_dgop(grp: c_int, x: *mut c_double, n: c_int, op: *c
 #[no_mangle]
 pub extern "C" fn GA_Pgroup_fgop(grp: c_int, x: *mut c_float, n: c_int, op: *const c_char) {
     const CALL: &str = "GA_Pgroup_fgop";
-    run(CALL, || pgroups::gop(CALL, grp, typed(CALL, x, n)?, &op_text(CALL, op)?, false))
+    run(CALL, || {
+        pgroups::gop(CALL, grp, typed(CALL, x, n)?, &op_text(CALL, op)?, false)
+    })
 }
 
 /// As `GA_Pgroup_fgop`.
@@ -275,7 +286,9 @@ pub extern "C" fn NGA_Pgroup_fgop(grp: c_int, x: *mut c_float, n: c_int, op: *co
 #[no_mangle]
 pub extern "C" fn GA_Pgroup_igop(grp: c_int, x: *mut c_int, n: c_int, op: *const c_char) {
     const CALL: &str = "GA_Pgroup_igop";
-    run(CALL, || pgroups::gop(CALL, grp, typed(CALL, x, n)?, &op_text(CALL, op)?, true))
+    run(CALL, || {
+        pgroups::gop(CALL, grp, typed(CALL, x, n)?, &op_text(CALL, op)?, true)
+    })
 }
 
 /// As `GA_Pgroup_igop`.
@@ -288,7 +301,9 @@ pub extern "C" fn NGA_Pgroup_igop(grp: c_int, x: *mut c_int, n: c_int, op: *cons
 #[no_mangle]
 pub extern "C" fn GA_Pgroup_lgop(grp: c_int, x: *mut c_long, n: c_int, op: *const c_char) {
     const CALL: &str = "GA_Pgroup_lgop";
-    run(CALL, || pgroups::gop(CALL, grp, typed(CALL, x, n)?, &op_text(CALL, op)?, true))
+    run(CALL, || {
+        pgroups::gop(CALL, grp, typed(CALL, x, n)?, &op_text(CALL, op)?, true)
+    })
 }
 
 /// As `GA_Pgroup_lgop`.
@@ -301,7 +316,9 @@ pub extern "C" fn NGA_Pgroup_lgop(grp: c_int, x: *mut c_long, n: c_int, op: *con
 #[no_mangle]
 pub extern "C" fn GA_Pgroup_llgop(grp: c_int, x: *mut c_longlong, n: c_int, op: *const c_char) {
     const CALL: &str = "GA_Pgroup_llgop";
-    run(CALL, || pgroups::gop(CALL, grp, typed(CALL, x, n)?, &op_text(CALL, op)?, true))
+    run(CALL, || {
+        pgroups::gop(CALL, grp, typed(CALL, x, n)?, &op_text(CALL, op)?, true)
+    })
 }
 
 /// As `GA_Pgroup_llgop`.
@@ -323,7 +340,10 @@ fn complex_sum<T: Copy>(
     let x = typed(call, x, n)?;
     let o = op_text(call, op)?;
     if o.trim_end_matches('\0').trim() != "+" {
-        return Err(GaError::new(call, format!("op \"{o}\": complex values are only summed (\"+\")")));
+        return Err(GaError::new(
+            call,
+            format!("op \"{o}\": complex values are only summed (\"+\")"),
+        ));
     }
     let mut flat: Vec<f64> = x.iter().flat_map(|&v| parts(v)).collect();
     pgroups::gop(call, grp, &mut flat, "+", false)?;
@@ -338,7 +358,17 @@ fn complex_sum<T: Copy>(
 #[no_mangle]
 pub extern "C" fn GA_Pgroup_zgop(grp: c_int, x: *mut C64, n: c_int, op: *const c_char) {
     const CALL: &str = "GA_Pgroup_zgop";
-    run(CALL, || complex_sum(CALL, grp, x, n, op, |v| [v.re, v.im], |[re, im]| C64 { re, im }))
+    run(CALL, || {
+        complex_sum(
+            CALL,
+            grp,
+            x,
+            n,
+            op,
+            |v| [v.re, v.im],
+            |[re, im]| C64 { re, im },
+        )
+    })
 }
 
 /// As `GA_Pgroup_zgop`.
@@ -359,7 +389,10 @@ pub extern "C" fn GA_Pgroup_cgop(grp: c_int, x: *mut C32, n: c_int, op: *const c
             n,
             op,
             |v| [v.re.into(), v.im.into()],
-            |[re, im]| C32 { re: re as f32, im: im as f32 },
+            |[re, im]| C32 {
+                re: re as f32,
+                im: im as f32,
+            },
         )
     })
 }
@@ -376,7 +409,8 @@ pub extern "C" fn NGA_Pgroup_cgop(grp: c_int, x: *mut C32, n: c_int, op: *const 
 pub extern "C" fn GA_Get_pgroup(g: c_int) -> c_int {
     const CALL: &str = "GA_Get_pgroup";
     run(CALL, || {
-        core::inquire(resolve_handle(g)).map_err(|_| GaError::new(CALL, format!("invalid array handle {g}")))?;
+        core::inquire(resolve_handle(g))
+            .map_err(|_| GaError::new(CALL, format!("invalid array handle {g}")))?;
         Ok(pgroups::WORLD)
     })
 }

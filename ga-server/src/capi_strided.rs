@@ -41,8 +41,8 @@ fn strided<I: CIndex>(
 ) {
     run(call, || {
         let h = resolve_handle(g);
-        let (ty, dims) =
-            core::inquire(h).map_err(|_| GaError::new(call, format!("invalid array handle {g}")))?;
+        let (ty, dims) = core::inquire(h)
+            .map_err(|_| GaError::new(call, format!("invalid array handle {g}")))?;
         let n = dims.len();
         let lo = ints(call, "lo", lo, n)?;
         let hi = ints(call, "hi", hi, n)?;
@@ -95,7 +95,17 @@ pub extern "C" fn NGA_Strided_put(
     ld: *const c_int,
 ) {
     let b = buf as *mut c_void;
-    strided("NGA_Strided_put", Strided::Put, g, lo, hi, skip, b, ld, std::ptr::null())
+    strided(
+        "NGA_Strided_put",
+        Strided::Put,
+        g,
+        lo,
+        hi,
+        skip,
+        b,
+        ld,
+        std::ptr::null(),
+    )
 }
 
 /// `NGA_Strided_put` with 64-bit indices; returns nothing, fails alike.
@@ -109,7 +119,17 @@ pub extern "C" fn NGA_Strided_put64(
     ld: *const i64,
 ) {
     let b = buf as *mut c_void;
-    strided("NGA_Strided_put64", Strided::Put, g, lo, hi, skip, b, ld, std::ptr::null())
+    strided(
+        "NGA_Strided_put64",
+        Strided::Put,
+        g,
+        lo,
+        hi,
+        skip,
+        b,
+        ld,
+        std::ptr::null(),
+    )
 }
 
 /// Copies every `skip[d]`-th element of the patch `lo..=hi` of `g` into the
@@ -123,7 +143,17 @@ pub extern "C" fn NGA_Strided_get(
     buf: *mut c_void,
     ld: *const c_int,
 ) {
-    strided("NGA_Strided_get", Strided::Get, g, lo, hi, skip, buf, ld, std::ptr::null())
+    strided(
+        "NGA_Strided_get",
+        Strided::Get,
+        g,
+        lo,
+        hi,
+        skip,
+        buf,
+        ld,
+        std::ptr::null(),
+    )
 }
 
 /// `NGA_Strided_get` with 64-bit indices; returns nothing, fails alike.
@@ -136,7 +166,17 @@ pub extern "C" fn NGA_Strided_get64(
     buf: *mut c_void,
     ld: *const i64,
 ) {
-    strided("NGA_Strided_get64", Strided::Get, g, lo, hi, skip, buf, ld, std::ptr::null())
+    strided(
+        "NGA_Strided_get64",
+        Strided::Get,
+        g,
+        lo,
+        hi,
+        skip,
+        buf,
+        ld,
+        std::ptr::null(),
+    )
 }
 
 /// Adds `alpha·buf` to every `skip[d]`-th element of the patch `lo..=hi` of
@@ -153,7 +193,17 @@ pub extern "C" fn NGA_Strided_acc(
     alpha: *const c_void,
 ) {
     let b = buf as *mut c_void;
-    strided("NGA_Strided_acc", Strided::Acc, g, lo, hi, skip, b, ld, alpha)
+    strided(
+        "NGA_Strided_acc",
+        Strided::Acc,
+        g,
+        lo,
+        hi,
+        skip,
+        b,
+        ld,
+        alpha,
+    )
 }
 
 /// `NGA_Strided_acc` with 64-bit indices; returns nothing, fails alike.
@@ -168,5 +218,15 @@ pub extern "C" fn NGA_Strided_acc64(
     alpha: *const c_void,
 ) {
     let b = buf as *mut c_void;
-    strided("NGA_Strided_acc64", Strided::Acc, g, lo, hi, skip, b, ld, alpha)
+    strided(
+        "NGA_Strided_acc64",
+        Strided::Acc,
+        g,
+        lo,
+        hi,
+        skip,
+        b,
+        ld,
+        alpha,
+    )
 }

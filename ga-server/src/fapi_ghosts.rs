@@ -47,7 +47,15 @@ pub extern "C" fn nga_create_ghosts_(
         let width = ints(C, width, n);
         let chunk = ints(C, chunk, n);
         let name = ptr::fstring(name, namelen);
-        create_framed(C, int(C, datatype), dims, name, FDist::Chunk(chunk), g_a, width)
+        create_framed(
+            C,
+            int(C, datatype),
+            dims,
+            name,
+            FDist::Chunk(chunk),
+            g_a,
+            width,
+        )
     })
 }
 
@@ -130,7 +138,11 @@ fn framed(call: &'static str, a: &Arr) -> (*mut u8, Vec<i64>, Vec<i64>) {
         Some(x) => x,
         None => fail(
             call,
-            format!("process {} owns no part of g_a '{}'", core::nodeid(), a.name()),
+            format!(
+                "process {} owns no part of g_a '{}'",
+                core::nodeid(),
+                a.name()
+            ),
         ),
     }
 }
@@ -140,7 +152,11 @@ fn index_of(call: &'static str, a: &Arr, addr: usize) -> i64 {
     base.index_of(addr).unwrap_or_else(|| {
         fail(
             call,
-            format!("the block of g_a '{}' is not aligned to {} elements", a.name(), base.array()),
+            format!(
+                "the block of g_a '{}' is not aligned to {} elements",
+                a.name(),
+                base.array()
+            ),
         )
     })
 }
@@ -149,7 +165,12 @@ fn index_of(call: &'static str, a: &Arr, addr: usize) -> i64 {
 /// first ghost cell of this process's block in the MA base array, the
 /// framed extents in `dims` and leading dimensions in `ld(1:ndim-1)`.
 #[no_mangle]
-pub extern "C" fn nga_access_ghosts_(g_a: *const FInt, dims: *mut FInt, index: *mut FInt, ld: *mut FInt) {
+pub extern "C" fn nga_access_ghosts_(
+    g_a: *const FInt,
+    dims: *mut FInt,
+    index: *mut FInt,
+    ld: *mut FInt,
+) {
     const C: &str = "nga_access_ghosts";
     entry(C, || {
         let a = Arr::get(C, g_a);
@@ -191,7 +212,11 @@ pub extern "C" fn nga_access_ghost_element_(
             off += s[k] * stride;
             stride *= ext[k];
         }
-        out(C, index, index_of(C, &a, p as usize + off as usize * a.size()));
+        out(
+            C,
+            index,
+            index_of(C, &a, p as usize + off as usize * a.size()),
+        );
         for (o, &x) in ints_mut(C, ld, n - 1).iter_mut().zip(lds.iter().rev()) {
             *o = x;
         }
@@ -252,10 +277,12 @@ fn periodic(
         let lo: Vec<i64> = ints(call, lo, n).iter().rev().map(|x| x - 1).collect();
         let hi: Vec<i64> = ints(call, hi, n).iter().rev().map(|x| x - 1).collect();
         let ld: Vec<i64> = ints(call, ld, n - 1).iter().rev().copied().collect();
-        let len = core::periodic_len(call, a.h, &lo, &hi, &ld).unwrap_or_else(|e| fail_core(call, e));
+        let len =
+            core::periodic_len(call, a.h, &lo, &hi, &ld).unwrap_or_else(|e| fail_core(call, e));
         let r = match kind {
             Periodic::Get => {
-                let b = ptr::slice_mut(buf as *mut u8, len).unwrap_or_else(|| fail(call, "the buffer is missing (NULL)"));
+                let b = ptr::slice_mut(buf as *mut u8, len)
+                    .unwrap_or_else(|| fail(call, "the buffer is missing (NULL)"));
                 if ghost_block {
                     core::get_ghost_block(call, a.h, &lo, &hi, b, &ld)
                 } else {
@@ -263,12 +290,24 @@ fn periodic(
                 }
             }
             Periodic::Put => {
-                let b = ptr::slice(buf as *const u8, len).unwrap_or_else(|| fail(call, "the buffer is missing (NULL)"));
+                let b = ptr::slice(buf as *const u8, len)
+                    .unwrap_or_else(|| fail(call, "the buffer is missing (NULL)"));
                 core::periodic(call, kind, a.h, &lo, &hi, b, None, &ld, &[])
             }
             Periodic::Acc => {
-                let b = ptr::slice(buf as *const u8, len).unwrap_or_else(|| fail(call, "the buffer is missing (NULL)"));
-                core::periodic(call, kind, a.h, &lo, &hi, b, None, &ld, a.value(call, alpha))
+                let b = ptr::slice(buf as *const u8, len)
+                    .unwrap_or_else(|| fail(call, "the buffer is missing (NULL)"));
+                core::periodic(
+                    call,
+                    kind,
+                    a.h,
+                    &lo,
+                    &hi,
+                    b,
+                    None,
+                    &ld,
+                    a.value(call, alpha),
+                )
             }
         };
         r.unwrap_or_else(|e| fail_core(call, e))
@@ -278,16 +317,48 @@ fn periodic(
 /// `subroutine nga_periodic_get(g_a, lo, hi, buf, ld)`: `lo`/`hi` may lie
 /// outside the array; each index counts modulo the extent.
 #[no_mangle]
-pub extern "C" fn nga_periodic_get_(g_a: *const FInt, lo: *const FInt, hi: *const FInt, buf: *mut c_void, ld: *const FInt) {
+pub extern "C" fn nga_periodic_get_(
+    g_a: *const FInt,
+    lo: *const FInt,
+    hi: *const FInt,
+    buf: *mut c_void,
+    ld: *const FInt,
+) {
     let n = std::ptr::null();
-    periodic("nga_periodic_get", Periodic::Get, g_a, lo, hi, buf, ld, n, false)
+    periodic(
+        "nga_periodic_get",
+        Periodic::Get,
+        g_a,
+        lo,
+        hi,
+        buf,
+        ld,
+        n,
+        false,
+    )
 }
 
 /// `subroutine nga_periodic_put(g_a, lo, hi, buf, ld)`.
 #[no_mangle]
-pub extern "C" fn nga_periodic_put_(g_a: *const FInt, lo: *const FInt, hi: *const FInt, buf: *mut c_void, ld: *const FInt) {
+pub extern "C" fn nga_periodic_put_(
+    g_a: *const FInt,
+    lo: *const FInt,
+    hi: *const FInt,
+    buf: *mut c_void,
+    ld: *const FInt,
+) {
     let n = std::ptr::null();
-    periodic("nga_periodic_put", Periodic::Put, g_a, lo, hi, buf, ld, n, false)
+    periodic(
+        "nga_periodic_put",
+        Periodic::Put,
+        g_a,
+        lo,
+        hi,
+        buf,
+        ld,
+        n,
+        false,
+    )
 }
 
 /// `subroutine nga_periodic_acc(g_a, lo, hi, buf, ld, alpha)`.
@@ -300,14 +371,40 @@ pub extern "C" fn nga_periodic_acc_(
     ld: *const FInt,
     alpha: *const c_void,
 ) {
-    periodic("nga_periodic_acc", Periodic::Acc, g_a, lo, hi, buf, ld, alpha, false)
+    periodic(
+        "nga_periodic_acc",
+        Periodic::Acc,
+        g_a,
+        lo,
+        hi,
+        buf,
+        ld,
+        alpha,
+        false,
+    )
 }
 
 /// `subroutine nga_get_ghost_block(g_a, lo, hi, buf, ld)`: from this
 /// process's block and frame when the patch lies inside them, else as
 /// `nga_periodic_get`.
 #[no_mangle]
-pub extern "C" fn nga_get_ghost_block_(g_a: *const FInt, lo: *const FInt, hi: *const FInt, buf: *mut c_void, ld: *const FInt) {
+pub extern "C" fn nga_get_ghost_block_(
+    g_a: *const FInt,
+    lo: *const FInt,
+    hi: *const FInt,
+    buf: *mut c_void,
+    ld: *const FInt,
+) {
     let n = std::ptr::null();
-    periodic("nga_get_ghost_block", Periodic::Get, g_a, lo, hi, buf, ld, n, true)
+    periodic(
+        "nga_get_ghost_block",
+        Periodic::Get,
+        g_a,
+        lo,
+        hi,
+        buf,
+        ld,
+        n,
+        true,
+    )
 }

@@ -164,7 +164,9 @@ pub extern "C" fn ga_pgroup_dgop_(
     op: *const c_char,
     oplen: usize,
 ) {
-    entry("ga_pgroup_dgop", || gop("ga_pgroup_dgop", g, x, n, op, oplen, false))
+    entry("ga_pgroup_dgop", || {
+        gop("ga_pgroup_dgop", g, x, n, op, oplen, false)
+    })
 }
 
 /// `subroutine ga_pgroup_sgop(p_grp, type, x, n, op)`: as
@@ -178,7 +180,9 @@ pub extern "C" fn ga_pgroup_sgop_(
     op: *const c_char,
     oplen: usize,
 ) {
-    entry("ga_pgroup_sgop", || gop("ga_pgroup_sgop", g, x, n, op, oplen, false))
+    entry("ga_pgroup_sgop", || {
+        gop("ga_pgroup_sgop", g, x, n, op, oplen, false)
+    })
 }
 
 /// `subroutine ga_pgroup_igop(p_grp, type, x, n, op)`: as
@@ -192,7 +196,9 @@ pub extern "C" fn ga_pgroup_igop_(
     op: *const c_char,
     oplen: usize,
 ) {
-    entry("ga_pgroup_igop", || gop("ga_pgroup_igop", g, x, n, op, oplen, true))
+    entry("ga_pgroup_igop", || {
+        gop("ga_pgroup_igop", g, x, n, op, oplen, true)
+    })
 }
 
 /// `integer ga_get_pgroup(g_a)`: −1, the world (every array lives on all

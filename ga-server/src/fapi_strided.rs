@@ -33,19 +33,27 @@ fn strided(
     let n = a.ndim();
     let (lo, hi) = a.patch_n(call, lo, hi);
     let skip: Vec<i64> = ints(call, skip, n).iter().rev().copied().collect();
-    let ld: Vec<i64> = ints(call, ld, n.saturating_sub(1)).iter().rev().copied().collect();
-    let len = core::strided_len(call, a.h, &lo, &hi, &skip, &ld).unwrap_or_else(|e| fail_core(call, e));
+    let ld: Vec<i64> = ints(call, ld, n.saturating_sub(1))
+        .iter()
+        .rev()
+        .copied()
+        .collect();
+    let len =
+        core::strided_len(call, a.h, &lo, &hi, &skip, &ld).unwrap_or_else(|e| fail_core(call, e));
     let r = match kind {
         Strided::Get => {
-            let b = ptr::slice_mut(buf as *mut u8, len).unwrap_or_else(|| fail(call, "the buffer is missing (NULL)"));
+            let b = ptr::slice_mut(buf as *mut u8, len)
+                .unwrap_or_else(|| fail(call, "the buffer is missing (NULL)"));
             core::strided(call, kind, a.h, &lo, &hi, &skip, &[], Some(b), &ld, &[])
         }
         Strided::Put => {
-            let b = ptr::slice(buf as *const u8, len).unwrap_or_else(|| fail(call, "the buffer is missing (NULL)"));
+            let b = ptr::slice(buf as *const u8, len)
+                .unwrap_or_else(|| fail(call, "the buffer is missing (NULL)"));
             core::strided(call, kind, a.h, &lo, &hi, &skip, b, None, &ld, &[])
         }
         Strided::Acc => {
-            let b = ptr::slice(buf as *const u8, len).unwrap_or_else(|| fail(call, "the buffer is missing (NULL)"));
+            let b = ptr::slice(buf as *const u8, len)
+                .unwrap_or_else(|| fail(call, "the buffer is missing (NULL)"));
             let al = a.value(call, alpha);
             core::strided(call, kind, a.h, &lo, &hi, &skip, b, None, &ld, al)
         }
@@ -66,7 +74,17 @@ pub extern "C" fn nga_strided_put_(
 ) {
     entry("nga_strided_put", || {
         let b = buf as *mut c_void;
-        strided("nga_strided_put", Strided::Put, g_a, lo, hi, skip, b, ld, std::ptr::null())
+        strided(
+            "nga_strided_put",
+            Strided::Put,
+            g_a,
+            lo,
+            hi,
+            skip,
+            b,
+            ld,
+            std::ptr::null(),
+        )
     })
 }
 
@@ -82,7 +100,17 @@ pub extern "C" fn nga_strided_get_(
     ld: *const FInt,
 ) {
     entry("nga_strided_get", || {
-        strided("nga_strided_get", Strided::Get, g_a, lo, hi, skip, buf, ld, std::ptr::null())
+        strided(
+            "nga_strided_get",
+            Strided::Get,
+            g_a,
+            lo,
+            hi,
+            skip,
+            buf,
+            ld,
+            std::ptr::null(),
+        )
     })
 }
 
@@ -100,6 +128,16 @@ pub extern "C" fn nga_strided_acc_(
 ) {
     entry("nga_strided_acc", || {
         let b = buf as *mut c_void;
-        strided("nga_strided_acc", Strided::Acc, g_a, lo, hi, skip, b, ld, alpha)
+        strided(
+            "nga_strided_acc",
+            Strided::Acc,
+            g_a,
+            lo,
+            hi,
+            skip,
+            b,
+            ld,
+            alpha,
+        )
     })
 }

@@ -11,8 +11,8 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod capi;
-pub mod capi_ops;
 mod capi_ghosts;
+pub mod capi_ops;
 mod capi_pgroups;
 mod capi_ptr;
 mod capi_strided;
@@ -32,8 +32,8 @@ mod sys;
 
 // The Fortran API (`ga_*`/`nga_*`, gfortran conventions) and MA for Fortran.
 pub mod fapi;
-pub mod fapi_ops;
 mod fapi_ghosts;
+pub mod fapi_ops;
 mod fapi_pgroups;
 mod fapi_ptr;
 mod fapi_strided;

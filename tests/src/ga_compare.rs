@@ -29,7 +29,11 @@ pub fn build(source: &str, ga: Ga) -> PathBuf {
     let src = workspace_root().join("tests/programs").join(source);
     let dir = workspace_root().join("target/test-programs/ga_compare");
     std::fs::create_dir_all(&dir).expect("create target/test-programs/ga_compare");
-    let stem = src.file_stem().expect("file name").to_string_lossy().into_owned();
+    let stem = src
+        .file_stem()
+        .expect("file name")
+        .to_string_lossy()
+        .into_owned();
     let suffix = if ga == Ga::Ours { "ours" } else { "debian" };
     let exe = dir.join(format!("{stem}-{suffix}"));
     static N: AtomicUsize = AtomicUsize::new(0);
@@ -41,7 +45,13 @@ pub fn build(source: &str, ga: Ga) -> PathBuf {
     let fortran = is_fortran(source);
     let mut cmd = Command::new(if fortran { "mpifort" } else { "mpicc" });
     if fortran {
-        cmd.args(["-cpp", "-O1", "-fdefault-integer-8", "-fallow-argument-mismatch", "-w"]);
+        cmd.args([
+            "-cpp",
+            "-O1",
+            "-fdefault-integer-8",
+            "-fallow-argument-mismatch",
+            "-w",
+        ]);
         cmd.arg("-fno-aggressive-loop-optimizations");
     } else {
         cmd.args(["-Wall", "-Wextra", "-Werror", "-std=c11", "-O1"]);
@@ -63,14 +73,23 @@ pub fn build(source: &str, ga: Ga) -> PathBuf {
         }
         Ga::Debian => {
             let ga = lib.join("libga-openmpi.a");
-            assert!(ga.is_file(), "Debian's GA is not installed (libglobalarrays-dev)");
+            assert!(
+                ga.is_file(),
+                "Debian's GA is not installed (libglobalarrays-dev)"
+            );
             cmd.arg("-I/usr/include")
                 .arg(&src)
                 .arg("-o")
                 .arg(&tmp)
                 .arg(&ga)
                 .arg(lib.join("libarmci-openmpi.a"))
-                .args(["-lscalapack-openmpi", "-llapack", "-lblas", "-lgfortran", "-lm"]);
+                .args([
+                    "-lscalapack-openmpi",
+                    "-llapack",
+                    "-lblas",
+                    "-lgfortran",
+                    "-lm",
+                ]);
         }
     }
     let out = cmd.output().expect("run the compiler");
@@ -129,14 +148,27 @@ pub fn same_as_debian(source: &str, name: &str, min: u32, ranks: &[u32], remote:
     let theirs = build(source, Ga::Debian);
     for &np in ranks {
         let want = run(&theirs, Ga::Debian, np, &[], &[]);
-        assert_tally(&want, name, &format!("{name} with Debian's GA on {np} ranks"), min);
+        assert_tally(
+            &want,
+            name,
+            &format!("{name} with Debian's GA on {np} ranks"),
+            min,
+        );
         let got = run(&ours, Ga::Ours, np, &[], &[]);
         assert_tally(&got, name, &format!("{name} on {np} ranks"), min);
-        assert_eq!(got.stdout, want.stdout, "{name} on {np} ranks differs from Debian's GA");
+        assert_eq!(
+            got.stdout, want.stdout,
+            "{name} on {np} ranks differs from Debian's GA"
+        );
     }
     let want = run(&theirs, Ga::Debian, remote, &[], &[]);
     let got = run(&ours, Ga::Ours, remote, &[], &[("MPBRIDGE_GA_REMOTE", "1")]);
-    assert_tally(&got, name, &format!("{name} through the server on {remote} ranks"), min);
+    assert_tally(
+        &got,
+        name,
+        &format!("{name} through the server on {remote} ranks"),
+        min,
+    );
     assert_eq!(
         got.stdout, want.stdout,
         "{name} through the server on {remote} ranks differs from Debian's GA"

@@ -315,8 +315,8 @@ fn exported() -> std::collections::BTreeSet<String> {
 
 /// Lowest counts reached so far: a change that drops an export fails here.
 /// Raise them as the API fills in (issue 16 asks for all of Debian's).
-const C_FLOOR: usize = 233;
-const FORTRAN_FLOOR: usize = 172;
+const C_FLOOR: usize = 279;
+const FORTRAN_FLOOR: usize = 206;
 
 /// How much of Debian's GA 5.8 a relinked program finds: every function
 /// Debian's `ga.h` declares (the `int` and `int64_t` forms) is looked up
@@ -334,14 +334,22 @@ fn exports_cover_debian_ga() {
         .filter(|l| l.trim_start().starts_with("extern"))
         .filter_map(declared_name)
         .collect();
-    assert!(declared.len() > 400, "only {} functions in Debian's ga.h", declared.len());
+    assert!(
+        declared.len() > 400,
+        "only {} functions in Debian's ga.h",
+        declared.len()
+    );
     let missing: Vec<&String> = declared.iter().filter(|n| !ours.contains(*n)).collect();
     let have = declared.len() - missing.len();
     println!(
         "ga.h: {have} of Debian's {} functions exported; missing {}:\n{}",
         declared.len(),
         missing.len(),
-        missing.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(" ")
+        missing
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
     );
 
     let archive = Path::new("/usr/lib/x86_64-linux-gnu/libga-openmpi.a");
@@ -363,16 +371,29 @@ fn exports_cover_debian_ga() {
                 && !s.ends_with("__")
         })
         .collect();
-    assert!(fortran.len() > 400, "only {} Fortran routines in Debian's libga", fortran.len());
+    assert!(
+        fortran.len() > 400,
+        "only {} Fortran routines in Debian's libga",
+        fortran.len()
+    );
     let fmissing: Vec<&String> = fortran.iter().filter(|n| !ours.contains(*n)).collect();
     let fhave = fortran.len() - fmissing.len();
     println!(
         "Fortran: {fhave} of Debian's {} ga_/nga_/ma_ routines exported; missing {}:\n{}",
         fortran.len(),
         fmissing.len(),
-        fmissing.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(" ")
+        fmissing
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
     );
-    for f in ["NGA_Strided_get", "NGA_Strided_acc64", "GA_Set_memory_limit", "NGA_Put64"] {
+    for f in [
+        "NGA_Strided_get",
+        "NGA_Strided_acc64",
+        "GA_Set_memory_limit",
+        "NGA_Put64",
+    ] {
         assert!(ours.contains(f), "{f} is not exported");
     }
     assert!(

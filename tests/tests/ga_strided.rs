@@ -20,10 +20,18 @@ fn same_as_debian(source: &str, name: &str, min: u32) {
     let theirs = build(source, Ga::Debian);
     for np in [1, 2, 3] {
         let want = run(&theirs, Ga::Debian, np, &[], &[]);
-        assert_tally(&want, name, &format!("{name} with Debian's GA on {np} ranks"), min);
+        assert_tally(
+            &want,
+            name,
+            &format!("{name} with Debian's GA on {np} ranks"),
+            min,
+        );
         let got = run(&ours, Ga::Ours, np, &[], &[]);
         assert_tally(&got, name, &format!("{name} on {np} ranks"), min);
-        assert_eq!(got.stdout, want.stdout, "{name} on {np} ranks differs from Debian's GA");
+        assert_eq!(
+            got.stdout, want.stdout,
+            "{name} on {np} ranks differs from Debian's GA"
+        );
     }
     let want = run(&theirs, Ga::Debian, 4, &[], &[]);
     let got = run(&ours, Ga::Ours, 4, &[], &[]);
@@ -42,8 +50,16 @@ fn same_as_debian(source: &str, name: &str, min: u32) {
     );
     let want = run(&theirs, Ga::Debian, 3, &[], &[]);
     let got = run(&ours, Ga::Ours, 3, &[], &[("MPBRIDGE_GA_REMOTE", "1")]);
-    assert_tally(&got, name, &format!("{name} through the server on 3 ranks"), min);
-    assert_eq!(got.stdout, want.stdout, "{name} through the server differs from Debian's GA");
+    assert_tally(
+        &got,
+        name,
+        &format!("{name} through the server on 3 ranks"),
+        min,
+    );
+    assert_eq!(
+        got.stdout, want.stdout,
+        "{name} through the server differs from Debian's GA"
+    );
 }
 
 #[test]
@@ -62,7 +78,10 @@ fn a_skip_of_zero_is_refused() {
     let ours = build("ga/ga_strided.c", Ga::Ours);
     let r = run(&ours, Ga::Ours, 2, &["badskip"], &[]);
     let all = format!("{}{}", r.stdout, r.stderr);
-    assert!(!r.timed_out && r.code != Some(0), "the job should fail:\n{all}");
+    assert!(
+        !r.timed_out && r.code != Some(0),
+        "the job should fail:\n{all}"
+    );
     assert!(!all.contains("the bad call returned"), "{all}");
     assert!(
         all.contains("NGA_Strided_get") && all.contains("invalid skip 0 in dimension 1"),

@@ -389,7 +389,10 @@ impl Client {
             if width[d] < 0 {
                 return Err(GaError::new(
                     call,
-                    format!("ghost width {} in dimension {d} of '{name}' is negative", width[d]),
+                    format!(
+                        "ghost width {} in dimension {d} of '{name}' is negative",
+                        width[d]
+                    ),
                 ));
             }
             w[d] = width[d];

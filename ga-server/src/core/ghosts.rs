@@ -39,7 +39,10 @@ pub fn create_ghosts(
     dist: &Distribution,
 ) -> GaResult<Handle> {
     if width.len() < dims.len() {
-        return Err(GaError::new(call, format!("width needs {} entries", dims.len())));
+        return Err(GaError::new(
+            call,
+            format!("width needs {} entries", dims.len()),
+        ));
     }
     client::with(call, |c| c.create_framed(call, ty, dims, name, dist, width))
 }
@@ -52,16 +55,23 @@ pub fn ghost_widths(call: &'static str, g: Handle) -> GaResult<Vec<i64>> {
     })
 }
 
-/// This process's framed block: address of its first ghost cell, the
-/// framed extents and leading dimensions (`None` if it owns nothing).
-pub fn access_ghosts(call: &'static str, g: Handle) -> GaResult<Option<(*mut u8, Vec<i64>, Vec<i64>)>> {
+/// A framed block: address of its first ghost cell, framed extents and
+/// leading dimensions.
+pub type FramedBlock = (*mut u8, Vec<i64>, Vec<i64>);
+
+/// This process's framed block (`None` if it owns nothing).
+pub fn access_ghosts(call: &'static str, g: Handle) -> GaResult<Option<FramedBlock>> {
     client::with(call, |c| {
         let a = c.array(call, g)?;
         let n = a.grid.ndim();
         let me = c.me as usize;
         Ok(a.grid.block_of(me as i64).map(|(lo, hi)| {
             let ext: Vec<i64> = (0..n).map(|d| hi[d] - lo[d] + 1 + 2 * a.width[d]).collect();
-            (ptr::address(&a.seg, a.off[me]), ext.clone(), ext[1..].to_vec())
+            (
+                ptr::address(&a.seg, a.off[me]),
+                ext.clone(),
+                ext[1..].to_vec(),
+            )
         }))
     })
 }
@@ -103,12 +113,19 @@ pub fn update_ghost_dir(
             ));
         }
         if dir != 1 && dir != -1 {
-            return Err(GaError::new(call, format!("direction {dir} (must be -1 or 1)")));
+            return Err(GaError::new(
+                call,
+                format!("direction {dir} (must be -1 or 1)"),
+            ));
         }
         barrier(call, c)?;
         let total = if corners { 3usize.pow(n as u32) } else { 1 };
         for code in 0..total {
-            let mut mask = if corners { mask_of(code, n) } else { [0i8; MAX_DIM] };
+            let mut mask = if corners {
+                mask_of(code, n)
+            } else {
+                [0i8; MAX_DIM]
+            };
             if corners && mask[dim] != 0 {
                 continue;
             }
@@ -135,8 +152,9 @@ pub fn get_ghost_block(
         let me = c.me as usize;
         let ustr = user_strides(call, lo, hi, ld, n)?;
         if let Some((blo, bhi)) = a.grid.block_of(me as i64) {
-            let inside =
-                (0..n).all(|d| lo[d] >= blo[d] - a.width[d] && hi[d] <= bhi[d] + a.width[d] && lo[d] <= hi[d]);
+            let inside = (0..n).all(|d| {
+                lo[d] >= blo[d] - a.width[d] && hi[d] <= bhi[d] + a.width[d] && lo[d] <= hi[d]
+            });
             if inside {
                 let mut off = a.off[me] / a.elem;
                 let mut count = [0usize; MAX_DIM];
@@ -144,8 +162,17 @@ pub fn get_ghost_block(
                     off += (lo[d] - a.blo[me][d]) as usize * a.bstr[me][d];
                     count[d] = (hi[d] - lo[d] + 1) as usize;
                 }
-                return ptr::copy_out(&a.seg, off, &a.bstr[me][..n], buf, 0, &ustr[..n], &count[..n], a.elem)
-                    .map_err(|m| GaError::new(call, m));
+                return ptr::copy_out(
+                    &a.seg,
+                    off,
+                    &a.bstr[me][..n],
+                    buf,
+                    0,
+                    &ustr[..n],
+                    &count[..n],
+                    a.elem,
+                )
+                .map_err(|m| GaError::new(call, m));
             }
         }
         c.periodic(call, Periodic::Get, g, lo, hi, &[], Some(buf), ld, &[])
@@ -167,11 +194,19 @@ pub fn periodic(
     ld: &[i64],
     alpha: &[u8],
 ) -> GaResult<()> {
-    client::with(call, |c| c.periodic(call, kind, g, lo, hi, src, dst, ld, alpha))
+    client::with(call, |c| {
+        c.periodic(call, kind, g, lo, hi, src, dst, ld, alpha)
+    })
 }
 
 /// Bytes a user buffer with leading dimensions `ld` spans for `lo..=hi`.
-pub fn periodic_len(call: &'static str, g: Handle, lo: &[i64], hi: &[i64], ld: &[i64]) -> GaResult<usize> {
+pub fn periodic_len(
+    call: &'static str,
+    g: Handle,
+    lo: &[i64],
+    hi: &[i64],
+    ld: &[i64],
+) -> GaResult<usize> {
     client::with(call, |c| {
         let a = c.array(call, g)?;
         let n = a.grid.ndim();
@@ -208,9 +243,18 @@ fn mask_of(code: usize, n: usize) -> [i8; MAX_DIM] {
 
 /// Strides (elements) of a user buffer for `lo..=hi` with leading
 /// dimensions `ld`, checked.
-fn user_strides(call: &'static str, lo: &[i64], hi: &[i64], ld: &[i64], n: usize) -> GaResult<[usize; MAX_DIM]> {
+fn user_strides(
+    call: &'static str,
+    lo: &[i64],
+    hi: &[i64],
+    ld: &[i64],
+    n: usize,
+) -> GaResult<[usize; MAX_DIM]> {
     if lo.len() < n || hi.len() < n || ld.len() + 1 < n {
-        return Err(GaError::new(call, format!("lo, hi and ld need {n}, {n} and {} entries", n - 1)));
+        return Err(GaError::new(
+            call,
+            format!("lo, hi and ld need {n}, {n} and {} entries", n - 1),
+        ));
     }
     let mut s = [0usize; MAX_DIM];
     s[n - 1] = 1;
@@ -224,11 +268,19 @@ fn user_strides(call: &'static str, lo: &[i64], hi: &[i64], ld: &[i64], n: usize
     }
     for d in (0..n - 1).rev() {
         let ext = hi[d + 1] - lo[d + 1] + 1;
-        let l = if ld[d] < ext && (0..=d).all(|k| hi[k] == lo[k]) { ext } else { ld[d] };
+        let l = if ld[d] < ext && (0..=d).all(|k| hi[k] == lo[k]) {
+            ext
+        } else {
+            ld[d]
+        };
         if l < ext {
             return Err(GaError::new(
                 call,
-                format!("ld[{d}] = {} is smaller than the patch's extent {ext} in dimension {}", ld[d], d + 1),
+                format!(
+                    "ld[{d}] = {} is smaller than the patch's extent {ext} in dimension {}",
+                    ld[d],
+                    d + 1
+                ),
             ));
         }
         s[d] = s[d + 1]
@@ -295,7 +347,9 @@ impl Client {
         let i = self.index(call, g)?;
         let me = self.me as usize;
         let (n, elem, w, blo, bhi) = {
-            let a = self.arrays[i].as_ref().ok_or_else(|| GaError::new(call, "invalid array handle"))?;
+            let a = self.arrays[i]
+                .as_ref()
+                .ok_or_else(|| GaError::new(call, "invalid array handle"))?;
             let Some((blo, bhi)) = a.grid.block_of(me as i64) else {
                 return Ok(());
             };
@@ -332,28 +386,58 @@ impl Client {
         let total: usize = count[..n].iter().product();
         let mut tmp = vec![0u8; total * elem];
         let tld: Vec<i64> = count[1..n].iter().map(|&x| x as i64).collect();
-        self.periodic(call, Periodic::Get, g, &lo[..n], &hi[..n], &[], Some(&mut tmp), &tld, &[])?;
-        let a = self.arrays[i].as_ref().ok_or_else(|| GaError::new(call, "invalid array handle"))?;
+        self.periodic(
+            call,
+            Periodic::Get,
+            g,
+            &lo[..n],
+            &hi[..n],
+            &[],
+            Some(&mut tmp),
+            &tld,
+            &[],
+        )?;
+        let a = self.arrays[i]
+            .as_ref()
+            .ok_or_else(|| GaError::new(call, "invalid array handle"))?;
         let mut off = a.off[me] / elem;
         for d in 0..n {
             off += (lo[d] - a.blo[me][d]) as usize * a.bstr[me][d];
         }
         let tstr = super::dist::strides_of(&count[..n]);
-        ptr::copy_in(&a.seg, off, &a.bstr[me][..n], &tmp, 0, &tstr[..n], &count[..n], elem)
-            .map_err(|m| GaError::new(call, m))
+        ptr::copy_in(
+            &a.seg,
+            off,
+            &a.bstr[me][..n],
+            &tmp,
+            0,
+            &tstr[..n],
+            &count[..n],
+            elem,
+        )
+        .map_err(|m| GaError::new(call, m))
     }
 
     /// Fills the frame cells `lo..=hi` (global indices, possibly outside
     /// the array) straight from the owners' blocks when every owner is on
     /// this node and served in place; false (nothing done) otherwise.
-    fn fill_frame_in_place(&self, call: &'static str, i: usize, lo: &[i64], hi: &[i64]) -> GaResult<bool> {
+    fn fill_frame_in_place(
+        &self,
+        call: &'static str,
+        i: usize,
+        lo: &[i64],
+        hi: &[i64],
+    ) -> GaResult<bool> {
         if self.remote {
             return Ok(false);
         }
         let me = self.me as usize;
-        let a = self.arrays[i].as_ref().ok_or_else(|| GaError::new(call, "invalid array handle"))?;
+        let a = self.arrays[i]
+            .as_ref()
+            .ok_or_else(|| GaError::new(call, "invalid array handle"))?;
         let n = lo.len();
-        let pieces: Vec<Vec<(i64, i64, i64)>> = (0..n).map(|d| wrap(lo[d], hi[d], a.grid.dims[d])).collect();
+        let pieces: Vec<Vec<(i64, i64, i64)>> =
+            (0..n).map(|d| wrap(lo[d], hi[d], a.grid.dims[d])).collect();
         // First check that every owner is on this node.
         let mut all_here = true;
         each_piece(&pieces, |plo, phi, _| {
@@ -378,8 +462,16 @@ impl Client {
                     let frame = lo[d] + poff[d] + (olo[d] - plo[d]);
                     dst += (frame - a.blo[me][d]) as usize * a.bstr[me][d];
                 }
-                ptr::copy_between(&a.seg, src, &a.bstr[o][..n], dst, &a.bstr[me][..n], &count[..n], elem)
-                    .map_err(|m| GaError::new(call, m))
+                ptr::copy_between(
+                    &a.seg,
+                    src,
+                    &a.bstr[o][..n],
+                    dst,
+                    &a.bstr[me][..n],
+                    &count[..n],
+                    elem,
+                )
+                .map_err(|m| GaError::new(call, m))
             })
         })?;
         Ok(true)
@@ -403,7 +495,8 @@ impl Client {
             (a.grid.ndim(), a.grid.dims.clone())
         };
         let ustr = user_strides(call, lo, hi, ld, n)?;
-        let pieces: Vec<Vec<(i64, i64, i64)>> = (0..n).map(|d| wrap(lo[d], hi[d], dims[d])).collect();
+        let pieces: Vec<Vec<(i64, i64, i64)>> =
+            (0..n).map(|d| wrap(lo[d], hi[d], dims[d])).collect();
         let lds: Vec<i64> = (1..n).map(|d| (ustr[d - 1] / ustr[d]) as i64).collect();
         let esz = self.array(call, g)?.elem;
         each_piece(&pieces, |plo, phi, poff| {
@@ -438,7 +531,10 @@ mod tests {
         assert_eq!(wrap(8, 12, 10), vec![(0, 8, 9), (2, 0, 2)]);
         assert_eq!(wrap(2, 4, 10), vec![(0, 2, 4)]);
         // Longer than the array: it wraps more than once.
-        assert_eq!(wrap(-1, 10, 5), vec![(0, 4, 4), (1, 0, 4), (6, 0, 4), (11, 0, 0)]);
+        assert_eq!(
+            wrap(-1, 10, 5),
+            vec![(0, 4, 4), (1, 0, 4), (6, 0, 4), (11, 0, 0)]
+        );
     }
 
     #[test]

@@ -9,8 +9,8 @@ pub(crate) mod client;
 pub(crate) mod dist;
 mod ghosts;
 mod gops;
-pub(crate) mod pgroups;
 pub(crate) mod kernels;
+pub(crate) mod pgroups;
 mod strided;
 mod types;
 

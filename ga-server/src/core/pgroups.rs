@@ -15,7 +15,7 @@
 //! ranks whatever the default group.
 
 use super::types::{GaError, GaResult};
-use super::{gops, nodeid, nnodes};
+use super::{gops, nnodes, nodeid};
 use crate::sys::{self, ReduceOp};
 use shim_core::mpi::Comm as MpiComm;
 use std::collections::HashMap;
@@ -56,7 +56,8 @@ fn with_table<R>(f: impl FnOnce(&mut Table) -> R) -> R {
 /// Members and communicator of group `h` as this process sees it.
 fn group(call: &'static str, h: i32) -> GaResult<(Vec<i32>, MpiComm)> {
     if h == WORLD {
-        let comm = shim_core::roles::compute_comm().map_err(|e| GaError::new(call, e.to_string()))?;
+        let comm =
+            shim_core::roles::compute_comm().map_err(|e| GaError::new(call, e.to_string()))?;
         return Ok(((0..nnodes()).collect(), comm));
     }
     if h == MIRROR {
@@ -69,7 +70,10 @@ fn group(call: &'static str, h: i32) -> GaResult<(Vec<i32>, MpiComm)> {
             .ok_or_else(|| {
                 GaError::new(
                     call,
-                    format!("process {} is not in processor group {h} (or it does not exist)", nodeid()),
+                    format!(
+                        "process {} is not in processor group {h} (or it does not exist)",
+                        nodeid()
+                    ),
                 )
             })
     })
@@ -95,7 +99,12 @@ fn core_err(call: &'static str) -> impl Fn(shim_core::CoreError) -> GaError {
 
 /// The group's own communicator for processes in `members` (split from
 /// `parent`, collective over it); `None` for the others.
-fn split(call: &'static str, parent: MpiComm, color: Option<i32>, key: i32) -> GaResult<Option<MpiComm>> {
+fn split(
+    call: &'static str,
+    parent: MpiComm,
+    color: Option<i32>,
+    key: i32,
+) -> GaResult<Option<MpiComm>> {
     parent.split(color, key).map_err(core_err(call))
 }
 
@@ -113,14 +122,20 @@ pub fn create(call: &'static str, list: &[i64]) -> GaResult<i32> {
         if r < 0 || r as usize >= dmembers.len() {
             return Err(GaError::new(
                 call,
-                format!("process {r} is not in the default group of {} processes", dmembers.len()),
+                format!(
+                    "process {r} is not in the default group of {} processes",
+                    dmembers.len()
+                ),
             ));
         }
         abs.push(dmembers[r as usize]);
     }
     abs.sort_unstable();
     if abs.windows(2).any(|w| w[0] == w[1]) {
-        return Err(GaError::new(call, format!("the list {list:?} names a process twice")));
+        return Err(GaError::new(
+            call,
+            format!("the list {list:?} names a process twice"),
+        ));
     }
     let mine = abs.contains(&nodeid());
     let comm = split(call, dcomm, mine.then_some(0), my)?;
@@ -145,7 +160,10 @@ fn register(members: Vec<i32>, comm: Option<MpiComm>, count: i32, mine: i32) -> 
 /// process's group; `num` 0 returns `grp` itself.
 pub fn split_even(call: &'static str, grp: i32, num: i64) -> GaResult<i32> {
     if num < 0 {
-        return Err(GaError::new(call, format!("number of groups {num} is negative")));
+        return Err(GaError::new(
+            call,
+            format!("number of groups {num} is negative"),
+        ));
     }
     if num == 0 {
         return Ok(grp);
@@ -201,7 +219,10 @@ pub fn duplicate(call: &'static str, grp: i32) -> GaResult<i32> {
 /// over it). The world and mirror groups cannot be destroyed.
 pub fn destroy(call: &'static str, grp: i32) -> GaResult<()> {
     if grp == WORLD || grp == MIRROR {
-        return Err(GaError::new(call, format!("group {grp} cannot be destroyed")));
+        return Err(GaError::new(
+            call,
+            format!("group {grp} cannot be destroyed"),
+        ));
     }
     let g = with_table(|t| {
         if t.default == grp {
@@ -217,7 +238,10 @@ pub fn destroy(call: &'static str, grp: i32) -> GaResult<()> {
             }
             Ok(())
         }
-        None => Err(GaError::new(call, format!("processor group {grp} does not exist here"))),
+        None => Err(GaError::new(
+            call,
+            format!("processor group {grp} does not exist here"),
+        )),
     }
 }
 
@@ -250,7 +274,12 @@ pub fn absolute_id(call: &'static str, grp: i32, pid: i64) -> GaResult<i32> {
     usize::try_from(pid)
         .ok()
         .and_then(|p| m.get(p).copied())
-        .ok_or_else(|| GaError::new(call, format!("rank {pid} is not in group {grp} of {} processes", m.len())))
+        .ok_or_else(|| {
+            GaError::new(
+                call,
+                format!("rank {pid} is not in group {grp} of {} processes", m.len()),
+            )
+        })
 }
 
 /// `GA_Pgroup_sync`: completes this process's operations, then a barrier
@@ -268,15 +297,26 @@ pub fn sync(call: &'static str, grp: i32) -> GaResult<()> {
 pub fn brdcst(call: &'static str, grp: i32, buf: &mut [u8], root: i64) -> GaResult<()> {
     let (m, comm) = group(call, grp)?;
     if root < 0 || root as usize >= m.len() {
-        return Err(GaError::new(call, format!("root {root} is not in group {grp} of {} processes", m.len())));
+        return Err(GaError::new(
+            call,
+            format!("root {root} is not in group {grp} of {} processes", m.len()),
+        ));
     }
-    raw(comm).bcast(buf, root as i32).map_err(|e| GaError::new(call, e))
+    raw(comm)
+        .bcast(buf, root as i32)
+        .map_err(|e| GaError::new(call, e))
 }
 
 /// `GA_Pgroup_*gop`: element-wise reduction over `grp` with a TCGMSG op.
-pub fn gop<T: gops::Num>(call: &'static str, grp: i32, x: &mut [T], op: &str, integer: bool) -> GaResult<()> {
-    let (r, abs): (ReduceOp, bool) =
-        gops::parse(op, integer).ok_or_else(|| GaError::new(call, format!("unknown operation '{op}'")))?;
+pub fn gop<T: gops::Num>(
+    call: &'static str,
+    grp: i32,
+    x: &mut [T],
+    op: &str,
+    integer: bool,
+) -> GaResult<()> {
+    let (r, abs): (ReduceOp, bool) = gops::parse(op, integer)
+        .ok_or_else(|| GaError::new(call, format!("unknown operation '{op}'")))?;
     let (_, comm) = group(call, grp)?;
     if abs {
         for v in x.iter_mut() {
@@ -284,7 +324,9 @@ pub fn gop<T: gops::Num>(call: &'static str, grp: i32, x: &mut [T], op: &str, in
         }
     }
     for chunk in x.chunks_mut(65536) {
-        raw(comm).allreduce(chunk, r).map_err(|e| GaError::new(call, e))?;
+        raw(comm)
+            .allreduce(chunk, r)
+            .map_err(|e| GaError::new(call, e))?;
     }
     Ok(())
 }
@@ -324,7 +366,12 @@ pub fn app_brdcst(buf: &mut [u8], root: i32) -> GaResult<()> {
 }
 
 /// A `GA_*gop` reduction over the default group.
-pub fn app_gop<T: gops::Num>(call: &'static str, x: &mut [T], op: &str, integer: bool) -> GaResult<()> {
+pub fn app_gop<T: gops::Num>(
+    call: &'static str,
+    x: &mut [T],
+    op: &str,
+    integer: bool,
+) -> GaResult<()> {
     gop(call, default_group(), x, op, integer)
 }
 

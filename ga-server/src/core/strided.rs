@@ -73,7 +73,10 @@ fn shape(
         if skip[d] < 1 {
             return Err(GaError::new(
                 call,
-                format!("invalid skip {} in dimension {d} (must be at least 1)", skip[d]),
+                format!(
+                    "invalid skip {} in dimension {d} (must be at least 1)",
+                    skip[d]
+                ),
             ));
         }
         let k = (hi[d] - lo[d]) / skip[d];
@@ -116,7 +119,10 @@ fn shape(
     }
     let bytes = ptr::extent(0, &s.ustr[..n], &s.count[..n], a.elem);
     if bytes == usize::MAX {
-        return Err(GaError::new(call, "the strided patch is larger than memory"));
+        return Err(GaError::new(
+            call,
+            "the strided patch is larger than memory",
+        ));
     }
     Ok((s, bytes))
 }
@@ -130,7 +136,9 @@ pub fn strided_len(
     skip: &[i64],
     ld: &[i64],
 ) -> GaResult<usize> {
-    client::with(call, |c| shape(call, c, g, lo, hi, skip, ld).map(|(_, b)| b))
+    client::with(call, |c| {
+        shape(call, c, g, lo, hi, skip, ld).map(|(_, b)| b)
+    })
 }
 
 /// Runs a strided put, get or accumulate. `src` is the user's buffer for a
@@ -211,9 +219,13 @@ fn walk(
         return f(0, 0, &c[..=n], &a[..=n], &u[..=n]);
     }
     for i in 0..count[0] {
-        walk(&count[1..], &astr[1..], &ustr[1..], false, &mut |ao, uo, c, a, u| {
-            f(ao + i * astr[0], uo + i * ustr[0], c, a, u)
-        })?;
+        walk(
+            &count[1..],
+            &astr[1..],
+            &ustr[1..],
+            false,
+            &mut |ao, uo, c, a, u| f(ao + i * astr[0], uo + i * ustr[0], c, a, u),
+        )?;
     }
     Ok(())
 }
@@ -239,12 +251,16 @@ impl Client {
         if have < bytes {
             return Err(GaError::new(
                 call,
-                format!("buffer of {have} bytes is too small for the strided patch ({bytes} bytes)"),
+                format!(
+                    "buffer of {have} bytes is too small for the strided patch ({bytes} bytes)"
+                ),
             ));
         }
         let i = self.index(call, g)?;
         let (elem, ty) = {
-            let a = self.arrays[i].as_ref().ok_or_else(|| GaError::new(call, "invalid array handle"))?;
+            let a = self.arrays[i]
+                .as_ref()
+                .ok_or_else(|| GaError::new(call, "invalid array handle"))?;
             (a.elem, a.ty)
         };
         if kind == Strided::Acc {
@@ -258,7 +274,9 @@ impl Client {
         }
         let mut parts = Vec::new();
         {
-            let a = self.arrays[i].as_ref().ok_or_else(|| GaError::new(call, "invalid array handle"))?;
+            let a = self.arrays[i]
+                .as_ref()
+                .ok_or_else(|| GaError::new(call, "invalid array handle"))?;
             a.grid
                 .parts(lo, &s.top[..n], |owner, plo, phi| -> GaResult<()> {
                     if let Some(mut p) = align(n, lo, skip, plo, phi) {
@@ -278,7 +296,9 @@ impl Client {
             }
             let local = !self.remote && self.node_of[p.owner] == self.my_node;
             if local {
-                let a = self.arrays[i].as_ref().ok_or_else(|| GaError::new(call, "invalid array handle"))?;
+                let a = self.arrays[i]
+                    .as_ref()
+                    .ok_or_else(|| GaError::new(call, "invalid array handle"))?;
                 let o = p.owner;
                 let mut astr = [0usize; MAX_DIM];
                 let mut boff = a.off[o] / elem;
@@ -288,28 +308,56 @@ impl Client {
                 }
                 let e = |m: String| GaError::new(call, m);
                 match kind {
-                    Strided::Put => walk(count, &astr[..n], &s.ustr[..n], contiguous_rows, &mut |ao, uo, c, st, us| {
-                        ptr::copy_in(&a.seg, boff + ao, st, src, uoff + uo, us, c, elem)
-                    })
+                    Strided::Put => walk(
+                        count,
+                        &astr[..n],
+                        &s.ustr[..n],
+                        contiguous_rows,
+                        &mut |ao, uo, c, st, us| {
+                            ptr::copy_in(&a.seg, boff + ao, st, src, uoff + uo, us, c, elem)
+                        },
+                    )
                     .map_err(e)?,
                     Strided::Get => {
                         let out = dst.as_deref_mut().unwrap_or(&mut []);
-                        walk(count, &astr[..n], &s.ustr[..n], contiguous_rows, &mut |ao, uo, c, st, us| {
-                            ptr::copy_out(&a.seg, boff + ao, st, out, uoff + uo, us, c, elem)
-                        })
+                        walk(
+                            count,
+                            &astr[..n],
+                            &s.ustr[..n],
+                            contiguous_rows,
+                            &mut |ao, uo, c, st, us| {
+                                ptr::copy_out(&a.seg, boff + ao, st, out, uoff + uo, us, c, elem)
+                            },
+                        )
                         .map_err(e)?
                     }
                     Strided::Acc => {
                         let w = ptr::atomic_u32(&a.seg, a.lock_off[o]).map_err(e)?;
                         let mut bad = None;
                         shm::lock(w, me);
-                        let r = walk(count, &astr[..n], &s.ustr[..n], contiguous_rows, &mut |ao, uo, c, st, us| {
-                            ptr::update_rows(&a.seg, boff + ao, st, src, uoff + uo, us, c, elem, |d, x| {
-                                if let Err(m) = kernels::acc(ty, d, x, alpha) {
-                                    bad = Some(m);
-                                }
-                            })
-                        });
+                        let r = walk(
+                            count,
+                            &astr[..n],
+                            &s.ustr[..n],
+                            contiguous_rows,
+                            &mut |ao, uo, c, st, us| {
+                                ptr::update_rows(
+                                    &a.seg,
+                                    boff + ao,
+                                    st,
+                                    src,
+                                    uoff + uo,
+                                    us,
+                                    c,
+                                    elem,
+                                    |d, x| {
+                                        if let Err(m) = kernels::acc(ty, d, x, alpha) {
+                                            bad = Some(m);
+                                        }
+                                    },
+                                )
+                            },
+                        );
                         shm::unlock(w);
                         r.map_err(e)?;
                         if let Some(m) = bad {
@@ -344,7 +392,8 @@ impl Client {
                             t += idx[d] * skip[d] as usize * tstr[d];
                             u += idx[d] * s.ustr[d];
                         }
-                        out[u * elem..(u + 1) * elem].copy_from_slice(&tmp[t * elem..(t + 1) * elem]);
+                        out[u * elem..(u + 1) * elem]
+                            .copy_from_slice(&tmp[t * elem..(t + 1) * elem]);
                         if !next(&mut idx, count) {
                             break;
                         }
@@ -428,7 +477,10 @@ mod tests {
             Ok(())
         })
         .unwrap();
-        assert_eq!(seen, vec![(0, 0, vec![2, 3, 1], vec![20, 2, 1], vec![3, 1, 1])]);
+        assert_eq!(
+            seen,
+            vec![(0, 0, vec![2, 3, 1], vec![20, 2, 1], vec![3, 1, 1])]
+        );
     }
 
     #[test]
