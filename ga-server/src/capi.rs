@@ -54,6 +54,8 @@ struct Pending {
     name: String,
     chunk: Option<Vec<i64>>,
     irregular: Option<(Vec<i64>, Vec<i64>)>,
+    /// Ghost widths from GA_Set_ghosts.
+    width: Option<Vec<i64>>,
 }
 
 struct Handles {
@@ -914,6 +916,29 @@ fn with_pending<R>(
     })
 }
 
+/// GA_Set_ghosts on a handle awaiting GA_Allocate: `width` of the
+/// array's number of dimensions (read by `read`), each 0..=dims[d].
+pub(crate) fn set_pending_ghosts(
+    call: &'static str,
+    g: c_int,
+    read: impl FnOnce(usize) -> GaResult<Vec<i64>>,
+) -> GaResult<()> {
+    with_pending(call, g, |p| {
+        if p.dims.is_empty() {
+            return err(call, "call GA_Set_data first");
+        }
+        let w = read(p.dims.len())?;
+        if let Some(d) = (0..w.len()).find(|&d| w[d] < 0 || w[d] > p.dims[d]) {
+            return err(
+                call,
+                format!("width[{d}]={} must be 0..{}", w[d], p.dims[d]),
+            );
+        }
+        p.width = Some(w);
+        Ok(())
+    })
+}
+
 fn set_data<I: CIndex>(call: &'static str, g: c_int, ndim: c_int, dims: *const I, ty: c_int) {
     run(call, || {
         let d = check_dims(call, ndim, dims)?;
@@ -1064,7 +1089,23 @@ pub extern "C" fn GA_Allocate(g: c_int) -> c_int {
             (None, Some(c)) if c.iter().any(|&x| x > 0) => Distribution::Chunk(c),
             _ => Distribution::Default,
         };
-        let made = make(CALL, code, &p.dims, &p.name, &dist)?;
+        let made = match &p.width {
+            Some(w) => {
+                let ty = type_of(CALL, code)?;
+                core::check_size(CALL, ty, &p.dims, &p.name)?;
+                match core::create_ghosts(CALL, ty, &p.dims, w, &p.name, &dist) {
+                    Ok(h) => {
+                        arrays_changed();
+                        h
+                    }
+                    Err(e) => {
+                        eprintln!("{CALL}: cannot create array '{}': {}", p.name, e.message);
+                        0
+                    }
+                }
+            }
+            None => make(CALL, code, &p.dims, &p.name, &dist)?,
+        };
         if made == 0 {
             return Ok(0);
         }

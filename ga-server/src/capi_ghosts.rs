@@ -19,7 +19,7 @@
 //! direction other than ±1, a dimension out of range) end the job through
 //! `GA_Error` with a message naming the call. No panic crosses into C.
 
-use crate::capi::{irregular, resolve_handle, type_of};
+use crate::capi::{irregular, resolve_handle, set_pending_ghosts, type_of};
 use crate::capi_ptr::{self as ptr, CIndex};
 use crate::core::{self, Distribution, GaError, GaResult, Handle, Periodic};
 use shim_core::ffi_guard::guard;
@@ -654,4 +654,52 @@ pub extern "C" fn NGA_Get_ghost_block64(
         n,
         true,
     )
+}
+
+fn set_ghosts<I: CIndex>(call: &'static str, g: c_int, width: *const I) {
+    run(call, || {
+        set_pending_ghosts(call, g, |n| ints(call, "width", width, n))
+    })
+}
+
+/// Gives a handle from `GA_Create_handle` (after `GA_Set_data`) `width[d]`
+/// ghost cells on each side of dimension d; returns nothing. A handle not
+/// awaiting `GA_Allocate` or a width outside 0..dims[d] ends the job.
+#[no_mangle]
+pub extern "C" fn GA_Set_ghosts(g: c_int, width: *const c_int) {
+    set_ghosts("GA_Set_ghosts", g, width)
+}
+
+/// As `GA_Set_ghosts`.
+#[no_mangle]
+pub extern "C" fn NGA_Set_ghosts(g: c_int, width: *const c_int) {
+    set_ghosts("NGA_Set_ghosts", g, width)
+}
+
+/// `GA_Set_ghosts` with 64-bit widths; returns nothing.
+#[no_mangle]
+pub extern "C" fn GA_Set_ghosts64(g: c_int, width: *const i64) {
+    set_ghosts("GA_Set_ghosts64", g, width)
+}
+
+/// As `GA_Set_ghosts64`.
+#[no_mangle]
+pub extern "C" fn NGA_Set_ghosts64(g: c_int, width: *const i64) {
+    set_ghosts("NGA_Set_ghosts64", g, width)
+}
+
+/// Fills every ghost cell as `GA_Update_ghosts` does, which completes
+/// before this returns; `*nbhandle` is set so that `NGA_NbWait` returns at
+/// once. Returns nothing.
+#[no_mangle]
+pub extern "C" fn NGA_Update_ghosts_nb(g: c_int, nbhandle: *mut crate::capi::NbHdl) {
+    const CALL: &str = "NGA_Update_ghosts_nb";
+    run(CALL, || {
+        let (h, _, _) = handle(CALL, g)?;
+        core::update_ghosts(CALL, h)?;
+        if !ptr::put_one(nbhandle, 0) {
+            return Err(GaError::new(CALL, "nbhandle is NULL"));
+        }
+        Ok(())
+    })
 }

@@ -2,8 +2,9 @@
  * (corners included), NGA_Update_ghost_dir on each side of each dimension
  * with and without corners, NGA_Access_ghosts and NGA_Access_ghost_element,
  * NGA_Get_ghost_block, GA_Has_ghosts, writes through the ghost pointer seen
- * by other ranks, and NGA_Periodic_get/put/acc wrapping around both ends
- * of both dimensions. Every rank checks against the periodic image of a
+ * by other ranks, NGA_Periodic_get/put/acc wrapping around both ends
+ * of both dimensions, and the GA_Set_ghosts/GA_Allocate route with
+ * NGA_Update_ghosts_nb. Every rank checks against the periodic image of a
  * serial model; rank 0 prints per-rank digests (gathered), so the harness
  * can compare with Debian's GA running this source. Prints
  * "ga_ghosts: N passed, M failed" on rank 0 (checks of all ranks). */
@@ -261,6 +262,40 @@ static void periodic(void) {
     GA_Destroy(g);
 }
 
+/* The handle route: GA_Create_handle, GA_Set_data, GA_Set_ghosts,
+ * GA_Allocate; then NGA_Update_ghosts_nb and NGA_NbWait. Checked only (the
+ * default blocking differs between GA builds). */
+static void handle_route(void) {
+    int g = GA_Create_handle();
+    int dims[2] = {9, 7}, width[2] = {1, 2};
+    GA_Set_data(g, 2, dims, C_DBL);
+    GA_Set_ghosts(g, width);
+    CHECK(GA_Allocate(g) == 1, "GA_Allocate with ghosts");
+    CHECK(GA_Has_ghosts(g) == 1, "GA_Has_ghosts after GA_Set_ghosts");
+    double all[9][7];
+    for (int i = 0; i < 9; i++)
+        for (int j = 0; j < 7; j++) all[i][j] = f2(i, j);
+    int lo[2] = {0, 0}, hi[2] = {8, 6}, ld[1] = {7};
+    if (me == 0) NGA_Put(g, lo, hi, all, ld);
+    GA_Sync();
+    ga_nbhdl_t nb;
+    NGA_Update_ghosts_nb(g, &nb);
+    NGA_NbWait(&nb);
+    GA_Sync();
+    int blo[2], bhi[2], gd[2], gld[1];
+    NGA_Distribution(g, me, blo, bhi);
+    double *p = NULL;
+    NGA_Access_ghosts(g, gd, &p, gld);
+    int bad = 0;
+    for (int a = 0; a < gd[0]; a++)
+        for (int b = 0; b < gd[1]; b++)
+            bad += p[a * gld[0] + b] != f2(wrapi(blo[0] - 1 + a, 9), wrapi(blo[1] - 2 + b, 7));
+    CHECK(bad == 0, "NGA_Update_ghosts_nb: %d framed cells wrong", bad);
+    NGA_Release_ghosts(g);
+    GA_Sync();
+    GA_Destroy(g);
+}
+
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     GA_Initialize();
@@ -272,6 +307,7 @@ int main(int argc, char **argv) {
     two_d();
     ghost_dir();
     periodic();
+    handle_route();
     int t[2] = {passed, failed};
     GA_Igop(t, 2, "+");
     if (me == 0) printf("ga_ghosts: %d passed, %d failed\n", t[0], t[1]);
