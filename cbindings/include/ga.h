@@ -379,7 +379,8 @@ extern void NGA_Periodic_acc64(int g_a, int64_t lo[], int64_t hi[], void *buf, i
 /* --- processor groups ----------------------------------------------- */
 /* World group -1, mirror group 0, made groups from 2; members in ascending
    rank order. GA_Nodeid, GA_Nnodes, GA_Sync, GA_Brdcst and the GA_*gop
-   reductions refer to the default group. Arrays live on all ranks. */
+   reductions refer to the default group. Arrays live on all ranks: with
+   another default group, creating an array fails (0, with a message). */
 extern int  GA_Pgroup_create(int *list, int count);
 extern int  NGA_Pgroup_create(int *list, int count);
 extern int  GA_Pgroup_split(int grp_id, int num_group);
@@ -427,6 +428,27 @@ extern int  GA_Get_pgroup(int g_a);
 extern int  NGA_Get_pgroup(int g_a);
 extern int  GA_Get_pgroup_size(int grp_id);
 extern int  NGA_Get_pgroup_size(int grp_id);
+/* Arrays live on the world group (-1) only: another p_handle makes no
+   array (the calls return 0) and GA_Set_pgroup ends the job. */
+extern int  NGA_Create_config(int type, int ndim, int dims[], char *name, int chunk[],
+                              int p_handle);
+extern int  NGA_Create_config64(int type, int ndim, int64_t dims[], char *name, int64_t chunk[],
+                                int p_handle);
+extern int  NGA_Create_irreg_config(int type, int ndim, int dims[], char *name, int block[],
+                                    int map[], int p_handle);
+extern int  NGA_Create_irreg_config64(int type, int ndim, int64_t dims[], char *name,
+                                      int64_t block[], int64_t map[], int p_handle);
+extern int  NGA_Create_ghosts_config(int type, int ndim, int dims[], int width[], char *name,
+                                     int chunk[], int p_handle);
+extern int  NGA_Create_ghosts_config64(int type, int ndim, int64_t dims[], int64_t width[],
+                                       char *name, int64_t chunk[], int p_handle);
+extern int  NGA_Create_ghosts_irreg_config(int type, int ndim, int dims[], int width[],
+                                           char *name, int nblock[], int map[], int p_handle);
+extern int  NGA_Create_ghosts_irreg_config64(int type, int ndim, int64_t dims[],
+                                             int64_t width[], char *name, int64_t nblock[],
+                                             int64_t map[], int p_handle);
+extern void GA_Set_pgroup(int g_a, int p_handle);
+extern void NGA_Set_pgroup(int g_a, int p_handle);
 
 #ifdef __cplusplus
 }

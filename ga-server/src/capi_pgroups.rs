@@ -440,3 +440,182 @@ pub extern "C" fn GA_MPI_Comm_pgroup(grp: c_int) -> mpi_sys::MPI_Comm {
     const CALL: &str = "GA_MPI_Comm_pgroup";
     run(CALL, || pgroups::raw_comm(CALL, grp))
 }
+
+/// Whether an array may be made on group `p_handle`: only the world group
+/// (−1) holds arrays here. Otherwise a message on stderr, and false.
+fn world_only(call: &'static str, p_handle: c_int) -> bool {
+    if p_handle == pgroups::WORLD {
+        return true;
+    }
+    eprintln!(
+        "{call}: arrays on processor groups are not supported (group {p_handle}); no array made"
+    );
+    false
+}
+
+/// `NGA_Create` on group `p_handle`, which must be the world group (−1).
+/// Returns the handle, or 0 (with a message) when the array is not made.
+#[no_mangle]
+pub extern "C" fn NGA_Create_config(
+    ty: c_int,
+    ndim: c_int,
+    dims: *const c_int,
+    name: *const c_char,
+    chunk: *const c_int,
+    p_handle: c_int,
+) -> c_int {
+    if !world_only("NGA_Create_config", p_handle) {
+        return 0;
+    }
+    crate::capi::NGA_Create(ty, ndim, dims, name, chunk)
+}
+
+/// `NGA_Create_config` with 64-bit dimensions; returns the handle or 0.
+#[no_mangle]
+pub extern "C" fn NGA_Create_config64(
+    ty: c_int,
+    ndim: c_int,
+    dims: *const i64,
+    name: *const c_char,
+    chunk: *const i64,
+    p_handle: c_int,
+) -> c_int {
+    if !world_only("NGA_Create_config64", p_handle) {
+        return 0;
+    }
+    crate::capi::NGA_Create64(ty, ndim, dims, name, chunk)
+}
+
+/// `NGA_Create_irreg` on group `p_handle` (the world group only); returns
+/// the handle or 0.
+#[no_mangle]
+pub extern "C" fn NGA_Create_irreg_config(
+    ty: c_int,
+    ndim: c_int,
+    dims: *const c_int,
+    name: *const c_char,
+    block: *const c_int,
+    map: *const c_int,
+    p_handle: c_int,
+) -> c_int {
+    if !world_only("NGA_Create_irreg_config", p_handle) {
+        return 0;
+    }
+    crate::capi::NGA_Create_irreg(ty, ndim, dims, name, block, map)
+}
+
+/// `NGA_Create_irreg_config` with 64-bit arguments; returns the handle or 0.
+#[no_mangle]
+pub extern "C" fn NGA_Create_irreg_config64(
+    ty: c_int,
+    ndim: c_int,
+    dims: *const i64,
+    name: *const c_char,
+    block: *const i64,
+    map: *const i64,
+    p_handle: c_int,
+) -> c_int {
+    if !world_only("NGA_Create_irreg_config64", p_handle) {
+        return 0;
+    }
+    crate::capi::NGA_Create_irreg64(ty, ndim, dims, name, block, map)
+}
+
+/// `NGA_Create_ghosts` on group `p_handle` (the world group only); returns
+/// the handle or 0.
+#[no_mangle]
+pub extern "C" fn NGA_Create_ghosts_config(
+    ty: c_int,
+    ndim: c_int,
+    dims: *const c_int,
+    width: *const c_int,
+    name: *const c_char,
+    chunk: *const c_int,
+    p_handle: c_int,
+) -> c_int {
+    if !world_only("NGA_Create_ghosts_config", p_handle) {
+        return 0;
+    }
+    crate::capi_ghosts::NGA_Create_ghosts(ty, ndim, dims, width, name, chunk)
+}
+
+/// `NGA_Create_ghosts_config` with 64-bit arguments; returns the handle or 0.
+#[no_mangle]
+pub extern "C" fn NGA_Create_ghosts_config64(
+    ty: c_int,
+    ndim: c_int,
+    dims: *const i64,
+    width: *const i64,
+    name: *const c_char,
+    chunk: *const i64,
+    p_handle: c_int,
+) -> c_int {
+    if !world_only("NGA_Create_ghosts_config64", p_handle) {
+        return 0;
+    }
+    crate::capi_ghosts::NGA_Create_ghosts64(ty, ndim, dims, width, name, chunk)
+}
+
+/// `NGA_Create_ghosts_irreg` on group `p_handle` (the world group only);
+/// returns the handle or 0.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn NGA_Create_ghosts_irreg_config(
+    ty: c_int,
+    ndim: c_int,
+    dims: *const c_int,
+    width: *const c_int,
+    name: *const c_char,
+    nblock: *const c_int,
+    map: *const c_int,
+    p_handle: c_int,
+) -> c_int {
+    if !world_only("NGA_Create_ghosts_irreg_config", p_handle) {
+        return 0;
+    }
+    crate::capi_ghosts::NGA_Create_ghosts_irreg(ty, ndim, dims, width, name, nblock, map)
+}
+
+/// `NGA_Create_ghosts_irreg_config` with 64-bit arguments; returns the
+/// handle or 0.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn NGA_Create_ghosts_irreg_config64(
+    ty: c_int,
+    ndim: c_int,
+    dims: *const i64,
+    width: *const i64,
+    name: *const c_char,
+    nblock: *const i64,
+    map: *const i64,
+    p_handle: c_int,
+) -> c_int {
+    if !world_only("NGA_Create_ghosts_irreg_config64", p_handle) {
+        return 0;
+    }
+    crate::capi_ghosts::NGA_Create_ghosts_irreg64(ty, ndim, dims, width, name, nblock, map)
+}
+
+/// Puts a handle from `GA_Create_handle` on group `p_handle`: only the
+/// world group (−1) is accepted; any other ends the job through
+/// `GA_Error`, as arrays on groups are not supported. Returns nothing.
+#[no_mangle]
+pub extern "C" fn GA_Set_pgroup(g: c_int, p_handle: c_int) {
+    const CALL: &str = "GA_Set_pgroup";
+    run(CALL, || {
+        let _ = g;
+        if p_handle != pgroups::WORLD {
+            return Err(GaError::new(
+                CALL,
+                format!("arrays on processor groups are not supported (group {p_handle})"),
+            ));
+        }
+        Ok(())
+    })
+}
+
+/// As `GA_Set_pgroup`.
+#[no_mangle]
+pub extern "C" fn NGA_Set_pgroup(g: c_int, p_handle: c_int) {
+    GA_Set_pgroup(g, p_handle)
+}

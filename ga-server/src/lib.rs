@@ -11,7 +11,7 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod capi;
-mod capi_ghosts;
+pub(crate) mod capi_ghosts;
 pub mod capi_ops;
 mod capi_pgroups;
 mod capi_ptr;

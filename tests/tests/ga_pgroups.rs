@@ -8,7 +8,7 @@
 //! own checks and prints, per rank, the same handles, ranks and results as
 //! Debian's GA 5.8 running the same source.
 
-use tests::ga_compare::same_as_debian;
+use tests::ga_compare::{build, run, same_as_debian, Ga};
 
 #[test]
 fn c_processor_groups_match_debian_ga() {
@@ -18,4 +18,27 @@ fn c_processor_groups_match_debian_ga() {
 #[test]
 fn fortran_processor_groups_match_debian_ga() {
     same_as_debian("ga_fortran/pgroups.F90", "pgroups", 6, &[1, 2, 3, 4], 3);
+}
+
+/// Arrays live on all compute ranks here: creating one on a group (by
+/// `NGA_Create_config` or under a default group) returns 0 with a message
+/// instead of waiting for the ranks outside the group, and the world
+/// group still makes arrays afterwards.
+#[test]
+fn an_array_on_a_group_is_refused_without_hanging() {
+    let exe = build("ga/ga_pgroups.c", Ga::Ours);
+    let r = run(&exe, Ga::Ours, 2, &["group-array"], &[]);
+    r.assert_ok("ga_pgroups group-array");
+    for me in 0..2 {
+        let line = format!("rank {me}: group arrays 0 0, world array made");
+        assert!(r.stdout.contains(&line), "no '{line}' in\n{}", r.stdout);
+    }
+    assert!(
+        r.stderr
+            .contains("NGA_Create_config: arrays on processor groups are not supported")
+            && r.stderr
+                .contains("arrays on processor groups are not supported: the default group is"),
+        "{}",
+        r.stderr
+    );
 }

@@ -365,6 +365,18 @@ impl Client {
         dist: &Distribution,
         width: &[i64],
     ) -> GaResult<Handle> {
+        // Arrays live on all compute ranks: made by a group's members
+        // alone, the creation would wait for the others forever.
+        let grp = super::pgroups::default_group();
+        if grp != super::pgroups::WORLD {
+            return Err(GaError::new(
+                call,
+                format!(
+                    "arrays on processor groups are not supported: the default group is {grp}; \
+                     set the world group (-1) as default before creating '{name}'"
+                ),
+            ));
+        }
         let n = dims.len();
         if n == 0 || n > MAX_DIM {
             return Err(GaError::new(
