@@ -408,3 +408,109 @@ pub extern "C" fn nga_get_ghost_block_(
         true,
     )
 }
+
+/// `logical nga_has_ghosts(g_a)`: as `ga_has_ghosts`.
+#[no_mangle]
+pub extern "C" fn nga_has_ghosts_(g_a: *const FInt) -> FLog {
+    ga_has_ghosts_(g_a)
+}
+
+/// `subroutine nga_update_ghosts(g_a)`: as `ga_update_ghosts`.
+#[no_mangle]
+pub extern "C" fn nga_update_ghosts_(g_a: *const FInt) {
+    ga_update_ghosts_(g_a)
+}
+
+/// `subroutine nga_update_ghosts_nb(g_a, nbhandle)`: as
+/// `ga_update_ghosts`, complete on return; `nbhandle` is set so that
+/// `nga_nbwait` returns at once.
+#[no_mangle]
+pub extern "C" fn nga_update_ghosts_nb_(g_a: *const FInt, nbhandle: *mut FInt) {
+    ga_update_ghosts_(g_a);
+    entry("nga_update_ghosts_nb", || {
+        out("nga_update_ghosts_nb", nbhandle, 0)
+    })
+}
+
+/// GA's numbered update methods (`ga_update1_ghosts` .. `ga_update7_ghosts`,
+/// `ga_update44_ghosts`, `ga_update55_ghosts` and their `nga_` names)
+/// choose among its internal algorithms; here each fills every ghost cell,
+/// corners included, as `ga_update_ghosts` does. The logical ones return
+/// `.true.`.
+macro_rules! update_method {
+    ($($name:ident),*) => {
+        $(
+            #[doc = concat!("`", stringify!($name), "`: see `update_method!`.")]
+            #[no_mangle]
+            pub extern "C" fn $name(g_a: *const FInt) -> FLog {
+                ga_update_ghosts_(g_a);
+                TRUE
+            }
+        )*
+    };
+}
+
+update_method!(
+    ga_update1_ghosts_,
+    ga_update2_ghosts_,
+    ga_update3_ghosts_,
+    ga_update4_ghosts_,
+    ga_update44_ghosts_,
+    ga_update5_ghosts_,
+    ga_update55_ghosts_,
+    ga_update6_ghosts_,
+    ga_update7_ghosts_,
+    nga_update1_ghosts_,
+    nga_update2_ghosts_,
+    nga_update3_ghosts_,
+    nga_update4_ghosts_,
+    nga_update44_ghosts_,
+    nga_update5_ghosts_,
+    nga_update55_ghosts_,
+    nga_update6_ghosts_,
+    nga_update7_ghosts_
+);
+
+/// `subroutine ga_ghost_barrier()`: a barrier of the compute ranks.
+#[no_mangle]
+pub extern "C" fn ga_ghost_barrier_() {
+    const C: &str = "ga_ghost_barrier";
+    entry(C, || core::sync().unwrap_or_else(|e| fail_core(C, e)))
+}
+
+/// `subroutine nga_ghost_barrier()`: as `ga_ghost_barrier`.
+#[no_mangle]
+pub extern "C" fn nga_ghost_barrier_() {
+    ga_ghost_barrier_()
+}
+
+/// `subroutine nga_set_ghost_corner_flag(g_a, flag)`: as
+/// `ga_set_ghost_corner_flag`.
+#[no_mangle]
+pub extern "C" fn nga_set_ghost_corner_flag_(g_a: *const FInt, flag: *const FLog) {
+    ga_set_ghost_corner_flag_(g_a, flag)
+}
+
+/// `logical nga_create_ghosts_config(type, ndim, dims, width, name, chunk,
+/// p_handle, g_a)`: `nga_create_ghosts` on group `p_handle`, which must be
+/// the world group (−1); `.false.` with a message otherwise.
+#[no_mangle]
+pub extern "C" fn nga_create_ghosts_config_(
+    datatype: *const FInt,
+    ndim: *const FInt,
+    dims: *const FInt,
+    width: *const FInt,
+    name: *const c_char,
+    chunk: *const FInt,
+    p_handle: *const FInt,
+    g_a: *mut FInt,
+    namelen: usize,
+) -> FLog {
+    const C: &str = "nga_create_ghosts_config";
+    let p = entry(C, || int(C, p_handle));
+    if p != -1 {
+        eprintln!("{C}: arrays on processor groups are not supported (group {p}); no array made");
+        return flog(false);
+    }
+    nga_create_ghosts_(datatype, ndim, dims, width, name, chunk, g_a, namelen)
+}

@@ -7,7 +7,7 @@
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
 use crate::core::{self, pgroups};
-use crate::fapi::{entry, fail, fail_core, flog, int, ints, Arr};
+use crate::fapi::{entry, fail, fail_core, flog, int, ints, out, Arr};
 use crate::fapi_ptr as ptr;
 use crate::ma_fortran::{FInt, FLog};
 use std::ffi::{c_char, c_void};
@@ -217,4 +217,27 @@ pub extern "C" fn ga_get_pgroup_(g_a: *const FInt) -> FInt {
 pub extern "C" fn ga_get_pgroup_size_(g: *const FInt) -> FInt {
     const C: &str = "ga_get_pgroup_size";
     entry(C, || i64::from(ok(C, pgroups::group_nnodes(C, grp(C, g)))))
+}
+
+/// `subroutine ga_mpi_comm_pgroup(comm, p_grp)`: the Fortran handle of
+/// the group's MPI communicator, in `comm` (as Debian's `ga-mpi.fh`
+/// describes it; this process must be in the group).
+#[no_mangle]
+pub extern "C" fn ga_mpi_comm_pgroup_(comm: *mut FInt, g: *const FInt) {
+    const C: &str = "ga_mpi_comm_pgroup";
+    entry(C, || {
+        let c = ptr::comm_c2f(ok(C, pgroups::raw_comm(C, grp(C, g))));
+        out(C, comm, c)
+    })
+}
+
+/// `subroutine ga_mpi_comm_pgroup_default(comm)`: as `ga_mpi_comm_pgroup`
+/// for the default group.
+#[no_mangle]
+pub extern "C" fn ga_mpi_comm_pgroup_default_(comm: *mut FInt) {
+    const C: &str = "ga_mpi_comm_pgroup_default";
+    entry(C, || {
+        let c = ptr::comm_c2f(ok(C, pgroups::raw_comm(C, pgroups::default_group())));
+        out(C, comm, c)
+    })
 }

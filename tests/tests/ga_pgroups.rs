@@ -17,7 +17,7 @@ fn c_processor_groups_match_debian_ga() {
 
 #[test]
 fn fortran_processor_groups_match_debian_ga() {
-    same_as_debian("ga_fortran/pgroups.F90", "pgroups", 6, &[1, 2, 3, 4], 3);
+    same_as_debian("ga_fortran/pgroups.F90", "pgroups", 8, &[1, 2, 3, 4], 3);
 }
 
 /// Arrays live on all compute ranks here: creating one on a group (by

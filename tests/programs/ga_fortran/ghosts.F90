@@ -64,7 +64,9 @@ program ghosts
   ld(1) = n1
   if (me .eq. 0) call nga_put(g_a, lo, hi, model, ld)
   call ga_sync()
-  call ga_update_ghosts(g_a)
+  call nga_update_ghosts(g_a)
+  call ok(nga_has_ghosts(g_a), 'nga_has_ghosts')
+  call ga_ghost_barrier()
 
   call nga_distribution(g_a, me, blo, bhi)
   call nga_access_ghosts(g_a, gd, idx, gld)
@@ -140,6 +142,16 @@ program ghosts
       end do
     end do
   end do
+  ! The whole frame again, after the side updates left parts at -1.
+  call ga_update_ghosts(g_a)
+  nbad = 0
+  do b = 1, gd(2)
+    do a = 1, gd(1)
+      v = dbl_mb(idx + (a - 1) + (b - 1) * gld(1))
+      if (v .ne. model(wrap(blo(1) - 1 + a - 1, n1), wrap(blo(2) - 2 + b - 1, n2))) nbad = nbad + 1
+    end do
+  end do
+  call ok(nbad .eq. 0, 'ga_update_ghosts after side updates')
   call nga_release_ghosts(g_a)
   call ga_sync()
 

@@ -11,6 +11,8 @@ program pgroups
   integer, parameter :: nv = 14
   integer rec(nv, 8), list(2), g, s, c, k, me, np, ierr, n, r, p, iv(1), b(2)
   double precision d(1)
+  integer comm
+  integer*4 comm4, size4, ierr4
   integer npass, nfail, mme
   common /tally/ npass, nfail, mme
 
@@ -49,6 +51,10 @@ program pgroups
     call ga_pgroup_brdcst(g, 3, b, 16, ga_pgroup_nnodes(g) - 1)
     call ok(b(1) .eq. 42 .and. b(2) .eq. 7, 'group broadcast')
     call ga_pgroup_sync(g)
+    call ga_mpi_comm_pgroup(comm, g)
+    comm4 = int(comm, 4)
+    call mpi_comm_size(comm4, size4, ierr4)
+    call ok(size4 .eq. ga_pgroup_nnodes(g), 'ga_mpi_comm_pgroup size')
   else
     k = k + 5
   end if
@@ -71,6 +77,10 @@ program pgroups
   call ga_brdcst(5, iv, 8, 0)
   call put(iv(1))
   call ga_sync()
+  call ga_mpi_comm_pgroup_default(comm)
+  comm4 = int(comm, 4)
+  call mpi_comm_size(comm4, size4, ierr4)
+  call ok(size4 .eq. ga_nnodes(), 'ga_mpi_comm_pgroup_default size')
   call ga_pgroup_set_default(ga_pgroup_get_world())
   call ok(ga_nnodes() .eq. np, 'world is the default again')
   if (me .eq. 0 .or. me .eq. np - 1) call ok(ga_pgroup_destroy(g), 'ga_pgroup_destroy')
