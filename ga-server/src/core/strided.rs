@@ -484,6 +484,29 @@ mod tests {
     }
 
     #[test]
+    fn walk_peels_the_first_dimension_when_all_seven_are_used() {
+        let count = [2, 1, 1, 1, 1, 1, 3];
+        let astr = [700, 100, 50, 20, 10, 5, 2];
+        let ustr = [3, 3, 3, 3, 3, 3, 1];
+        let mut seen = Vec::new();
+        walk(&count, &astr, &ustr, false, &mut |a, u, c, st, us| {
+            seen.push((a, u, c.to_vec(), st.to_vec(), us.to_vec()));
+            Ok(())
+        })
+        .unwrap();
+        let rest_c = vec![1, 1, 1, 1, 1, 3, 1];
+        let rest_a = vec![100, 50, 20, 10, 5, 2, 1];
+        let rest_u = vec![3, 3, 3, 3, 3, 1, 1];
+        assert_eq!(
+            seen,
+            vec![
+                (0, 0, rest_c.clone(), rest_a.clone(), rest_u.clone()),
+                (700, 3, rest_c, rest_a, rest_u)
+            ]
+        );
+    }
+
+    #[test]
     fn next_steps_row_major() {
         let mut idx = [0usize; MAX_DIM];
         let mut n = 1;
