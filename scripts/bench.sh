@@ -75,6 +75,13 @@ hpf cshift mpi 33554432 1.1
 for ((bytes = 64; bytes <= 4096; bytes *= 2)); do
     TARGETS+="core pingpong mpi $bytes 1.0"$'\n'
 done
+# GA stencil calls on 4 compute ranks (bench/ga_bench_stencil.c): ghost
+# updates of a 2-D array with width 1 at most 0.8, strided gets at most 1.0.
+TARGETS+="ga update-ghosts ga-5.8 4128 0.8"$'\n'
+TARGETS+="ga update-ghosts ga-5.8 16416 0.8"$'\n'
+for ((bytes = 8; bytes <= 131072; bytes *= 4)); do
+    TARGETS+="ga strided-get ga-5.8 $bytes 1.0"$'\n'
+done
 # GA get/put/acc with 2 compute ranks: at most 1.0 at every size measured.
 for op in get put acc; do
     for ((bytes = 8; bytes <= 1048576; bytes *= 2)); do
@@ -363,6 +370,21 @@ bench_ga() {
         [ "$np" -eq 2 ] || sfx=$np
         ga_rows_vs_baseline "$sfx" "$ours" "$base" | tee -a "$CSV"
     done
+    echo "== ga: ghost updates and strided gets (ga_bench_stencil.c), ours and GA 5.8, 4 compute ranks"
+    cc_stage "$OUT/ga_stencil_ours" bench/ga_bench_stencil.c
+    mpicc -O2 -Wall -Wextra -o "$OUT/ga_stencil_ga58" bench/ga_bench_stencil.c -L "$deb_lib" \
+        -lga-openmpi -lscalapack-openmpi -llapack -lblas -larmci-openmpi -lgfortran -lm
+    ours="" base=""
+    for rep in $(seq "$reps"); do
+        echo "-- repetition $rep of $reps: ours, then GA 5.8"
+        run_job "ga_bench_stencil (ours)" -n 4 "$OUT/ga_stencil_ours" : -n 1 "$server" \
+            >"$OUT/ga_stencil_ours_r$rep.txt"
+        run_job "ga_bench_stencil (GA 5.8)" -n 4 "$OUT/ga_stencil_ga58" \
+            >"$OUT/ga_stencil_ga58_r$rep.txt"
+        ours="$ours $OUT/ga_stencil_ours_r$rep.txt"
+        base="$base $OUT/ga_stencil_ga58_r$rep.txt"
+    done
+    ga_rows_vs_baseline "" "$ours" "$base" | tee -a "$CSV"
     echo "== ga: every operation through the ga-server (MPBRIDGE_GA_REMOTE=1) against an MPI request/reply"
     remote=""
     for rep in $(seq "$reps"); do

@@ -18,6 +18,8 @@ extern "C" {
 extern MPI_Comm GA_MPI_Comm(void);
 /* The default process group's communicator (the compute ranks). */
 extern MPI_Comm GA_MPI_Comm_pgroup_default(void);
+/* The communicator of processor group `pgroup` (this process must be in it). */
+extern MPI_Comm GA_MPI_Comm_pgroup(int pgroup);
 
 #ifdef __cplusplus
 }

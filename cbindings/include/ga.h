@@ -167,6 +167,18 @@ extern int  NGA_NbTest(ga_nbhdl_t *nbhandle);
 extern void NGA_Access(int g_a, int lo[], int hi[], void *ptr, int ld[]);
 extern void NGA_Release(int g_a, int lo[], int hi[]);
 extern void NGA_Release_update(int g_a, int lo[], int hi[]);
+/* Every skip[d]-th element of lo..hi; buf holds the selection densely and
+   ld counts selected elements. */
+extern void NGA_Strided_put(int g_a, int lo[], int hi[], int skip[], void *buf, int ld[]);
+extern void NGA_Strided_get(int g_a, int lo[], int hi[], int skip[], void *buf, int ld[]);
+extern void NGA_Strided_acc(int g_a, int lo[], int hi[], int skip[], void *buf, int ld[],
+                            void *alpha);
+extern void NGA_Strided_put64(int g_a, int64_t lo[], int64_t hi[], int64_t skip[], void *buf,
+                              int64_t ld[]);
+extern void NGA_Strided_get64(int g_a, int64_t lo[], int64_t hi[], int64_t skip[], void *buf,
+                              int64_t ld[]);
+extern void NGA_Strided_acc64(int g_a, int64_t lo[], int64_t hi[], int64_t skip[], void *buf,
+                              int64_t ld[], void *alpha);
 
 /* The same with int64_t indices (n too for scatter/gather). */
 extern void NGA_Put64(int g_a, int64_t lo[], int64_t hi[], void *buf, int64_t ld[]);
@@ -320,6 +332,123 @@ extern size_t GA_Memory_avail(void);
 extern size_t NGA_Memory_avail(void);
 extern size_t GA_Inquire_memory(void);
 extern size_t NGA_Inquire_memory(void);
+
+/* --- ghost cells and periodic transfers ----------------------------- */
+/* A ghost cell shows the periodic image of the element it stands for.
+   NGA_Update_ghost_dir counts `dimension` from the last C dimension, as
+   GA does. */
+extern int  NGA_Create_ghosts(int type, int ndim, int dims[], int width[], char *name,
+                              int chunk[]);
+extern int  NGA_Create_ghosts64(int type, int ndim, int64_t dims[], int64_t width[], char *name,
+                                int64_t chunk[]);
+extern int  NGA_Create_ghosts_irreg(int type, int ndim, int dims[], int width[], char *name,
+                                    int nblock[], int map[]);
+extern int  NGA_Create_ghosts_irreg64(int type, int ndim, int64_t dims[], int64_t width[],
+                                      char *name, int64_t nblock[], int64_t map[]);
+extern int  GA_Has_ghosts(int g_a);
+extern int  NGA_Has_ghosts(int g_a);
+extern void GA_Update_ghosts(int g_a);
+extern void NGA_Update_ghosts(int g_a);
+extern int  NGA_Update_ghost_dir(int g_a, int dimension, int idir, int flag);
+extern void NGA_Access_ghosts(int g_a, int dims[], void *ptr, int ld[]);
+extern void NGA_Access_ghosts64(int g_a, int64_t dims[], void *ptr, int64_t ld[]);
+extern void NGA_Access_ghost_element(int g_a, void *ptr, int subscript[], int ld[]);
+extern void NGA_Access_ghost_element64(int g_a, void *ptr, int64_t subscript[], int64_t ld[]);
+extern void NGA_Release_ghosts(int g_a);
+extern void NGA_Release_update_ghosts(int g_a);
+extern void NGA_Release_ghost_element(int g_a, int index[]);
+extern void NGA_Release_update_ghost_element(int g_a, int index[]);
+extern void NGA_Release_ghost_element64(int g_a, int64_t index[]);
+extern void NGA_Release_update_ghost_element64(int g_a, int64_t index[]);
+extern void GA_Set_ghost_corner_flag(int g_a, int flag);
+extern void GA_Set_ghosts(int g_a, int width[]);
+extern void NGA_Set_ghosts(int g_a, int width[]);
+extern void GA_Set_ghosts64(int g_a, int64_t width[]);
+extern void NGA_Set_ghosts64(int g_a, int64_t width[]);
+extern void NGA_Update_ghosts_nb(int g_a, ga_nbhdl_t *nbhandle);
+extern void NGA_Get_ghost_block(int g_a, int lo[], int hi[], void *buf, int ld[]);
+extern void NGA_Get_ghost_block64(int g_a, int64_t lo[], int64_t hi[], void *buf, int64_t ld[]);
+extern void NGA_Periodic_get(int g_a, int lo[], int hi[], void *buf, int ld[]);
+extern void NGA_Periodic_put(int g_a, int lo[], int hi[], void *buf, int ld[]);
+extern void NGA_Periodic_acc(int g_a, int lo[], int hi[], void *buf, int ld[], void *alpha);
+extern void NGA_Periodic_get64(int g_a, int64_t lo[], int64_t hi[], void *buf, int64_t ld[]);
+extern void NGA_Periodic_put64(int g_a, int64_t lo[], int64_t hi[], void *buf, int64_t ld[]);
+extern void NGA_Periodic_acc64(int g_a, int64_t lo[], int64_t hi[], void *buf, int64_t ld[],
+                               void *alpha);
+
+/* --- processor groups ----------------------------------------------- */
+/* World group -1, mirror group 0, made groups from 2; members in ascending
+   rank order. GA_Nodeid, GA_Nnodes, GA_Sync, GA_Brdcst and the GA_*gop
+   reductions refer to the default group. Arrays live on all ranks: with
+   another default group, creating an array fails (0, with a message). */
+extern int  GA_Pgroup_create(int *list, int count);
+extern int  NGA_Pgroup_create(int *list, int count);
+extern int  GA_Pgroup_split(int grp_id, int num_group);
+extern int  NGA_Pgroup_split(int grp_id, int num_group);
+extern int  GA_Pgroup_split_irreg(int grp_id, int color);
+extern int  NGA_Pgroup_split_irreg(int grp_id, int color);
+extern int  GA_Pgroup_self(void);
+extern int  NGA_Pgroup_self(void);
+extern int  GA_Pgroup_duplicate(int grp);
+extern int  NGA_Pgroup_duplicate(int grp);
+extern int  GA_Pgroup_destroy(int grp);
+extern int  NGA_Pgroup_destroy(int grp);
+extern void GA_Pgroup_set_default(int p_handle);
+extern void NGA_Pgroup_set_default(int p_handle);
+extern int  GA_Pgroup_get_default(void);
+extern int  NGA_Pgroup_get_default(void);
+extern int  GA_Pgroup_get_world(void);
+extern int  NGA_Pgroup_get_world(void);
+extern int  GA_Pgroup_get_mirror(void);
+extern int  NGA_Pgroup_get_mirror(void);
+extern int  GA_Pgroup_nodeid(int grp_id);
+extern int  NGA_Pgroup_nodeid(int grp_id);
+extern int  GA_Pgroup_nnodes(int grp_id);
+extern int  NGA_Pgroup_nnodes(int grp_id);
+extern int  GA_Pgroup_absolute_id(int pgroup, int pid);
+extern int  NGA_Pgroup_absolute_id(int pgroup, int pid);
+extern void GA_Pgroup_sync(int grp_id);
+extern void NGA_Pgroup_sync(int grp_id);
+extern void GA_Pgroup_brdcst(int grp, void *buf, int lenbuf, int root);
+extern void GA_Pgroup_dgop(int grp, double x[], int n, char *op);
+extern void NGA_Pgroup_dgop(int grp, double x[], int n, char *op);
+extern void GA_Pgroup_fgop(int grp, float x[], int n, char *op);
+extern void NGA_Pgroup_fgop(int grp, float x[], int n, char *op);
+extern void GA_Pgroup_igop(int grp, int x[], int n, char *op);
+extern void NGA_Pgroup_igop(int grp, int x[], int n, char *op);
+extern void GA_Pgroup_lgop(int grp, long x[], int n, char *op);
+extern void NGA_Pgroup_lgop(int grp, long x[], int n, char *op);
+extern void GA_Pgroup_llgop(int grp, long long x[], int n, char *op);
+extern void NGA_Pgroup_llgop(int grp, long long x[], int n, char *op);
+extern void GA_Pgroup_zgop(int grp, DoubleComplex x[], int n, char *op);
+extern void NGA_Pgroup_zgop(int grp, DoubleComplex x[], int n, char *op);
+extern void GA_Pgroup_cgop(int grp, SingleComplex x[], int n, char *op);
+extern void NGA_Pgroup_cgop(int grp, SingleComplex x[], int n, char *op);
+extern int  GA_Get_pgroup(int g_a);
+extern int  NGA_Get_pgroup(int g_a);
+extern int  GA_Get_pgroup_size(int grp_id);
+extern int  NGA_Get_pgroup_size(int grp_id);
+/* Arrays live on the world group (-1) only: another p_handle makes no
+   array (the calls return 0) and GA_Set_pgroup ends the job. */
+extern int  NGA_Create_config(int type, int ndim, int dims[], char *name, int chunk[],
+                              int p_handle);
+extern int  NGA_Create_config64(int type, int ndim, int64_t dims[], char *name, int64_t chunk[],
+                                int p_handle);
+extern int  NGA_Create_irreg_config(int type, int ndim, int dims[], char *name, int block[],
+                                    int map[], int p_handle);
+extern int  NGA_Create_irreg_config64(int type, int ndim, int64_t dims[], char *name,
+                                      int64_t block[], int64_t map[], int p_handle);
+extern int  NGA_Create_ghosts_config(int type, int ndim, int dims[], int width[], char *name,
+                                     int chunk[], int p_handle);
+extern int  NGA_Create_ghosts_config64(int type, int ndim, int64_t dims[], int64_t width[],
+                                       char *name, int64_t chunk[], int p_handle);
+extern int  NGA_Create_ghosts_irreg_config(int type, int ndim, int dims[], int width[],
+                                           char *name, int nblock[], int map[], int p_handle);
+extern int  NGA_Create_ghosts_irreg_config64(int type, int ndim, int64_t dims[],
+                                             int64_t width[], char *name, int64_t nblock[],
+                                             int64_t map[], int p_handle);
+extern void GA_Set_pgroup(int g_a, int p_handle);
+extern void NGA_Set_pgroup(int g_a, int p_handle);
 
 #ifdef __cplusplus
 }

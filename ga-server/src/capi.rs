@@ -55,6 +55,8 @@ struct Pending {
     name: String,
     chunk: Option<Vec<i64>>,
     irregular: Option<(Vec<i64>, Vec<i64>)>,
+    /// Ghost widths from GA_Set_ghosts.
+    width: Option<Vec<i64>>,
 }
 
 struct Handles {
@@ -100,7 +102,7 @@ fn inquire(call: &'static str, g: Handle) -> GaResult<(ElemType, Vec<i64>)> {
     core::inquire(g).map_err(|_| GaError::new(call, format!("invalid array handle {g}")))
 }
 
-fn type_of(call: &'static str, code: c_int) -> GaResult<ElemType> {
+pub(crate) fn type_of(call: &'static str, code: c_int) -> GaResult<ElemType> {
     ElemType::from_code(code).ok_or_else(|| GaError::new(call, format!("unknown type code {code}")))
 }
 
@@ -365,7 +367,7 @@ pub extern "C" fn NGA_Terminate() {
 /// Returns this process's rank among the compute ranks (0-based).
 #[no_mangle]
 pub extern "C" fn GA_Nodeid() -> c_int {
-    guard("GA_Nodeid", 0, core::nodeid)
+    guard("GA_Nodeid", 0, core::pgroups::app_nodeid)
 }
 
 /// Same as `GA_Nodeid`; returns the rank.
@@ -377,7 +379,7 @@ pub extern "C" fn NGA_Nodeid() -> c_int {
 /// Returns the number of compute ranks (data servers are not counted).
 #[no_mangle]
 pub extern "C" fn GA_Nnodes() -> c_int {
-    guard("GA_Nnodes", 1, core::nnodes)
+    guard("GA_Nnodes", 1, core::pgroups::app_nnodes)
 }
 
 /// Same as `GA_Nnodes`; returns the number of compute ranks.
@@ -537,7 +539,7 @@ pub extern "C" fn NGA_Error(msg: *const c_char, code: c_int) {
 /// Completes all operations, then a barrier of the compute ranks; returns nothing.
 #[no_mangle]
 pub extern "C" fn GA_Sync() {
-    run("GA_Sync", core::sync)
+    run("GA_Sync", core::pgroups::app_sync)
 }
 
 /// Same as `GA_Sync`; returns nothing.
@@ -587,11 +589,11 @@ pub extern "C" fn NGA_Init_fence() {
 pub extern "C" fn GA_Brdcst(buf: *mut c_void, len: c_int, root: c_int) {
     const CALL: &str = "GA_Brdcst";
     run(CALL, || {
-        if len < 0 || root < 0 || root >= core::nnodes() {
+        if len < 0 || root < 0 || root >= core::pgroups::app_nnodes() {
             return err(CALL, format!("len={len}, root={root}: bad length or root"));
         }
         let b = buf_mut(CALL, buf, len as usize)?;
-        core::brdcst(b, root).map_err(relabel(CALL))
+        core::pgroups::app_brdcst(b, root).map_err(relabel(CALL))
     })
 }
 
@@ -612,7 +614,7 @@ fn typed<'a, T>(call: &'static str, x: *mut T, n: c_int) -> GaResult<&'a mut [T]
 pub extern "C" fn GA_Dgop(x: *mut c_double, n: c_int, op: *const c_char) {
     const CALL: &str = "GA_Dgop";
     run(CALL, || {
-        core::gop_f64(typed(CALL, x, n)?, &op_text(CALL, op)?).map_err(relabel(CALL))
+        core::pgroups::app_gop(CALL, typed(CALL, x, n)?, &op_text(CALL, op)?, false)
     })
 }
 
@@ -627,7 +629,7 @@ pub extern "C" fn NGA_Dgop(x: *mut c_double, n: c_int, op: *const c_char) {
 pub extern "C" fn GA_Fgop(x: *mut c_float, n: c_int, op: *const c_char) {
     const CALL: &str = "GA_Fgop";
     run(CALL, || {
-        core::gop_f32(typed(CALL, x, n)?, &op_text(CALL, op)?).map_err(relabel(CALL))
+        core::pgroups::app_gop(CALL, typed(CALL, x, n)?, &op_text(CALL, op)?, false)
     })
 }
 
@@ -636,7 +638,7 @@ pub extern "C" fn GA_Fgop(x: *mut c_float, n: c_int, op: *const c_char) {
 pub extern "C" fn GA_Igop(x: *mut c_int, n: c_int, op: *const c_char) {
     const CALL: &str = "GA_Igop";
     run(CALL, || {
-        core::gop_i32(typed(CALL, x, n)?, &op_text(CALL, op)?).map_err(relabel(CALL))
+        core::pgroups::app_gop(CALL, typed(CALL, x, n)?, &op_text(CALL, op)?, true)
     })
 }
 
@@ -651,7 +653,7 @@ pub extern "C" fn NGA_Igop(x: *mut c_int, n: c_int, op: *const c_char) {
 pub extern "C" fn GA_Lgop(x: *mut c_long, n: c_int, op: *const c_char) {
     const CALL: &str = "GA_Lgop";
     run(CALL, || {
-        core::gop_i64(typed(CALL, x, n)?, &op_text(CALL, op)?).map_err(relabel(CALL))
+        core::pgroups::app_gop(CALL, typed(CALL, x, n)?, &op_text(CALL, op)?, true)
     })
 }
 
@@ -660,7 +662,7 @@ pub extern "C" fn GA_Lgop(x: *mut c_long, n: c_int, op: *const c_char) {
 pub extern "C" fn GA_Llgop(x: *mut c_longlong, n: c_int, op: *const c_char) {
     const CALL: &str = "GA_Llgop";
     run(CALL, || {
-        core::gop_i64(typed(CALL, x, n)?, &op_text(CALL, op)?).map_err(relabel(CALL))
+        core::pgroups::app_gop(CALL, typed(CALL, x, n)?, &op_text(CALL, op)?, true)
     })
 }
 
@@ -682,7 +684,7 @@ fn complex_sum<T: Copy>(
         );
     }
     let mut flat: Vec<f64> = x.iter().flat_map(|&v| parts(v)).collect();
-    core::gop_f64(&mut flat, "+").map_err(relabel(call))?;
+    core::pgroups::app_gop(call, &mut flat, "+", false)?;
     for (v, p) in x.iter_mut().zip(flat.chunks_exact(2)) {
         *v = join([p[0], p[1]]);
     }
@@ -801,7 +803,7 @@ pub extern "C" fn NGA_Create64(
     create("NGA_Create64", ty, ndim, dims, name, chunk)
 }
 
-fn irregular<I: CIndex>(
+pub(crate) fn irregular<I: CIndex>(
     call: &'static str,
     ndim: usize,
     block: *const I,
@@ -912,6 +914,29 @@ fn with_pending<R>(
             call,
             format!("handle {g} is not a handle from GA_Create_handle awaiting GA_Allocate"),
         ),
+    })
+}
+
+/// GA_Set_ghosts on a handle awaiting GA_Allocate: `width` of the
+/// array's number of dimensions (read by `read`), each 0..=dims[d].
+pub(crate) fn set_pending_ghosts(
+    call: &'static str,
+    g: c_int,
+    read: impl FnOnce(usize) -> GaResult<Vec<i64>>,
+) -> GaResult<()> {
+    with_pending(call, g, |p| {
+        if p.dims.is_empty() {
+            return err(call, "call GA_Set_data first");
+        }
+        let w = read(p.dims.len())?;
+        if let Some(d) = (0..w.len()).find(|&d| w[d] < 0 || w[d] > p.dims[d]) {
+            return err(
+                call,
+                format!("width[{d}]={} must be 0..{}", w[d], p.dims[d]),
+            );
+        }
+        p.width = Some(w);
+        Ok(())
     })
 }
 
@@ -1065,7 +1090,23 @@ pub extern "C" fn GA_Allocate(g: c_int) -> c_int {
             (None, Some(c)) if c.iter().any(|&x| x > 0) => Distribution::Chunk(c),
             _ => Distribution::Default,
         };
-        let made = make(CALL, code, &p.dims, &p.name, &dist)?;
+        let made = match &p.width {
+            Some(w) => {
+                let ty = type_of(CALL, code)?;
+                core::check_size(CALL, ty, &p.dims, &p.name)?;
+                match core::create_ghosts(CALL, ty, &p.dims, w, &p.name, &dist) {
+                    Ok(h) => {
+                        arrays_changed();
+                        h
+                    }
+                    Err(e) => {
+                        eprintln!("{CALL}: cannot create array '{}': {}", p.name, e.message);
+                        0
+                    }
+                }
+            }
+            None => make(CALL, code, &p.dims, &p.name, &dist)?,
+        };
         if made == 0 {
             return Ok(0);
         }

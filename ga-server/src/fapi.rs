@@ -346,7 +346,7 @@ impl Arr {
     }
 
     /// The MA base array Fortran indexes this array's elements in.
-    fn base(&self, call: &str) -> Base {
+    pub(crate) fn base(&self, call: &str) -> Base {
         if TABLES.lock().logical.contains(&self.h) {
             return Base::Log;
         }
@@ -428,7 +428,7 @@ pub extern "C" fn ga_initialized_() -> FLog {
 /// `integer ga_nodeid()`: this process's rank among the compute ranks.
 #[no_mangle]
 pub extern "C" fn ga_nodeid_() -> FInt {
-    entry("ga_nodeid", || i64::from(core::nodeid()))
+    entry("ga_nodeid", || i64::from(core::pgroups::app_nodeid()))
 }
 
 /// `integer nga_nodeid()`: as `ga_nodeid`.
@@ -441,7 +441,7 @@ pub extern "C" fn nga_nodeid_() -> FInt {
 /// counted).
 #[no_mangle]
 pub extern "C" fn ga_nnodes_() -> FInt {
-    entry("ga_nnodes", || i64::from(core::nnodes()))
+    entry("ga_nnodes", || i64::from(core::pgroups::app_nnodes()))
 }
 
 /// `integer nga_nnodes()`: as `ga_nnodes`.
@@ -656,7 +656,7 @@ pub extern "C" fn ga_mpi_comm_() -> FInt {
 // Creation and destruction
 
 /// How a Fortran create call distributes its array (Fortran order).
-enum FDist<'a> {
+pub(crate) enum FDist<'a> {
     Chunk(&'a [i64]),
     Irregular { map: &'a [i64], nblock: &'a [i64] },
 }
@@ -766,11 +766,31 @@ fn create_common(
     dist: FDist,
     g_a: *mut FInt,
 ) -> FLog {
+    create_framed(call, code, dims_f, name, dist, g_a, &[])
+}
+
+/// [`create_common`] with `width_f` ghost cells per side (Fortran order;
+/// empty: none).
+pub(crate) fn create_framed(
+    call: &'static str,
+    code: i64,
+    dims_f: &[i64],
+    name: String,
+    dist: FDist,
+    g_a: *mut FInt,
+    width_f: &[i64],
+) -> FLog {
     let (ty, dims, dist) = creation_args(call, code, dims_f, dist);
     if let Err(e) = core::check_size(call, ty, &dims, &name) {
         fail_core(call, e);
     }
-    match core::create(call, ty, &dims, &name, &dist) {
+    let width: Vec<i64> = width_f.iter().rev().copied().collect();
+    let made = if width.is_empty() {
+        core::create(call, ty, &dims, &name, &dist)
+    } else {
+        core::create_ghosts(call, ty, &dims, &width, &name, &dist)
+    };
+    match made {
         Ok(h) => {
             if code == i64::from(codes::F_LOG) {
                 TABLES.lock().logical.insert(h);
@@ -786,7 +806,7 @@ fn create_common(
 }
 
 /// Total of an `nblock` list, checked, for sizing a `map` argument.
-fn map_len(call: &str, nblock: &[i64]) -> usize {
+pub(crate) fn map_len(call: &str, nblock: &[i64]) -> usize {
     nblock.iter().fold(0usize, |acc, &b| {
         if b < 1 {
             fail(call, format!("nblock entry {b} is not positive"));
@@ -796,7 +816,7 @@ fn map_len(call: &str, nblock: &[i64]) -> usize {
 }
 
 /// A checked `ndim` argument.
-fn ndim_arg(call: &str, p: *const FInt) -> usize {
+pub(crate) fn ndim_arg(call: &str, p: *const FInt) -> usize {
     let n = int(call, p);
     if n < 1 || n > GA_MAX_DIM as i64 {
         fail(call, format!("ndim = {n} is outside 1..{GA_MAX_DIM}"));
@@ -2368,7 +2388,7 @@ pub extern "C" fn nga_release_update_(g_a: *const FInt, lo: *const FInt, hi: *co
 #[no_mangle]
 pub extern "C" fn ga_sync_() {
     entry("ga_sync", || {
-        core::sync().unwrap_or_else(|e| fail_core("ga_sync", e))
+        core::pgroups::app_sync().unwrap_or_else(|e| fail_core("ga_sync", e))
     })
 }
 
@@ -2458,7 +2478,7 @@ pub extern "C" fn ga_brdcst_(
         let root = proc_arg(C, originator);
         let b = ptr::slice_mut(buf as *mut u8, n)
             .unwrap_or_else(|| fail(C, "the buffer is missing (NULL)"));
-        core::brdcst(b, root).unwrap_or_else(|e| fail_core(C, e))
+        core::pgroups::app_brdcst(b, root).unwrap_or_else(|e| fail_core(C, e))
     })
 }
 
@@ -2478,7 +2498,7 @@ pub extern "C" fn ga_dgop_(
         let n = count(C, n);
         let op = ptr::fstring(op, oplen);
         let xs = ptr::slice_mut(x, n).unwrap_or_else(|| fail(C, "x is missing (NULL)"));
-        core::gop_f64(xs, &op).unwrap_or_else(|e| fail_core(C, e))
+        core::pgroups::app_gop(C, xs, &op, false).unwrap_or_else(|e| fail_core(C, e))
     })
 }
 
@@ -2496,7 +2516,7 @@ pub extern "C" fn ga_sgop_(
         let n = count(C, n);
         let op = ptr::fstring(op, oplen);
         let xs = ptr::slice_mut(x, n).unwrap_or_else(|| fail(C, "x is missing (NULL)"));
-        core::gop_f32(xs, &op).unwrap_or_else(|e| fail_core(C, e))
+        core::pgroups::app_gop(C, xs, &op, false).unwrap_or_else(|e| fail_core(C, e))
     })
 }
 
@@ -2515,7 +2535,7 @@ pub extern "C" fn ga_igop_(
         let n = count(C, n);
         let op = ptr::fstring(op, oplen);
         let xs = ptr::slice_mut(x, n).unwrap_or_else(|| fail(C, "x is missing (NULL)"));
-        core::gop_i64(xs, &op).unwrap_or_else(|e| fail_core(C, e))
+        core::pgroups::app_gop(C, xs, &op, true).unwrap_or_else(|e| fail_core(C, e))
     })
 }
 

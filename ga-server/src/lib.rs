@@ -16,8 +16,11 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod capi;
+pub(crate) mod capi_ghosts;
 pub mod capi_ops;
+mod capi_pgroups;
 mod capi_ptr;
+mod capi_strided;
 mod cleanup;
 pub mod core;
 mod drand;
@@ -34,6 +37,9 @@ mod sys;
 
 // The Fortran API (`ga_*`/`nga_*`, gfortran conventions) and MA for Fortran.
 pub mod fapi;
+mod fapi_ghosts;
 pub mod fapi_ops;
+mod fapi_pgroups;
 mod fapi_ptr;
+mod fapi_strided;
 pub mod ma_fortran;

@@ -141,6 +141,31 @@ pub fn copy_out(
     Ok(())
 }
 
+/// Copies a patch from one place of the segment (element offset `src`,
+/// strides `sstr`) to another (`dst`, `dstr`): a ghost frame filled from
+/// a block of the same node.
+#[allow(clippy::too_many_arguments)]
+pub fn copy_between(
+    m: &Mapping,
+    src: usize,
+    sstr: &[usize],
+    dst: usize,
+    dstr: &[usize],
+    count: &[usize],
+    elem: usize,
+) -> Result<(), String> {
+    check(m, src, sstr, count, elem)?;
+    check(m, dst, dstr, count, elem)?;
+    let row = count.last().copied().unwrap_or(0) * elem;
+    let base = m.ptr();
+    rows(count, sstr, dstr, |a, b| {
+        // SAFETY: both ranges were checked above to lie inside the mapping;
+        // `copy` allows them to overlap.
+        unsafe { std::ptr::copy(base.add((src + a) * elem), base.add((dst + b) * elem), row) };
+    });
+    Ok(())
+}
+
 /// Runs `f(shm_row, src_row)` on every row of a patch of the segment, with the
 /// segment row as a mutable byte slice (the caller holds the owner's lock).
 #[allow(clippy::too_many_arguments)]

@@ -3,5 +3,6 @@
 //! libraries, and gives the multi-rank test programs a way to report checks.
 
 pub mod check;
+pub mod ga_compare;
 pub mod mpirun;
 pub mod native;

@@ -35,6 +35,11 @@ pub(crate) struct Array {
     pub lock_off: Vec<usize>,
     pub blo: Vec<[i64; MAX_DIM]>,
     pub bstr: Vec<[usize; MAX_DIM]>,
+    /// Ghost cells per side along each dimension (0: none). Each block is
+    /// stored with its ghost frame around it: `blo` and `bstr` describe the
+    /// framed block, and the server sees the framed block shifted by the
+    /// widths (so its indices stay non-negative).
+    pub width: [i64; MAX_DIM],
 }
 
 /// Request/reply plumbing to the servers.
@@ -341,6 +346,32 @@ impl Client {
         name: &str,
         dist: &Distribution,
     ) -> GaResult<Handle> {
+        self.create_framed(call, ty, dims, name, dist, &[])
+    }
+
+    /// [`Client::create`] with `width[d]` ghost cells on each side of every
+    /// block along dimension d (missing entries: 0).
+    pub fn create_framed(
+        &mut self,
+        call: &'static str,
+        ty: ElemType,
+        dims: &[i64],
+        name: &str,
+        dist: &Distribution,
+        width: &[i64],
+    ) -> GaResult<Handle> {
+        // Arrays live on all compute ranks: made by a group's members
+        // alone, the creation would wait for the others forever.
+        let grp = super::pgroups::default_group();
+        if grp != super::pgroups::WORLD {
+            return Err(GaError::new(
+                call,
+                format!(
+                    "arrays on processor groups are not supported: the default group is {grp}; \
+                     set the world group (-1) as default before creating '{name}'"
+                ),
+            ));
+        }
         let n = dims.len();
         if n == 0 || n > MAX_DIM {
             return Err(GaError::new(
@@ -360,7 +391,30 @@ impl Client {
         let serial = self.next_serial;
         self.next_serial += 1;
         let np = self.nproc as usize;
-        let blocks: Vec<Option<Bounds>> = (0..np).map(|p| grid.block_of(p as i64)).collect();
+        let mut w = [0i64; MAX_DIM];
+        for d in 0..n.min(width.len()) {
+            if width[d] < 0 {
+                return Err(GaError::new(
+                    call,
+                    format!(
+                        "ghost width {} in dimension {d} of '{name}' is negative",
+                        width[d]
+                    ),
+                ));
+            }
+            w[d] = width[d];
+        }
+        // Framed blocks in the server's shifted indices: lo..=hi + 2w.
+        let blocks: Vec<Option<Bounds>> = (0..np)
+            .map(|p| {
+                grid.block_of(p as i64).map(|(lo, mut hi)| {
+                    for d in 0..n {
+                        hi[d] += 2 * w[d];
+                    }
+                    (lo, hi)
+                })
+            })
+            .collect();
         let mut off = vec![0usize; np];
         let mut lock_off = vec![0usize; np];
         let mut blo = vec![[0i64; MAX_DIM]; np];
@@ -380,6 +434,9 @@ impl Client {
                 let p = b.owner as usize;
                 off[p] = b.off as usize;
                 blo[p] = b.lo;
+                for d in 0..n {
+                    blo[p][d] -= w[d];
+                }
                 let bc: Vec<usize> = (0..n).map(|d| (b.hi[d] - b.lo[d] + 1) as usize).collect();
                 bstr[p] = dist::strides_of(&bc);
             }
@@ -464,6 +521,7 @@ impl Client {
             lock_off,
             blo,
             bstr,
+            width: w,
         };
         let slot = match self.arrays.iter().position(|x| x.is_none()) {
             Some(i) => {
@@ -654,8 +712,10 @@ impl Client {
             req.ndim = n as u8;
             req.array = a.serial;
             req.owner = owner as i32;
-            req.lo[..n].copy_from_slice(&plo[..n]);
-            req.hi[..n].copy_from_slice(&phi[..n]);
+            for d in 0..n {
+                req.lo[d] = plo[d] + a.width[d];
+                req.hi[d] = phi[d] + a.width[d];
+            }
             let bytes = count.iter().product::<usize>() * elem;
             req.len = bytes as u64;
             let contig = dist::contiguous(count, &ustr[..n]);
@@ -767,8 +827,10 @@ impl Client {
         req.ndim = n as u8;
         req.array = a.serial;
         req.owner = owner as i32;
-        req.lo[..n].copy_from_slice(&subs[..n]);
-        req.hi[..n].copy_from_slice(&subs[..n]);
+        for d in 0..n {
+            req.lo[d] = subs[d] + a.width[d];
+            req.hi[d] = subs[d] + a.width[d];
+        }
         req.aux = inc;
         Ok(self.link.rpc(CALL, s, &req, &[])?.value)
     }

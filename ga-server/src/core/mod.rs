@@ -7,10 +7,19 @@
 
 pub(crate) mod client;
 pub(crate) mod dist;
+mod ghosts;
 mod gops;
 pub(crate) mod kernels;
+pub(crate) mod pgroups;
+mod strided;
 mod types;
 
+pub use ghosts::{
+    access_ghosts, create_ghosts, get_ghost_block, ghost_widths, periodic, periodic_len,
+    update_ghost_dir, update_ghosts, Periodic,
+};
+pub use gops::Num as GopNum;
+pub use strided::{strided, strided_len, Strided};
 pub use types::{codes, fmt_patch, Distribution, ElemType, GaError, GaResult, Handle};
 
 /// One owner's part of a patch: compute rank, lo, hi.
@@ -172,8 +181,8 @@ pub fn duplicate(g: Handle, name: &str) -> GaResult<Handle> {
     const CALL: &str = "GA_Duplicate";
     client::with(CALL, |c| {
         let a = c.array(CALL, g)?;
-        let (ty, dims, dist) = (a.ty, a.grid.dims.clone(), a.dist.clone());
-        c.create(CALL, ty, &dims, name, &dist)
+        let (ty, dims, dist, w) = (a.ty, a.grid.dims.clone(), a.dist.clone(), a.width);
+        c.create_framed(CALL, ty, &dims, name, &dist, &w)
     })
 }
 
@@ -385,8 +394,11 @@ pub fn access(g: Handle) -> GaResult<Option<LocalBlock>> {
         let me = c.me as i64;
         let n = a.grid.ndim();
         Ok(a.grid.block_of(me).map(|(lo, hi)| {
-            let p = crate::ptr::address(&a.seg, a.off[c.me as usize]);
-            let ld: Vec<i64> = (1..n).map(|d| hi[d] - lo[d] + 1).collect();
+            // The first element of the block proper (inside any ghost frame).
+            let o = c.me as usize;
+            let skip: usize = (0..n).map(|d| a.width[d] as usize * a.bstr[o][d]).sum();
+            let p = crate::ptr::address(&a.seg, a.off[o] + skip * a.elem);
+            let ld: Vec<i64> = (1..n).map(|d| hi[d] - lo[d] + 1 + 2 * a.width[d]).collect();
             (p, lo[..n].to_vec(), hi[..n].to_vec(), ld)
         }))
     })

@@ -1,0 +1,381 @@
+//! Processor groups (`GA_Pgroup_*`): named subsets of the compute ranks
+//! with their own collectives, and the default group that `GA_Nodeid`,
+//! `GA_Nnodes`, `GA_Sync`, `GA_Brdcst` and the `GA_*gop` reductions of the
+//! C and Fortran APIs refer to.
+//!
+//! Handles follow GA 5.8: the world group is −1 (also the first default),
+//! the mirror group 0, and groups made by the program are numbered from 2
+//! in the order they are made (`GA_Pgroup_split` into k groups takes k
+//! consecutive numbers, each process getting its own group's). A group
+//! lists its members as compute ranks in ascending order, as GA sorts the
+//! list given to `GA_Pgroup_create`; each member holds an MPI
+//! communicator of the group, split from its parent's.
+//!
+//! Arrays are not yet placed on groups: every array lives on all compute
+//! ranks whatever the default group.
+
+use super::types::{GaError, GaResult};
+use super::{gops, nnodes, nodeid};
+use crate::sys::{self, ReduceOp};
+use shim_core::mpi::Comm as MpiComm;
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+/// GA's handle of the world group.
+pub const WORLD: i32 = -1;
+/// GA's handle of the mirror group.
+pub const MIRROR: i32 = 0;
+/// First handle GA gives a group the program makes.
+const FIRST: i32 = 2;
+
+struct PGroup {
+    /// Compute ranks, ascending.
+    members: Vec<i32>,
+    /// The group's communicator (members only).
+    comm: MpiComm,
+}
+
+struct Table {
+    groups: HashMap<i32, PGroup>,
+    next: i32,
+    default: i32,
+}
+
+static TABLE: Mutex<Option<Table>> = Mutex::new(None);
+
+fn with_table<R>(f: impl FnOnce(&mut Table) -> R) -> R {
+    let mut g = TABLE.lock().unwrap_or_else(|e| e.into_inner());
+    let t = g.get_or_insert_with(|| Table {
+        groups: HashMap::new(),
+        next: FIRST,
+        default: WORLD,
+    });
+    f(t)
+}
+
+/// Members and communicator of group `h` as this process sees it.
+fn group(call: &'static str, h: i32) -> GaResult<(Vec<i32>, MpiComm)> {
+    if h == WORLD {
+        let comm =
+            shim_core::roles::compute_comm().map_err(|e| GaError::new(call, e.to_string()))?;
+        return Ok(((0..nnodes()).collect(), comm));
+    }
+    if h == MIRROR {
+        return Err(GaError::new(call, "the mirror group (0) is not supported"));
+    }
+    with_table(|t| {
+        t.groups
+            .get(&h)
+            .map(|g| (g.members.clone(), g.comm))
+            .ok_or_else(|| {
+                GaError::new(
+                    call,
+                    format!(
+                        "process {} is not in processor group {h} (or it does not exist)",
+                        nodeid()
+                    ),
+                )
+            })
+    })
+}
+
+/// This process's rank in `members`.
+fn rank_in(call: &'static str, h: i32, members: &[i32]) -> GaResult<i32> {
+    let me = nodeid();
+    members
+        .iter()
+        .position(|&m| m == me)
+        .map(|r| r as i32)
+        .ok_or_else(|| GaError::new(call, format!("process {me} is not in processor group {h}")))
+}
+
+fn raw(c: MpiComm) -> sys::Comm {
+    sys::Comm(c.raw())
+}
+
+fn core_err(call: &'static str) -> impl Fn(shim_core::CoreError) -> GaError {
+    move |e| GaError::new(call, e.to_string())
+}
+
+/// The group's own communicator for processes in `members` (split from
+/// `parent`, collective over it); `None` for the others.
+fn split(
+    call: &'static str,
+    parent: MpiComm,
+    color: Option<i32>,
+    key: i32,
+) -> GaResult<Option<MpiComm>> {
+    parent.split(color, key).map_err(core_err(call))
+}
+
+/// `GA_Pgroup_create`: a group of `list` (ranks in the default group),
+/// collective over the default group. Returns the new handle.
+pub fn create(call: &'static str, list: &[i64]) -> GaResult<i32> {
+    let def = default_group();
+    let (dmembers, dcomm) = group(call, def)?;
+    let my = rank_in(call, def, &dmembers)?;
+    if list.is_empty() {
+        return Err(GaError::new(call, "the list of processes is empty"));
+    }
+    let mut abs = Vec::with_capacity(list.len());
+    for &r in list {
+        if r < 0 || r as usize >= dmembers.len() {
+            return Err(GaError::new(
+                call,
+                format!(
+                    "process {r} is not in the default group of {} processes",
+                    dmembers.len()
+                ),
+            ));
+        }
+        abs.push(dmembers[r as usize]);
+    }
+    abs.sort_unstable();
+    if abs.windows(2).any(|w| w[0] == w[1]) {
+        return Err(GaError::new(
+            call,
+            format!("the list {list:?} names a process twice"),
+        ));
+    }
+    let mine = abs.contains(&nodeid());
+    let comm = split(call, dcomm, mine.then_some(0), my)?;
+    Ok(register(abs, comm, 1, 0))
+}
+
+/// Takes `count` consecutive handles; `mine` (0-based among them) is this
+/// process's group, recorded with `members` and `comm` when it has one.
+fn register(members: Vec<i32>, comm: Option<MpiComm>, count: i32, mine: i32) -> i32 {
+    with_table(|t| {
+        let h = t.next + mine;
+        t.next += count;
+        if let Some(c) = comm {
+            t.groups.insert(h, PGroup { members, comm: c });
+        }
+        h
+    })
+}
+
+/// `GA_Pgroup_split`: `grp` cut into `num` groups of consecutive ranks, all
+/// but the last of ⌈size/num⌉ (collective over `grp`). Returns this
+/// process's group; `num` 0 returns `grp` itself.
+pub fn split_even(call: &'static str, grp: i32, num: i64) -> GaResult<i32> {
+    if num < 0 {
+        return Err(GaError::new(
+            call,
+            format!("number of groups {num} is negative"),
+        ));
+    }
+    if num == 0 {
+        return Ok(grp);
+    }
+    let (members, comm) = group(call, grp)?;
+    let n = members.len() as i64;
+    let size = (n + num - 1) / num;
+    let ngroups = (n + size - 1) / size;
+    let my = rank_in(call, grp, &members)? as i64;
+    let idx = my / size;
+    let lo = (idx * size) as usize;
+    let hi = (((idx + 1) * size).min(n)) as usize;
+    let sub = members[lo..hi].to_vec();
+    let c = split(call, comm, Some(idx as i32), my as i32)?;
+    Ok(register(sub, c, ngroups as i32, idx as i32))
+}
+
+/// `GA_Pgroup_split_irreg`: the processes of `grp` with the same `color`
+/// form a group (collective over `grp`). Returns this process's group.
+pub fn split_color(call: &'static str, grp: i32, color: i64) -> GaResult<i32> {
+    if color < 0 {
+        return Err(GaError::new(call, format!("color {color} is negative")));
+    }
+    let (members, comm) = group(call, grp)?;
+    let my = rank_in(call, grp, &members)?;
+    let all = raw(comm)
+        .allgather(&color.to_le_bytes())
+        .map_err(|e| GaError::new(call, e))?;
+    let sub: Vec<i32> = all
+        .chunks_exact(8)
+        .enumerate()
+        .filter(|(_, c)| i64::from_le_bytes((*c).try_into().unwrap_or_default()) == color)
+        .map(|(i, _)| members[i])
+        .collect();
+    let c = split(call, comm, Some(color.min(i32::MAX as i64) as i32), my)?;
+    Ok(register(sub, c, 1, 0))
+}
+
+/// `GA_Pgroup_self`: a group of this process alone (not collective).
+pub fn self_group() -> i32 {
+    register(vec![nodeid()], Some(MpiComm::self_comm()), 1, 0)
+}
+
+/// `GA_Pgroup_duplicate`: a new group of the same members (collective
+/// over `grp`).
+pub fn duplicate(call: &'static str, grp: i32) -> GaResult<i32> {
+    let (members, comm) = group(call, grp)?;
+    let c = comm.dup().map_err(core_err(call))?;
+    Ok(register(members, Some(c), 1, 0))
+}
+
+/// `GA_Pgroup_destroy`: forgets a group made by the program (collective
+/// over it). The world and mirror groups cannot be destroyed.
+pub fn destroy(call: &'static str, grp: i32) -> GaResult<()> {
+    if grp == WORLD || grp == MIRROR {
+        return Err(GaError::new(
+            call,
+            format!("group {grp} cannot be destroyed"),
+        ));
+    }
+    let g = with_table(|t| {
+        if t.default == grp {
+            t.default = WORLD;
+        }
+        t.groups.remove(&grp)
+    });
+    match g {
+        Some(g) => {
+            raw(g.comm).barrier().map_err(|e| GaError::new(call, e))?;
+            if g.comm != MpiComm::self_comm() {
+                g.comm.free().map_err(core_err(call))?;
+            }
+            Ok(())
+        }
+        None => Err(GaError::new(
+            call,
+            format!("processor group {grp} does not exist here"),
+        )),
+    }
+}
+
+/// `GA_Pgroup_set_default`.
+pub fn set_default(call: &'static str, grp: i32) -> GaResult<()> {
+    group(call, grp)?;
+    with_table(|t| t.default = grp);
+    Ok(())
+}
+
+/// `GA_Pgroup_get_default`.
+pub fn default_group() -> i32 {
+    with_table(|t| t.default)
+}
+
+/// `GA_Pgroup_nodeid`: this process's rank in `grp`.
+pub fn group_nodeid(call: &'static str, grp: i32) -> GaResult<i32> {
+    let (m, _) = group(call, grp)?;
+    rank_in(call, grp, &m)
+}
+
+/// `GA_Pgroup_nnodes`: the size of `grp`.
+pub fn group_nnodes(call: &'static str, grp: i32) -> GaResult<i32> {
+    Ok(group(call, grp)?.0.len() as i32)
+}
+
+/// `GA_Pgroup_absolute_id`: the world (compute) rank of rank `pid` of `grp`.
+pub fn absolute_id(call: &'static str, grp: i32, pid: i64) -> GaResult<i32> {
+    let (m, _) = group(call, grp)?;
+    usize::try_from(pid)
+        .ok()
+        .and_then(|p| m.get(p).copied())
+        .ok_or_else(|| {
+            GaError::new(
+                call,
+                format!("rank {pid} is not in group {grp} of {} processes", m.len()),
+            )
+        })
+}
+
+/// `GA_Pgroup_sync`: completes this process's operations, then a barrier
+/// of the group.
+pub fn sync(call: &'static str, grp: i32) -> GaResult<()> {
+    if grp == WORLD {
+        return super::sync();
+    }
+    let (_, comm) = group(call, grp)?;
+    std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
+    raw(comm).barrier().map_err(|e| GaError::new(call, e))
+}
+
+/// `GA_Pgroup_brdcst`: `buf` from group rank `root` to the group.
+pub fn brdcst(call: &'static str, grp: i32, buf: &mut [u8], root: i64) -> GaResult<()> {
+    let (m, comm) = group(call, grp)?;
+    if root < 0 || root as usize >= m.len() {
+        return Err(GaError::new(
+            call,
+            format!("root {root} is not in group {grp} of {} processes", m.len()),
+        ));
+    }
+    raw(comm)
+        .bcast(buf, root as i32)
+        .map_err(|e| GaError::new(call, e))
+}
+
+/// `GA_Pgroup_*gop`: element-wise reduction over `grp` with a TCGMSG op.
+pub fn gop<T: gops::Num>(
+    call: &'static str,
+    grp: i32,
+    x: &mut [T],
+    op: &str,
+    integer: bool,
+) -> GaResult<()> {
+    let (r, abs): (ReduceOp, bool) = gops::parse(op, integer)
+        .ok_or_else(|| GaError::new(call, format!("unknown operation '{op}'")))?;
+    let (_, comm) = group(call, grp)?;
+    if abs {
+        for v in x.iter_mut() {
+            *v = v.abs();
+        }
+    }
+    for chunk in x.chunks_mut(65536) {
+        raw(comm)
+            .allreduce(chunk, r)
+            .map_err(|e| GaError::new(call, e))?;
+    }
+    Ok(())
+}
+
+// The program's view: the default group.
+
+/// `GA_Nodeid`: rank in the default group.
+pub fn app_nodeid() -> i32 {
+    let d = default_group();
+    if d == WORLD {
+        return nodeid();
+    }
+    group_nodeid("GA_Nodeid", d).unwrap_or_else(|_| nodeid())
+}
+
+/// `GA_Nnodes`: size of the default group.
+pub fn app_nnodes() -> i32 {
+    let d = default_group();
+    if d == WORLD {
+        return nnodes();
+    }
+    group_nnodes("GA_Nnodes", d).unwrap_or_else(|_| nnodes())
+}
+
+/// `GA_Sync` over the default group.
+pub fn app_sync() -> GaResult<()> {
+    sync("GA_Sync", default_group())
+}
+
+/// `GA_Brdcst` over the default group (root counted in it).
+pub fn app_brdcst(buf: &mut [u8], root: i32) -> GaResult<()> {
+    let d = default_group();
+    if d == WORLD {
+        return super::brdcst(buf, root);
+    }
+    brdcst("GA_Brdcst", d, buf, i64::from(root))
+}
+
+/// A `GA_*gop` reduction over the default group.
+pub fn app_gop<T: gops::Num>(
+    call: &'static str,
+    x: &mut [T],
+    op: &str,
+    integer: bool,
+) -> GaResult<()> {
+    gop(call, default_group(), x, op, integer)
+}
+
+/// `GA_MPI_Comm_pgroup`: the raw communicator of `grp`.
+pub fn raw_comm(call: &'static str, grp: i32) -> GaResult<mpi_sys::MPI_Comm> {
+    Ok(group(call, grp)?.1.raw())
+}

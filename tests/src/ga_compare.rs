@@ -1,0 +1,176 @@
+//! Running one GA test program twice: built against our installed GA
+//! (`-lga`, beside a `ga-server`) and against Debian's GA 5.8
+//! (`libga-openmpi.a` on ARMCI-MPI, plain `mpiexec`), so a test can compare
+//! what the two print for the same source. C sources are built with
+//! `mpicc`, Fortran ones (`.F90`, preprocessed) with `mpifort
+//! -fdefault-integer-8`, as Debian builds GA's Fortran interface.
+
+use crate::mpirun::{mpi_env, run_with_timeout, stage, workspace_root, Run};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+const DEBIAN_LIB: &str = "/usr/lib/x86_64-linux-gnu";
+
+/// Which GA a program is linked with.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Ga {
+    Ours,
+    Debian,
+}
+
+fn is_fortran(source: &str) -> bool {
+    source.ends_with(".F90") || source.ends_with(".f90") || source.ends_with(".F")
+}
+
+/// Compiles `tests/programs/<source>` against `ga`; returns the executable.
+pub fn build(source: &str, ga: Ga) -> PathBuf {
+    let src = workspace_root().join("tests/programs").join(source);
+    let dir = workspace_root().join("target/test-programs/ga_compare");
+    std::fs::create_dir_all(&dir).expect("create target/test-programs/ga_compare");
+    let stem = src
+        .file_stem()
+        .expect("file name")
+        .to_string_lossy()
+        .into_owned();
+    let suffix = if ga == Ga::Ours { "ours" } else { "debian" };
+    let exe = dir.join(format!("{stem}-{suffix}"));
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let tmp = dir.join(format!(
+        ".{stem}-{suffix}.{}.{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    let fortran = is_fortran(source);
+    let mut cmd = Command::new(if fortran { "mpifort" } else { "mpicc" });
+    if fortran {
+        cmd.args([
+            "-cpp",
+            "-O1",
+            "-fdefault-integer-8",
+            "-fallow-argument-mismatch",
+            "-w",
+        ]);
+        cmd.arg("-fno-aggressive-loop-optimizations");
+    } else {
+        cmd.args(["-Wall", "-Wextra", "-Werror", "-std=c11", "-O1"]);
+    }
+    if let Some(d) = src.parent() {
+        cmd.arg(format!("-I{}", d.display()));
+    }
+    let lib = Path::new(DEBIAN_LIB);
+    match ga {
+        Ga::Ours => {
+            let l = stage().join("lib");
+            cmd.arg(format!("-I{}", stage().join("include").display()))
+                .arg(&src)
+                .arg("-o")
+                .arg(&tmp)
+                .arg(format!("-L{}", l.display()))
+                .arg(format!("-Wl,-rpath,{}", l.display()))
+                .arg("-lga");
+        }
+        Ga::Debian => {
+            let ga = lib.join("libga-openmpi.a");
+            assert!(
+                ga.is_file(),
+                "Debian's GA is not installed (libglobalarrays-dev)"
+            );
+            cmd.arg("-I/usr/include")
+                .arg(&src)
+                .arg("-o")
+                .arg(&tmp)
+                .arg(&ga)
+                .arg(lib.join("libarmci-openmpi.a"))
+                .args([
+                    "-lscalapack-openmpi",
+                    "-llapack",
+                    "-lblas",
+                    "-lgfortran",
+                    "-lm",
+                ]);
+        }
+    }
+    let out = cmd.output().expect("run the compiler");
+    assert!(
+        out.status.success(),
+        "building {source} against {ga:?} GA failed:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::rename(&tmp, &exe).expect("move the program into place");
+    exe
+}
+
+/// Runs a program built by [`build`] on `np` compute ranks: ours beside one
+/// `ga-server`, Debian's alone. `env` is set for every rank.
+pub fn run(exe: &Path, ga: Ga, np: u32, args: &[&str], env: &[(&str, &str)]) -> Run {
+    let mut cmd = Command::new("mpiexec");
+    for (k, v) in env {
+        cmd.arg("-x").arg(format!("{k}={v}"));
+    }
+    cmd.arg("-n").arg(np.to_string()).arg(exe).args(args);
+    if ga == Ga::Ours {
+        let server = stage().join("bin/ga-server");
+        assert!(server.is_file(), "{} is not installed", server.display());
+        cmd.args([":", "-n", "1"]).arg(server);
+    }
+    mpi_env(&mut cmd);
+    run_with_timeout(cmd, Duration::from_secs(120))
+}
+
+/// The program's tally line (`NAME: N passed, 0 failed` from C programs,
+/// `NAME: N checks passed, 0 failed` from Fortran ones) shows no failure
+/// and at least `min` checks.
+pub fn assert_tally(r: &Run, name: &str, what: &str, min: u32) {
+    r.assert_ok(what);
+    let line = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with(&format!("{name}: ")))
+        .unwrap_or_else(|| panic!("{what}: no tally line\n{}\n{}", r.stdout, r.stderr));
+    assert!(line.ends_with(", 0 failed"), "{what}: {line}\n{}", r.stderr);
+    let n: u32 = line[name.len() + 2..]
+        .split(' ')
+        .next()
+        .and_then(|x| x.parse().ok())
+        .unwrap_or(0);
+    assert!(n >= min, "{what}: only {n} checks ran ({line})");
+}
+
+/// Runs `source` against Debian's GA and ours on each of `ranks` compute
+/// ranks, then ours once more on `remote` ranks with every operation
+/// through the data server (`MPBRIDGE_GA_REMOTE=1`): both pass their own
+/// checks (at least `min`) and print the same standard output.
+pub fn same_as_debian(source: &str, name: &str, min: u32, ranks: &[u32], remote: u32) {
+    let ours = build(source, Ga::Ours);
+    let theirs = build(source, Ga::Debian);
+    for &np in ranks {
+        let want = run(&theirs, Ga::Debian, np, &[], &[]);
+        assert_tally(
+            &want,
+            name,
+            &format!("{name} with Debian's GA on {np} ranks"),
+            min,
+        );
+        let got = run(&ours, Ga::Ours, np, &[], &[]);
+        assert_tally(&got, name, &format!("{name} on {np} ranks"), min);
+        assert_eq!(
+            got.stdout, want.stdout,
+            "{name} on {np} ranks differs from Debian's GA"
+        );
+    }
+    let want = run(&theirs, Ga::Debian, remote, &[], &[]);
+    let got = run(&ours, Ga::Ours, remote, &[], &[("MPBRIDGE_GA_REMOTE", "1")]);
+    assert_tally(
+        &got,
+        name,
+        &format!("{name} through the server on {remote} ranks"),
+        min,
+    );
+    assert_eq!(
+        got.stdout, want.stdout,
+        "{name} through the server on {remote} ranks differs from Debian's GA"
+    );
+}
