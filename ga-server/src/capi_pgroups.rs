@@ -436,7 +436,7 @@ pub extern "C" fn NGA_Get_pgroup_size(grp: c_int) -> c_int {
 
 /// Returns the MPI communicator of group `grp` (this process must be in it).
 #[no_mangle]
-pub extern "C" fn GA_MPI_Comm_pgroup(grp: c_int) -> mpi_sys::MPI_Comm {
+pub extern "C" fn GA_MPI_Comm_pgroup(grp: c_int) -> shim_core::mpi::RawComm {
     const CALL: &str = "GA_MPI_Comm_pgroup";
     run(CALL, || pgroups::raw_comm(CALL, grp))
 }

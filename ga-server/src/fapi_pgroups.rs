@@ -226,7 +226,7 @@ pub extern "C" fn ga_get_pgroup_size_(g: *const FInt) -> FInt {
 pub extern "C" fn ga_mpi_comm_pgroup_(comm: *mut FInt, g: *const FInt) {
     const C: &str = "ga_mpi_comm_pgroup";
     entry(C, || {
-        let c = ptr::comm_c2f(ok(C, pgroups::raw_comm(C, grp(C, g))));
+        let c = ok(C, pgroups::fortran_comm(C, grp(C, g)));
         out(C, comm, c)
     })
 }
@@ -237,7 +237,7 @@ pub extern "C" fn ga_mpi_comm_pgroup_(comm: *mut FInt, g: *const FInt) {
 pub extern "C" fn ga_mpi_comm_pgroup_default_(comm: *mut FInt) {
     const C: &str = "ga_mpi_comm_pgroup_default";
     entry(C, || {
-        let c = ptr::comm_c2f(ok(C, pgroups::raw_comm(C, pgroups::default_group())));
+        let c = ok(C, pgroups::fortran_comm(C, pgroups::default_group()));
         out(C, comm, c)
     })
 }

@@ -225,7 +225,7 @@ pub fn periodic_len(
 
 fn barrier(call: &'static str, c: &Client) -> GaResult<()> {
     std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
-    c.comm.barrier().map_err(|e| GaError::new(call, e))?;
+    c.comm.barrier().map_err(GaError::backend(call))?;
     std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
     Ok(())
 }

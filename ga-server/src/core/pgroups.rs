@@ -16,8 +16,9 @@
 
 use super::types::{GaError, GaResult};
 use super::{gops, nnodes, nodeid};
-use crate::sys::{self, ReduceOp};
+use shim_core::collective::{Group, ReduceOp};
 use shim_core::mpi::Comm as MpiComm;
+use shim_core::mpi::Root;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
@@ -87,10 +88,6 @@ fn rank_in(call: &'static str, h: i32, members: &[i32]) -> GaResult<i32> {
         .position(|&m| m == me)
         .map(|r| r as i32)
         .ok_or_else(|| GaError::new(call, format!("process {me} is not in processor group {h}")))
-}
-
-fn raw(c: MpiComm) -> sys::Comm {
-    sys::Comm(c.raw())
 }
 
 fn core_err(call: &'static str) -> impl Fn(shim_core::CoreError) -> GaError {
@@ -189,9 +186,9 @@ pub fn split_color(call: &'static str, grp: i32, color: i64) -> GaResult<i32> {
     }
     let (members, comm) = group(call, grp)?;
     let my = rank_in(call, grp, &members)?;
-    let all = raw(comm)
+    let all = comm
         .allgather(&color.to_le_bytes())
-        .map_err(|e| GaError::new(call, e))?;
+        .map_err(GaError::backend(call))?;
     let sub: Vec<i32> = all
         .chunks_exact(8)
         .enumerate()
@@ -232,7 +229,7 @@ pub fn destroy(call: &'static str, grp: i32) -> GaResult<()> {
     });
     match g {
         Some(g) => {
-            raw(g.comm).barrier().map_err(|e| GaError::new(call, e))?;
+            g.comm.barrier().map_err(GaError::backend(call))?;
             if g.comm != MpiComm::self_comm() {
                 g.comm.free().map_err(core_err(call))?;
             }
@@ -290,7 +287,7 @@ pub fn sync(call: &'static str, grp: i32) -> GaResult<()> {
     }
     let (_, comm) = group(call, grp)?;
     std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
-    raw(comm).barrier().map_err(|e| GaError::new(call, e))
+    comm.barrier().map_err(GaError::backend(call))
 }
 
 /// `GA_Pgroup_brdcst`: `buf` from group rank `root` to the group.
@@ -302,9 +299,8 @@ pub fn brdcst(call: &'static str, grp: i32, buf: &mut [u8], root: i64) -> GaResu
             format!("root {root} is not in group {grp} of {} processes", m.len()),
         ));
     }
-    raw(comm)
-        .bcast(buf, root as i32)
-        .map_err(|e| GaError::new(call, e))
+    comm.bcast(buf, Root::Rank(root as i32))
+        .map_err(GaError::backend(call))
 }
 
 /// `GA_Pgroup_*gop`: element-wise reduction over `grp` with a TCGMSG op.
@@ -323,12 +319,9 @@ pub fn gop<T: gops::Num>(
             *v = v.abs();
         }
     }
-    for chunk in x.chunks_mut(65536) {
-        raw(comm)
-            .allreduce(chunk, r)
-            .map_err(|e| GaError::new(call, e))?;
-    }
-    Ok(())
+    Group::of(comm)
+        .allreduce_elems(x, r)
+        .map_err(GaError::backend(call))
 }
 
 // The program's view: the default group.
@@ -376,6 +369,11 @@ pub fn app_gop<T: gops::Num>(
 }
 
 /// `GA_MPI_Comm_pgroup`: the raw communicator of `grp`.
-pub fn raw_comm(call: &'static str, grp: i32) -> GaResult<mpi_sys::MPI_Comm> {
+pub fn raw_comm(call: &'static str, grp: i32) -> GaResult<shim_core::mpi::RawComm> {
     Ok(group(call, grp)?.1.raw())
+}
+
+/// The Fortran handle of group `grp`'s communicator.
+pub fn fortran_comm(call: &'static str, grp: i32) -> GaResult<i64> {
+    Ok(group(call, grp)?.1.fortran_handle())
 }
