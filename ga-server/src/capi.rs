@@ -23,8 +23,7 @@ use std::sync::Mutex;
 /// `ga_nbhdl_t` (GA's `Integer`).
 pub type NbHdl = c_long;
 
-/// GA's largest number of dimensions.
-const MAX_DIM: usize = 7;
+use crate::ptr::MAX_DIM;
 
 /// Runs an entry point: the panic boundary, then GA's error handling
 /// (message and abort of the job).

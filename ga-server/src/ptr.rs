@@ -1,6 +1,8 @@
-//! The crate's one pointer-conversion module: views of mapped shared memory
-//! as bytes and atomics. Every function checks that the range it touches lies
-//! inside the mapping, so callers stay in safe code.
+//! Pointer conversions over mapped shared memory: views of a mapping as
+//! bytes and atomics. Every function checks that the range it touches lies
+//! inside the mapping, so callers stay in safe code. The crate's other
+//! pointer modules are the ABI edges (`capi_ptr`: C arguments, `fapi_ptr`:
+//! Fortran arguments) and the C-library edge (`sys`).
 
 use crate::sys::Mapping;
 use std::sync::atomic::{AtomicI32, AtomicI64, AtomicU32};

@@ -3,11 +3,17 @@
 //! - [`consts`]: every constant of `pvm3.h` with its exact value.
 //! - [`errors`]: error codes, their texts, and PVM's error reporting.
 //! - [`pack`]: message buffers and packing (XDR, raw, in place).
-//! - [`task`], [`ops`], [`msgstate`]: an enrolled task and its operations.
+//! - [`task`], [`ops`], [`msgstate`]: an enrolled task and its operations,
+//!   exit notices included (from goodbyes and from processes found gone).
+//! - [`groups`]: dynamic groups, kept by the first process.
+//! - [`mbox`]: the mailbox.
 //! - [`state`]: the process's task and PVM's error reporting.
-//! - [`capi`]: the C ABI of `pvm3.h`.
+//! - [`capi`]: the C ABI of `pvm3.h`; [`capi_groups`]: that of `libgpvm3`.
 //! - [`capi_extra`]: the rest of it (headers, recvf, handlers, tasks,
-//!   machine control, mailbox entry points); [`mbox`]: the mailbox.
+//!   machine control, mailbox entry points).
+//! - [`fapi`]: the Fortran routines of `libfpvm3`.
+//! - [`rust_api`]: the safe Rust API (Ensemble's loader uses it).
+//! - `ptr`: the pointer conversions of the C and Fortran ABIs.
 
 pub mod capi;
 pub mod capi_extra;
