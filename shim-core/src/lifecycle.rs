@@ -139,12 +139,17 @@ pub fn leave(m: Membership) -> CoreResult<()> {
 
 /// Finalises MPI, unless a process of this one's own MPI job died: then
 /// `MPI_Finalize` would wait for it for good (Open MPI synchronises the
-/// whole job in it), so the process ends without it. Only a job that
-/// survives deaths (Open MPI's recovery mode) gets that far; its traffic
-/// is complete by then. A peer that dies while this process is already in
+/// whole job in it), so the process ends without it. Only in a job that
+/// survives deaths (Open MPI's recovery mode, which tolerates such an
+/// exit); its traffic is complete by then. A peer that dies while this process is already in
 /// `MPI_Finalize` is caught by a watch that ends the process (with the
 /// exit status it was ending with) once a look finds it gone.
 fn finalize_unless_orphaned(orphaned: bool, peers: Vec<u32>) -> CoreResult<()> {
+    // Without recovery mode a death has ended the job already, and a
+    // process that skips any part of MPI_Finalize would count as a crash.
+    if !mpi::recovery_mode() {
+        return mpi::finalize();
+    }
     if orphaned {
         return Ok(());
     }

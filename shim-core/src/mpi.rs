@@ -212,6 +212,18 @@ pub fn at_exit_with_status(f: extern "C" fn(c_int, *mut c_void)) -> bool {
     unsafe { on_exit(f, ptr::null_mut()) == 0 }
 }
 
+/// Whether the job runs in Open MPI's recovery mode (it survives the death
+/// of a process), as the launcher tells every process through its
+/// environment.
+pub fn recovery_mode() -> bool {
+    std::env::var("OMPI_MCA_orte_enable_recovery").is_ok_and(|v| {
+        matches!(
+            v.trim().to_ascii_lowercase().as_str(),
+            "1" | "true" | "yes" | "on" | "enabled"
+        )
+    })
+}
+
 /// Ends the process at once with `status`, after flushing C's streams
 /// (no exit handlers run).
 pub fn exit_immediately(status: i32) -> ! {
