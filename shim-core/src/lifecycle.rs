@@ -139,11 +139,12 @@ pub fn leave(m: Membership) -> CoreResult<()> {
 
 /// Finalises MPI, unless a process of this one's own MPI job died: then
 /// `MPI_Finalize` would wait for it for good (Open MPI synchronises the
-/// whole job in it), so the process ends without it. Only in a job that
-/// survives deaths (Open MPI's recovery mode, which tolerates such an
-/// exit); its traffic is complete by then. A peer that dies while this process is already in
-/// `MPI_Finalize` is caught by a watch that ends the process (with the
-/// exit status it was ending with) once a look finds it gone.
+/// whole job in it), so the process goes on without it. Only in a job
+/// that survives deaths (Open MPI's recovery mode, which tolerates such an
+/// exit); its traffic is complete by then. A peer that dies while this
+/// process is already in `MPI_Finalize` is caught by a watch that ends the
+/// process (with the exit status it was ending with, else 0) once a look
+/// finds it gone: code after `pvm_exit` does not run then.
 fn finalize_unless_orphaned(orphaned: bool, peers: Vec<u32>) -> CoreResult<()> {
     // Without recovery mode a death has ended the job already, and a
     // process that skips any part of MPI_Finalize would count as a crash.
