@@ -1,5 +1,7 @@
 //! `mpbridge run`: find `mpiexec`, tell which MPI it belongs to, build the
-//! command line and environment, and hand over to it.
+//! command line and environment, and hand over to it (for a PVM job, which
+//! survives dying tasks, run it and report how its ranks ended instead:
+//! `pvm_faults`).
 
 use std::ffi::{OsStr, OsString};
 use std::os::unix::process::CommandExt;
