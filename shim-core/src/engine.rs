@@ -433,13 +433,6 @@ impl Engine {
         }
     }
 
-    /// Whether a process of this one's own MPI world is known to have died.
-    pub fn world_has_dead_peer(&self) -> bool {
-        self.world_ids
-            .iter()
-            .any(|id| *id != self.me && !self.peer_alive(*id))
-    }
-
     /// Process ids of the other processes of this one's own MPI world that
     /// run on this node.
     pub fn world_peer_pids(&self) -> Vec<u32> {
@@ -1196,19 +1189,31 @@ impl Engine {
         if peers.iter().any(|p| self.peer_alive(*p)) {
             return Ok(());
         }
-        let Some(link) = self.links[idx].take() else {
+        let Some(link) = self.detach_link(idx) else {
             return Ok(());
         };
+        for p in &link.peers {
+            // Sends waiting for a link to the dead never go.
+            self.waiting_for_link.remove(p);
+        }
+        link.comm.free()
+    }
+
+    /// Takes link `idx` out of use: its peers lose their routes and rings
+    /// and are not reconnected to (a process of another spawn that left or
+    /// died), and its standing receive goes. The caller releases the
+    /// communicator.
+    fn detach_link(&mut self, idx: usize) -> Option<Link> {
+        let link = self.links[idx].take()?;
         for p in &link.peers {
             if let Some(ch) = self.shm.as_mut() {
                 ch.disconnect(*p);
             }
             self.routes.remove(p);
             self.unreachable.insert(*p);
-            self.waiting_for_link.remove(p);
         }
         self.listeners.remove(link.listener);
-        link.comm.free()
+        Some(link)
     }
 
     /// Releases the link that reaches `peer` (collective with the other side).
@@ -1216,18 +1221,9 @@ impl Engine {
         let Some(Route::Link(idx, _)) = self.routes.get(&peer).copied() else {
             return Ok(());
         };
-        let Some(link) = self.links[idx].take() else {
+        let Some(link) = self.detach_link(idx) else {
             return Ok(());
         };
-        for p in &link.peers {
-            if let Some(ch) = self.shm.as_mut() {
-                ch.disconnect(*p);
-            }
-            self.routes.remove(p);
-            // A process of another spawn that left is not reconnected to.
-            self.unreachable.insert(*p);
-        }
-        self.listeners.remove(link.listener);
         // Sends still queued on this link would block the disconnect.
         let deadline = std::time::Instant::now() + std::time::Duration::from_millis(500);
         while !self.pending_sends.is_empty() && std::time::Instant::now() < deadline {

@@ -122,22 +122,22 @@ pub fn leave(m: Membership) -> CoreResult<()> {
     run_finalize_hooks();
     let mut life = lock(&LIFE);
     let mut eng = ENGINE.lock();
-    let (mut orphaned, mut peers) = (false, Vec::new());
+    let mut peers = Vec::new();
     if let Some(mut e) = eng.take() {
         // Batches whose processes are all gone go back to the registry.
         let _ = e.release_finished_batches();
-        orphaned = e.world_has_dead_peer();
         peers = e.world_peer_pids();
         e.shutdown()?;
     }
     if life.we_initialized && !mpi::is_finalized() {
         life.we_initialized = false;
-        finalize_unless_orphaned(orphaned, peers)?;
+        finalize_unless_orphaned(peers)?;
     }
     Ok(())
 }
 
-/// Finalises MPI, unless a process of this one's own MPI job died: then
+/// Finalises MPI, unless a process of this one's own MPI job on this node
+/// (`peers`: their process ids) died: then
 /// `MPI_Finalize` would wait for it for good (Open MPI synchronises the
 /// whole job in it), so the process goes on without it. Only in a job
 /// that survives deaths (Open MPI's recovery mode, which tolerates such an
@@ -145,17 +145,15 @@ pub fn leave(m: Membership) -> CoreResult<()> {
 /// process is already in `MPI_Finalize` is caught by a watch that ends the
 /// process (with the exit status it was ending with, else 0) once a look
 /// finds it gone: code after `pvm_exit` does not run then.
-fn finalize_unless_orphaned(orphaned: bool, peers: Vec<u32>) -> CoreResult<()> {
+fn finalize_unless_orphaned(peers: Vec<u32>) -> CoreResult<()> {
     // Without recovery mode a death has ended the job already, and a
     // process that skips any part of MPI_Finalize would count as a crash.
-    if !mpi::recovery_mode() {
+    if !mpi::recovery_mode() || peers.is_empty() {
         return mpi::finalize();
     }
-    if orphaned {
+    let any_dead = |peers: &[u32]| peers.iter().any(|pid| !crate::shm::pid_alive(*pid));
+    if any_dead(&peers) {
         return Ok(());
-    }
-    if peers.is_empty() {
-        return mpi::finalize();
     }
     let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let watching = done.clone();
@@ -167,7 +165,7 @@ fn finalize_unless_orphaned(orphaned: bool, peers: Vec<u32>) -> CoreResult<()> {
                 if watching.load(std::sync::atomic::Ordering::Acquire) {
                     return;
                 }
-                if peers.iter().any(|pid| !crate::shm::pid_alive(*pid)) {
+                if any_dead(&peers) {
                     mpi::exit_immediately(crate::exit_status::recorded().unwrap_or(0));
                 }
             }
@@ -224,15 +222,14 @@ pub fn finish_process() {
         }
         let mut life = lock(&LIFE);
         life.layers.clear();
-        let (mut orphaned, mut peers) = (false, Vec::new());
+        let mut peers = Vec::new();
         if let Some(mut e) = ENGINE.lock().take() {
-            orphaned = e.world_has_dead_peer();
             peers = e.world_peer_pids();
             let _ = e.shutdown();
         }
         if life.we_initialized && !mpi::is_finalized() {
             life.we_initialized = false;
-            let _ = finalize_unless_orphaned(orphaned, peers);
+            let _ = finalize_unless_orphaned(peers);
         }
     });
 }
