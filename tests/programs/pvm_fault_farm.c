@@ -23,12 +23,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
-#include <unistd.h>
 #include "tally.h"
 
 #define WORK_TAG 1
 #define RESULT_TAG 2
 #define DYING_TAG 3
+#define HEARD_TAG 4
 #define EXIT_TAG 99
 #define MAX_WORKERS 8
 
@@ -84,8 +84,8 @@ static int worker(const char *faults, int skip) {
     pvm_initsend(PvmDataDefault);
     pvm_pkint(&n, 1, 1);
     pvm_send(master, DYING_TAG);
-    /* Let the word reach the master before the process goes. */
-    usleep(100 * 1000);
+    /* The process goes once the master has its word. */
+    pvm_recv(master, HEARD_TAG);
     if (strcmp(fault, "kill") == 0) raise(SIGKILL);
     if (strcmp(fault, "abort") == 0) abort();
     if (strcmp(fault, "exit3") == 0) exit(3);
@@ -152,6 +152,8 @@ int main(int argc, char **argv) {
         if (tag == DYING_TAG) {
             last_word[w] = now_s();
             open_events--;
+            pvm_initsend(PvmDataDefault);
+            pvm_send(src, HEARD_TAG);
         } else if (tag == RESULT_TAG) {
             result[w] = v;
             done[w] = 1;

@@ -3,7 +3,7 @@ c     this program. By its place among its siblings the first kills
 c     itself with SIGKILL, the second calls abort, the third stops
 c     without pvmfexit; each first tells the parent it is about to go.
 c     The parent asked for their exits with pvmfnotify; it checks one
-c     notice per child, each within 2 s of the child's end, that
+c     notice per child, each within 2 s of the child's last word, that
 c     pvmfpstat then says PvmNoTask, and that it ends well itself.
 c     Ends with 'pvmf_fault: N passed, M failed'.
       program pvmffault
@@ -33,8 +33,8 @@ c        A child: its place among the siblings says how it ends.
          call pvmfinitsend(PVMDEFAULT, bufid)
          call pvmfpack(INTEGER4, sv, 1, 1, info)
          call pvmfsend(ptid, 3, info)
-c        Let the word arrive before the process goes.
-         call sleep(1)
+c        The process goes once the parent has its word.
+         call pvmfrecv(ptid, 4, bufid)
          if (idx .eq. 0) call kill(getpid(), 9)
          if (idx .eq. 1) call abort()
          stop
@@ -67,6 +67,8 @@ c        Let the word arrive before the process goes.
          call system_clock(count, rate)
          if (tag .eq. 3) then
             nword = nword + 1
+            call pvmfinitsend(PVMDEFAULT, bufid)
+            call pvmfsend(src, 4, info)
             if (sv(1) .ge. 0 .and. sv(1) .le. 2) then
                tword(sv(1) + 1) = count
             end if
@@ -81,9 +83,8 @@ c        Let the word arrive before the process goes.
                call ok(.not. seen(j), 'one notice per child')
                seen(j) = .true.
                call ok(tword(j) .gt. 0, 'notice after the last word')
-c              The child goes 1 s after its word: 2 s for the notice.
-               call ok(dble(count - tword(j)) / dble(rate) .lt. 3d0,
-     &                 'notice within 2 s of the exit')
+               call ok(dble(count - tword(j)) / dble(rate) .lt. 2d0,
+     &                 'notice within 2 s of the last word')
             end if
          end if
    30 continue
