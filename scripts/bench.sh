@@ -70,6 +70,10 @@ hpf matmul-2x2 pdgemm 33554432 1.1
 hpf matmul-1x2 pdgemm 33554432 1.1
 hpf sum mpi 33554432 1.1
 hpf cshift mpi 33554432 1.1
+express excombine mpi 64 1.3
+express excombine-user mpi-op 64 1.3
+express exconcat mpi 1024 1.2
+express exbroadcast mpi 65536 1.1
 '
 # Core ping-pong from 64 B to 4 KiB: at most 1.0 at every size.
 for ((bytes = 64; bytes <= 4096; bytes *= 2)); do

@@ -12,10 +12,32 @@
 use crate::error::CoreError;
 use crate::mpi::{self, check, Comm};
 use mpi_sys as sys;
+use std::cell::Cell;
 use std::os::raw::{c_int, c_void};
 
 /// MPI tag `MPI_Comm_create_group` uses to keep group creations apart.
 const CREATE_GROUP_TAG: c_int = 0x4558;
+
+/// Bytes of the length that leads each slot of [`Group::allgatherv`].
+const LEN_HEADER: usize = 8;
+
+/// Largest waste per member that a padded slot may cost before
+/// [`Group::allgatherv`] goes back to exchanging lengths first.
+const SLOT_SLACK: usize = 4096;
+
+/// The slot size of the next gather after one of `lens` (adding up to
+/// `total`): the longest contribution, unless padding every member to it
+/// would waste more than [`SLOT_SLACK`] bytes each or overflow MPI's count.
+fn next_slot(lens: &[usize], total: usize) -> usize {
+    let longest = lens.iter().copied().max().unwrap_or(0);
+    let padded = (LEN_HEADER + longest).saturating_mul(lens.len());
+    let fits = padded <= c_int::MAX as usize;
+    if fits && longest.saturating_mul(lens.len()) <= total + SLOT_SLACK * lens.len() {
+        longest
+    } else {
+        0
+    }
+}
 
 fn count(n: usize, what: &str) -> Result<c_int, CoreError> {
     c_int::try_from(n).map_err(|_| CoreError::InvalidArgument(format!("{what} too long for MPI")))
@@ -116,6 +138,9 @@ impl ReduceOp {
 pub struct Group {
     raw: sys::MPI_Comm,
     owned: bool,
+    /// Bytes of each contribution that travel in the fixed slots of the
+    /// next [`allgatherv`](Group::allgatherv); the same on every member.
+    gather_slot: Cell<usize>,
 }
 
 // SAFETY: an MPI communicator handle is an opaque identifier that MPI
@@ -128,6 +153,7 @@ impl Group {
         Group {
             raw: comm.raw(),
             owned: false,
+            gather_slot: Cell::new(0),
         }
     }
 
@@ -166,6 +192,7 @@ impl Group {
         Ok(Group {
             raw: out,
             owned: true,
+            gather_slot: Cell::new(0),
         })
     }
 
@@ -218,36 +245,86 @@ impl Group {
 
     /// Gathers every member's `mine` (any length) onto every member, in
     /// group rank order: the concatenation and each member's length.
+    ///
+    /// Each member's contribution travels with its length in one
+    /// `MPI_Allgather` of fixed slots, as long as it fits the slot size the
+    /// group remembers from its previous gather; only the part of a longer
+    /// contribution past the slot follows in an `MPI_Allgatherv`. So a
+    /// repeated gather of similar sizes costs one collective, not a length
+    /// exchange plus the data. Every member computes the same next slot
+    /// size from the same lengths, so the slots agree without a message.
     pub fn allgatherv(&self, mine: &[u8]) -> Result<(Vec<u8>, Vec<usize>), CoreError> {
         let size = self.size()? as usize;
-        let my_len = count(mine.len(), "contribution")?;
-        let mut lens: Vec<c_int> = vec![0; size];
-        // SAFETY: one int sent, `size` ints received, valid for the call.
+        let slot = self.gather_slot.get();
+        let width = LEN_HEADER + slot;
+        let mut block = vec![0u8; width];
+        block[..LEN_HEADER].copy_from_slice(&(mine.len() as u64).to_le_bytes());
+        let head = mine.len().min(slot);
+        block[LEN_HEADER..LEN_HEADER + head].copy_from_slice(&mine[..head]);
+        let mut slots = vec![0u8; width * size];
+        let n = count(width, "gather slot")?;
+        count(width * size, "gathered slots")?;
+        // SAFETY: `block` holds n bytes and `slots` n bytes per member,
+        // both valid for the blocking call.
         check(
             unsafe {
                 sys::MPI_Allgather(
-                    &my_len as *const c_int as *const c_void,
-                    1,
-                    sys::RSMPI_INT32_T,
-                    lens.as_mut_ptr() as *mut c_void,
-                    1,
-                    sys::RSMPI_INT32_T,
+                    block.as_ptr() as *const c_void,
+                    n,
+                    sys::RSMPI_UINT8_T,
+                    slots.as_mut_ptr() as *mut c_void,
+                    n,
+                    sys::RSMPI_UINT8_T,
                     self.raw,
                 )
             },
             "MPI_Allgather",
         )?;
-        let mut displs: Vec<c_int> = Vec::with_capacity(size);
+        let mut lens = Vec::with_capacity(size);
+        for s in slots.chunks(width) {
+            let mut len = [0u8; LEN_HEADER];
+            len.copy_from_slice(&s[..LEN_HEADER]);
+            lens.push(usize::try_from(u64::from_le_bytes(len)).map_err(|_| {
+                CoreError::InvalidArgument("a gathered length does not fit memory".into())
+            })?);
+        }
+        let total: usize = lens.iter().sum();
+        let tails: Vec<usize> = lens.iter().map(|&l| l.saturating_sub(slot)).collect();
+        let tail = if tails.iter().any(|&t| t > 0) {
+            Some(self.allgatherv_known(&mine[head..], &tails)?)
+        } else {
+            None
+        };
+        let mut all = Vec::with_capacity(total);
+        let mut at = 0;
+        for (i, s) in slots.chunks(width).enumerate() {
+            all.extend_from_slice(&s[LEN_HEADER..LEN_HEADER + lens[i].min(slot)]);
+            if let Some(t) = &tail {
+                all.extend_from_slice(&t[at..at + tails[i]]);
+                at += tails[i];
+            }
+        }
+        self.gather_slot.set(next_slot(&lens, total));
+        Ok((all, lens))
+    }
+
+    /// `MPI_Allgatherv` of contributions whose lengths every member knows
+    /// (`lens`, in group rank order; `mine` must be this member's).
+    fn allgatherv_known(&self, mine: &[u8], lens: &[usize]) -> Result<Vec<u8>, CoreError> {
+        let my_len = count(mine.len(), "contribution")?;
+        let mut counts: Vec<c_int> = Vec::with_capacity(lens.len());
+        let mut displs: Vec<c_int> = Vec::with_capacity(lens.len());
         let mut total: usize = 0;
-        for &l in &lens {
+        for &l in lens {
             displs.push(count(total, "concatenation")?);
-            total += l.max(0) as usize;
+            counts.push(count(l, "contribution")?);
+            total += l;
         }
         count(total, "concatenation")?;
         // At least one byte, so an empty result never shares its dangling
         // address with an empty contribution (MPI refuses aliased buffers).
         let mut all = vec![0u8; total.max(1)];
-        // SAFETY: `mine` holds my_len bytes; `all` holds the sum of `lens`
+        // SAFETY: `mine` holds my_len bytes; `all` holds the sum of `counts`
         // bytes at the offsets `displs`; all valid for the blocking call.
         check(
             unsafe {
@@ -256,7 +333,7 @@ impl Group {
                     my_len,
                     sys::RSMPI_UINT8_T,
                     all.as_mut_ptr() as *mut c_void,
-                    lens.as_ptr(),
+                    counts.as_ptr(),
                     displs.as_ptr(),
                     sys::RSMPI_UINT8_T,
                     self.raw,
@@ -265,7 +342,7 @@ impl Group {
             "MPI_Allgatherv",
         )?;
         all.truncate(total);
-        Ok((all, lens.iter().map(|&l| l.max(0) as usize).collect()))
+        Ok(all)
     }
 
     /// Reduces `buf` (elements of `elem`, native byte order) element-wise

@@ -472,6 +472,30 @@ static void t_concat(void)
     } else {
         EXPECT(r, EXNOTMEMBER);
     }
+    /* Lengths that change from call to call on the same nodes: equal,
+     * growing, one node far longer than the rest, empty, shrinking. Each
+     * node's part is its own byte pattern, so any slip shows. */
+    static const int rounds[][2] = {{16, 0}, {16, 0}, {40, 3}, {9000, 0},
+                                    {5, 7000}, {0, 0}, {0, 1}, {3, 0}};
+    static unsigned char part[9000 + 7000 * 8], all[8 * (9000 + 7000 * 8)];
+    int seq_ok = 1;
+    for (unsigned r = 0; r < sizeof rounds / sizeof rounds[0]; r++) {
+        int want = 0, mine = 0;
+        for (int k = 0; k < n; k++) {
+            int len = rounds[r][0] + rounds[r][1] * k;
+            if (k == me)
+                mine = len;
+            want += len;
+        }
+        for (int i = 0; i < mine; i++)
+            part[i] = (unsigned char)(r * 31 + me * 7 + i);
+        int got = exconcat(part, mine, all, sizeof all, ALLNODES, NULL, 0);
+        seq_ok &= got == want;
+        for (int k = 0, pos = 0; k < n && got == want; k++)
+            for (int i = 0; i < rounds[r][0] + rounds[r][1] * k; i++)
+                seq_ok &= all[pos++] == (unsigned char)(r * 31 + k * 7 + i);
+    }
+    CHECK(seq_ok, "exconcat of lengths that change between calls");
     section("exconcat");
 }
 
