@@ -7,7 +7,9 @@
  * Rows (rank 0 prints "RESULT op bytes ours_us baseline baseline_us ratio"
  * and, with --csv, appends "express,OP,BYTES,OURS,BASELINE,BASE_US,RATIO"):
  *   exwrite-exread   8 B and 4 MiB one-way time between nodes 0 and 1
- *                    (ping-pong / 2) against MPI_Send/MPI_Recv;
+ *                    (ping-pong / 2) against MPI_Send/MPI_Recv, and again
+ *                    against the core's own mpb_send/mpb_recv (baseline
+ *                    core): Express should cost what the core costs;
  *   excombine        8 doubles, ex_dsum over 4 nodes, against MPI_Allreduce;
  *   excombine-user   the same with a user function, against MPI_Allreduce
  *                    with an MPI_Op_create operation (baseline mpi-op);
@@ -18,6 +20,7 @@
  * batch of repetitions; the two kinds alternate which goes first.
  */
 #include <express.h>
+#include <mpbridge.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,6 +85,21 @@ static void mpi_trip(long bytes)
     } else {
         MPI_Recv(rbuf, (int)bytes, MPI_BYTE, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         MPI_Send(rbuf, (int)bytes, MPI_BYTE, peer, 1, MPI_COMM_WORLD);
+    }
+}
+
+static int core_ctx, core_peer;
+
+static void core_trip(long bytes)
+{
+    if (rank > 1)
+        return;
+    if (rank == 0) {
+        mpb_send(core_ctx, core_peer, 1, sbuf, (size_t)bytes);
+        mpb_recv(core_ctx, core_peer, 1, rbuf, (size_t)bytes, NULL, NULL, NULL);
+    } else {
+        mpb_recv(core_ctx, core_peer, 1, rbuf, (size_t)bytes, NULL, NULL, NULL);
+        mpb_send(core_ctx, core_peer, 1, rbuf, (size_t)bytes);
     }
 }
 
@@ -161,6 +179,16 @@ int main(int argc, char **argv)
             fprintf(stderr, "express_bench needs 4 or more ranks and a working Express\n");
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
+    if (mpb_init() != MPB_OK) {
+        fprintf(stderr, "express_bench: mpb_init failed\n");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    core_ctx = mpb_context("express_bench");
+    core_peer = mpb_world_id(1 - (rank > 1 ? 0 : rank));
+    if (core_ctx < 0 || core_peer < 0) {
+        fprintf(stderr, "express_bench: the core's context or peer id failed\n");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
     long maxb = 4L << 20;
     sbuf = malloc((size_t)maxb);
     rbuf = malloc((size_t)maxb * (size_t)(size > 4 ? size : 4));
@@ -174,6 +202,10 @@ int main(int argc, char **argv)
         double theirs = timed(mpi_trip, sizes[k], reps) / 2;
         double ours = timed(ex_trip, sizes[k], reps) / 2;
         report("exwrite-exread", sizes[k], ours, "mpi", theirs);
+        core_trip(sizes[k]);
+        double core = timed(core_trip, sizes[k], reps) / 2;
+        ours = timed(ex_trip, sizes[k], reps) / 2;
+        report("exwrite-exread", sizes[k], ours, "core", core);
     }
 
     for (int i = 0; i < 8; i++)
@@ -211,6 +243,7 @@ int main(int argc, char **argv)
         fclose(csv);
     free(sbuf);
     free(rbuf);
+    mpb_finalize();
     MPI_Finalize();
     return 0;
 }

@@ -70,6 +70,8 @@ hpf matmul-2x2 pdgemm 33554432 1.1
 hpf matmul-1x2 pdgemm 33554432 1.1
 hpf sum mpi 33554432 1.1
 hpf cshift mpi 33554432 1.1
+express exwrite-exread core 8 1.1
+express exwrite-exread core 4194304 1.1
 express excombine mpi 64 1.3
 express excombine-user mpi-op 64 1.3
 express exconcat mpi 1024 1.2
