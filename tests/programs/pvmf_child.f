@@ -52,16 +52,4 @@ c     Ends with 'pvmf_child: N passed, M failed'.
      &      nfail, ' failed'
       end
 
-      subroutine ok(cond, what)
-      implicit none
-      logical cond
-      character*(*) what
-      integer npass, nfail
-      common /tally/ npass, nfail
-      if (cond) then
-         npass = npass + 1
-      else
-         nfail = nfail + 1
-         print '(a,a)', 'FAILED: ', what
-      end if
-      end
+      include 'tally_fixed.inc'

@@ -102,16 +102,4 @@ c        The process goes once the parent has its word.
      &      nfail, ' failed'
       end
 
-      subroutine ok(cond, what)
-      implicit none
-      logical cond
-      character*(*) what
-      integer npass, nfail
-      common /tally/ npass, nfail
-      if (cond) then
-         npass = npass + 1
-      else
-         nfail = nfail + 1
-         print '(a,a)', 'FAILED: ', what
-      end if
-      end
+      include 'tally_fixed.inc'

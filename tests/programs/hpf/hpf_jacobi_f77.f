@@ -35,15 +35,15 @@ C     "hpf_jacobi_f77 rank R: P passed, F failed".
       COMMON /TALLY/ NPASS, NFAIL
 
       CALL HPF_INIT(IERR)
-      CALL CHECK(IERR .EQ. HPF_OK, 'HPF_INIT')
+      CALL OK(IERR .EQ. HPF_OK, 'HPF_INIT')
       CALL HPF_NPROCS(NP, IERR)
       DIMS(1) = 0
       DIMS(2) = 0
       CALL HPF_GRID_CREATE(2, DIMS, GRID, IERR)
-      CALL CHECK(IERR .EQ. HPF_OK, 'HPF_GRID_CREATE')
-      CALL CHECK(DIMS(1) * DIMS(2) .EQ. NP, 'grid sizes filled in')
+      CALL OK(IERR .EQ. HPF_OK, 'HPF_GRID_CREATE')
+      CALL OK(DIMS(1) * DIMS(2) .EQ. NP, 'grid sizes filled in')
       CALL HPF_GRID_INFO(GRID, ME, COORDS, IERR)
-      CALL CHECK(IERR .EQ. HPF_OK, 'HPF_GRID_INFO')
+      CALL OK(IERR .EQ. HPF_OK, 'HPF_GRID_INFO')
 
       DO 10 K = 1, 2
          LB(K) = 1
@@ -57,7 +57,7 @@ C     "hpf_jacobi_f77 rank R: P passed, F failed".
       EXT(2) = M
       CALL HPF_DAD_CREATE(GRID, 2, LB, EXT, DIST, BLK, PDIM, OLO, OHI,
      &                    DAD, IERR)
-      CALL CHECK(IERR .EQ. HPF_OK, 'HPF_DAD_CREATE (BLOCK, BLOCK)')
+      CALL OK(IERR .EQ. HPF_OK, 'HPF_DAD_CREATE (BLOCK, BLOCK)')
       DO 20 K = 1, 2
          DIST(K) = HPF_COLLAPSED
          PDIM(K) = 0
@@ -66,12 +66,12 @@ C     "hpf_jacobi_f77 rank R: P passed, F failed".
  20   CONTINUE
       CALL HPF_DAD_CREATE(GRID, 2, LB, EXT, DIST, BLK, PDIM, OLO, OHI,
      &                    WHOLE, IERR)
-      CALL CHECK(IERR .EQ. HPF_OK, 'HPF_DAD_CREATE (collapsed)')
+      CALL OK(IERR .EQ. HPF_OK, 'HPF_DAD_CREATE (collapsed)')
       CALL HPF_DAD_LOCAL_SHAPE(DAD, CNT, ALLOC, IERR)
-      CALL CHECK(IERR .EQ. HPF_OK .AND. ALLOC(1) .EQ. CNT(1) + 2 .AND.
+      CALL OK(IERR .EQ. HPF_OK .AND. ALLOC(1) .EQ. CNT(1) + 2 .AND.
      &           ALLOC(2) .EQ. CNT(2) + 2, 'local shape with overlap')
       IF (ALLOC(1) * ALLOC(2) .GT. MAXW) THEN
-         CALL CHECK(.FALSE., 'local array fits the work arrays')
+         CALL OK(.FALSE., 'local array fits the work arrays')
          STOP 1
       END IF
       GI0 = 1
@@ -123,18 +123,18 @@ C        rounding bound of N*M additions.
          OKRES = OKRES .AND. ABS(R - SRES(K)) .LE. BOUND
          CALL NEWOLD(WA, WB, CNT(1), CNT(2))
  100  CONTINUE
-      CALL CHECK(OKSH, 'overlap shifts')
-      CALL CHECK(OKRES, 'residuals equal the serial run')
+      CALL OK(OKSH, 'overlap shifts')
+      CALL OK(OKRES, 'residuals equal the serial run')
 
       CALL HPF_COPY(DAD, WA, WHOLE, G, HPF_REAL8, IERR)
-      CALL CHECK(IERR .EQ. HPF_OK, 'gather by HPF_COPY')
+      CALL OK(IERR .EQ. HPF_OK, 'gather by HPF_COPY')
       NBAD = 0
       DO 120 J = 1, M
          DO 110 I = 1, N
             IF (G(I, J) .NE. S(I, J)) NBAD = NBAD + 1
  110     CONTINUE
  120  CONTINUE
-      CALL CHECK(NBAD .EQ. 0, 'Jacobi result equals the serial run')
+      CALL OK(NBAD .EQ. 0, 'Jacobi result equals the serial run')
 
 C     The other intrinsics from Fortran on the final array:
 C     TRANSPOSE to an M x N (BLOCK, BLOCK) array, SUM along DIM 1 into a
@@ -155,7 +155,7 @@ C     with the serial result.
       CALL HPF_DAD_CREATE(GRID, 2, LB, TEXT, DIST, BLK, PDIM, OLO, OHI,
      &                    DTW, IERR)
       CALL HPF_TRANSPOSE(DAD, WA, DT, WT, HPF_REAL8, IERR)
-      CALL CHECK(IERR .EQ. HPF_OK, 'HPF_TRANSPOSE')
+      CALL OK(IERR .EQ. HPF_OK, 'HPF_TRANSPOSE')
       CALL HPF_COPY(DT, WT, DTW, GT, HPF_REAL8, IERR)
       NBAD = 0
       DO 160 J = 1, N
@@ -163,7 +163,7 @@ C     with the serial result.
             IF (GT(I, J) .NE. S(J, I)) NBAD = NBAD + 1
  150     CONTINUE
  160  CONTINUE
-      CALL CHECK(NBAD .EQ. 0, 'TRANSPOSE equals the serial one')
+      CALL OK(NBAD .EQ. 0, 'TRANSPOSE equals the serial one')
 
       DIST(1) = HPF_BLOCK
       PDIM(1) = 2
@@ -175,7 +175,7 @@ C     with the serial result.
      &                    OHI, DRW, IERR)
       CALL HPF_REDUCE_DIM(HPF_OP_SUM, DAD, HPF_REAL8, WA, 1, DR, WR,
      &                    IERR)
-      CALL CHECK(IERR .EQ. HPF_OK, 'HPF_REDUCE_DIM')
+      CALL OK(IERR .EQ. HPF_OK, 'HPF_REDUCE_DIM')
       CALL HPF_COPY(DR, WR, DRW, RW, HPF_REAL8, IERR)
       NBAD = 0
       DO 180 J = 1, M
@@ -186,10 +186,10 @@ C     with the serial result.
          IF (ABS(RW(J) - WANT) .GT. 1.0D-12 * (ABS(WANT) + 1))
      &      NBAD = NBAD + 1
  180  CONTINUE
-      CALL CHECK(NBAD .EQ. 0, 'SUM along DIM 1 equals the serial one')
+      CALL OK(NBAD .EQ. 0, 'SUM along DIM 1 equals the serial one')
 
       CALL HPF_CSHIFT(DAD, HPF_REAL8, WA, WS, 2, 2, IERR)
-      CALL CHECK(IERR .EQ. HPF_OK, 'HPF_CSHIFT')
+      CALL OK(IERR .EQ. HPF_OK, 'HPF_CSHIFT')
       CALL HPF_COPY(DAD, WS, WHOLE, SH, HPF_REAL8, IERR)
       NBAD = 0
       DO 200 J = 1, M
@@ -197,19 +197,19 @@ C     with the serial result.
             IF (SH(I, J) .NE. S(I, MOD(J + 1, M) + 1)) NBAD = NBAD + 1
  190     CONTINUE
  200  CONTINUE
-      CALL CHECK(NBAD .EQ. 0, 'CSHIFT equals the serial one')
+      CALL OK(NBAD .EQ. 0, 'CSHIFT equals the serial one')
       CALL HPF_REDUCE_DIM(HPF_OP_SUM, DAD, HPF_REAL8, WA, 3, DR, WR,
      &                    IERR)
-      CALL CHECK(IERR .EQ. HPF_EBADARG, 'DIM 3 refused')
+      CALL OK(IERR .EQ. HPF_EBADARG, 'DIM 3 refused')
 
 C     Errors come back in IERR, with a message.
       CALL HPF_SUM(9999, HPF_REAL8, WD, R, IERR)
-      CALL CHECK(IERR .EQ. HPF_EBADHANDLE, 'bad handle')
+      CALL OK(IERR .EQ. HPF_EBADHANDLE, 'bad handle')
       CALL HPF_ERROR_MESSAGE(MSG, IERR)
-      CALL CHECK(IERR .EQ. HPF_OK .AND. INDEX(MSG, 'hpf_sum') .GT. 0,
+      CALL OK(IERR .EQ. HPF_OK .AND. INDEX(MSG, 'hpf_sum') .GT. 0,
      &           'message names the call')
       CALL HPF_DAD_LOCAL_TO_GLOBAL(DAD, 3, 1, I, IERR)
-      CALL CHECK(IERR .EQ. HPF_EBADARG, 'DIM 3 of a rank-2 DAD')
+      CALL OK(IERR .EQ. HPF_EBADARG, 'DIM 3 of a rank-2 DAD')
 
       CALL HPF_DAD_FREE(DAD, IERR)
       CALL HPF_DAD_FREE(WHOLE, IERR)
@@ -218,7 +218,7 @@ C     Errors come back in IERR, with a message.
       CALL HPF_DAD_FREE(DR, IERR)
       CALL HPF_DAD_FREE(DRW, IERR)
       CALL HPF_FINALIZE(IERR)
-      CALL CHECK(IERR .EQ. HPF_OK, 'HPF_FINALIZE')
+      CALL OK(IERR .EQ. HPF_OK, 'HPF_FINALIZE')
       WRITE (*, '(A,I0,A,I0,A,I0,A)') 'hpf_jacobi_f77 rank ', ME, ': ',
      &      NPASS, ' passed, ', NFAIL, ' failed'
       IF (NFAIL .NE. 0) STOP 1
@@ -271,15 +271,4 @@ C     Initial values: fixed boundary values, zero inside.
  20   CONTINUE
       END
 
-      SUBROUTINE CHECK(COND, WHAT)
-      LOGICAL COND
-      CHARACTER*(*) WHAT
-      INTEGER NPASS, NFAIL
-      COMMON /TALLY/ NPASS, NFAIL
-      IF (COND) THEN
-         NPASS = NPASS + 1
-      ELSE
-         NFAIL = NFAIL + 1
-         WRITE (*, '(A,A)') 'FAILED: ', WHAT
-      END IF
-      END
+      include '../tally_fixed.inc'

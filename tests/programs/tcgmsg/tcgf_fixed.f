@@ -63,16 +63,4 @@ C     pfcopy: node 0 writes a file, every node gets its own copy
       call pend()
       end
 
-      subroutine ok(cond, what)
-      implicit none
-      logical cond
-      character*(*) what
-      integer npass, nfail
-      common /tally/ npass, nfail
-      if (cond) then
-         npass = npass + 1
-      else
-         nfail = nfail + 1
-         print '(a,a)', 'FAILED: ', what
-      end if
-      end
+      include '../tally_fixed.inc'
