@@ -1,6 +1,8 @@
 //! The TCGMSG C ABI: the `tcg_*` functions of `tcgmsg.h` (arguments by
-//! value) and the upper-case `NAME_` functions of `sndrcv.h` (every integer
-//! argument by reference as `long *`), plus `Error(char *, long)`.
+//! value), the upper-case `NAME_` functions of `sndrcv.h` that take a C
+//! string (`DGOP_`, `IGOP_`, `PFCOPY_`) or C's `argc`/`argv` (`PBEGIN_`),
+//! and `Error(char *, long)`. The other `NAME_` functions share their
+//! definitions with the Fortran routines in [`crate::by_reference`].
 //!
 //! TCGMSG has no error codes: a failure prints `<node>: <message> <code>
 //! (<hex>).` on standard output and standard error and ends the whole job
@@ -374,7 +376,7 @@ pub extern "C" fn tcg_ready() -> c_long {
     guard("tcg_ready", 0, || c_long::from(api::ready()))
 }
 
-// ---- NAME_ (sndrcv.h) ---------------------------------------------------------
+// ---- NAME_ (sndrcv.h) with C strings or argc/argv ----------------------------
 
 /// Same as [`tcg_pbegin`]. Returns nothing.
 #[no_mangle]
@@ -392,120 +394,6 @@ pub extern "C" fn tcgi_pbegin(_argc: c_int, _argv: *mut *mut c_char) {
 #[no_mangle]
 pub extern "C" fn tcgi_alt_pbegin(_argc: *mut c_int, _argv: *mut *mut *mut c_char) {
     run("tcgi_alt_pbegin", api::pbegin)
-}
-
-/// Same as [`tcg_pbeginf`]. Returns nothing.
-#[no_mangle]
-pub extern "C" fn PBEGINF_() {
-    run("PBEGINF_", api::pbegin)
-}
-
-/// Same as [`tcg_pbeginf`]. Returns nothing.
-#[no_mangle]
-pub extern "C" fn PBGINF_() {
-    run("PBGINF_", api::pbegin)
-}
-
-/// Same as [`tcg_pend`]; never returns.
-#[no_mangle]
-pub extern "C" fn PEND_() {
-    pend_guarded("PEND_")
-}
-
-/// Returns the number of TCGMSG processes.
-#[no_mangle]
-pub extern "C" fn NNODES_() -> c_long {
-    tcg_nnodes()
-}
-
-/// Returns this process's node number.
-#[no_mangle]
-pub extern "C" fn NODEID_() -> c_long {
-    tcg_nodeid()
-}
-
-/// [`tcg_snd`] with arguments by reference. Returns nothing.
-#[no_mangle]
-pub extern "C" fn SND_(
-    ty: *const c_long,
-    buf: *mut c_void,
-    lenbuf: *const c_long,
-    node: *const c_long,
-    sync: *const c_long,
-) {
-    const N: &str = "SND_";
-    run(N, || {
-        do_snd(
-            N,
-            arg(N, "type", ty)?,
-            buf,
-            arg(N, "lenbuf", lenbuf)?,
-            arg(N, "node", node)?,
-            arg(N, "sync", sync)?,
-        )
-    })
-}
-
-/// [`tcg_rcv`] with arguments by reference. Returns nothing.
-#[no_mangle]
-pub extern "C" fn RCV_(
-    ty: *const c_long,
-    buf: *mut c_void,
-    lenbuf: *const c_long,
-    lenmes: *mut c_long,
-    nodeselect: *const c_long,
-    nodefrom: *mut c_long,
-    sync: *const c_long,
-) {
-    const N: &str = "RCV_";
-    run(N, || {
-        do_rcv(
-            N,
-            arg(N, "type", ty)?,
-            buf,
-            arg(N, "lenbuf", lenbuf)?,
-            lenmes,
-            arg(N, "nodeselect", nodeselect)?,
-            nodefrom,
-            arg(N, "sync", sync)?,
-        )
-    })
-}
-
-/// Returns 1 if a message of `*type` from `*node` (-1: any) is waiting, else 0.
-#[no_mangle]
-pub extern "C" fn PROBE_(ty: *const c_long, node: *const c_long) -> c_long {
-    const N: &str = "PROBE_";
-    run(N, || {
-        api::probe(arg(N, "type", ty)?, arg(N, "node", node)?).map(c_long::from)
-    })
-}
-
-/// [`tcg_waitcom`] by reference. Returns nothing.
-#[no_mangle]
-pub extern "C" fn WAITCOM_(node: *const c_long) {
-    const N: &str = "WAITCOM_";
-    run(N, || api::waitcom(arg(N, "node", node)?))
-}
-
-/// [`tcg_brdcst`] by reference. Returns nothing.
-#[no_mangle]
-pub extern "C" fn BRDCST_(
-    ty: *const c_long,
-    buf: *mut c_void,
-    lenbuf: *const c_long,
-    originator: *const c_long,
-) {
-    const N: &str = "BRDCST_";
-    run(N, || {
-        do_brdcst(
-            N,
-            arg(N, "type", ty)?,
-            buf,
-            arg(N, "lenbuf", lenbuf)?,
-            arg(N, "originator", originator)?,
-        )
-    })
 }
 
 /// [`tcg_dgop`] by reference (`op` a C string). Returns nothing.
@@ -526,92 +414,10 @@ pub extern "C" fn IGOP_(ty: *const c_long, x: *mut c_long, n: *const c_long, op:
     })
 }
 
-/// Barrier of all nodes. Returns nothing.
-#[no_mangle]
-pub extern "C" fn SYNCH_(ty: *const c_long) {
-    const N: &str = "SYNCH_";
-    run(N, || api::synch(arg(N, "type", ty)?))
-}
-
-/// Returns wall-clock centiseconds.
-#[no_mangle]
-pub extern "C" fn MTIME_() -> c_long {
-    tcg_mtime()
-}
-
-/// Returns wall-clock seconds.
-#[no_mangle]
-pub extern "C" fn TCGTIME_() -> c_double {
-    tcg_time()
-}
-
-/// Returns the bytes in `*n` doubles.
-#[no_mangle]
-pub extern "C" fn MDTOB_(n: *const c_long) -> c_long {
-    const N: &str = "MDTOB_";
-    run(N, || api::mdtob(arg(N, "n", n)?))
-}
-
-/// Returns the bytes in `*n` longs.
-#[no_mangle]
-pub extern "C" fn MITOB_(n: *const c_long) -> c_long {
-    const N: &str = "MITOB_";
-    run(N, || api::mitob(arg(N, "n", n)?))
-}
-
-/// Returns the fewest longs holding `*n` doubles.
-#[no_mangle]
-pub extern "C" fn MDTOI_(n: *const c_long) -> c_long {
-    const N: &str = "MDTOI_";
-    run(N, || api::mdtoi(arg(N, "n", n)?))
-}
-
-/// Returns the fewest doubles holding `*n` longs.
-#[no_mangle]
-pub extern "C" fn MITOD_(n: *const c_long) -> c_long {
-    const N: &str = "MITOD_";
-    run(N, || api::mitod(arg(N, "n", n)?))
-}
-
-/// Same as [`tcg_llog`]. Returns nothing.
-#[no_mangle]
-pub extern "C" fn LLOG_() {
-    tcg_llog()
-}
-
-/// Same as [`tcg_stats`]. Returns nothing.
-#[no_mangle]
-pub extern "C" fn STATS_() {
-    tcg_stats()
-}
-
-/// [`tcg_setdbg`] by reference. Returns nothing.
-#[no_mangle]
-pub extern "C" fn SETDBG_(value: *const c_long) {
-    const N: &str = "SETDBG_";
-    run(N, || api::setdbg(arg(N, "value", value)?))
-}
-
 /// Prints `<node>: string code (hex).` and ends the job; never returns.
 #[no_mangle]
 pub extern "C" fn Error(string: *const c_char, code: c_long) {
     error_exit(&error_text(string), code)
-}
-
-/// Ends the job with "User detected error in FORTRAN" and `*code`; never returns.
-#[no_mangle]
-pub extern "C" fn PARERR_(code: *const c_long) {
-    error_exit(
-        "User detected error in FORTRAN",
-        ptr::get(code).unwrap_or(-1),
-    )
-}
-
-/// Changes the priority by `*ival`; returns the new nice value.
-#[no_mangle]
-pub extern "C" fn NICEFTN_(ival: *const c_long) -> c_long {
-    const N: &str = "NICEFTN_";
-    run(N, || Ok(api::niceftn(arg(N, "ival", ival)?)))
 }
 
 /// [`tcg_pfcopy`] by reference (`fname` a C string). Returns nothing.
@@ -632,26 +438,4 @@ fn pfcopy_c(n: &str, ty: *const c_long, node0: *const c_long, fname: *const c_ch
             .ok_or_else(|| TcgError::new(format!("{n}: file name is NULL"), -1))?;
         do_pfcopy(n, arg(n, "type", ty)?, arg(n, "node0", node0)?, name)
     })
-}
-
-/// Returns a uniform random double in [0, 1).
-#[no_mangle]
-pub extern "C" fn DRAND48_() -> c_double {
-    tcg_drand48()
-}
-
-/// Seeds the generator with `*seed`. Returns nothing.
-#[no_mangle]
-pub extern "C" fn SRAND48_(seed: *const c_long) {
-    const N: &str = "SRAND48_";
-    run(N, || {
-        api::srand48(arg(N, "seed", seed)?);
-        Ok(())
-    })
-}
-
-/// Returns 1 if TCGMSG is started, else 0.
-#[no_mangle]
-pub extern "C" fn TCGREADY_() -> c_long {
-    tcg_ready()
 }

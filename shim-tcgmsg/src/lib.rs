@@ -1,8 +1,12 @@
 //! shim-tcgmsg: TCGMSG on MPI.
 //!
 //! - [`api`]: the safe Rust API (`pbegin`, `snd`, `rcv`, `brdcst`, `dgop`, ...).
-//! - [`capi`]: the C ABI, `tcg_*` (`tcgmsg.h`), `NAME_` (`sndrcv.h`) and `Error`.
-//! - [`fapi`]: the Fortran ABI (`snd_`, `pbeginf_`, ...; `INTEGER` is 8 bytes).
+//! - [`capi`]: the C ABI, `tcg_*` (`tcgmsg.h`), the `NAME_` functions of
+//!   `sndrcv.h` that take strings, and `Error`.
+//! - [`fapi`]: the Fortran routines that take `CHARACTER` arguments
+//!   (`INTEGER` is 8 bytes).
+//! - [`by_reference`]: every other `NAME_` function and its Fortran twin
+//!   (`SND_` and `snd_`, ...), one definition each.
 //! - [`world`]: the processes TCGMSG counts (compute ranks only).
 //!
 //! `NXTVAL` is not here: the `ga-server` crate serves the shared counter.
@@ -29,6 +33,7 @@
 //! standard error and ends the whole job with a non-zero status.
 
 pub mod api;
+pub mod by_reference;
 pub mod capi;
 pub mod fapi;
 pub mod layer;
