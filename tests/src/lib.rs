@@ -6,3 +6,4 @@ pub mod check;
 pub mod ga_compare;
 pub mod mpirun;
 pub mod native;
+pub mod tally;

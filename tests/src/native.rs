@@ -5,9 +5,28 @@ use crate::mpirun::{stage, workspace_root};
 use std::path::PathBuf;
 use std::process::Command;
 
+/// gfortran flags that build FORTRAN 77 code the way the compilers of its
+/// day did: locals static and zeroed (old programs assume both), and
+/// calls whose argument types differ between call sites accepted.
+pub const F77_STYLE: &[&str] = &[
+    "-fno-automatic",
+    "-finit-local-zero",
+    "-fallow-argument-mismatch",
+    "-w",
+];
+
+/// gfortran flag for an 8-byte default `INTEGER`, as Debian builds Global
+/// Arrays and its TCGMSG.
+pub const INTEGER_8: &[&str] = &["-fdefault-integer-8"];
+
 /// Compiles `tests/programs/<source>` with `mpicc` (C) or `mpifort`
 /// (Fortran) against the installed tree; returns the executable's path.
 pub fn build(source: &str, extra_libs: &[&str]) -> PathBuf {
+    build_with(source, extra_libs, &[])
+}
+
+/// [`build`] with extra compiler flags (e.g. [`F77_STYLE`]).
+pub fn build_with(source: &str, extra_libs: &[&str], flags: &[&str]) -> PathBuf {
     let stage = stage();
     let src = workspace_root().join("tests/programs").join(source);
     let out_dir = workspace_root().join("target/test-programs");
@@ -30,6 +49,7 @@ pub fn build(source: &str, extra_libs: &[&str]) -> PathBuf {
         cmd.args(["-Wall", "-Wextra", "-Werror", "-std=c11"]);
     }
     cmd.arg("-O1")
+        .args(flags)
         .arg(format!("-I{}", stage.join("include").display()))
         .arg(&src)
         .arg("-o")

@@ -3,6 +3,7 @@
 use std::path::Path;
 use std::time::Duration;
 use tests::mpirun::{mpiexec, Run};
+use tests::tally;
 
 const LIMIT: Duration = Duration::from_secs(120);
 
@@ -10,25 +11,10 @@ fn run(n: u32, prog: &str, args: &[&str]) -> Run {
     mpiexec(n, Path::new(prog), args, LIMIT)
 }
 
-/// Every rank printed its tally with no failure.
+/// Every rank printed its tally with no failure, and the job ended well.
 fn all_passed(r: &Run, ranks: usize, what: &str) {
     r.assert_ok(what);
-    let tallies: Vec<&str> = r
-        .stdout
-        .lines()
-        .filter(|l| l.contains(" passed, "))
-        .collect();
-    assert_eq!(
-        tallies.len(),
-        ranks,
-        "{what}: one tally per process\n{}",
-        r.stdout
-    );
-    assert!(
-        tallies.iter().all(|l| l.ends_with(" 0 failed")),
-        "{what}:\n{}",
-        r.stdout
-    );
+    tally::tallies_ok(r, "", ranks);
 }
 
 #[test]

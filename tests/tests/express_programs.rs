@@ -10,7 +10,8 @@ use std::process::Command;
 use std::sync::OnceLock;
 use std::time::Duration;
 use tests::mpirun::{mpi_env, mpiexec, run_with_timeout, stage, workspace_root, Run};
-use tests::native::build;
+use tests::native::{build, build_with, F77_STYLE};
+use tests::tally;
 
 const LIMIT: Duration = Duration::from_secs(120);
 
@@ -27,62 +28,14 @@ fn c_program(name: &'static str) -> PathBuf {
     p
 }
 
-/// A Fortran program, built as the compilers of its day did (locals
-/// static and zeroed).
+/// A Fortran program, built as the compilers of its day did.
 fn fortran_program(name: &str) -> PathBuf {
-    let src = workspace_root()
-        .join("tests/programs/express")
-        .join(format!("{name}.f"));
-    let out_dir = workspace_root().join("target/test-programs");
-    std::fs::create_dir_all(&out_dir).expect("create target/test-programs");
-    let exe = out_dir.join(name);
-    let tmp = out_dir.join(format!(".{name}.{}", std::process::id()));
-    let lib = stage().join("lib");
-    let out = Command::new("mpifort")
-        .arg("-O1")
-        .arg(format!("-I{}", stage().join("include").display()))
-        .args(["-fallow-argument-mismatch", "-w"])
-        .args(["-fno-automatic", "-finit-local-zero"])
-        .arg(&src)
-        .arg("-o")
-        .arg(&tmp)
-        .arg(format!("-L{}", lib.display()))
-        .arg(format!("-Wl,-rpath,{}", lib.display()))
-        .arg("-lexpress")
-        .output()
-        .expect("cannot run mpifort");
-    assert!(
-        out.status.success(),
-        "compiling {name}.f failed:\n{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    std::fs::rename(&tmp, &exe).expect("move the program into place");
-    exe
+    build_with(&format!("express/{name}.f"), &["express"], F77_STYLE)
 }
 
 /// Asserts one "NAME WHO: P passed, 0 failed" line per process.
 fn tallies_ok(r: &Run, name: &str, procs: usize) {
-    let lines: Vec<&str> = r
-        .stdout
-        .lines()
-        .filter(|l| l.starts_with(&format!("{name} ")) && l.contains(" passed, "))
-        .collect();
-    assert_eq!(
-        lines.len(),
-        procs,
-        "{name}: one tally per process\n--- stdout\n{}\n--- stderr\n{}",
-        r.stdout,
-        r.stderr
-    );
-    assert!(
-        lines
-            .iter()
-            .all(|l| l.ends_with(" 0 failed") && !l.contains(": 0 passed")),
-        "{name}:\n{}\n{}",
-        r.stdout,
-        r.stderr
-    );
+    tally::tallies_all_checked(r, &format!("{name} "), procs)
 }
 
 /// Asserts that every node reported every call in `calls` as ok.

@@ -5,28 +5,16 @@
 //! results itself and prints one tally per process.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
-use tests::mpirun::{mpiexec, stage, workspace_root, Run};
-use tests::native::build;
+use tests::mpirun::{mpiexec, Run};
+use tests::native::{build, build_with, F77_STYLE};
+use tests::tally;
 
 const LIMIT: Duration = Duration::from_secs(180);
 
 fn all_passed(r: &Run, who: &str, ranks: u32) {
     r.assert_ok(who);
-    for k in 0..ranks {
-        let line = format!("{who} rank {k}: ");
-        let tally = r
-            .stdout
-            .lines()
-            .find(|l| l.starts_with(&line))
-            .unwrap_or_else(|| panic!("no tally of rank {k}:\n{}\n{}", r.stdout, r.stderr));
-        assert!(
-            tally.ends_with(" 0 failed") && !tally.contains(": 0 passed"),
-            "{tally}\n{}",
-            r.stderr
-        );
-    }
+    tally::ranks_ok(r, who, ranks as usize);
 }
 
 #[test]
@@ -89,35 +77,7 @@ fn intrinsics_from_c_equal_the_serial_results() {
 /// A Fortran 77 node program, built as the compilers of its day did
 /// (locals static and zeroed; untyped calls to the run-time).
 fn fortran77(name: &str) -> PathBuf {
-    let src = workspace_root()
-        .join("tests/programs/hpf")
-        .join(format!("{name}.f"));
-    let out_dir = workspace_root().join("target/test-programs");
-    std::fs::create_dir_all(&out_dir).expect("create target/test-programs");
-    let exe = out_dir.join(name);
-    let tmp = out_dir.join(format!(".{name}.{}", std::process::id()));
-    let lib = stage().join("lib");
-    let out = Command::new("mpifort")
-        .arg("-O1")
-        .arg(format!("-I{}", stage().join("include").display()))
-        .args(["-fallow-argument-mismatch", "-w"])
-        .args(["-fno-automatic", "-finit-local-zero"])
-        .arg(&src)
-        .arg("-o")
-        .arg(&tmp)
-        .arg(format!("-L{}", lib.display()))
-        .arg(format!("-Wl,-rpath,{}", lib.display()))
-        .arg("-lmpbridge")
-        .output()
-        .expect("cannot run mpifort");
-    assert!(
-        out.status.success(),
-        "compiling {name}.f failed:\n{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    std::fs::rename(&tmp, &exe).expect("move the program into place");
-    exe
+    build_with(&format!("hpf/{name}.f"), &["mpbridge"], F77_STYLE)
 }
 
 #[test]

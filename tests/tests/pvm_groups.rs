@@ -5,36 +5,18 @@
 use std::time::Duration;
 use tests::mpirun::{mpiexec, Run};
 use tests::native::build;
+use tests::tally;
 
 const LIMIT: Duration = Duration::from_secs(90);
 
-/// One "N passed, M failed" line per task, all with 0 failed, and a clean
-/// exit.
+/// One "N passed, M failed" line per task, all with 0 failed, and no hang.
 fn all_passed(r: &Run, procs: usize, what: &str) {
     assert!(
         !r.timed_out,
         "{what} hung:\n--- stdout\n{}\n--- stderr\n{}",
         r.stdout, r.stderr
     );
-    let tallies: Vec<&str> = r
-        .stdout
-        .lines()
-        .filter(|l| l.contains(" passed, "))
-        .collect();
-    assert_eq!(
-        tallies.len(),
-        procs,
-        "{what}: one tally per task\n--- stdout\n{}\n--- stderr\n{}",
-        r.stdout,
-        r.stderr
-    );
-    assert!(
-        tallies.iter().all(|l| l.ends_with(" 0 failed")),
-        "{what}:\n--- stdout\n{}\n--- stderr\n{}",
-        r.stdout,
-        r.stderr
-    );
-    assert_eq!(r.code, Some(0), "{what}: exit status\n{}", r.stderr);
+    tally::tallies_ok(r, "", procs);
 }
 
 /// Group membership calls, barrier, freeze and bcast only set pvm_errno

@@ -4,19 +4,14 @@
 use std::time::Duration;
 use tests::mpirun::mpiexec;
 use tests::native::build;
-
-fn tallies_ok(out: &str, procs: usize, what: &str) {
-    let t: Vec<&str> = out.lines().filter(|l| l.contains(" passed, ")).collect();
-    assert_eq!(t.len(), procs, "{what}: one tally per process\n{out}");
-    assert!(t.iter().all(|l| l.ends_with(" 0 failed")), "{what}:\n{out}");
-}
+use tests::tally::tallies_ok;
 
 #[test]
 fn message_semantics_on_three_ranks() {
     let exe = build("pvm_semantics.c", &["pvm3"]);
     let r = mpiexec(3, &exe, &[], Duration::from_secs(90));
     assert!(!r.timed_out, "hung:\n{}\n{}", r.stdout, r.stderr);
-    tallies_ok(&r.stdout, 3, "pvm_semantics");
+    tallies_ok(&r, "", 3);
     assert!(!r.stderr.contains("FAILED"), "{}", r.stderr);
     // The one deliberate failure with PvmAutoErr on, in libpvm's format.
     let line = r
@@ -69,7 +64,7 @@ fn exit_notices_for_a_finished_and_a_killed_child() {
     let exe = build("pvm_notify.c", &["pvm3"]);
     let r = mpiexec(1, &exe, &[], Duration::from_secs(90));
     assert!(!r.timed_out, "hung:\n{}\n{}", r.stdout, r.stderr);
-    tallies_ok(&r.stdout, 1, "pvm_notify");
+    tallies_ok(&r, "", 1);
     assert!(!r.stderr.contains("was not killed"), "{}", r.stderr);
     assert_eq!(r.code, Some(0), "{}", r.stderr);
 }
@@ -85,7 +80,7 @@ fn large_messages_read_every_way_on_three_ranks() {
         let r = mpiexec_lazy(3, &exe, lazy, Duration::from_secs(120));
         let what = format!("pvm_large, MPBRIDGE_PVM_LAZY_RECV={lazy}");
         assert!(!r.timed_out, "{what} hung:\n{}\n{}", r.stdout, r.stderr);
-        tallies_ok(&r.stdout, 3, &what);
+        tallies_ok(&r, "", 3);
         assert!(!r.stderr.contains("FAILED"), "{what}: {}", r.stderr);
         assert!(!r.stderr.contains("libpvm ["), "{what}: {}", r.stderr);
         assert_eq!(r.code, Some(0), "{what}: {}", r.stderr);
@@ -104,6 +99,6 @@ fn unread_large_message_at_exit_releases_its_sender() {
     let exe = build("pvm_large_exit.c", &["pvm3"]);
     let r = mpiexec_lazy(2, &exe, "1", Duration::from_secs(60));
     assert!(!r.timed_out, "hung:\n{}\n{}", r.stdout, r.stderr);
-    tallies_ok(&r.stdout, 2, "pvm_large_exit");
+    tallies_ok(&r, "", 2);
     assert_eq!(r.code, Some(0), "{}", r.stderr);
 }

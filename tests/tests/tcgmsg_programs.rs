@@ -3,13 +3,31 @@
 //! `sndrcv.h`, `tcgmsg.fh` and `-ltcgmsg`, run under `mpiexec` on 1 to 4
 //! ranks with a hard timeout.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 use tests::mpirun::{mpi_env, mpiexec, run_with_timeout, stage, workspace_root, Run};
-use tests::native::build;
+use tests::native::{build, build_with, INTEGER_8};
+use tests::tally;
 
 const LIMIT: Duration = Duration::from_secs(90);
+
+/// Asserts one `NAME node K: P passed, 0 failed` line per node, and that
+/// `PEND` never returned.
+fn tallies_ok(r: &Run, name: &str, nodes: usize) {
+    tally::tallies_ok(r, name, nodes);
+    assert!(
+        !r.stdout.contains("not reached"),
+        "PEND returned:\n{}",
+        r.stdout
+    );
+}
+
+/// Builds a Fortran program with 8-byte `INTEGER` (as Debian's GA and
+/// TCGMSG are built).
+fn fortran_program(file: &str) -> PathBuf {
+    build_with(&format!("tcgmsg/{file}"), &["tcgmsg"], INTEGER_8)
+}
 
 fn c_program(name: &str) -> PathBuf {
     build(&format!("tcgmsg/{name}.c"), &["tcgmsg", "m"])
@@ -21,33 +39,6 @@ fn scratch(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).expect("create scratch directory");
     d
-}
-
-/// Asserts one `NAME node K: P passed, 0 failed` line per node.
-fn tallies_ok(r: &Run, name: &str, nodes: usize) {
-    let lines: Vec<&str> = r
-        .stdout
-        .lines()
-        .filter(|l| l.starts_with(name) && l.contains(" passed, "))
-        .collect();
-    assert_eq!(
-        lines.len(),
-        nodes,
-        "{name}: one tally per node\n--- stdout\n{}\n--- stderr\n{}",
-        r.stdout,
-        r.stderr
-    );
-    assert!(
-        lines.iter().all(|l| l.ends_with(" 0 failed")),
-        "{name}:\n{}\n{}",
-        r.stdout,
-        r.stderr
-    );
-    assert!(
-        !r.stdout.contains("not reached"),
-        "PEND returned:\n{}",
-        r.stdout
-    );
 }
 
 #[test]
@@ -162,39 +153,6 @@ fn llog_sends_each_nodes_output_to_its_log_file() {
             "{log}"
         );
     }
-}
-
-/// Builds a Fortran program with 8-byte `INTEGER` (as Debian's GA and
-/// TCGMSG are built).
-fn fortran_program(file: &str) -> PathBuf {
-    let st = stage();
-    let src = workspace_root().join("tests/programs/tcgmsg").join(file);
-    let name = Path::new(file)
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .expect("file name");
-    let out = workspace_root().join("target/test-programs");
-    std::fs::create_dir_all(&out).expect("create target/test-programs");
-    let exe = out.join(name);
-    let o = Command::new("mpifort")
-        .args(["-fdefault-integer-8", "-O1"])
-        .arg(format!("-I{}", st.join("include").display()))
-        .arg(&src)
-        .arg("-o")
-        .arg(&exe)
-        .arg(format!("-L{}", st.join("lib").display()))
-        .arg(format!("-Wl,-rpath,{}", st.join("lib").display()))
-        .arg("-ltcgmsg")
-        .current_dir(src.parent().unwrap_or(Path::new(".")))
-        .output()
-        .expect("cannot run mpifort");
-    assert!(
-        o.status.success(),
-        "compiling {file} failed:\n{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    exe
 }
 
 #[test]

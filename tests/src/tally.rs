@@ -1,0 +1,64 @@
+//! Reading the tallies the test programs print: each process of a test
+//! program counts its own checks and ends with one line `... P passed, F
+//! failed`. A run is good when every process printed its line and failed
+//! no check (a process with nothing to check, such as a relay, may pass
+//! none; callers that expect checks everywhere say so).
+
+use crate::mpirun::Run;
+
+/// Asserts that `r` printed exactly `procs` tally lines starting with
+/// `prefix`, each with no check failed; returns them.
+pub fn tallies_ok<'a>(r: &'a Run, prefix: &str, procs: usize) -> Vec<&'a str> {
+    let lines: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with(prefix) && l.contains(" passed, "))
+        .collect();
+    assert_eq!(
+        lines.len(),
+        procs,
+        "{prefix}: one tally per process\n--- stdout\n{}\n--- stderr\n{}",
+        r.stdout,
+        r.stderr
+    );
+    for l in &lines {
+        assert!(
+            l.ends_with(" 0 failed"),
+            "{l}\n--- stdout\n{}\n--- stderr\n{}",
+            r.stdout,
+            r.stderr
+        );
+    }
+    lines
+}
+
+/// [`tallies_ok`], and every process passed at least one check.
+pub fn tallies_all_checked(r: &Run, prefix: &str, procs: usize) {
+    for l in tallies_ok(r, prefix, procs) {
+        assert_good(l, r);
+    }
+}
+
+/// Asserts that each rank `k` in `0..ranks` printed a tally line starting
+/// with `"{who} rank {k}: "`, with at least one check passed and none
+/// failed.
+pub fn ranks_ok(r: &Run, who: &str, ranks: usize) {
+    for k in 0..ranks {
+        let prefix = format!("{who} rank {k}: ");
+        let line = r
+            .stdout
+            .lines()
+            .find(|l| l.starts_with(&prefix))
+            .unwrap_or_else(|| panic!("no tally of {who} rank {k}:\n{}\n{}", r.stdout, r.stderr));
+        assert_good(line, r);
+    }
+}
+
+fn assert_good(line: &str, r: &Run) {
+    assert!(
+        line.ends_with(" 0 failed") && !line.contains(": 0 passed"),
+        "{line}\n--- stdout\n{}\n--- stderr\n{}",
+        r.stdout,
+        r.stderr
+    );
+}
