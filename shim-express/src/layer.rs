@@ -17,7 +17,7 @@ use shim_core::mpi::{self, Comm};
 use shim_core::{Context, Membership, Message, ProcId};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard, OnceLock};
 
 /// Wildcard for a source node or a message type in receives.
 pub const DONTCARE: i32 = -1;
@@ -63,10 +63,8 @@ pub fn param(call: &str) -> ExResult<NodeEnv> {
 pub struct Express {
     /// The layer's context on the core.
     pub ctx: Context,
-    /// Core ids by world rank.
-    ids: Vec<ProcId>,
-    /// Whether world rank 0 is a host process (not a node).
-    has_host: bool,
+    /// The node numbering (never changes once started).
+    dir: &'static Directory,
     /// Number of nodes.
     pub nprocs: i32,
     /// This process's node number (`nprocs` on the host).
@@ -93,6 +91,31 @@ pub struct Express {
 }
 
 static STATE: Mutex<Option<Express>> = Mutex::new(None);
+
+/// What never changes once the layer has started: its context and the
+/// numbering of nodes. Kept apart from the state so that sends and
+/// receives find their peers without taking the state's lock.
+#[derive(Debug)]
+pub struct Directory {
+    /// The layer's context on the core.
+    pub ctx: Context,
+    /// Core ids by world rank.
+    ids: Vec<ProcId>,
+    /// Whether world rank 0 is a host process (not a node).
+    has_host: bool,
+    /// Number of nodes.
+    nprocs: i32,
+}
+
+static DIRECTORY: OnceLock<Directory> = OnceLock::new();
+
+/// The layer's directory, starting the layer first if needed.
+pub fn directory(call: &str) -> ExResult<&'static Directory> {
+    if let Some(d) = DIRECTORY.get() {
+        return Ok(d);
+    }
+    with(call, |x| Ok(x.dir))
+}
 
 /// Whether a handler is registered or a posted receive waits: only then
 /// must calls look for work of theirs before their own.
@@ -136,10 +159,15 @@ impl Express {
         let nprocs = ids.len() as i32 - off;
         let is_host = has_host && rank == 0;
         let nodes = world.split((!is_host).then_some(0), rank)?;
-        Ok(Express {
+        let dir = DIRECTORY.get_or_init(|| Directory {
             ctx,
             ids,
             has_host,
+            nprocs,
+        });
+        Ok(Express {
+            ctx,
+            dir,
             nprocs,
             me: if is_host { nprocs } else { rank - off },
             my_id,
@@ -164,7 +192,7 @@ impl Express {
 
     /// The host's node number, or [`EXNOHOST`].
     pub fn host(&self) -> i32 {
-        if self.has_host {
+        if self.dir.has_host {
             self.nprocs
         } else {
             EXNOHOST
@@ -173,44 +201,22 @@ impl Express {
 
     /// Whether this process is the host.
     pub fn is_host(&self) -> bool {
-        self.has_host && self.me == self.nprocs
+        self.dir.has_host && self.me == self.nprocs
     }
 
-    /// The core id of node `node` (the host included); `None` for
-    /// [`EXNONODE`].
+    /// The node numbering.
+    pub fn dir(&self) -> &'static Directory {
+        self.dir
+    }
+
+    /// The core id of node `node` (see [`Directory::id_of`]).
     pub fn id_of(&self, call: &str, what: &str, node: i32) -> ExResult<Option<ProcId>> {
-        if node == EXNONODE {
-            return Ok(None);
-        }
-        let off = self.has_host as i32;
-        let rank = if node >= 0 && node < self.nprocs {
-            node + off
-        } else if self.has_host && node == self.nprocs {
-            0
-        } else {
-            return Err(ExError::new(
-                EXBADNODE,
-                format!(
-                    "{call}: {what} {node} is not a node (nodes are 0..{}{})",
-                    self.nprocs - 1,
-                    if self.has_host {
-                        ", the host is nprocs"
-                    } else {
-                        ""
-                    }
-                ),
-            ));
-        };
-        Ok(Some(self.ids[rank as usize]))
+        self.dir.id_of(call, what, node)
     }
 
-    /// The node number of core id `id` (the host's is `nprocs`).
+    /// The node number of core id `id` (see [`Directory::node_of`]).
     pub fn node_of(&self, id: ProcId) -> i32 {
-        match self.ids.iter().position(|&p| p == id) {
-            Some(0) if self.has_host => self.nprocs,
-            Some(r) => r as i32 - self.has_host as i32,
-            None => EXNONODE,
-        }
+        self.dir.node_of(id)
     }
 
     /// Checks a node list and returns it sorted; `None` is every node.
@@ -278,5 +284,44 @@ impl Express {
         self.lists
             .get(members)
             .ok_or_else(|| ExError::new(EXSYSERR, format!("{call}: node list lost")))
+    }
+}
+
+impl Directory {
+    /// The core id of node `node` (the host included); `None` for
+    /// [`EXNONODE`].
+    pub fn id_of(&self, call: &str, what: &str, node: i32) -> ExResult<Option<ProcId>> {
+        if node == EXNONODE {
+            return Ok(None);
+        }
+        let off = self.has_host as i32;
+        let rank = if node >= 0 && node < self.nprocs {
+            node + off
+        } else if self.has_host && node == self.nprocs {
+            0
+        } else {
+            return Err(ExError::new(
+                EXBADNODE,
+                format!(
+                    "{call}: {what} {node} is not a node (nodes are 0..{}{})",
+                    self.nprocs - 1,
+                    if self.has_host {
+                        ", the host is nprocs"
+                    } else {
+                        ""
+                    }
+                ),
+            ));
+        };
+        Ok(Some(self.ids[rank as usize]))
+    }
+
+    /// The node number of core id `id` (the host's is `nprocs`).
+    pub fn node_of(&self, id: ProcId) -> i32 {
+        match self.ids.iter().position(|&p| p == id) {
+            Some(0) if self.has_host => self.nprocs,
+            Some(r) => r as i32 - self.has_host as i32,
+            None => EXNONODE,
+        }
     }
 }

@@ -15,7 +15,7 @@
 
 use crate::error::{ExError, ExResult, EXBADID, EXBADLEN, EXTOOLONG};
 use crate::handler;
-use crate::layer::{with, Express, DONTCARE, EXNONODE};
+use crate::layer::{directory, with, Directory, Express, DONTCARE, EXNONODE};
 use crate::ptr::{OutInt, UserBuf};
 use shim_core::backoff::Backoff;
 use shim_core::{Context, Match, Message};
@@ -51,14 +51,14 @@ pub struct Posted {
 
 /// The core pattern of a receive from `src` of type `ty`; `None` when
 /// `src` is [`EXNONODE`].
-fn pattern(x: &Express, call: &str, src: i32, ty: i32) -> ExResult<Option<Match>> {
+fn pattern(d: &Directory, call: &str, src: i32, ty: i32) -> ExResult<Option<Match>> {
     if src == EXNONODE {
         return Ok(None);
     }
     let source = if src == DONTCARE {
         None
     } else {
-        x.id_of(call, "source", src)?
+        d.id_of(call, "source", src)?
     };
     let tag = (ty != DONTCARE).then_some(ty);
     Ok(Some(Match::new(source, tag)))
@@ -217,19 +217,23 @@ fn take(ctx: Context, call: &str, pat: Match) -> ExResult<Message> {
 /// to [`EXNONODE`]). Returns once `data` may be reused.
 pub fn write(call: &str, data: &[u8], dest: i32, ty: i32) -> ExResult<usize> {
     pump(call)?;
-    let (ctx, id) = with(call, |x| Ok((x.ctx, x.id_of(call, "destination", dest)?)))?;
-    let Some(id) = id else { return Ok(0) };
-    core(call, ctx.send(id, ty, 0, data))?;
+    let dir = directory(call)?;
+    let Some(id) = dir.id_of(call, "destination", dest)? else {
+        return Ok(0);
+    };
+    core(call, dir.ctx.send(id, ty, 0, data))?;
     Ok(data.len())
 }
 
 /// Like [`write`], handing the bytes over (returns at once).
 pub fn write_owned(call: &str, data: Vec<u8>, dest: i32, ty: i32) -> ExResult<usize> {
     pump(call)?;
-    let (ctx, id) = with(call, |x| Ok((x.ctx, x.id_of(call, "destination", dest)?)))?;
-    let Some(id) = id else { return Ok(0) };
+    let dir = directory(call)?;
+    let Some(id) = dir.id_of(call, "destination", dest)? else {
+        return Ok(0);
+    };
     let n = data.len();
-    core(call, ctx.send_owned(id, ty, 0, data))?;
+    core(call, dir.ctx.send_owned(id, ty, 0, data))?;
     Ok(n)
 }
 
@@ -238,7 +242,8 @@ pub fn write_owned(call: &str, data: Vec<u8>, dest: i32, ty: i32) -> ExResult<us
 /// at once with length 0. A first matching message longer than `buf` is
 /// left queued (`fits == false`).
 pub fn read(call: &str, buf: &mut [u8], src: i32, ty: i32) -> ExResult<Got> {
-    let (ctx, pat) = with(call, |x| Ok((x.ctx, pattern(x, call, src, ty)?)))?;
+    let dir = directory(call)?;
+    let (ctx, pat) = (dir.ctx, pattern(dir, call, src, ty)?);
     let Some(pat) = pat else {
         pump(call)?;
         return Ok(Got {
@@ -316,7 +321,7 @@ pub fn read(call: &str, buf: &mut [u8], src: i32, ty: i32) -> ExResult<Got> {
 fn wait_direct(call: &str, ctx: Context, pat: Match, buf: &mut [u8]) -> ExResult<Got> {
     let (m, lazy) = core(call, ctx.recv_lazy(pat, None, Vec::new(), 0))?;
     let len = lazy.as_ref().map_or(m.data.len(), |l| l.len());
-    let src = with(call, |x| Ok(x.node_of(m.source)))?;
+    let src = directory(call)?.node_of(m.source);
     if len <= buf.len() {
         match lazy {
             Some(l) => core(call, l.recv_into(&mut buf[..len]))?,
@@ -355,7 +360,8 @@ fn wait_direct(call: &str, ctx: Context, pat: Match, buf: &mut [u8]) -> ExResult
 /// The length, source and type of the first waiting message from `src` of
 /// type `ty`, if any (the message stays queued).
 pub fn test(call: &str, src: i32, ty: i32) -> ExResult<Option<Got>> {
-    let (ctx, pat) = with(call, |x| Ok((x.ctx, pattern(x, call, src, ty)?)))?;
+    let dir = directory(call)?;
+    let (ctx, pat) = (dir.ctx, pattern(dir, call, src, ty)?);
     let Some(pat) = pat else {
         pump(call)?;
         return Ok(None);
@@ -421,7 +427,7 @@ pub fn recv_async(
     ty_out: Option<OutInt>,
 ) -> ExResult<i32> {
     let id = with(call, |x| {
-        let pat = pattern(x, call, src, ty)?;
+        let pat = pattern(x.dir(), call, src, ty)?;
         let id = new_id(
             x,
             Pending::Recv(Posted {
@@ -493,7 +499,7 @@ pub fn exchange(
 ) -> ExResult<Got> {
     // Check both sides before anything travels.
     with(call, |x| {
-        pattern(x, call, src, srctype)?;
+        pattern(x.dir(), call, src, srctype)?;
         x.id_of(call, "destination", dest)
     })?;
     write_owned(call, out.to_vec(), dest, desttype)?;
