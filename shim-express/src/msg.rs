@@ -19,6 +19,7 @@ use crate::layer::{directory, with, Directory, Express, DONTCARE, EXNONODE};
 use crate::ptr::{OutInt, UserBuf};
 use shim_core::backoff::Backoff;
 use shim_core::{Context, Match, Message};
+use std::cell::Cell;
 
 /// What a receive got.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -319,13 +320,17 @@ pub fn read(call: &str, buf: &mut [u8], src: i32, ty: i32) -> ExResult<Got> {
 /// about: the core waits, and a payload that fits goes straight into
 /// `buf`; a message that does not fit is held for a later receive.
 fn wait_direct(call: &str, ctx: Context, pat: Match, buf: &mut [u8]) -> ExResult<Got> {
-    let (m, lazy) = core(call, ctx.recv_lazy(pat, None, Vec::new(), 0))?;
+    let storage = SCRATCH.with(Cell::take);
+    let (m, lazy) = core(call, ctx.recv_lazy(pat, None, storage, 0))?;
     let len = lazy.as_ref().map_or(m.data.len(), |l| l.len());
     let src = directory(call)?.node_of(m.source);
     if len <= buf.len() {
         match lazy {
             Some(l) => core(call, l.recv_into(&mut buf[..len]))?,
             None => buf[..len].copy_from_slice(&m.data),
+        }
+        if m.data.capacity() <= SCRATCH_KEEP {
+            SCRATCH.with(|s| s.set(m.data));
         }
         return Ok(Got {
             len,
@@ -356,6 +361,15 @@ fn wait_direct(call: &str, ctx: Context, pat: Match, buf: &mut [u8]) -> ExResult
         fits: false,
     })
 }
+
+thread_local! {
+    /// The vector a blocking receive lends the core for a small message's
+    /// bytes, kept between receives so that none allocates.
+    static SCRATCH: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+}
+
+/// Largest vector [`SCRATCH`] keeps.
+const SCRATCH_KEEP: usize = 64 * 1024;
 
 /// The length, source and type of the first waiting message from `src` of
 /// type `ty`, if any (the message stays queued).
