@@ -13,6 +13,8 @@ pub enum ProcState {
     Free,
     /// Working in a network.
     Running,
+    /// Has left a network and not offered itself again yet.
+    Idle,
     /// Waiting for its creation request to be served.
     Waiting,
     /// Has ended.
@@ -45,9 +47,12 @@ pub fn deadlock(states: &[ProcState], queue: &[Request]) -> Option<String> {
     if next_servable(queue, free).is_some() {
         return None;
     }
-    let may_change = states
-        .iter()
-        .any(|&s| matches!(s, ProcState::Starting | ProcState::Running));
+    let may_change = states.iter().any(|&s| {
+        matches!(
+            s,
+            ProcState::Starting | ProcState::Running | ProcState::Idle
+        )
+    });
     if may_change {
         return None;
     }
@@ -87,6 +92,8 @@ mod tests {
         let states = [Waiting, Running, Free];
         assert_eq!(deadlock(&states, &[req(0, 2)]), None);
         let states = [Waiting, Starting, Free];
+        assert_eq!(deadlock(&states, &[req(0, 2)]), None);
+        let states = [Waiting, Idle, Free];
         assert_eq!(deadlock(&states, &[req(0, 2)]), None);
     }
 
