@@ -69,7 +69,7 @@ int MPC_Error_message(char *buf, int len);
 
 /* The dispatcher's services. */
 int MPC_Net_create(const MPC_Nettype *type, MPC_Net *net);
-int MPC_Offer(MPC_Net *net);             /* MPC_OK (hired) or MPC_DONE */
+int MPC_Offer(MPC_Net *net);             /* MPC_OK: hired; or MPC_DONE */
 int MPC_Offer_once(MPC_Net *net);        /* also MPC_NOT_HIRED */
 int MPC_Net_free(MPC_Net *net);          /* collective over the members */
 int MPC_Subnet_create(MPC_Net net, int inside, MPC_Net *sub);
