@@ -68,7 +68,7 @@ pub(crate) fn serve(ctx: Context, ids: Vec<ProcId>, membership: Membership) -> !
         next_net: 1,
     };
     while d.procs.iter().any(|p| p.state != ProcState::Finished) {
-        let m = match d.ctx.recv(Match::new(None, Some(TAG_REQUEST)), None) {
+        let m = match crate::runtime::patient_recv(d.ctx, Match::new(None, Some(TAG_REQUEST))) {
             Ok(m) => m,
             Err(e) => abort(1, &format!("dispatcher: receive failed: {e}")),
         };

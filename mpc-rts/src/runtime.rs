@@ -129,6 +129,23 @@ pub fn finalize() -> MpcResult<()> {
     shim_core::leave(membership).map_err(|e| MpcError::core("MPC_Finalize", e))
 }
 
+/// Receives the first message matching `m`, polling and sleeping (0.1 ms
+/// growing to 2 ms) between polls instead of spinning: processes waiting
+/// for the dispatcher, and the dispatcher itself, then take next to no
+/// CPU from the processes that compute beside them on a host.
+pub(crate) fn patient_recv(ctx: Context, m: Match) -> shim_core::CoreResult<shim_core::Message> {
+    let mut nap = std::time::Duration::from_micros(100);
+    loop {
+        match ctx.recv(m, Some(std::time::Duration::ZERO)) {
+            Err(shim_core::CoreError::Timeout) => {
+                std::thread::sleep(nap);
+                nap = (nap * 2).min(std::time::Duration::from_millis(2));
+            }
+            other => return other,
+        }
+    }
+}
+
 /// Ends the whole job with `code` after printing `message`.
 pub fn abort(code: i32, message: &str) -> ! {
     eprintln!("mpbridge mpc: MPC_Abort({code}): {message}");
@@ -148,9 +165,7 @@ impl Runtime {
     }
 
     fn wait(&self, call: &str, tag: i32) -> MpcResult<Reply> {
-        let m = self
-            .ctx
-            .recv(Match::new(Some(self.dispatcher_id()), Some(tag)), None)
+        let m = patient_recv(self.ctx, Match::new(Some(self.dispatcher_id()), Some(tag)))
             .map_err(|e| MpcError::core(call, e))?;
         Reply::decode(&m.data)
             .map_err(|e| MpcError::new(MPC_ERR_SYSTEM, format!("{call}: dispatcher: {e}")))
