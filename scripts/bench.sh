@@ -28,7 +28,7 @@ SVG=$OUT/results.svg
 CSV_HEADER='layer,op,bytes,ours_us,baseline,baseline_us,ratio'
 
 # Layers in the order they run.
-LAYERS=(core pvm tcgmsg express ga ensemble hpf)
+LAYERS=(core pvm tcgmsg express ga ensemble hpf mpc)
 
 # Targets: layer op baseline bytes max_ratio (ratio = ours_us / baseline_us).
 # A target is checked when its layer ran (a missing row then counts as a
@@ -76,6 +76,9 @@ express excombine mpi 64 1.3
 express excombine-user mpi-op 64 1.3
 express exconcat mpi 1024 1.2
 express exbroadcast mpi 65536 1.1
+mpc nbody-order-spread mpc-fastest-order 2130 1.1
+mpc nbody mpi-best-order 2130 1.1
+mpc nbody mpi-worst-order 2130 0.5
 '
 # Core ping-pong from 64 B to 4 KiB: at most 1.0 at every size.
 for ((bytes = 64; bytes <= 4096; bytes *= 2)); do
@@ -423,6 +426,93 @@ bench_express() {
     mpicc -O2 -Wall -Wextra -I "$STAGE/include" -o "$OUT/express_bench" bench/express_bench.c \
         -L "$STAGE/lib" -Wl,-rpath,"$STAGE/lib" -lexpress
     run_mpi 4 "$OUT/express_bench" --csv "$CSV"
+}
+
+# The galaxy N-body of the mpC paper on a three-host cluster of this
+# machine with relative speeds 1150, 331 and 1662 (CPU quotas): the plain
+# MPI program with its fixed 3/1/5 mapping against the mpc.h program mapped
+# by the dispatcher from the machine file `mpbridge recon` measured, for
+# the same group orders. The bytes column holds the number of bodies
+# (2130). Rows: one per order (ours = mpc, baseline = MPI),
+# the spread of ours over the orders, and ours (mean over orders) against
+# the MPI program's best and worst order.
+MPC_ORDERS=(
+    10,10,10,100,100,100,600,600,600
+    600,100,100,10,600,600,100,10,10
+    10,10,10,600,100,100,100,600,600
+    600,600,600,100,100,100,10,10,10
+    600,100,10,600,100,10,600,100,10
+    100,600,10,10,600,100,10,600,100
+)
+MPC_STEPS=${MPB_BENCH_MPC_STEPS:-"10 150"}
+
+bench_mpc() {
+    echo "== mpc: galaxy N-body, plain MPI with the fixed 3/1/5 mapping against mpc.h's dispatcher, on 3 hosts of speeds 1150,331,1662"
+    [ "$(id -u)" -eq 0 ] || die "mpc: the cluster of hosts needs root"
+    mpicc -O2 -Wall -Wextra -o "$OUT/mpc_nbody_mpi" bench/mpc_nbody_mpi.c -lm
+    cc_stage "$OUT/mpc_nbody" bench/mpc_nbody.c -lm
+    local cdir=${MPBRIDGE_CLUSTER_DIR:-/run/mpbridge-cluster} rc=0 cg
+    bash scripts/cluster.sh up -n 3 --speeds 1150,331,1662 --slots 5 || rc=$?
+    [ "$rc" -eq 0 ] || die "mpc: cannot make the cluster (scripts/cluster.sh up exit $rc)"
+    # The hosts' quotas, not unrelated load, must set their speeds: the
+    # quotas are halved (the fastest host gets half a CPU, the three
+    # together less than one), and the cluster's cgroup gets the highest
+    # CPU weight.
+    local h q p
+    for h in host1 host2 host3; do
+        cg=$(cat "$cdir/$h.cgroup")
+        if [ -f "$cg/cpu.cfs_quota_us" ]; then
+            q=$(cat "$cg/cpu.cfs_quota_us")
+            echo $((q / 2)) >"$cg/cpu.cfs_quota_us"
+        else
+            read -r q p <"$cg/cpu.max"
+            echo "$((q / 2)) $p" >"$cg/cpu.max"
+        fi
+    done
+    for cg in /sys/fs/cgroup/cpu/mpbridge-cluster/cpu.shares \
+        /sys/fs/cgroup/cpu,cpuacct/mpbridge-cluster/cpu.shares; do
+        [ -f "$cg" ] && echo 262144 >"$cg"
+    done
+    [ -f /sys/fs/cgroup/mpbridge-cluster/cpu.weight ] && echo 10000 >/sys/fs/cgroup/mpbridge-cluster/cpu.weight
+    local -a args
+    mapfile -t args <"$cdir/mpiexec-args"
+    "$STAGE/bin/mpbridge" recon --cluster --seconds 2 -o "$OUT/mpc_cluster.vpm" ||
+        { bash scripts/cluster.sh down; die "mpc: mpbridge recon failed"; }
+    cat "$OUT/mpc_cluster.vpm"
+    local order out="$OUT/mpc_nbody.txt"
+    : >"$out"
+    for order in "${MPC_ORDERS[@]}"; do
+        # shellcheck disable=SC2086
+        timeout -k 10 "$JOB_TIMEOUT" mpiexec "${args[@]}" --bind-to none \
+            --host host1:3,host2:1,host3:5 -n 9 "$OUT/mpc_nbody_mpi" "$order" $MPC_STEPS >>"$out" || rc=$?
+        # shellcheck disable=SC2086
+        timeout -k 10 "$JOB_TIMEOUT" mpiexec "${args[@]}" --bind-to none -x MPBRIDGE_VPM="$OUT/mpc_cluster.vpm" \
+            --host host1:4,host2:4,host3:4 -n 12 "$OUT/mpc_nbody" "$order" $MPC_STEPS >>"$out" || rc=$?
+        [ "$rc" -eq 0 ] || break
+        grep "NBODY .* $order " "$out"
+    done
+    bash scripts/cluster.sh down
+    grep -E "^(NODE|MAPPED)" "$out" | head -10
+    python3 bench/nbody_plot.py "$out" "$OUT/mpc_nbody.svg" || true
+    [ "$rc" -eq 0 ] || die "mpc: an N-body run failed (exit $rc; see $out)"
+    awk -v OFS=, '
+        $1 == "NBODY" { t[$2, $3] = $4; if ($2 == "mpc") orders[++n] = $3 }
+        END {
+            lo = hi = sum = 0; best = worst = 0
+            for (i = 1; i <= n; i++) {
+                o = orders[i]; m = t["mpc", o]; p = t["mpi", o]
+                printf "mpc,nbody-order-%d,2130,%.0f,mpi,%.0f,%.3f\n", i, m * 1e6, p * 1e6, m / p
+                sum += m
+                if (lo == 0 || m < lo) lo = m
+                if (m > hi) hi = m
+                if (best == 0 || p < best) best = p
+                if (p > worst) worst = p
+            }
+            mean = sum / n
+            printf "mpc,nbody-order-spread,2130,%.0f,mpc-fastest-order,%.0f,%.3f\n", hi * 1e6, lo * 1e6, hi / lo
+            printf "mpc,nbody,2130,%.0f,mpi-best-order,%.0f,%.3f\n", mean * 1e6, best * 1e6, mean / best
+            printf "mpc,nbody,2130,%.0f,mpi-worst-order,%.0f,%.3f\n", mean * 1e6, worst * 1e6, mean / worst
+        }' "$out" >>"$CSV"
 }
 
 # ---- reporting --------------------------------------------------------------

@@ -9,6 +9,8 @@ pub use ga_server::capi_ops::*;
 pub use ga_server::ma::*;
 pub use hpf_rts::capi::*;
 pub use hpf_rts::fapi::*;
+pub use mpc_rts::capi::*;
+pub use mpc_rts::capi_hmpi::*;
 pub use shim_core::capi::*;
 pub use shim_express::capi::*;
 pub use shim_express::fapi::*;

@@ -10,6 +10,7 @@ mod launcher;
 mod libdir;
 mod local_net;
 mod pvm_faults;
+mod recon;
 mod run_args;
 
 use std::ffi::OsString;
@@ -68,6 +69,7 @@ fn dispatch(args: &[OsString]) -> u8 {
         Some("run") => launcher::run(rest),
         Some("doctor") => doctor::run(rest),
         Some("ensemble") => ensemble_cmd::run(rest),
+        Some("recon") => recon::run(rest),
         _ => unknown_command(&first.to_string_lossy()),
     }
 }

@@ -196,6 +196,12 @@ impl Group {
         })
     }
 
+    /// The group's communicator, for callers who hand it to users calling
+    /// MPI themselves; it stays the group's (freed when the group is dropped).
+    pub fn comm(&self) -> Comm {
+        Comm::from_group(self.raw)
+    }
+
     /// This process's rank in the group.
     pub fn rank(&self) -> Result<i32, CoreError> {
         let mut r: c_int = 0;

@@ -241,6 +241,11 @@ pub fn wtime() -> f64 {
 }
 
 impl Comm {
+    /// Wraps the communicator of a `collective::Group`.
+    pub(crate) fn from_group(raw: sys::MPI_Comm) -> Comm {
+        Comm(raw)
+    }
+
     /// `MPI_COMM_WORLD`.
     pub fn world() -> Comm {
         // SAFETY: reading a handle constant exported by mpi-sys's C shim.
@@ -253,7 +258,8 @@ impl Comm {
         Comm(unsafe { sys::RSMPI_COMM_SELF })
     }
 
-    fn null() -> Comm {
+    /// `MPI_COMM_NULL`.
+    pub fn null() -> Comm {
         // SAFETY: reading a handle constant exported by mpi-sys's C shim.
         Comm(unsafe { sys::RSMPI_COMM_NULL })
     }

@@ -8,7 +8,7 @@ use std::process::Command;
 use tests::mpirun::{stage, workspace_root};
 
 /// Crates that would bring MPI into a program.
-const MPI_CRATES: [&str; 4] = ["mpi-sys", "shim-core", "shim-pvm", "ensemble"];
+const MPI_CRATES: [&str; 5] = ["mpi-sys", "shim-core", "shim-pvm", "ensemble", "mpc-rts"];
 
 /// The package names in `cargo tree -p PACKAGE` (every edge kind).
 fn crate_graph(package: &str) -> Vec<String> {

@@ -193,6 +193,16 @@ fn library_exports_only_declared_functions() {
         missing_h.is_empty(),
         "declared in hpf_rts.h but not exported: {missing_h:?}"
     );
+    let mpc: Vec<String> = header_functions("mpc.h")
+        .into_iter()
+        .filter(|f| f.starts_with("MPC_") || f.starts_with("HMPI_"))
+        .collect();
+    assert!(mpc.len() >= 40, "mpc.h parsed: {mpc:?}");
+    let missing_m: Vec<&String> = mpc.iter().filter(|f| !exported.contains(f)).collect();
+    assert!(
+        missing_m.is_empty(),
+        "declared in mpc.h but not exported: {missing_m:?}"
+    );
     for f in [
         "exread",
         "excombine",

@@ -1,0 +1,56 @@
+//! Every raw-pointer conversion of the run-time's C API. A NULL or
+//! misaligned pointer where memory is needed gives `None`, which callers
+//! report naming the call and the argument.
+
+use std::ffi::c_char;
+
+fn usable<T>(p: *const T, n: usize) -> bool {
+    !p.is_null()
+        && (p as usize).is_multiple_of(std::mem::align_of::<T>())
+        && n.checked_mul(std::mem::size_of::<T>())
+            .is_some_and(|b| b <= isize::MAX as usize)
+}
+
+/// `n` readable elements at `p`; NULL is fine only for `n` 0.
+pub fn slice<'a, T>(p: *const T, n: usize) -> Option<&'a [T]> {
+    if n == 0 {
+        return Some(&[]);
+    }
+    // SAFETY: non-NULL and aligned; the C caller promises `n` initialised
+    // elements valid for the duration of the call.
+    usable(p, n).then(|| unsafe { std::slice::from_raw_parts(p, n) })
+}
+
+/// `n` writable elements at `p`; NULL is fine only for `n` 0.
+pub fn slice_mut<'a, T>(p: *mut T, n: usize) -> Option<&'a mut [T]> {
+    if n == 0 {
+        return Some(&mut []);
+    }
+    // SAFETY: non-NULL and aligned; the C caller promises `n` writable
+    // elements nobody else touches during the call.
+    usable(p as *const T, n).then(|| unsafe { std::slice::from_raw_parts_mut(p, n) })
+}
+
+/// The value at `p`.
+pub fn read<T: Copy>(p: *const T) -> Option<T> {
+    slice(p, 1).map(|s| s[0])
+}
+
+/// A reference to the value at `p`.
+pub fn get<'a, T>(p: *const T) -> Option<&'a T> {
+    slice(p, 1).map(|s| &s[0])
+}
+
+/// Stores `v` at `p`.
+pub fn write<T>(p: *mut T, v: T) -> Option<()> {
+    slice_mut(p, 1).map(|s| s[0] = v)
+}
+
+/// Copies `s` into `buf` of `len` bytes, truncated and NUL-terminated.
+pub fn write_cstr(buf: *mut c_char, len: usize, s: &str) -> Option<()> {
+    let out = slice_mut(buf as *mut u8, len)?;
+    let n = s.len().min(len.checked_sub(1)?);
+    out[..n].copy_from_slice(&s.as_bytes()[..n]);
+    out[n] = 0;
+    Some(())
+}

@@ -1,0 +1,125 @@
+//! The mpC-style run-time from C (`tests/programs/mpc/mpc_nets.c`, built
+//! against the installed `mpc.h` and `-lmpbridge`) on 4 processes: host,
+//! two free processes and the dispatcher. Networks and subnetworks with
+//! their descriptors, HeteroMPI-style groups (with a virtual machine file
+//! that gives this machine 2 processors, so the automatic group size is
+//! known), and a deadlock the dispatcher ends with `MPC_Abort`.
+
+use std::path::PathBuf;
+use std::time::Duration;
+use tests::mpirun::{mpiexec_env, workspace_root, Run};
+use tests::native::build;
+
+const LIMIT: Duration = Duration::from_secs(120);
+
+fn program() -> PathBuf {
+    build("mpc/mpc_nets.c", &["mpbridge"])
+}
+
+fn tallies_pass(r: &Run, ranks: &[u32]) {
+    r.assert_ok("mpc_nets");
+    for k in ranks {
+        let head = format!("mpc_nets rank {k}: ");
+        let tally = r
+            .stdout
+            .lines()
+            .find(|l| l.starts_with(&head))
+            .unwrap_or_else(|| panic!("no tally of rank {k}:\n{}\n{}", r.stdout, r.stderr));
+        assert!(
+            tally.ends_with(" 0 failed") && !tally.contains(": 0 passed"),
+            "{tally}\n{}",
+            r.stderr
+        );
+    }
+    assert!(
+        !r.stdout.contains("mpc_nets rank 3:"),
+        "the dispatcher returned to the program:\n{}",
+        r.stdout
+    );
+}
+
+/// A machine file naming this host with 2 processors.
+fn two_cpu_machine() -> PathBuf {
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").expect("hostname");
+    let dir = workspace_root().join("target/test-programs");
+    std::fs::create_dir_all(&dir).expect("target/test-programs");
+    let file = dir.join("mpc-two-cpus.vpm");
+    std::fs::write(
+        &file,
+        format!("host {} speed 1 scalability 2 slots 4\n", host.trim()),
+    )
+    .expect("write machine file");
+    file
+}
+
+#[test]
+fn networks_subnetworks_and_descriptors() {
+    let r = mpiexec_env(4, &program(), &["mpc"], &[], LIMIT);
+    tallies_pass(&r, &[0, 1, 2]);
+}
+
+#[test]
+fn heterompi_groups_fixed_and_automatic_size() {
+    let vpm = two_cpu_machine();
+    let vpm = vpm.to_str().expect("utf-8 path");
+    let r = mpiexec_env(4, &program(), &["hmpi"], &[("MPBRIDGE_VPM", vpm)], LIMIT);
+    tallies_pass(&r, &[0, 1, 2]);
+    // The automatic group holds the host and exactly one free process.
+    let members: u32 = (0..3)
+        .map(|k| {
+            let head = format!("mpc_nets member rank {k}: ");
+            let line = r
+                .stdout
+                .lines()
+                .find(|l| l.starts_with(&head))
+                .expect("member line");
+            line[head.len()..].trim().parse::<u32>().expect("0 or 1")
+        })
+        .sum();
+    assert_eq!(members, 2, "{}", r.stdout);
+    assert!(
+        r.stdout.contains("mpc_nets member rank 0: 1"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn a_request_that_can_never_be_served_ends_the_job_with_a_message() {
+    let r = mpiexec_env(4, &program(), &["deadlock"], &[], Duration::from_secs(60));
+    assert!(!r.timed_out, "the deadlock hung:\n{}", r.stderr);
+    assert_ne!(r.code, Some(0), "the job ended well:\n{}", r.stdout);
+    assert!(
+        r.stderr.contains("MPC_Abort(1)") && r.stderr.contains("deadlock"),
+        "no deadlock message:\n{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("process 0 needs 2 free processes")
+            && r.stderr.contains("process 1 needs 2 free processes")
+            && r.stderr.contains("1 free"),
+        "the message does not say who waits for what:\n{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn a_bad_machine_file_is_reported() {
+    let dir = workspace_root().join("target/test-programs");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let file = dir.join("mpc-bad.vpm");
+    std::fs::write(&file, "host a speed fast\n").expect("write");
+    let r = mpiexec_env(
+        4,
+        &program(),
+        &["mpc"],
+        &[("MPBRIDGE_VPM", file.to_str().expect("utf-8"))],
+        Duration::from_secs(60),
+    );
+    assert!(!r.timed_out && r.code != Some(0), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("line 1") && r.stderr.contains("speed 'fast'"),
+        "{}",
+        r.stderr
+    );
+}
