@@ -69,6 +69,29 @@ pub fn forwarded_vars(names: impl Iterator<Item = OsString>) -> Vec<OsString> {
         .collect()
 }
 
+/// The variable that tells PVM tasks the cluster's hosts and speeds.
+pub const PVM_HOSTS_ENV: &str = "MPBRIDGE_PVM_HOSTS";
+
+/// The cluster's hosts for PVM's `pvm_config`, `name:speed,...` in
+/// hostfile order: `hostfile` is the hostfile's text, `speed_of` gives the
+/// first word of a host's `HOST.speed` file (hosts made without
+/// `--speeds` have none, and get PVM's default, 1000).
+pub fn pvm_hosts(hostfile: &str, speed_of: impl Fn(&str) -> Option<String>) -> String {
+    hostfile
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|h| !h.starts_with('#'))
+        .map(|h| {
+            let speed = speed_of(h)
+                .and_then(|s| s.split_whitespace().next()?.parse::<u32>().ok())
+                .filter(|&s| s > 0)
+                .unwrap_or(1000);
+            format!("{h}:{speed}")
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 /// Read the running cluster's launch settings from `dir`.
 pub fn load(dir: &Path) -> Result<ClusterLaunch, String> {
     let file = dir.join(ARGS_FILE);
@@ -98,11 +121,20 @@ pub fn prepare(opts: &RunOptions) -> Result<(RunOptions, Vec<OsString>), String>
     if opts.hostfile.is_some() {
         return Err("--cluster brings its own hostfile; drop --hostfile".to_string());
     }
-    let launch = load(&cluster_dir(std::env::var_os(DIR_ENV)))?;
+    let dir = cluster_dir(std::env::var_os(DIR_ENV));
+    let launch = load(&dir)?;
     let mut opts = opts.clone();
-    opts.hostfile = Some(launch.hostfile);
     let mut args = launch.mpiexec_args;
     args.extend(forwarded_vars(std::env::vars_os().map(|(k, _)| k)));
+    if std::env::var_os(PVM_HOSTS_ENV).is_none() {
+        let text = std::fs::read_to_string(Path::new(&launch.hostfile)).unwrap_or_default();
+        let hosts = pvm_hosts(&text, |h| {
+            std::fs::read_to_string(dir.join(format!("{h}.speed"))).ok()
+        });
+        args.push("-x".into());
+        args.push(format!("{PVM_HOSTS_ENV}={hosts}").into());
+    }
+    opts.hostfile = Some(launch.hostfile);
     Ok((opts, args))
 }
 
@@ -146,6 +178,20 @@ mod tests {
             .map(|s| s.into_string().unwrap())
             .collect();
         assert_eq!(got, ["-x", "MPBRIDGE_GA_REMOTE", "-x", "MPBRIDGE_SHM"]);
+    }
+
+    #[test]
+    fn pvm_hosts_come_from_the_hostfile_with_their_speeds() {
+        let hostfile = "host1 slots=2\nhost2 slots=2\n\nhost3 slots=2\n";
+        let speeds = |h: &str| match h {
+            "host1" => Some("1150 86956/100000\n".to_string()),
+            "host2" => Some("331 28785/100000\n".to_string()),
+            _ => None,
+        };
+        assert_eq!(
+            pvm_hosts(hostfile, speeds),
+            "host1:1150,host2:331,host3:1000"
+        );
     }
 
     #[test]
