@@ -138,6 +138,55 @@ pub fn prepare(opts: &RunOptions) -> Result<(RunOptions, Vec<OsString>), String>
     Ok((opts, args))
 }
 
+/// Runs a `--cluster` job's mpiexec under the launcher's host watch (see
+/// `host_watch`): the job learns of hosts that go down through the
+/// down-hosts file, and ends when one does (a PVM program after a grace
+/// time). Returns the launcher's exit status.
+pub fn run_watched(mut command: std::process::Command, opts: &RunOptions, pvm: bool) -> u8 {
+    use crate::host_watch;
+    let dir = cluster_dir(std::env::var_os(DIR_ENV));
+    let hostfile = opts
+        .hostfile
+        .as_ref()
+        .and_then(|f| std::fs::read_to_string(f).ok())
+        .unwrap_or_default();
+    let hosts = host_watch::hosts(&dir, &hostfile);
+    let file = match host_watch::make_down_file() {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("mpbridge run: cannot make the down-hosts file ({e}); hosts are not watched");
+            return run_unwatched(command);
+        }
+    };
+    // The file's option goes first: mpiexec's options end at the program.
+    let mut args: Vec<OsString> = host_watch::job_args(&file);
+    args.extend(command.get_args().map(|a| a.to_os_string()));
+    let mut watched = std::process::Command::new(command.get_program());
+    watched.args(args);
+    for (k, v) in command.get_envs() {
+        match v {
+            Some(v) => watched.env(k, v),
+            None => watched.env_remove(k),
+        };
+    }
+    let grace = host_watch::grace(
+        pvm,
+        std::env::var("MPBRIDGE_HOST_DOWN_GRACE").ok().as_deref(),
+    );
+    command = watched;
+    host_watch::run_watched(command, hosts, &file, grace)
+}
+
+fn run_unwatched(mut command: std::process::Command) -> u8 {
+    match command.status() {
+        Ok(s) => s.code().map(|c| c as u8).unwrap_or(1),
+        Err(e) => {
+            eprintln!("mpbridge run: cannot run mpiexec: {e}");
+            126
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -21,6 +21,12 @@ use std::collections::BTreeMap;
 
 /// The variable that carries the cluster's hosts to every task.
 pub const HOSTS_ENV: &str = "MPBRIDGE_PVM_HOSTS";
+/// The variable that names the launcher's down-hosts file: the names of
+/// the cluster's hosts that went down, one a line (see the launcher's
+/// host watch).
+pub const DOWN_FILE_ENV: &str = "MPBRIDGE_HOSTS_DOWN";
+/// How often the down-hosts file is looked at.
+const DOWN_CHECK: std::time::Duration = std::time::Duration::from_millis(100);
 /// PVM's speed of a host nobody gave one.
 pub const DEFAULT_SPEED: i32 = 1000;
 
@@ -54,6 +60,12 @@ pub struct Machine {
     /// The host the next task placed by default goes to.
     next: usize,
     watches: Vec<HostWatch>,
+    /// The launcher's down-hosts file, if it keeps one.
+    down_file: Option<std::path::PathBuf>,
+    /// Its length when last read (it only grows).
+    down_len: u64,
+    /// When it was last looked at.
+    down_checked: Option<std::time::Instant>,
 }
 
 /// The host id of the host at `index` (from 0).
@@ -119,7 +131,47 @@ impl Machine {
         let list = std::env::var(HOSTS_ENV)
             .ok()
             .filter(|v| !v.trim().is_empty());
-        Machine::new(list.as_deref(), world_hosts, world_tids)
+        let mut m = Machine::new(list.as_deref(), world_hosts, world_tids);
+        m.down_file = std::env::var_os(DOWN_FILE_ENV)
+            .filter(|v| !v.is_empty())
+            .map(std::path::PathBuf::from);
+        m
+    }
+
+    /// Host ids of hosts in the machine that the launcher's down-hosts
+    /// file names and that were not reported before (looked at no more
+    /// often than every 100 ms; nothing without a file).
+    pub fn newly_down(&mut self) -> Vec<i32> {
+        let Some(file) = &self.down_file else {
+            return Vec::new();
+        };
+        if self.down_checked.is_some_and(|t| t.elapsed() < DOWN_CHECK) {
+            return Vec::new();
+        }
+        self.down_checked = Some(std::time::Instant::now());
+        let len = std::fs::metadata(file).map(|m| m.len()).unwrap_or(0);
+        if len == self.down_len {
+            return Vec::new();
+        }
+        let Ok(text) = std::fs::read_to_string(file) else {
+            return Vec::new();
+        };
+        self.down_len = text.len() as u64;
+        let names: Vec<&str> = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        self.hosts
+            .iter()
+            .filter(|h| h.present && names.contains(&h.name.as_str()))
+            .map(|h| h.dtid)
+            .collect()
+    }
+
+    /// The host id of the host task `tid` is known to run on.
+    pub fn placed_on(&self, tid: i32) -> Option<i32> {
+        self.placed.get(&tid).map(|&i| self.hosts[i].dtid)
     }
 
     fn push(&mut self, name: &str, speed: i32) -> usize {
@@ -348,6 +400,26 @@ impl crate::task::Task {
         }
     }
 
+    /// Hosts the launcher found down leave the machine: their
+    /// `PvmHostDelete` notices are queued, and the tasks known to run
+    /// there count as ended (their `PvmTaskExit` notices too).
+    pub fn check_hosts_down(&mut self) {
+        for dtid in self.machine.newly_down() {
+            self.host_gone(dtid);
+            let lost: Vec<crate::task::Watch> = self
+                .watching
+                .iter()
+                .copied()
+                .filter(|w| self.machine.placed_on(w.tid) == Some(dtid))
+                .collect();
+            for w in lost {
+                self.ended.insert(w.tid);
+                self.watching.retain(|x| *x != w);
+                self.msg.notify_arrived(w.tag, w.ctx, w.tid);
+            }
+        }
+    }
+
     /// `pvm_notify(PvmHostDelete)` (or its cancel) for the host ids in
     /// `dtids`: each notice carries the host id; it comes at once for a
     /// host not in the machine and for a cancel.
@@ -451,6 +523,25 @@ mod tests {
         assert_eq!(m.add("host2"), err::DUP_HOST);
         assert_eq!(m.add("elsewhere"), err::CANT_START);
         assert_eq!(m.names(), ["host1", "host2", "host3"]);
+    }
+
+    #[test]
+    fn the_down_hosts_file_reports_each_host_once() {
+        let file = std::env::temp_dir().join(format!("mpb-down-{}", std::process::id()));
+        std::fs::write(&file, "").unwrap();
+        let mut m = three();
+        m.down_file = Some(file.clone());
+        assert!(m.newly_down().is_empty());
+        std::fs::write(&file, "host3\n").unwrap();
+        m.down_checked = None;
+        assert_eq!(m.newly_down(), [0xc0000]);
+        m.host_gone(0xc0000);
+        std::fs::write(&file, "host3\nhost2\n").unwrap();
+        m.down_checked = None;
+        assert_eq!(m.newly_down(), [0x80000]);
+        m.down_checked = None;
+        assert!(m.newly_down().is_empty());
+        let _ = std::fs::remove_file(&file);
     }
 
     #[test]

@@ -424,6 +424,7 @@ impl Task {
     /// Queues the exit notices of watched tasks whose processes are gone
     /// (looked at no more often than `LIVENESS_CHECK`).
     fn check_watched(&mut self) {
+        self.check_hosts_down();
         if self.watching.is_empty() || self.last_liveness_check.elapsed() < LIVENESS_CHECK {
             return;
         }
