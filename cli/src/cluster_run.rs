@@ -138,6 +138,36 @@ pub fn prepare(opts: &RunOptions) -> Result<(RunOptions, Vec<OsString>), String>
     Ok((opts, args))
 }
 
+/// Open MPI 4.1 gives `-x` variables only to the first program of an
+/// MPMD line, so the `-x` options before the first `-n` are repeated
+/// after every `:` (the `ga-server` context gets `MPBRIDGE_*` too).
+pub fn export_to_every_app(args: &mut Vec<OsString>) {
+    let globals_end = args.iter().position(|a| a == "-n").unwrap_or(0);
+    let mut exports: Vec<OsString> = Vec::new();
+    let mut i = 0;
+    while i + 1 < globals_end {
+        if args[i] == "-x" {
+            exports.push(args[i].clone());
+            exports.push(args[i + 1].clone());
+            i += 2;
+        } else {
+            i += 1;
+        }
+    }
+    if exports.is_empty() {
+        return;
+    }
+    let mut out = Vec::with_capacity(args.len() + exports.len());
+    for a in args.drain(..) {
+        let colon = a == ":";
+        out.push(a);
+        if colon {
+            out.extend(exports.iter().cloned());
+        }
+    }
+    *args = out;
+}
+
 /// Runs a `--cluster` job's mpiexec under the launcher's host watch (see
 /// `host_watch`): the job learns of hosts that go down through the
 /// down-hosts file, and ends when one does (a PVM program after a grace
@@ -240,6 +270,58 @@ mod tests {
         assert_eq!(
             pvm_hosts(hostfile, speeds),
             "host1:1150,host2:331,host3:1000"
+        );
+    }
+
+    #[test]
+    fn exports_reach_every_program_of_the_line() {
+        let mut args: Vec<OsString> = [
+            "--mca",
+            "a",
+            "b",
+            "-x",
+            "MPBRIDGE_X",
+            "-x",
+            "L",
+            "-n",
+            "3",
+            "prog",
+            "-x",
+            "arg",
+            ":",
+            "-n",
+            "3",
+            "ga-server",
+        ]
+        .iter()
+        .map(OsString::from)
+        .collect();
+        export_to_every_app(&mut args);
+        let got: Vec<&str> = args.iter().map(|a| a.to_str().unwrap()).collect();
+        assert_eq!(
+            got,
+            [
+                "--mca",
+                "a",
+                "b",
+                "-x",
+                "MPBRIDGE_X",
+                "-x",
+                "L",
+                "-n",
+                "3",
+                "prog",
+                "-x",
+                "arg",
+                ":",
+                "-x",
+                "MPBRIDGE_X",
+                "-x",
+                "L",
+                "-n",
+                "3",
+                "ga-server"
+            ]
         );
     }
 

@@ -478,6 +478,9 @@ fn launch(opts: &RunOptions) -> u8 {
     }
 
     plan.args.splice(0..0, cluster_args);
+    if opts.cluster {
+        cluster_run::export_to_every_app(&mut plan.args);
+    }
 
     if opts.dry_run {
         print!("{}", render_plan(&plan));

@@ -136,9 +136,11 @@ fn tcgmsg_nxtval_across_hosts() {
             && line.contains("plm_rsh_agent")
             && line.contains("--map-by node")
             && line.ends_with(&format!(
-                ": -n {HOSTS} {}",
+                " -n {HOSTS} {}",
                 stage().join("bin/ga-server").display()
-            )),
+            ))
+            // The servers get the forwarded variables too.
+            && line.contains(": -x ") && line.contains(" -x MPBRIDGE_PVM_HOSTS="),
         "{line}"
     );
 
@@ -191,18 +193,46 @@ fn tcgmsg_nxtval_across_hosts() {
 /// The GA C API (`ga_basic`: put/get/acc on regular and irregular
 /// distributions, read-increment, scatter/gather, non-blocking calls,
 /// locks, collectives) with one compute rank and one `ga-server` on each
-/// host, so every other owner's data goes through another host's server.
+/// host, so every other owner's data goes through another host's server;
+/// each server's request counters show requests from other hosts.
 fn ga_across_hosts() {
     let exe = build("ga/ga_basic.c", &["ga"]);
     let mpbridge = stage().join("bin/mpbridge");
     let watch = Watch::start("ga-server");
     let mut cmd = Command::new(&mpbridge);
     cmd.args(["run", "--cluster", "--ga-servers", "-n", "3"])
-        .arg(&exe);
+        .arg(&exe)
+        .env("MPBRIDGE_GA_SERVER_STATS", "1");
     mpi_env(&mut cmd);
     let r = run_with_timeout(cmd, LIMIT);
     let servers = watch.finish();
     r.assert_ok("ga_basic with a ga-server per host");
+    // Every server did work for the other hosts' ranks: its counters say so.
+    let mut remote_by_host: BTreeMap<String, u64> = BTreeMap::new();
+    for l in r.stderr.lines() {
+        let Some(rest) = l.strip_prefix("ga-server on ") else {
+            continue;
+        };
+        let (host, counts) = rest.split_once(": ").unwrap_or((rest, ""));
+        let remote = counts
+            .split(", ")
+            .find_map(|c| c.strip_suffix(" from other hosts"))
+            .and_then(|n| n.parse::<u64>().ok())
+            .unwrap_or_else(|| panic!("counter line: {l}"));
+        remote_by_host.insert(host.to_string(), remote);
+    }
+    assert_eq!(
+        remote_by_host.keys().cloned().collect::<BTreeSet<_>>(),
+        (1..=HOSTS)
+            .map(|i| format!("host{i}"))
+            .collect::<BTreeSet<_>>(),
+        "one counter line per server:\n{}",
+        r.stderr
+    );
+    assert!(
+        remote_by_host.values().all(|&n| n > 0),
+        "every server served other hosts: {remote_by_host:?}"
+    );
     let line = r
         .stdout
         .lines()
