@@ -112,18 +112,12 @@ pub fn load(dir: &Path) -> Result<ClusterLaunch, String> {
     Ok(launch)
 }
 
-/// For `--cluster`: the options with the cluster's hostfile in place and the
-/// mpiexec options to put first. Without `--cluster`, the options unchanged.
-pub fn prepare(opts: &RunOptions) -> Result<(RunOptions, Vec<OsString>), String> {
-    if !opts.cluster {
-        return Ok((opts.clone(), Vec::new()));
-    }
-    if opts.hostfile.is_some() {
-        return Err("--cluster brings its own hostfile; drop --hostfile".to_string());
-    }
+/// The running cluster's hostfile, and the other mpiexec options a job on
+/// it needs: its rsh agent and networks, the forwarded `MPBRIDGE_*`
+/// variables, and the hosts PVM's machine is made of.
+pub fn job_options() -> Result<(OsString, Vec<OsString>), String> {
     let dir = cluster_dir(std::env::var_os(DIR_ENV));
     let launch = load(&dir)?;
-    let mut opts = opts.clone();
     let mut args = launch.mpiexec_args;
     args.extend(forwarded_vars(std::env::vars_os().map(|(k, _)| k)));
     if std::env::var_os(PVM_HOSTS_ENV).is_none() {
@@ -134,7 +128,21 @@ pub fn prepare(opts: &RunOptions) -> Result<(RunOptions, Vec<OsString>), String>
         args.push("-x".into());
         args.push(format!("{PVM_HOSTS_ENV}={hosts}").into());
     }
-    opts.hostfile = Some(launch.hostfile);
+    Ok((launch.hostfile, args))
+}
+
+/// For `--cluster`: the options with the cluster's hostfile in place and the
+/// mpiexec options to put first. Without `--cluster`, the options unchanged.
+pub fn prepare(opts: &RunOptions) -> Result<(RunOptions, Vec<OsString>), String> {
+    if !opts.cluster {
+        return Ok((opts.clone(), Vec::new()));
+    }
+    if opts.hostfile.is_some() {
+        return Err("--cluster brings its own hostfile; drop --hostfile".to_string());
+    }
+    let (hostfile, args) = job_options()?;
+    let mut opts = opts.clone();
+    opts.hostfile = Some(hostfile);
     Ok((opts, args))
 }
 

@@ -7,11 +7,17 @@
 //!   pvm_addhosts/pvm_delhosts and PvmHostDelete notices.
 //! - Debian's prebuilt `master1`/`slave1` and `gexample`, unchanged, with
 //!   their spawned tasks on every host.
+//! - The published Ensemble composition `getmax-full.ens` with its
+//!   allocation section (four hosts of its authors) mapped onto the
+//!   cluster's hosts by `--hostmap`: every process runs where the map puts
+//!   it.
 //!
 //! The cluster is taken down at the end, also when a check fails; skipped,
 //! with the reason printed, where the machine cannot have one.
 
-use std::collections::BTreeSet;
+mod ensemble_common;
+
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::process::Command;
 use tests::cluster::{cluster_up, tallies_ok, Watch, HOSTS, LIMIT};
@@ -120,6 +126,61 @@ fn gexample_on_every_host() {
     );
 }
 
+/// How many of the watched processes ran on each host.
+fn per_host(seen: &BTreeMap<u32, tests::cluster::Seen>) -> BTreeMap<String, usize> {
+    let mut n = BTreeMap::new();
+    for s in seen.values() {
+        *n.entry(s.host.clone()).or_insert(0) += 1;
+    }
+    n
+}
+
+/// `getmax-full.ens` places R[1], T[1..3] at orion, R[2], T[4..5] at zeus,
+/// R[3], T[6..7] at iamini and R[4], T[8] at adonis; the map sends orion
+/// and adonis to host1, zeus to host2, iamini to host3.
+fn ensemble_allocation_on_the_hosts() {
+    let dir = ensemble_common::components();
+    let map = dir.join("cluster-hosts");
+    std::fs::write(
+        &map,
+        "orion host1\nzeus host2\niamini host3\nadonis host1\n",
+    )
+    .expect("write the host map");
+    let relays = Watch::start("relay");
+    let terminals = Watch::start("terminal");
+    let r = ensemble_common::ensemble(
+        "run",
+        &ensemble_common::example("published/getmax-full.ens"),
+        &[
+            "--cluster",
+            "--path",
+            &dir.display().to_string(),
+            "--hostmap",
+            &map.display().to_string(),
+        ],
+        LIMIT,
+    );
+    let relays = relays.finish();
+    let terminals = terminals.finish();
+    r.assert_ok("getmax-full.ens on the cluster");
+    let got = ensemble_common::values_after(&r.stdout, "The maximum tid is ");
+    assert_eq!(got.len(), 8, "{}\n{}", r.stdout, r.stderr);
+    assert!(got.iter().all(|g| *g == got[0]), "{}", r.stdout);
+    let want = |pairs: &[(&str, usize)]| -> BTreeMap<String, usize> {
+        pairs.iter().map(|(h, n)| (h.to_string(), *n)).collect()
+    };
+    assert_eq!(
+        per_host(&relays),
+        want(&[("host1", 2), ("host2", 1), ("host3", 1)]),
+        "relays: {relays:?}"
+    );
+    assert_eq!(
+        per_host(&terminals),
+        want(&[("host1", 4), ("host2", 2), ("host3", 2)]),
+        "terminals: {terminals:?}"
+    );
+}
+
 #[test]
 fn pvm_across_three_hosts_of_different_speeds() {
     let speeds = SPEEDS.map(|s| s.to_string()).join(",");
@@ -129,4 +190,5 @@ fn pvm_across_three_hosts_of_different_speeds() {
     pvm_machine_on_the_cluster();
     master1_spreads_its_slaves();
     gexample_on_every_host();
+    ensemble_allocation_on_the_hosts();
 }
