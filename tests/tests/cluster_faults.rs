@@ -11,7 +11,7 @@
 //! when a check fails; skipped, with the reason printed, where the machine
 //! cannot have one.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 use tests::cluster::{cluster_host_of, cluster_up, processes_named, script, HOSTS, LIMIT};
@@ -48,6 +48,24 @@ fn wait_for_processes(comm: &str, on: &[&str]) {
     }
 }
 
+/// A fresh path for a program's "ready" file (in /tmp, which every host
+/// of the cluster shares).
+fn marker(name: &str) -> PathBuf {
+    let p = std::env::temp_dir().join(format!("cluster-faults-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_file(&p);
+    p
+}
+
+/// Waits (40 s at most) for the program to create `file`.
+fn wait_for_file(file: &Path) {
+    let until = Instant::now() + Duration::from_secs(40);
+    while !file.exists() {
+        assert!(Instant::now() < until, "{} never came", file.display());
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let _ = std::fs::remove_file(file);
+}
+
 /// Takes `host`'s network link down; returns when.
 fn unplug(host: &str) -> Instant {
     let out = Command::new("bash")
@@ -65,15 +83,17 @@ fn unplug(host: &str) -> Instant {
 
 fn pvm_master_hears_that_its_host_went() {
     let exe: PathBuf = build("cluster/pvm_host_down.c", &["pvm3"]);
+    let ready = marker("pvm");
     let job = start_job(vec![
         "-n".into(),
         "1".into(),
         exe.display().to_string(),
         "host3".into(),
+        ready.display().to_string(),
     ]);
     wait_for_processes("pvm_host_down", &["host1", "host3"]);
-    // The child has started; give the master time to ask for its notices.
-    std::thread::sleep(Duration::from_secs(2));
+    // The master has its child on host3 and asked for its notices.
+    wait_for_file(&ready);
     let at = unplug("host3");
     let r = job.join().expect("job thread");
     let took = at.elapsed();
@@ -110,17 +130,19 @@ fn pvm_master_hears_that_its_host_went() {
 
 fn ga_job_ends_when_a_server_host_goes() {
     let exe = build("cluster/ga_steady.c", &["ga"]);
+    let ready = marker("ga");
     let job = start_job(vec![
         "--ga-servers".into(),
         "-n".into(),
         "3".into(),
         exe.display().to_string(),
         "120".into(),
+        ready.display().to_string(),
     ]);
     wait_for_processes("ga_steady", &["host1", "host2", "host3"]);
     wait_for_processes("ga-server", &["host1", "host2", "host3"]);
-    // Let the ranks get to work through each other's servers.
-    std::thread::sleep(Duration::from_secs(3));
+    // Every rank has read the others' blocks through their servers.
+    wait_for_file(&ready);
     let at = unplug("host3");
     let r = job.join().expect("job thread");
     let took = at.elapsed();

@@ -1,7 +1,9 @@
 /* A GA job that keeps reading every other rank's block until it has run
  * for the number of seconds given (default 60), so a host can be taken
  * down while it runs. Rank 0 prints "ga_steady: running" once every rank
- * read the others' data, and at the end "ga_steady: N passed, M failed". */
+ * read the others' data (and creates the file named by the second
+ * argument, if given, for whoever waits for that moment), and at the end
+ * "ga_steady: N passed, M failed". */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +42,10 @@ int main(int argc, char **argv) {
             if (me == 0) {
                 printf("ga_steady: running\n");
                 fflush(stdout);
+                if (argc > 2) {
+                    FILE *f = fopen(argv[2], "w");
+                    if (f) fclose(f);
+                }
             }
         }
     } while (MPI_Wtime() - start < seconds);

@@ -2,7 +2,8 @@
  * of the host to lose: the master spawns a child there that waits for ever,
  * asks pvm_notify for PvmHostDelete of that host and PvmTaskExit of the
  * child, prints "pvm_host_down: ready" and waits (30 s at most for each)
- * for both notices while the host is taken down from outside. It checks
+ * for both notices while the host is taken down from outside (a second
+ * argument names a file it creates when ready). It checks
  * that the notices name the host and the child, that pvm_config no longer
  * lists the host, and ends with "pvm_host_down: N passed, M failed". */
 #define _DEFAULT_SOURCE /* gethostname */
@@ -41,6 +42,10 @@ int main(int argc, char **argv) {
     EXPECT(pvm_notify(PvmTaskExit, EXIT_TAG, 1, &child), PvmOk);
     printf("pvm_host_down: ready\n");
     fflush(stdout);
+    if (argc > 2) {
+        FILE *f = fopen(argv[2], "w");
+        if (f) fclose(f);
+    }
 
     int body = 0, bytes = 0, tag = 0, src = 0;
     t.tv_sec = 30;
