@@ -63,6 +63,10 @@ ga put-remote mpi 1048576 1.3
 ga acc-remote mpi 1048576 1.3
 core pingpong-tcp mpi 8 1.1
 core pingpong-tcp mpi 4194304 1.1
+ga get-remote-host mpi 8 1.5
+ga get-remote-host mpi 1048576 1.1
+ga get-remote-host ga-5.8 8 1.0
+ga get-remote-host ga-5.8 1048576 1.0
 hpf halo-2x2 mpi 33554432 1.1
 hpf halo-1x2 mpi 33554432 1.1
 hpf remap pdgemr2d 33554432 1.0
@@ -403,6 +407,67 @@ bench_ga() {
     done
     # shellcheck disable=SC2086
     ga_rows_remote $remote | tee -a "$CSV"
+    bench_ga_hosts
+}
+
+# GA get between two hosts of scripts/cluster.sh: compute rank 0 on host1
+# reads compute rank 1's block on host2 through host2's ga-server (remote
+# mode), against an MPI request/reply between the same two ranks in the
+# same job, and against Debian's GA 5.8 with the same two ranks on the same
+# hosts (ARMCI-MPI needs one-sided MPI, which Open MPI 4.1 has across
+# hosts only over UCX): rows ga,get-remote-host. Without a cluster (not
+# root, no namespaces) the rows are missing, with the reason printed.
+bench_ga_hosts() {
+    echo "== ga: get across two hosts of a one-machine cluster through the other host's ga-server, against MPI and GA 5.8"
+    local server=$STAGE/bin/ga-server reps=${MPB_BENCH_GA_REPS:-3}
+    local rc=0 msg rep bytes ours="" base=""
+    msg=$(bash scripts/cluster.sh up -n 2 2>&1 >/dev/null) || rc=$?
+    if [ "$rc" -eq 3 ]; then
+        echo "bench.sh: no get-remote-host rows: $msg" >&2
+        return 0
+    elif [ "$rc" -ne 0 ]; then
+        bash scripts/cluster.sh down || true
+        die "cluster.sh up failed: $msg"
+    fi
+    trap 'bash scripts/cluster.sh down || true' EXIT
+    local args
+    mapfile -t args <"${MPBRIDGE_CLUSTER_DIR:-/run/mpbridge-cluster}/mpiexec-args"
+    local ucx=(--mca pml ucx --mca pml_ucx_tls any --mca pml_ucx_devices any --mca osc ucx)
+    for rep in $(seq "$reps"); do
+        for bytes in 8 1048576; do
+            echo "-- $bytes bytes, repetition $rep of $reps: ours, then GA 5.8"
+            MPBRIDGE_GA_REMOTE=1 run_job "ga_bench across hosts (ours)" "${args[@]}" --map-by node \
+                -x MPBRIDGE_GA_REMOTE -n 2 "$OUT/ga_bench_ours" --no-nxtval \
+                --min-bytes "$bytes" --max-bytes "$bytes" \
+                : -x MPBRIDGE_GA_REMOTE -n 2 "$server" >"$OUT/ga_hosts_ours_${bytes}_r$rep.txt"
+            run_job "ga_bench across hosts (GA 5.8)" "${args[@]}" "${ucx[@]}" --map-by node \
+                -n 2 "$OUT/ga_bench_ga58" --no-nxtval --min-bytes "$bytes" --max-bytes "$bytes" \
+                >"$OUT/ga_hosts_ga58_${bytes}_r$rep.txt"
+            ours="$ours $OUT/ga_hosts_ours_${bytes}_r$rep.txt"
+            base="$base $OUT/ga_hosts_ga58_${bytes}_r$rep.txt"
+        done
+    done
+    bash scripts/cluster.sh down
+    trap - EXIT
+    # Best over the repetitions: ours and MPI from the remote-mode lines,
+    # GA 5.8 from its plain get lines.
+    # shellcheck disable=SC2086
+    awk -v nours="$(echo $ours | wc -w)" '
+        FNR == 1 { file++ }
+        $1 != "RESULT" { next }
+        file <= nours && $2 == "get-remote" && NF == 5 {
+            if (!($3 in o) || $4 < o[$3]) o[$3] = $4
+            if (!($3 in m) || $5 < m[$3]) m[$3] = $5
+            next
+        }
+        file > nours && $2 == "get" && NF == 4 { if (!($3 in b) || $4 < b[$3]) b[$3] = $4 }
+        END {
+            for (k in o) {
+                printf "ga,get-remote-host,%s,%.3f,mpi,%.3f,%.3f\n", k, o[k], m[k], o[k] / m[k]
+                if (k in b)
+                    printf "ga,get-remote-host,%s,%.3f,ga-5.8,%.3f,%.3f\n", k, o[k], b[k], o[k] / b[k]
+            }
+        }' $ours $base | sort -t, -k3,3n -k5,5 | tee -a "$CSV"
 }
 
 bench_tcgmsg() {

@@ -10,6 +10,8 @@
 #   scripts/cluster.sh up [-n N] [--speeds a,b,...] [--slots K]
 #   scripts/cluster.sh down
 #   scripts/cluster.sh status
+#   scripts/cluster.sh unplug HOST   (takes HOST's network link down: a host
+#                                     failure the job must notice)
 #
 # Needs root, util-linux (unshare, nsenter), iproute2, mount and hostname.
 # MPBRIDGE_CLUSTER_DIR (default /run/mpbridge-cluster) holds the state:
@@ -33,7 +35,7 @@ die() { say "$*"; exit 1; }
 unavailable() { say "$*"; exit 3; }
 
 usage() {
-    sed -n "2,20p" "$0" | sed "s|^# \{0,1\}||" >&2
+    sed -n "2,22p" "$0" | sed "s|^# \{0,1\}||" >&2
     exit 2
 }
 
@@ -237,6 +239,7 @@ cmd_up() {
 
         ip link add "$VETH$i" type veth peer name "${VETH}p$i" netns "$pid"
         ip link set "$VETH$i" master "$BRIDGE" up
+        echo "$VETH$i" >"$DIR/$h.link"
         nsenter -t "$pid" -n sh -c "
             ip link set lo up &&
             ip link set ${VETH}p$i name eth0 &&
@@ -315,8 +318,17 @@ cmd_status() {
     return $bad
 }
 
+cmd_unplug() {
+    local h=${1:?usage: cluster.sh unplug HOST} pid
+    pid=$(holder_of "$h")
+    [[ -n $pid ]] || die "no host $h is up"
+    nsenter -t "$pid" -n ip link set eth0 down
+    say "$h: network link down"
+}
+
 case ${1:-} in
     up) shift; cmd_up "$@" ;;
+    unplug) shift; [[ $(id -u) -eq 0 ]] || die "needs root"; cmd_unplug "$@" ;;
     down) shift; [[ $(id -u) -eq 0 ]] || die "needs root"; cmd_down ;;
     status) shift; cmd_status ;;
     *) usage ;;

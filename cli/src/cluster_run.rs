@@ -69,6 +69,29 @@ pub fn forwarded_vars(names: impl Iterator<Item = OsString>) -> Vec<OsString> {
         .collect()
 }
 
+/// The variable that tells PVM tasks the cluster's hosts and speeds.
+pub const PVM_HOSTS_ENV: &str = "MPBRIDGE_PVM_HOSTS";
+
+/// The cluster's hosts for PVM's `pvm_config`, `name:speed,...` in
+/// hostfile order: `hostfile` is the hostfile's text, `speed_of` gives the
+/// first word of a host's `HOST.speed` file (hosts made without
+/// `--speeds` have none, and get PVM's default, 1000).
+pub fn pvm_hosts(hostfile: &str, speed_of: impl Fn(&str) -> Option<String>) -> String {
+    hostfile
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|h| !h.starts_with('#'))
+        .map(|h| {
+            let speed = speed_of(h)
+                .and_then(|s| s.split_whitespace().next()?.parse::<u32>().ok())
+                .filter(|&s| s > 0)
+                .unwrap_or(1000);
+            format!("{h}:{speed}")
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 /// Read the running cluster's launch settings from `dir`.
 pub fn load(dir: &Path) -> Result<ClusterLaunch, String> {
     let file = dir.join(ARGS_FILE);
@@ -89,6 +112,25 @@ pub fn load(dir: &Path) -> Result<ClusterLaunch, String> {
     Ok(launch)
 }
 
+/// The running cluster's hostfile, and the other mpiexec options a job on
+/// it needs: its rsh agent and networks, the forwarded `MPBRIDGE_*`
+/// variables, and the hosts PVM's machine is made of.
+pub fn job_options() -> Result<(OsString, Vec<OsString>), String> {
+    let dir = cluster_dir(std::env::var_os(DIR_ENV));
+    let launch = load(&dir)?;
+    let mut args = launch.mpiexec_args;
+    args.extend(forwarded_vars(std::env::vars_os().map(|(k, _)| k)));
+    if std::env::var_os(PVM_HOSTS_ENV).is_none() {
+        let text = std::fs::read_to_string(Path::new(&launch.hostfile)).unwrap_or_default();
+        let hosts = pvm_hosts(&text, |h| {
+            std::fs::read_to_string(dir.join(format!("{h}.speed"))).ok()
+        });
+        args.push("-x".into());
+        args.push(format!("{PVM_HOSTS_ENV}={hosts}").into());
+    }
+    Ok((launch.hostfile, args))
+}
+
 /// For `--cluster`: the options with the cluster's hostfile in place and the
 /// mpiexec options to put first. Without `--cluster`, the options unchanged.
 pub fn prepare(opts: &RunOptions) -> Result<(RunOptions, Vec<OsString>), String> {
@@ -98,12 +140,89 @@ pub fn prepare(opts: &RunOptions) -> Result<(RunOptions, Vec<OsString>), String>
     if opts.hostfile.is_some() {
         return Err("--cluster brings its own hostfile; drop --hostfile".to_string());
     }
-    let launch = load(&cluster_dir(std::env::var_os(DIR_ENV)))?;
+    let (hostfile, args) = job_options()?;
     let mut opts = opts.clone();
-    opts.hostfile = Some(launch.hostfile);
-    let mut args = launch.mpiexec_args;
-    args.extend(forwarded_vars(std::env::vars_os().map(|(k, _)| k)));
+    opts.hostfile = Some(hostfile);
     Ok((opts, args))
+}
+
+/// Open MPI 4.1 gives `-x` variables only to the first program of an
+/// MPMD line, so the `-x` options before the first `-n` are repeated
+/// after every `:` (the `ga-server` context gets `MPBRIDGE_*` too).
+pub fn export_to_every_app(args: &mut Vec<OsString>) {
+    let globals_end = args.iter().position(|a| a == "-n").unwrap_or(0);
+    let mut exports: Vec<OsString> = Vec::new();
+    let mut i = 0;
+    while i + 1 < globals_end {
+        if args[i] == "-x" {
+            exports.push(args[i].clone());
+            exports.push(args[i + 1].clone());
+            i += 2;
+        } else {
+            i += 1;
+        }
+    }
+    if exports.is_empty() {
+        return;
+    }
+    let mut out = Vec::with_capacity(args.len() + exports.len());
+    for a in args.drain(..) {
+        let colon = a == ":";
+        out.push(a);
+        if colon {
+            out.extend(exports.iter().cloned());
+        }
+    }
+    *args = out;
+}
+
+/// Runs a `--cluster` job's mpiexec under the launcher's host watch (see
+/// `host_watch`): the job learns of hosts that go down through the
+/// down-hosts file, and ends when one does (a PVM program after a grace
+/// time). Returns the launcher's exit status.
+pub fn run_watched(mut command: std::process::Command, opts: &RunOptions, pvm: bool) -> u8 {
+    use crate::host_watch;
+    let dir = cluster_dir(std::env::var_os(DIR_ENV));
+    let hostfile = opts
+        .hostfile
+        .as_ref()
+        .and_then(|f| std::fs::read_to_string(f).ok())
+        .unwrap_or_default();
+    let hosts = host_watch::hosts(&dir, &hostfile);
+    let file = match host_watch::make_down_file() {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("mpbridge run: cannot make the down-hosts file ({e}); hosts are not watched");
+            return run_unwatched(command);
+        }
+    };
+    // The file's option goes first: mpiexec's options end at the program.
+    let mut args: Vec<OsString> = host_watch::job_args(&file);
+    args.extend(command.get_args().map(|a| a.to_os_string()));
+    let mut watched = std::process::Command::new(command.get_program());
+    watched.args(args);
+    for (k, v) in command.get_envs() {
+        match v {
+            Some(v) => watched.env(k, v),
+            None => watched.env_remove(k),
+        };
+    }
+    let grace = host_watch::grace(
+        pvm,
+        std::env::var("MPBRIDGE_HOST_DOWN_GRACE").ok().as_deref(),
+    );
+    command = watched;
+    host_watch::run_watched(command, hosts, &file, grace)
+}
+
+fn run_unwatched(mut command: std::process::Command) -> u8 {
+    match command.status() {
+        Ok(s) => s.code().map(|c| c as u8).unwrap_or(1),
+        Err(e) => {
+            eprintln!("mpbridge run: cannot run mpiexec: {e}");
+            126
+        }
+    }
 }
 
 #[cfg(test)]
@@ -146,6 +265,72 @@ mod tests {
             .map(|s| s.into_string().unwrap())
             .collect();
         assert_eq!(got, ["-x", "MPBRIDGE_GA_REMOTE", "-x", "MPBRIDGE_SHM"]);
+    }
+
+    #[test]
+    fn pvm_hosts_come_from_the_hostfile_with_their_speeds() {
+        let hostfile = "host1 slots=2\nhost2 slots=2\n\nhost3 slots=2\n";
+        let speeds = |h: &str| match h {
+            "host1" => Some("1150 86956/100000\n".to_string()),
+            "host2" => Some("331 28785/100000\n".to_string()),
+            _ => None,
+        };
+        assert_eq!(
+            pvm_hosts(hostfile, speeds),
+            "host1:1150,host2:331,host3:1000"
+        );
+    }
+
+    #[test]
+    fn exports_reach_every_program_of_the_line() {
+        let mut args: Vec<OsString> = [
+            "--mca",
+            "a",
+            "b",
+            "-x",
+            "MPBRIDGE_X",
+            "-x",
+            "L",
+            "-n",
+            "3",
+            "prog",
+            "-x",
+            "arg",
+            ":",
+            "-n",
+            "3",
+            "ga-server",
+        ]
+        .iter()
+        .map(OsString::from)
+        .collect();
+        export_to_every_app(&mut args);
+        let got: Vec<&str> = args.iter().map(|a| a.to_str().unwrap()).collect();
+        assert_eq!(
+            got,
+            [
+                "--mca",
+                "a",
+                "b",
+                "-x",
+                "MPBRIDGE_X",
+                "-x",
+                "L",
+                "-n",
+                "3",
+                "prog",
+                "-x",
+                "arg",
+                ":",
+                "-x",
+                "MPBRIDGE_X",
+                "-x",
+                "L",
+                "-n",
+                "3",
+                "ga-server"
+            ]
+        );
     }
 
     #[test]

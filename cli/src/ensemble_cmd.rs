@@ -40,6 +40,9 @@ Options:
                      the Graphviz source instead
   --mpiexec PATH     mpiexec to use (default: the one on PATH)
   --dry-run          (run) print the mpiexec command instead of running it
+  --cluster          (run) on the hosts of scripts/cluster.sh: its hostfile,
+                     rsh agent and networks; map the script's hosts onto
+                     host1, host2, ... with --hostmap
   --spawn            (run, PVM) start only the loader and let pvm_spawn start
                      every component dynamically (MPI_Comm_spawn) instead of
                      pre-launching them in the same job; hosts are ignored
@@ -56,6 +59,7 @@ struct Opts {
     mpiexec: Option<OsString>,
     dry_run: bool,
     spawn: bool,
+    cluster: bool,
     /// Loader only: component name -> executable, as resolved by `run`.
     exes: BTreeMap<String, PathBuf>,
 }
@@ -82,6 +86,7 @@ fn parse_opts(args: &[OsString]) -> Result<Opts, String> {
             "--mpiexec" => o.mpiexec = Some(value(&mut it, "--mpiexec")?),
             "--dry-run" => o.dry_run = true,
             "--spawn" => o.spawn = true,
+            "--cluster" => o.cluster = true,
             "--exe" => {
                 let v = value(&mut it, "--exe")?;
                 let v = v.to_string_lossy();
@@ -449,6 +454,19 @@ fn launch(units: &[LaunchUnit], opts: &Opts) -> u8 {
         current_ld_preload: current_preload.as_deref(),
     });
     let mut args: Vec<String> = Vec::new();
+    if opts.cluster {
+        match crate::cluster_run::job_options() {
+            Ok((hostfile, more)) => {
+                args.push("--hostfile".into());
+                args.push(hostfile.to_string_lossy().into_owned());
+                args.extend(more.iter().map(|a| a.to_string_lossy().into_owned()));
+            }
+            Err(e) => {
+                eprintln!("mpbridge ensemble run: --cluster: {e}");
+                return 2;
+            }
+        }
+    }
     // Local runs inherit the environment anyway; these also carry the
     // library path to ranks on other hosts.
     if let Some((_, v)) = env.iter().find(|(k, _)| *k == "LD_LIBRARY_PATH") {
@@ -463,6 +481,14 @@ fn launch(units: &[LaunchUnit], opts: &Opts) -> u8 {
         }
     }
     args.extend(mpmd_args(units));
+    if opts.cluster {
+        let mut all: Vec<OsString> = args.iter().map(OsString::from).collect();
+        crate::cluster_run::export_to_every_app(&mut all);
+        args = all
+            .into_iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+    }
     if opts.dry_run {
         let mut line = crate::launcher::shell_quote(mpiexec.as_os_str());
         for a in &args {

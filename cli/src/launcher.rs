@@ -478,6 +478,9 @@ fn launch(opts: &RunOptions) -> u8 {
     }
 
     plan.args.splice(0..0, cluster_args);
+    if opts.cluster {
+        cluster_run::export_to_every_app(&mut plan.args);
+    }
 
     if opts.dry_run {
         print!("{}", render_plan(&plan));
@@ -494,6 +497,11 @@ fn launch(opts: &RunOptions) -> u8 {
     }
     if let Some(dir) = status_dir {
         return run_pvm_job(command, &dir, opts.np);
+    }
+    if opts.cluster {
+        // On the cluster the launcher stays, to watch the hosts.
+        let pvm = host::find_program(&opts.program).is_some_and(|p| pvm_faults::is_pvm_program(&p));
+        return cluster_run::run_watched(command, opts, pvm);
     }
     // Replace this process, so signals and the exit status are mpiexec's own.
     let err = command.exec();

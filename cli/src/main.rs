@@ -6,6 +6,7 @@ mod doctor;
 mod ensemble_cmd;
 mod env_setup;
 mod host;
+mod host_watch;
 mod launcher;
 mod libdir;
 mod local_net;

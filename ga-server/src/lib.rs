@@ -4,7 +4,8 @@
 //!   on: array creation and distribution, one-sided put/get/acc, read-increment,
 //!   scatter/gather, mutexes and collectives over the compute ranks.
 //! - [`server`]: the `ga-server` data server, one per node, which owns the
-//!   arrays' memory in POSIX shared memory and serves the other nodes.
+//!   arrays' memory in POSIX shared memory and serves the other nodes;
+//!   [`server_stats`]: its request counters.
 //! - [`nxtval`]: TCGMSG's shared loop counter on the server's shared memory.
 //!
 //! MPI is reached only through shim-core's API (its `mpi`, `collective` and
@@ -32,6 +33,7 @@ mod procs;
 pub mod protocol;
 mod ptr;
 pub mod server;
+pub mod server_stats;
 mod shm;
 mod sys;
 

@@ -44,6 +44,10 @@ struct Server {
     acc_bufs: [Vec<u8>; 2],
     reply: Vec<u8>,
     ncompute: usize,
+    /// Node index of each rank of `comm` (a duplicate of the world).
+    node_of: Vec<u32>,
+    my_node: u32,
+    counts: crate::server_stats::RequestCounts,
 }
 
 /// A check failed: the text goes back to the client.
@@ -168,6 +172,9 @@ pub fn run() -> i32 {
         acc_bufs: [Vec::new(), Vec::new()],
         reply: vec![0u8; REP_LEN + EAGER],
         ncompute: procs.compute.len(),
+        node_of: procs.node.clone(),
+        my_node: procs.my_node(),
+        counts: Default::default(),
     };
     let code = match s.serve() {
         Ok(()) => 0,
@@ -176,6 +183,13 @@ pub fn run() -> i32 {
             1
         }
     };
+    if crate::server_stats::wanted(
+        std::env::var(crate::server_stats::STATS_ENV)
+            .ok()
+            .as_deref(),
+    ) {
+        eprintln!("{}", s.counts.report(&s.host));
+    }
     for (_, a) in s.arrays.drain() {
         remove_segment(&a.seg_name);
     }
@@ -253,6 +267,11 @@ impl Server {
     }
 
     fn handle(&mut self, src: i32, msg: &[u8]) -> Result<(), String> {
+        let remote = usize::try_from(src)
+            .ok()
+            .and_then(|r| self.node_of.get(r))
+            .is_some_and(|&n| n != self.my_node);
+        self.counts.count(remote);
         let Some(req) = Req::decode(msg) else {
             return self.send_reply(src, 1, 0, b"request shorter than a header");
         };

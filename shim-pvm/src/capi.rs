@@ -166,10 +166,14 @@ pub extern "C" fn pvm_pstat(tid: c_int) -> c_int {
     })
 }
 
-/// The host part of a tid (no validation, as in libpvm).
+/// The host id (as `pvm_config` lists it) of the host task `tid` runs on;
+/// for a tid whose host is not known here, its host part (no validation,
+/// as in libpvm).
 #[no_mangle]
 pub extern "C" fn pvm_tidtohost(tid: c_int) -> c_int {
-    tid & 0x3ffc_0000
+    entry("pvm_tidtohost", || {
+        Ok(with_task(|t| Ok(t.machine.host_of(tid))).unwrap_or(tid & crate::consts::tid::HOST))
+    })
 }
 
 /// One host of the virtual machine, as `pvm_config` reports it.
@@ -186,8 +190,10 @@ pub struct PvmHostInfo {
 // static), which is only used under its lock.
 unsafe impl Send for PvmHostInfo {}
 
-/// Reports the hosts the job runs on: `*nhost`, `*narch` (1) and a
-/// library-owned array in `*hostp`. Returns PvmOk or PvmSysErr.
+/// Reports the virtual machine's hosts (see `hosts`: the cluster's hosts
+/// and speeds when the launcher gave them, else the hosts the job runs
+/// on): `*nhost`, `*narch` (1) and a library-owned array in `*hostp`.
+/// Returns PvmOk or PvmSysErr.
 #[no_mangle]
 pub extern "C" fn pvm_config(
     nhost: *mut c_int,
@@ -201,19 +207,19 @@ pub extern "C" fn pvm_config(
     static TABLE: shim_core::Lock<Option<Table>> = shim_core::Lock::new(None);
     static ARCH: &std::ffi::CStr = c"LINUX64";
     entry("pvm_config", || {
-        let hosts = with_task(|t| Ok(t.hosts()))?;
+        let hosts = with_task(|t| Ok(t.machine.present()))?;
         let names: Vec<std::ffi::CString> = hosts
             .iter()
-            .map(|h| std::ffi::CString::new(h.as_str()).unwrap_or_default())
+            .map(|h| std::ffi::CString::new(h.name.as_str()).unwrap_or_default())
             .collect();
         let infos = names
             .iter()
-            .enumerate()
-            .map(|(i, n)| PvmHostInfo {
-                hi_tid: ((i as c_int) + 1) << 18,
+            .zip(&hosts)
+            .map(|(n, h)| PvmHostInfo {
+                hi_tid: h.dtid,
                 hi_name: n.as_ptr() as *mut c_char,
                 hi_arch: ARCH.as_ptr() as *mut c_char,
-                hi_speed: 1000,
+                hi_speed: h.speed,
                 hi_dsig: crate::capi_extra::LINUX64_DSIG,
             })
             .collect();
@@ -233,7 +239,9 @@ pub extern "C" fn pvm_config(
 
 /// Asks to be told about events: `PvmTaskExit` sends one message with tag
 /// `msgtag` per task in `tids` when it exits (at once for tasks that are
-/// gone); host and route events never happen under MPI. Returns PvmOk, or
+/// gone); `PvmHostDelete` one per host id in `tids` when that host leaves
+/// the machine (deleted, or found down; at once for a host not in it);
+/// hosts are never added and routes never change under MPI. Returns PvmOk, or
 /// PvmBadParam for a negative tag, an unknown event, a count below 1 for
 /// `PvmTaskExit`/`PvmHostDelete`/`PvmRouteDelete`, a tid that names no
 /// task, or a missing tid array.

@@ -818,14 +818,7 @@ fn own_program() -> String {
 /// and its siblings. Tasks whose host is unknown here are reported on the
 /// first host.
 fn known_tasks(t: &Task) -> Vec<Known> {
-    let hosts = t.hosts();
-    let host_of = |name: &str| {
-        hosts
-            .iter()
-            .position(|h| h == name)
-            .map(host_dtid)
-            .unwrap_or(host_dtid(0))
-    };
+    let host_of = |name: &str| t.machine.dtid_of_name(name).unwrap_or(host_dtid(0));
     let sibs = t.siblings.clone().unwrap_or_default();
     let parent = t.parent.unwrap_or(0);
     let me = t.me;
@@ -871,7 +864,11 @@ fn known_tasks(t: &Task) -> Vec<Known> {
         out.push(Known {
             tid,
             ptid,
-            host: if tid == me { my_host } else { host_dtid(0) },
+            host: if tid == me {
+                my_host
+            } else {
+                t.machine.host_of(tid)
+            },
             aout: if ptid != 0 {
                 own_program()
             } else {
@@ -889,7 +886,7 @@ fn known_tasks(t: &Task) -> Vec<Known> {
 
 /// Whether `where_` names a host of the machine (a bare host part).
 fn is_host_of(t: &Task, where_: i32) -> bool {
-    where_ > 0 && where_ & !tidbits::HOST == 0 && ((where_ >> 18) as usize) <= t.hosts().len()
+    where_ > 0 && where_ & !tidbits::HOST == 0 && t.machine.by_dtid(where_).is_some()
 }
 
 /// Reports tasks: `where` 0 = every task, a host id (as in `pvm_config`)
@@ -981,7 +978,7 @@ fn per_host(
     hosts: *mut *mut c_char,
     nhost: c_int,
     infos: *mut c_int,
-    code: impl Fn(&Task, &str) -> i32,
+    mut code: impl FnMut(&mut Task, &str) -> i32,
 ) -> PvmResult<i32> {
     if nhost < 1 {
         return Err(bad());
@@ -1002,37 +999,27 @@ fn per_host(
     Ok(codes.iter().filter(|&&c| c >= 0).count() as i32)
 }
 
-/// The machine is the set of hosts the MPI launcher started the job on,
-/// so no host can be added: each `infos[i]` is PvmDupHost for a host
-/// already in the machine, PvmCantStart for any other (PvmBadParam for an
-/// empty name). Returns the number added (0), PvmBadParam (nhost < 1 or
-/// NULL hosts).
+/// Puts hosts of the launcher's allocation back into the machine (see
+/// `hosts`): each `infos[i]` is the host id of a host that came back,
+/// PvmDupHost for a host already in the machine, PvmCantStart for a host
+/// outside the allocation, PvmBadParam for an empty name. Returns the
+/// number added, PvmBadParam (nhost < 1 or NULL hosts).
 #[no_mangle]
 pub extern "C" fn pvm_addhosts(hosts: *mut *mut c_char, nhost: c_int, infos: *mut c_int) -> c_int {
     entry("pvm_addhosts", || {
-        per_host(hosts, nhost, infos, |t, n| {
-            if in_machine(t, n) {
-                err::DUP_HOST
-            } else {
-                err::CANT_START
-            }
-        })
+        per_host(hosts, nhost, infos, |t, n| t.add_host(n))
     })
 }
 
-/// The launcher's hosts cannot be removed from a running MPI job: each
-/// `infos[i]` is PvmNotImpl for a host of the machine, PvmNoHost for any
-/// other. Returns the number deleted (0), PvmBadParam.
+/// Takes hosts out of the machine, ending the tasks known to run there
+/// and answering `PvmHostDelete` requests for them: each `infos[i]` is
+/// PvmOk, PvmNoHost for a host not in the machine, PvmNotImpl for the
+/// host of the job's first task (the machine cannot lose it), PvmBadParam
+/// for an empty name. Returns the number deleted, PvmBadParam.
 #[no_mangle]
 pub extern "C" fn pvm_delhosts(hosts: *mut *mut c_char, nhost: c_int, infos: *mut c_int) -> c_int {
     entry("pvm_delhosts", || {
-        per_host(hosts, nhost, infos, |t, n| {
-            if in_machine(t, n) {
-                err::NOT_IMPL
-            } else {
-                err::NO_HOST
-            }
-        })
+        per_host(hosts, nhost, infos, |t, n| t.delete_host(n))
     })
 }
 

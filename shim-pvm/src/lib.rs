@@ -7,6 +7,8 @@
 //!   exit notices included (from goodbyes and from processes found gone).
 //! - [`groups`]: dynamic groups, kept by the first process.
 //! - [`mbox`]: the mailbox.
+//! - [`hosts`]: the virtual machine's hosts (config, placement, host
+//!   deletion and its notices).
 //! - [`state`]: the process's task and PVM's error reporting.
 //! - [`capi`]: the C ABI of `pvm3.h`; [`capi_groups`]: that of `libgpvm3`.
 //! - [`capi_extra`]: the rest of it (headers, recvf, handlers, tasks,
@@ -22,6 +24,7 @@ pub mod consts;
 pub mod errors;
 pub mod fapi;
 pub mod groups;
+pub mod hosts;
 pub mod mbox;
 pub mod msgstate;
 pub mod ops;

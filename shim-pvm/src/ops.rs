@@ -403,34 +403,19 @@ impl Task {
             match shim_core::spawn::find_executable(task).or_else(|| pvm_path_lookup(task)) {
                 None => slots.extend(std::iter::repeat_n(err::NO_FILE, rest as usize)),
                 Some(path) => {
-                    // MPI refusing to start them at all (no free slots, say)
-                    // is a per-task failure for PVM: every slot says so.
-                    // The children start in this task's current context.
-                    let options = shim_core::spawn::SpawnOptions {
-                        host: host.map(str::to_string),
-                        note: self.msg.context as u32,
+                    // A named host takes them all; otherwise they are dealt
+                    // out over the machine's hosts, one backend spawn per host.
+                    let placements = match host {
+                        Some(h) => vec![(Some(h.to_string()), rest)],
+                        None => self.machine.spread(rest),
                     };
-                    let got = match shim_core::spawn_with(
-                        &path.to_string_lossy(),
-                        args,
-                        rest,
-                        &options,
-                    ) {
-                        Ok(got) => got,
-                        Err(CoreError::InvalidArgument(_)) => return Err(PvmError(err::BAD_PARAM)),
-                        Err(e) => {
-                            eprintln!("mpbridge: pvm_spawn of {task}: {e}");
-                            slots.extend(std::iter::repeat_n(err::OUT_OF_RES, rest as usize));
-                            Vec::new()
-                        }
-                    };
-                    for s in got {
-                        match s {
-                            Ok(id) => {
-                                started.push(tid_of(id));
-                                slots.push(tid_of(id));
+                    for (on, count) in placements {
+                        let got = self.spawn_on(&path.to_string_lossy(), task, args, count, on)?;
+                        for s in got {
+                            if s > 0 {
+                                started.push(s);
                             }
-                            Err(_) => slots.push(err::NO_FILE),
+                            slots.push(s);
                         }
                     }
                 }
@@ -460,6 +445,47 @@ impl Task {
         Ok(slots)
     }
 
+    /// Starts `count` copies of the program at `path` with the backend's
+    /// spawn (on host `on`, if given), in this task's current context; one
+    /// slot per copy: a tid or PvmNoFile. MPI refusing to start them at all
+    /// (no free slots, say) is a per-task failure for PVM: every slot is
+    /// PvmOutOfRes.
+    fn spawn_on(
+        &mut self,
+        path: &str,
+        task: &str,
+        args: &[String],
+        count: i32,
+        on: Option<String>,
+    ) -> PvmResult<Vec<i32>> {
+        let options = shim_core::spawn::SpawnOptions {
+            host: on.clone(),
+            note: self.msg.context as u32,
+        };
+        let got = match shim_core::spawn_with(path, args, count, &options) {
+            Ok(got) => got,
+            Err(CoreError::InvalidArgument(_)) => return Err(PvmError(err::BAD_PARAM)),
+            Err(e) => {
+                eprintln!("mpbridge: pvm_spawn of {task}: {e}");
+                return Ok(vec![err::OUT_OF_RES; count as usize]);
+            }
+        };
+        let mut slots = Vec::with_capacity(got.len());
+        for s in got {
+            match s {
+                Ok(id) => {
+                    let tid = tid_of(id);
+                    if let Some(h) = &on {
+                        self.machine.place(tid, h);
+                    }
+                    slots.push(tid);
+                }
+                Err(_) => slots.push(err::NO_FILE),
+            }
+        }
+        Ok(slots)
+    }
+
     /// `pvm_kill`: asks the task to end.
     pub fn kill(&mut self, tid: i32) -> PvmResult<()> {
         if !crate::consts::tid::is_task(tid) {
@@ -477,8 +503,13 @@ impl Task {
     /// they exit; unknown tasks count as already gone.
     pub fn notify(&mut self, what: i32, tag: i32, tids: &[i32]) -> PvmResult<()> {
         check_notify(what, tag, tids.len() as i32, tids)?;
+        if what & !notify::CANCEL == notify::HOST_DELETE {
+            self.watch_hosts(what & notify::CANCEL != 0, tag, tids);
+            return Ok(());
+        }
         if what & !notify::CANCEL != notify::TASK_EXIT {
-            // Hosts and routes never come or go under MPI: nothing to report.
+            // Hosts are never added and routes never change under MPI:
+            // nothing to report.
             return Ok(());
         }
         let ctx = self.msg.context;

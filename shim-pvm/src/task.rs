@@ -111,6 +111,8 @@ pub struct Task {
     pub world_tids: Vec<i32>,
     /// Pre-launched ranks nobody claimed yet (kept by the first process).
     pub pool: Vec<i32>,
+    /// The virtual machine's hosts and where tasks run (see `hosts`).
+    pub machine: crate::hosts::Machine,
     /// Messages, buffers and options.
     pub msg: MsgState,
     /// Tasks to tell when this one exits: (watcher, tag, context).
@@ -249,6 +251,8 @@ impl Task {
             .allgather(&mine.encode())
             .map_err(core_err)?;
         let world: Vec<RankFacts> = all.chunks_exact(FACT_LEN).map(RankFacts::decode).collect();
+        let world_hosts: Vec<String> = world.iter().map(|f| f.host.clone()).collect();
+        let machine = crate::hosts::Machine::from_env(&world_hosts, &world_tids);
         let mut task = Task {
             membership: Some(membership),
             me,
@@ -262,6 +266,7 @@ impl Task {
             world,
             world_tids,
             pool: Vec::new(),
+            machine,
             msg: MsgState::new(me),
             watchers: Vec::new(),
             watching: Vec::new(),
@@ -351,15 +356,9 @@ impl Task {
         Ok(self.siblings.clone().unwrap_or_default())
     }
 
-    /// Distinct hosts of the static world, in first-seen order.
+    /// Names of the virtual machine's hosts, in host-id order.
     pub fn hosts(&self) -> Vec<String> {
-        let mut hosts: Vec<String> = Vec::new();
-        for f in &self.world {
-            if !hosts.contains(&f.host) {
-                hosts.push(f.host.clone());
-            }
-        }
-        hosts
+        self.machine.names()
     }
 
     /// Handles pending system messages: kill requests, notify requests and
@@ -425,6 +424,7 @@ impl Task {
     /// Queues the exit notices of watched tasks whose processes are gone
     /// (looked at no more often than `LIVENESS_CHECK`).
     fn check_watched(&mut self) {
+        self.check_hosts_down();
         if self.watching.is_empty() || self.last_liveness_check.elapsed() < LIVENESS_CHECK {
             return;
         }

@@ -3,6 +3,7 @@
 //! libraries, and gives the multi-rank test programs a way to report checks.
 
 pub mod check;
+pub mod cluster;
 pub mod ga_compare;
 pub mod mpirun;
 pub mod native;

@@ -9,203 +9,13 @@
 //! Skipped, with the reason printed, where the machine cannot have one.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::time::Duration;
-use tests::mpirun::{mpi_env, run_with_timeout, stage, workspace_root, Run};
+use tests::cluster::{
+    cluster_dir, cluster_up, mpiexec_across, tallies_ok, this_hostname, Seen, Watch, HOSTS, LIMIT,
+};
+use tests::mpirun::{mpi_env, run_with_timeout, stage, workspace_root};
 use tests::native::build;
-
-/// Hard limit of every job run here.
-const LIMIT: Duration = Duration::from_secs(60);
-const HOSTS: usize = 3;
-
-fn script() -> PathBuf {
-    workspace_root().join("scripts/cluster.sh")
-}
-
-/// The cluster's state directory, as the script and `mpbridge run` see it.
-fn cluster_dir() -> PathBuf {
-    std::env::var_os("MPBRIDGE_CLUSTER_DIR")
-        .filter(|v| !v.is_empty())
-        .map_or_else(|| PathBuf::from("/run/mpbridge-cluster"), PathBuf::from)
-}
-
-/// Takes the cluster down when dropped, so a failed check or a panic
-/// still removes every host.
-struct Cluster;
-
-impl Drop for Cluster {
-    fn drop(&mut self) {
-        let mut cmd = Command::new("bash");
-        cmd.arg(script()).arg("down");
-        let r = run_with_timeout(cmd, Duration::from_secs(60));
-        if r.code != Some(0) {
-            // Not a panic: this may run while a panic unwinds.
-            let _ = writeln!(
-                std::io::stderr(),
-                "cluster down failed: {:?}\n{}{}",
-                r.code,
-                r.stdout,
-                r.stderr
-            );
-        }
-    }
-}
-
-/// Brings up `n` hosts; `None` (with the reason printed) where the machine
-/// does not allow it.
-fn cluster_up(n: usize) -> Option<Cluster> {
-    let mut cmd = Command::new("bash");
-    cmd.arg(script()).args(["up", "-n", &n.to_string()]);
-    // The guard exists before `up` runs, so a half-made cluster goes too.
-    let guard = Cluster;
-    let r = run_with_timeout(cmd, Duration::from_secs(60));
-    if r.code == Some(3) {
-        let reason = r.stderr.trim();
-        // Written past the test harness's capture, so a skip is never silent.
-        let _ = writeln!(std::io::stderr(), "SKIPPED cluster_hosts: {reason}");
-        println!("SKIPPED cluster_hosts: {reason}");
-        std::mem::forget(guard);
-        return None;
-    }
-    r.assert_ok("cluster.sh up");
-    Some(guard)
-}
-
-/// The options every mpiexec on the cluster needs (hostfile, rsh agent,
-/// TCP over the bridge), as `cluster.sh up` wrote them.
-fn cluster_args() -> Vec<String> {
-    let file = cluster_dir().join("mpiexec-args");
-    let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-    text.lines().map(str::to_string).collect()
-}
-
-/// `mpiexec` across the hosts, ranks placed round-robin over them.
-/// `extra` options follow the cluster's and override them.
-fn mpiexec_across(n: u32, prog: &Path, args: &[&str], env: &[(&str, &str)], extra: &[&str]) -> Run {
-    let mut cmd = Command::new("mpiexec");
-    cmd.args(cluster_args())
-        .args(extra)
-        .args(["--map-by", "node"]);
-    for (k, v) in env {
-        cmd.arg("-x").arg(format!("{k}={v}"));
-    }
-    cmd.arg("-n").arg(n.to_string()).arg(prog).args(args);
-    mpi_env(&mut cmd);
-    run_with_timeout(cmd, LIMIT)
-}
-
-/// What was seen of one process of the cluster while a job ran.
-#[derive(Debug, Default, Clone)]
-struct Seen {
-    /// The host it ran on (`MPBRIDGE_CLUSTER_HOST`, set by the rsh agent).
-    host: String,
-    /// Pids of other processes whose same-node inbox (`/dev/shm/mpb-0-PID-...`)
-    /// it mapped: the peers it talked to through shared memory.
-    inboxes_of: BTreeSet<u32>,
-}
-
-/// Watches the processes named `comm` on the cluster's hosts until
-/// stopped, every 20 ms, so a test can tell where they ran and which
-/// shared-memory channels they opened.
-struct Watch {
-    stop: Arc<AtomicBool>,
-    thread: std::thread::JoinHandle<BTreeMap<u32, Seen>>,
-}
-
-impl Watch {
-    fn start(comm: &'static str) -> Watch {
-        let stop = Arc::new(AtomicBool::new(false));
-        let flag = stop.clone();
-        let thread = std::thread::spawn(move || {
-            let mut seen: BTreeMap<u32, Seen> = BTreeMap::new();
-            while !flag.load(Ordering::Relaxed) {
-                for pid in processes_named(comm) {
-                    let Some(host) = cluster_host_of(pid) else {
-                        continue;
-                    };
-                    let entry = seen.entry(pid).or_default();
-                    entry.host = host;
-                    let maps =
-                        std::fs::read_to_string(format!("/proc/{pid}/maps")).unwrap_or_default();
-                    for name in maps.split_whitespace() {
-                        if let Some(owner) = name
-                            .strip_prefix("/dev/shm/mpb-0-")
-                            .and_then(|r| r.split('-').next())
-                            .and_then(|p| p.parse::<u32>().ok())
-                        {
-                            if owner != pid {
-                                entry.inboxes_of.insert(owner);
-                            }
-                        }
-                    }
-                }
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            seen
-        });
-        Watch { stop, thread }
-    }
-
-    fn finish(self) -> BTreeMap<u32, Seen> {
-        self.stop.store(true, Ordering::Relaxed);
-        self.thread.join().expect("watch thread")
-    }
-}
-
-fn processes_named(comm: &str) -> Vec<u32> {
-    let Ok(dir) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    dir.flatten()
-        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|pid| {
-            std::fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|c| c.trim_end() == comm)
-        })
-        .collect()
-}
-
-/// The cluster host a process was started on, from its environment.
-fn cluster_host_of(pid: u32) -> Option<String> {
-    let env = std::fs::read(format!("/proc/{pid}/environ")).ok()?;
-    env.split(|b| *b == 0).find_map(|kv| {
-        let kv = std::str::from_utf8(kv).ok()?;
-        kv.strip_prefix("MPBRIDGE_CLUSTER_HOST=")
-            .map(str::to_string)
-    })
-}
-
-fn this_hostname() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .unwrap_or_default()
-        .trim()
-        .to_string()
-}
-
-/// One `NAME ... passed, 0 failed` line per process.
-fn tallies_ok(r: &Run, name: &str, procs: usize) {
-    let lines: Vec<&str> = r
-        .stdout
-        .lines()
-        .filter(|l| l.starts_with(name) && l.contains(" passed, "))
-        .collect();
-    assert_eq!(
-        lines.len(),
-        procs,
-        "{name}: one tally per process\n--- stdout\n{}\n--- stderr\n{}",
-        r.stdout,
-        r.stderr
-    );
-    assert!(
-        lines.iter().all(|l| l.ends_with(" 0 failed")),
-        "{name}:\n{}\n{}",
-        r.stdout,
-        r.stderr
-    );
-}
 
 /// Each rank of an MPI job reports a different host of the cluster (none
 /// of them this machine's own name), and a token passes around all of
@@ -326,9 +136,11 @@ fn tcgmsg_nxtval_across_hosts() {
             && line.contains("plm_rsh_agent")
             && line.contains("--map-by node")
             && line.ends_with(&format!(
-                ": -n {HOSTS} {}",
+                " -n {HOSTS} {}",
                 stage().join("bin/ga-server").display()
-            )),
+            ))
+            // The servers get the forwarded variables too.
+            && line.contains(": -x ") && line.contains(" -x MPBRIDGE_PVM_HOSTS="),
         "{line}"
     );
 
@@ -381,18 +193,46 @@ fn tcgmsg_nxtval_across_hosts() {
 /// The GA C API (`ga_basic`: put/get/acc on regular and irregular
 /// distributions, read-increment, scatter/gather, non-blocking calls,
 /// locks, collectives) with one compute rank and one `ga-server` on each
-/// host, so every other owner's data goes through another host's server.
+/// host, so every other owner's data goes through another host's server;
+/// each server's request counters show requests from other hosts.
 fn ga_across_hosts() {
     let exe = build("ga/ga_basic.c", &["ga"]);
     let mpbridge = stage().join("bin/mpbridge");
     let watch = Watch::start("ga-server");
     let mut cmd = Command::new(&mpbridge);
     cmd.args(["run", "--cluster", "--ga-servers", "-n", "3"])
-        .arg(&exe);
+        .arg(&exe)
+        .env("MPBRIDGE_GA_SERVER_STATS", "1");
     mpi_env(&mut cmd);
     let r = run_with_timeout(cmd, LIMIT);
     let servers = watch.finish();
     r.assert_ok("ga_basic with a ga-server per host");
+    // Every server did work for the other hosts' ranks: its counters say so.
+    let mut remote_by_host: BTreeMap<String, u64> = BTreeMap::new();
+    for l in r.stderr.lines() {
+        let Some(rest) = l.strip_prefix("ga-server on ") else {
+            continue;
+        };
+        let (host, counts) = rest.split_once(": ").unwrap_or((rest, ""));
+        let remote = counts
+            .split(", ")
+            .find_map(|c| c.strip_suffix(" from other hosts"))
+            .and_then(|n| n.parse::<u64>().ok())
+            .unwrap_or_else(|| panic!("counter line: {l}"));
+        remote_by_host.insert(host.to_string(), remote);
+    }
+    assert_eq!(
+        remote_by_host.keys().cloned().collect::<BTreeSet<_>>(),
+        (1..=HOSTS)
+            .map(|i| format!("host{i}"))
+            .collect::<BTreeSet<_>>(),
+        "one counter line per server:\n{}",
+        r.stderr
+    );
+    assert!(
+        remote_by_host.values().all(|&n| n > 0),
+        "every server served other hosts: {remote_by_host:?}"
+    );
     let line = r
         .stdout
         .lines()
@@ -419,7 +259,7 @@ fn ga_across_hosts() {
 
 #[test]
 fn jobs_across_three_hosts() {
-    let Some(_cluster) = cluster_up(HOSTS) else {
+    let Some(_cluster) = cluster_up("cluster_hosts", HOSTS, &[]) else {
         return;
     };
     mpi_ranks_run_on_different_hosts();
