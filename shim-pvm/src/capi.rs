@@ -7,6 +7,7 @@
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
 use crate::consts::{dt, err};
+pub use crate::errors::pvm_errno;
 use crate::errors::{perror_line, ERROR_SLOTS};
 use crate::ops::Wait;
 use crate::pack::{datatype_size, Encoding, MsgBuf};
@@ -15,10 +16,6 @@ use crate::state::{blocking, finish, finish_quiet, leave, with_task, with_task_l
 use crate::{PvmError, PvmResult};
 use shim_core::ffi_guard::guard;
 use std::ffi::{c_char, c_int, c_long, c_short, c_uint, c_ulong, c_ushort, c_void};
-
-/// The last PVM error code (C global `pvm_errno`).
-#[no_mangle]
-pub static mut pvm_errno: c_int = 0;
 
 /// Number of entries of `pvm_errlist` (C global `pvm_nerr`).
 #[no_mangle]
@@ -42,7 +39,7 @@ fn bad() -> PvmError {
 /// Runs an entry point: panic boundary, then PVM's error reporting.
 fn entry(name: &str, f: impl FnOnce() -> PvmResult<i32>) -> c_int {
     let r = guard(name, err::SYS_ERR, || finish(name, f()));
-    crate::capi_extra::dispatch_handlers();
+    crate::handlers::dispatch_handlers();
     r
 }
 
@@ -214,7 +211,7 @@ pub extern "C" fn pvm_config(
                 hi_name: n.as_ptr() as *mut c_char,
                 hi_arch: ARCH.as_ptr() as *mut c_char,
                 hi_speed: 1000,
-                hi_dsig: crate::capi_extra::LINUX64_DSIG,
+                hi_dsig: crate::messages::LINUX64_DSIG,
             })
             .collect();
         let mut g = TABLE.lock();
@@ -493,7 +490,7 @@ pub extern "C" fn pvm_mcast(tids: *mut c_int, ntask: c_int, msgtag: c_int) -> c_
 #[no_mangle]
 pub extern "C" fn pvm_recv(tid: c_int, msgtag: c_int) -> c_int {
     entry("pvm_recv", || {
-        if let Some(r) = crate::capi_extra::hooked_receive(tid, msgtag, Wait::Forever, false) {
+        if let Some(r) = crate::handlers::hooked_receive(tid, msgtag, Wait::Forever, false) {
             return r;
         }
         blocking(|t| t.receive(tid, msgtag, Wait::Forever))
@@ -505,7 +502,7 @@ pub extern "C" fn pvm_recv(tid: c_int, msgtag: c_int) -> c_int {
 #[no_mangle]
 pub extern "C" fn pvm_nrecv(tid: c_int, msgtag: c_int) -> c_int {
     entry("pvm_nrecv", || {
-        if let Some(r) = crate::capi_extra::hooked_receive(tid, msgtag, Wait::Poll, false) {
+        if let Some(r) = crate::handlers::hooked_receive(tid, msgtag, Wait::Poll, false) {
             return r;
         }
         blocking(|t| t.receive(tid, msgtag, Wait::Poll))
@@ -522,7 +519,7 @@ pub extern "C" fn pvm_trecv(tid: c_int, msgtag: c_int, tmout: *mut libc::timeval
             Some(d) if d.is_zero() => Wait::Poll,
             Some(d) => Wait::For(d),
         };
-        if let Some(r) = crate::capi_extra::hooked_receive(tid, msgtag, wait, false) {
+        if let Some(r) = crate::handlers::hooked_receive(tid, msgtag, wait, false) {
             return r;
         }
         blocking(|t| t.receive(tid, msgtag, wait))
@@ -534,7 +531,7 @@ pub extern "C" fn pvm_trecv(tid: c_int, msgtag: c_int, tmout: *mut libc::timeval
 #[no_mangle]
 pub extern "C" fn pvm_probe(tid: c_int, msgtag: c_int) -> c_int {
     entry("pvm_probe", || {
-        if let Some(r) = crate::capi_extra::hooked_receive(tid, msgtag, Wait::Poll, true) {
+        if let Some(r) = crate::handlers::hooked_receive(tid, msgtag, Wait::Poll, true) {
             return r;
         }
         blocking(|t| t.probe(tid, msgtag))

@@ -25,12 +25,10 @@
 //!   characters; the hidden length of a `CHARACTER` actual argument is not
 //!   read (the routine has no declared `CHARACTER` argument), as in libfpvm3.
 //!
-//! Each routine calls the C entry point of [`crate::capi`],
-//! [`crate::capi_extra`] or [`crate::capi_groups`], so a failure sets
-//! `pvm_errno` and is reported
-//! as `PvmAutoErr` says, exactly as from C. A failure found here (a name
-//! too long, an unknown data type) is handled like the C counterpart's
-//! failures: printed under the Fortran routine's name (`pvmfpack(): Bad
+//! Each routine calls the C entry point of one of the `capi*` files, so a
+//! failure sets `pvm_errno` and is reported as `PvmAutoErr` says, exactly
+//! as from C. A failure found here (a name too long, an unknown data type)
+//! is handled like the C counterpart's failures: printed under the Fortran routine's name (`pvmfpack(): Bad
 //! parameter`), or only stored in `pvm_errno` for the group calls libgpvm3
 //! keeps quiet. No panic crosses into Fortran: each routine runs behind
 //! [`shim_core::ffi_guard::guard`], and a panic stores `PvmSysErr`.
@@ -38,9 +36,13 @@
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
 use crate::capi::{self, PvmHostInfo};
-use crate::capi_extra::{self as extra, HandlerFn, PvmMboxInfo, PvmTaskInfo};
 use crate::capi_groups::{self as groups, ReduceFn};
+use crate::capi_handlers as handlers;
+use crate::capi_machine::{self as machine, PvmTaskInfo};
+use crate::capi_mbox::{self as mbox, PvmMboxInfo};
+use crate::capi_signals as signals;
 use crate::consts::err;
+use crate::handlers::HandlerFn;
 use crate::ptr;
 use crate::state::{finish, finish_quiet};
 use crate::{PvmError, PvmResult};
@@ -180,7 +182,7 @@ pub extern "C" fn pvmfkill_(tid: *mut c_int, info: *mut c_int) {
 #[no_mangle]
 pub extern "C" fn pvmfsendsig_(tid: *mut c_int, signum: *mut c_int, info: *mut c_int) {
     call("pvmfsendsig", info, || {
-        Ok(extra::pvm_sendsig(arg(tid)?, arg(signum)?))
+        Ok(signals::pvm_sendsig(arg(tid)?, arg(signum)?))
     });
 }
 
@@ -464,7 +466,7 @@ static TASKS: Lock<Option<TaskCycle>> = Lock::new(None);
 fn read_tasks(which: c_int) -> Result<TaskCycle, c_int> {
     let mut ntask = 0;
     let mut table: *mut PvmTaskInfo = std::ptr::null_mut();
-    let rc = extra::pvm_tasks(which, &mut ntask, &mut table);
+    let rc = machine::pvm_tasks(which, &mut ntask, &mut table);
     if rc < 0 {
         return Err(rc);
     }
@@ -572,7 +574,7 @@ fn one_host(
 pub extern "C" fn pvmfaddhost_(host: *mut c_char, info: *mut c_int, host_len: usize) {
     call("pvmfaddhost", info, || {
         let h = in_str(host, host_len, MAX_NAME)?;
-        Ok(one_host(extra::pvm_addhosts, &h))
+        Ok(one_host(machine::pvm_addhosts, &h))
     });
 }
 
@@ -584,7 +586,7 @@ pub extern "C" fn pvmfaddhost_(host: *mut c_char, info: *mut c_int, host_len: us
 pub extern "C" fn pvmfdelhost_(host: *mut c_char, info: *mut c_int, host_len: usize) {
     call("pvmfdelhost", info, || {
         let h = in_str(host, host_len, MAX_NAME)?;
-        Ok(one_host(extra::pvm_delhosts, &h))
+        Ok(one_host(machine::pvm_delhosts, &h))
     });
 }
 
@@ -592,7 +594,7 @@ pub extern "C" fn pvmfdelhost_(host: *mut c_char, info: *mut c_int, host_len: us
 /// `pvm_halt`); stores PvmOk, PvmSysErr.
 #[no_mangle]
 pub extern "C" fn pvmfhalt_(info: *mut c_int) {
-    call("pvmfhalt", info, || Ok(extra::pvm_halt()));
+    call("pvmfhalt", info, || Ok(machine::pvm_halt()));
 }
 
 /// `pvmfmstat(host, mstat)`: stores PvmOk if `host` is a host of the
@@ -601,7 +603,7 @@ pub extern "C" fn pvmfhalt_(info: *mut c_int) {
 pub extern "C" fn pvmfmstat_(host: *mut c_char, mstat: *mut c_int, host_len: usize) {
     call("pvmfmstat", mstat, || {
         let h = in_str(host, host_len, MAX_NAME)?;
-        Ok(extra::pvm_mstat(c_ptr(&h)))
+        Ok(machine::pvm_mstat(c_ptr(&h)))
     });
 }
 
@@ -612,7 +614,7 @@ pub extern "C" fn pvmfmstat_(host: *mut c_char, mstat: *mut c_int, host_len: usi
 pub extern "C" fn pvmfarchcode_(arch: *mut c_char, cod: *mut c_int, arch_len: usize) {
     call("pvmfarchcode", cod, || {
         let a = in_str(arch, arch_len, MAX_NAME)?;
-        Ok(extra::pvm_archcode(c_ptr(&a)))
+        Ok(machine::pvm_archcode(c_ptr(&a)))
     });
 }
 
@@ -636,7 +638,7 @@ pub extern "C" fn pvmfstartpvmd_(
             .collect::<PvmResult<_>>()?;
         let mut argv: Vec<*mut c_char> = words.iter().map(c_ptr).collect();
         argv.push(std::ptr::null_mut());
-        Ok(extra::pvm_start_pvmd(
+        Ok(machine::pvm_start_pvmd(
             words.len() as c_int,
             argv.as_mut_ptr(),
             arg(block)?,
@@ -665,7 +667,7 @@ pub extern "C" fn pvmfhostsync_(
             tv_usec: 0,
         };
         let (mut clk, mut delta) = (zero, zero);
-        let rc = extra::pvm_hostsync(arg(host)?, &mut clk, &mut delta);
+        let rc = machine::pvm_hostsync(arg(host)?, &mut clk, &mut delta);
         if rc >= 0 {
             ptr::put(clksec, clk.tv_sec as c_int);
             ptr::put(clkusec, clk.tv_usec as c_int);
@@ -1003,7 +1005,7 @@ pub extern "C" fn pvmfaddmhf_(
     call("pvmfaddmhf", info, || {
         let (src, tag, ctx) = (arg(src)?, arg(tag)?, arg(ctx)?);
         let Some(f) = func else {
-            return Ok(extra::pvm_addmhf(src, tag, ctx, None));
+            return Ok(handlers::pvm_addmhf(src, tag, ctx, None));
         };
         let slot = {
             let mut slots = FHANDLERS.lock();
@@ -1014,7 +1016,7 @@ pub extern "C" fn pvmfaddmhf_(
             slots[i] = Some((f, -1));
             i
         };
-        let id = extra::pvm_addmhf(src, tag, ctx, Some(TRAMPOLINES[slot]));
+        let id = handlers::pvm_addmhf(src, tag, ctx, Some(TRAMPOLINES[slot]));
         let mut slots = FHANDLERS.lock();
         if id < 0 {
             slots[slot] = None;
@@ -1038,7 +1040,7 @@ pub extern "C" fn pvmfaddmhf_(
 pub extern "C" fn pvmfdelmhf_(mhid: *mut c_int, info: *mut c_int) {
     call("pvmfdelmhf", info, || {
         let id = arg(mhid)?;
-        let rc = extra::pvm_delmhf(id);
+        let rc = handlers::pvm_delmhf(id);
         if rc >= 0 {
             for s in FHANDLERS.lock().iter_mut() {
                 if matches!(s, Some((_, m)) if *m == id) {
@@ -1127,7 +1129,7 @@ pub extern "C" fn pvmfputinfo_(
 ) {
     call("pvmfputinfo", index, || {
         let n = in_str(name, name_len, MAX_NAME)?;
-        Ok(extra::pvm_putinfo(c_ptr(&n), arg(bufid)?, arg(flags)?))
+        Ok(mbox::pvm_putinfo(c_ptr(&n), arg(bufid)?, arg(flags)?))
     });
 }
 
@@ -1146,7 +1148,7 @@ pub extern "C" fn pvmfrecvinfo_(
 ) {
     call("pvmfrecvinfo", bufid, || {
         let n = in_str(name, name_len, MAX_NAME)?;
-        Ok(extra::pvm_recvinfo(c_ptr(&n), arg(index)?, arg(flags)?))
+        Ok(mbox::pvm_recvinfo(c_ptr(&n), arg(index)?, arg(flags)?))
     });
 }
 
@@ -1163,7 +1165,7 @@ pub extern "C" fn pvmfdelinfo_(
 ) {
     call("pvmfdelinfo", info, || {
         let n = in_str(name, name_len, MAX_NAME)?;
-        Ok(extra::pvm_delinfo(c_ptr(&n), arg(index)?, arg(flags)?))
+        Ok(mbox::pvm_delinfo(c_ptr(&n), arg(index)?, arg(flags)?))
     });
 }
 
@@ -1200,7 +1202,7 @@ static MBOXES: Lock<Option<MboxCycle>> = Lock::new(None);
 fn read_mboxes(pattern: &CString) -> Result<MboxCycle, c_int> {
     let mut n = 0;
     let mut table: *mut PvmMboxInfo = std::ptr::null_mut();
-    let rc = extra::pvm_getmboxinfo(c_ptr(pattern), &mut n, &mut table);
+    let rc = mbox::pvm_getmboxinfo(c_ptr(pattern), &mut n, &mut table);
     if rc < 0 {
         return Err(rc);
     }

@@ -127,14 +127,21 @@ pub fn put_timeval(p: *mut libc::timeval, d: std::time::Duration) -> bool {
 /// Reads the C global `pvm_errno`.
 pub fn errno() -> c_int {
     // SAFETY: a plain int global; see `set_errno`.
-    unsafe { std::ptr::addr_of!(crate::capi::pvm_errno).read() }
+    unsafe { std::ptr::addr_of!(crate::errors::pvm_errno).read() }
 }
 
 /// Sets the C global `pvm_errno`.
 pub fn set_errno(code: c_int) {
     // SAFETY: a plain int global, written from the (serialised) PVM calls;
     // C programs read it between calls.
-    unsafe { *std::ptr::addr_of_mut!(crate::capi::pvm_errno) = code };
+    unsafe { *std::ptr::addr_of_mut!(crate::errors::pvm_errno) = code };
+}
+
+/// Raises `signum` in this process; false if the signal is invalid.
+pub fn raise_signal(signum: i32) -> bool {
+    // SAFETY: raise() has no memory preconditions; an invalid signal
+    // number only makes it fail.
+    unsafe { libc::raise(signum) == 0 }
 }
 
 extern "C" fn exit_zero() {
