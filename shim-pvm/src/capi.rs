@@ -6,6 +6,7 @@
 
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
+use crate::capi_entry::{bad, counts, entry};
 use crate::consts::{dt, err};
 pub use crate::errors::pvm_errno;
 use crate::errors::{perror_line, ERROR_SLOTS};
@@ -31,17 +32,6 @@ unsafe impl Sync for TextTable {}
 /// PVM's error texts by `-code` (C global `pvm_errlist`).
 #[no_mangle]
 pub static pvm_errlist: TextTable = TextTable(crate::errors::ERRLIST_C);
-
-fn bad() -> PvmError {
-    PvmError(err::BAD_PARAM)
-}
-
-/// Runs an entry point: panic boundary, then PVM's error reporting.
-fn entry(name: &str, f: impl FnOnce() -> PvmResult<i32>) -> c_int {
-    let r = guard(name, err::SYS_ERR, || finish(name, f()));
-    crate::handlers::dispatch_handlers();
-    r
-}
 
 /// Enrols the caller if needed; returns its tid, or PvmSysErr when the MPI
 /// backend cannot start.
@@ -325,13 +315,6 @@ pub extern "C" fn pvm_bufinfo(
     })
 }
 
-fn counts(nitem: c_int, stride: c_int) -> PvmResult<(usize, usize)> {
-    if nitem < 0 || stride < 1 {
-        return Err(bad());
-    }
-    Ok((nitem as usize, stride as usize))
-}
-
 /// Packs into the active send buffer: in place (address kept) for an
 /// in-place buffer, copied otherwise.
 fn pack<T>(
@@ -457,16 +440,12 @@ pub extern "C" fn pvm_upkstr(s: *mut c_char) -> c_int {
     })
 }
 
-fn read_in_place(addr: usize, size: usize, nitem: usize, stride: usize) -> Vec<u8> {
-    ptr::read_strided(addr, size, nitem, stride)
-}
-
 /// Sends the active send buffer. Returns PvmOk, PvmBadParam, PvmNoBuf,
 /// PvmSysErr; a tid nobody has is not an error (the message is dropped).
 #[no_mangle]
 pub extern "C" fn pvm_send(tid: c_int, msgtag: c_int) -> c_int {
     entry("pvm_send", || {
-        with_task(|t| t.send(tid, msgtag, &read_in_place)).map(|_| 0)
+        with_task(|t| t.send(tid, msgtag, &ptr::read_strided)).map(|_| 0)
     })
 }
 
@@ -481,7 +460,7 @@ pub extern "C" fn pvm_mcast(tids: *mut c_int, ntask: c_int, msgtag: c_int) -> c_
         let list = ptr::items(tids, ntask as usize, 1)
             .ok_or_else(bad)?
             .to_vec();
-        with_task(|t| t.mcast(&list, msgtag, &read_in_place)).map(|_| 0)
+        with_task(|t| t.mcast(&list, msgtag, &ptr::read_strided)).map(|_| 0)
     })
 }
 

@@ -14,6 +14,14 @@ pub(crate) fn bad() -> PvmError {
     PvmError(err::BAD_PARAM)
 }
 
+/// The item count and stride of a packing call: `nitem` >= 0, `stride` >= 1.
+pub(crate) fn counts(nitem: c_int, stride: c_int) -> PvmResult<(usize, usize)> {
+    if nitem < 0 || stride < 1 {
+        return Err(bad());
+    }
+    Ok((nitem as usize, stride as usize))
+}
+
 /// Runs an entry point: panic boundary, PVM's error reporting, then any
 /// message handlers whose messages arrived during the call.
 pub(crate) fn entry(name: &str, f: impl FnOnce() -> PvmResult<i32>) -> c_int {

@@ -9,6 +9,7 @@
 
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
+use crate::capi_entry::bad;
 use crate::consts::{dt, err};
 use crate::groups;
 use crate::ptr;
@@ -21,10 +22,6 @@ use std::ffi::{c_char, c_int, c_long, c_void};
 /// items of `y` into `x` and sets `info` (< 0 on error).
 pub type ReduceFn =
     unsafe extern "C" fn(*mut c_int, *mut c_void, *mut c_void, *mut c_int, *mut c_int);
-
-fn bad() -> PvmError {
-    PvmError(err::BAD_PARAM)
-}
 
 /// A group call that only sets `pvm_errno` when it fails.
 fn quiet(name: &str, f: impl FnOnce() -> PvmResult<i32>) -> c_int {
@@ -76,10 +73,6 @@ fn copy_out(addr: usize, len: usize, bytes: &[u8]) -> PvmResult<()> {
     let n = bytes.len().min(len);
     out[..n].copy_from_slice(&bytes[..n]);
     Ok(())
-}
-
-fn read_in_place(addr: usize, size: usize, nitem: usize, stride: usize) -> Vec<u8> {
-    ptr::read_strided(addr, size, nitem, stride)
 }
 
 /// Joins `group`; returns the instance number (the lowest free one), or
@@ -167,7 +160,7 @@ pub extern "C" fn pvm_freezegroup(group: *mut c_char, size: c_int) -> c_int {
 pub extern "C" fn pvm_bcast(group: *mut c_char, msgtag: c_int) -> c_int {
     quiet("pvm_bcast", || {
         let name = group_name(group)?;
-        blocking(|t| groups::bcast(t, name, msgtag, &read_in_place)).map(|_| 0)
+        blocking(|t| groups::bcast(t, name, msgtag, &ptr::read_strided)).map(|_| 0)
     })
 }
 

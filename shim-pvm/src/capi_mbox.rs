@@ -6,9 +6,7 @@
 
 use crate::capi_entry::{bad, entry, entry_quiet, text_arg};
 use crate::consts::err;
-use crate::messages::{
-    buffer_from_blob, enc_of_code, message_blob, parse_blob, read_in_place, ENC_XDR,
-};
+use crate::messages::{buffer_from_blob, enc_of_code, message_blob, parse_blob, ENC_XDR};
 use crate::ops::Outcome;
 use crate::pack::{Encoding, MsgBuf};
 use crate::ptr;
@@ -173,7 +171,7 @@ pub extern "C" fn pvm_insert(name: *mut c_char, req: c_int, data: c_int) -> c_in
         }
         let mut m = MsgBuf::new(Encoding::Default);
         m.pk_int(&[data], 1, 1)?;
-        let body = m.wire(&read_in_place);
+        let body = m.wire(&ptr::read_strided);
         blocking(|t| {
             let mut blob = Vec::with_capacity(36);
             let h = [body.len() as i32, 0, 0, 0, ENC_XDR, 0, t.me, 0];

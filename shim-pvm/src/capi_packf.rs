@@ -3,7 +3,7 @@
 
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
-use crate::capi_entry::bad;
+use crate::capi_entry::{bad, counts};
 use crate::consts::{dt, err};
 use crate::pack::Encoding;
 use crate::ptr;
@@ -19,13 +19,6 @@ use std::ffi::{c_char, c_int, c_void};
 const FMT_PACK_ADDR: c_int = 0;
 const FMT_PACK_VALUE: c_int = 1;
 const FMT_UNPACK: c_int = 2;
-
-fn counts(nitem: c_int, stride: c_int) -> PvmResult<(usize, usize)> {
-    if nitem < 0 || stride < 1 {
-        return Err(bad());
-    }
-    Ok((nitem as usize, stride as usize))
-}
 
 fn fmt_item(dir: c_int, what: c_int, p: *mut c_void, nitem: c_int, stride: c_int) -> PvmResult<()> {
     macro_rules! go {

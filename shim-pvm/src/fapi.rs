@@ -36,6 +36,7 @@
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
 use crate::capi::{self, PvmHostInfo};
+use crate::capi_entry::bad;
 use crate::capi_groups::{self as groups, ReduceFn};
 use crate::capi_handlers as handlers;
 use crate::capi_machine::{self as machine, PvmTaskInfo};
@@ -66,10 +67,6 @@ mod ftype {
     pub const REAL8: i32 = 6;
     pub const COMPLEX16: i32 = 7;
     pub const INTEGER8: i32 = 8;
-}
-
-fn bad() -> PvmError {
-    PvmError(err::BAD_PARAM)
 }
 
 /// Runs routine `name` behind the panic boundary and stores its result in

@@ -83,16 +83,12 @@ pub fn minfo(t: &Task, id: i32) -> PvmResult<[i32; 8]> {
     ])
 }
 
-pub(crate) fn read_in_place(addr: usize, size: usize, nitem: usize, stride: usize) -> Vec<u8> {
-    ptr::read_strided(addr, size, nitem, stride)
-}
-
 /// The header and the bytes of buffer `id` (in-place data read now).
 pub(crate) fn header_and_body(t: &Task, id: i32) -> PvmResult<([i32; 8], Vec<u8>, Encoding)> {
     let mut h = minfo(t, id)?;
     let b = t.msg.get(id)?;
     b.msg.whole()?;
-    let body = b.msg.wire(&read_in_place).into_owned();
+    let body = b.msg.wire(&ptr::read_strided).into_owned();
     h[0] = body.len() as i32;
     Ok((h, body, b.msg.encoding()))
 }
