@@ -28,7 +28,7 @@
 //! - [`capi_messages`]: message headers and messages inside messages.
 //! - [`capi_handlers`]: `pvm_recvf` and message handlers.
 //! - [`capi_machine`]: task and host queries, machine control, trace masks.
-//! - [`capi_signals`]: `pvm_sendsig`.
+//! - [`capi_signals`]: signals between tasks (`pvm_sendsig`).
 //! - [`capi_env`]: `pvm_export` and libpvm's environment helpers.
 //! - [`capi_mbox`]: the mailbox.
 //! - [`capi_packf`]: the per-item entry of the C glue of `pvm_packf`.
@@ -37,7 +37,7 @@
 //! Fortran ABI: [`fapi`], the routines of `libfpvm3` over the C entry points.
 
 pub mod capi;
-mod capi_entry;
+pub(crate) mod capi_entry;
 pub mod capi_env;
 pub mod capi_groups;
 pub mod capi_handlers;
@@ -47,20 +47,20 @@ pub mod capi_messages;
 pub mod capi_packf;
 pub mod capi_signals;
 pub mod consts;
-pub mod errors;
+pub(crate) mod errors;
 pub mod fapi;
-pub mod groups;
-mod handlers;
-pub mod mbox;
-mod messages;
-pub mod msgstate;
-pub mod ops;
-pub mod pack;
-mod ptr;
+pub(crate) mod groups;
+pub(crate) mod handlers;
+pub(crate) mod mbox;
+pub(crate) mod messages;
+pub(crate) mod msgstate;
+pub(crate) mod ops;
+pub(crate) mod pack;
+pub(crate) mod ptr;
 pub mod rust_api;
-mod signals;
-pub mod state;
-pub mod task;
+pub(crate) mod signals;
+pub(crate) mod state;
+pub(crate) mod task;
 
 /// A PVM error: the negative code `pvm3.h` defines (e.g. `PvmBadParam` = -2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
