@@ -17,6 +17,7 @@
 //!   over a communicator or a list of processes) and [`onesided`] (a shared
 //!   counter in an MPI window) the only place in mpbridge that calls MPI.
 //! - [`ffi_guard`]: the panic boundary for exported C and Fortran functions.
+//! - [`cstr`]: C string arguments as bytes or text, for every layer's C ABI.
 //! - [`exit_status`]: a first-launch process's exit status for `mpbridge run`.
 
 pub mod api;
@@ -24,6 +25,7 @@ pub mod backoff;
 pub mod capi;
 pub mod collective;
 pub(crate) mod control;
+pub mod cstr;
 pub(crate) mod engine;
 pub mod envelope;
 pub(crate) mod error;

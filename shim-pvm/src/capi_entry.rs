@@ -4,7 +4,6 @@
 
 use crate::consts::err;
 use crate::handlers::dispatch_handlers;
-use crate::ptr;
 use crate::state::{finish, finish_quiet};
 use crate::{PvmError, PvmResult};
 use shim_core::ffi_guard::guard;
@@ -42,5 +41,5 @@ pub(crate) fn entry_quiet(name: &str, quiet: &[i32], f: impl FnOnce() -> PvmResu
 }
 
 pub(crate) fn text_arg(p: *const c_char) -> Option<String> {
-    ptr::c_str(p).map(|s| String::from_utf8_lossy(s).into_owned())
+    shim_core::cstr::lossy(p)
 }

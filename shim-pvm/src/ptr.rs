@@ -1,16 +1,10 @@
 //! Every raw-pointer conversion of the PVM C and Fortran ABI, each checked
 //! for NULL and size overflow before use.
 
-use std::ffi::{c_char, c_int, CStr};
+use std::ffi::{c_char, c_int};
 
-/// A C string argument; `None` for NULL.
-pub fn c_str<'a>(p: *const c_char) -> Option<&'a [u8]> {
-    if p.is_null() {
-        return None;
-    }
-    // SAFETY: non-NULL; PVM's API requires a NUL-terminated string valid for the call.
-    Some(unsafe { CStr::from_ptr(p) }.to_bytes())
-}
+/// A C string argument as bytes; `None` for NULL.
+pub use shim_core::cstr::bytes as c_str;
 
 /// Elements spanned by `nitem` items every `stride`-th element.
 fn span(nitem: usize, stride: usize) -> Option<usize> {
