@@ -1333,83 +1333,47 @@ pub extern "C" fn pvmfgsize_(group: *mut c_char, size: *mut c_int, group_len: us
     });
 }
 
-/// `pvmfgetinst(group, tid, inum)`: stores the instance number of task
-/// `tid` in `group`, or PvmNullGroup, PvmBadParam, PvmNoGroup,
-/// PvmNotInGroup, PvmSysErr.
-#[no_mangle]
-pub extern "C" fn pvmfgetinst_(
-    group: *mut c_char,
-    tid: *mut c_int,
-    inum: *mut c_int,
-    group_len: usize,
-) {
-    call_quiet("pvmfgetinst", inum, || {
-        let g = in_str(group, group_len, MAX_GROUP)?;
-        Ok(groups::pvm_getinst(c_ptr(&g), arg(tid)?))
-    });
+/// Fortran group routines of one shape, `pvmfNAME(group, in, out)`: the
+/// group name and one `INTEGER` in, the C call's result stored in `out`
+/// (quiet failures, as libgpvm3's).
+macro_rules! group_int_routines {
+    ($($(#[$doc:meta])* $fname:ident $name:literal ($input:ident, $out:ident) => $c:ident;)*) => {$(
+        $(#[$doc])*
+        #[no_mangle]
+        pub extern "C" fn $fname(
+            group: *mut c_char,
+            $input: *mut c_int,
+            $out: *mut c_int,
+            group_len: usize,
+        ) {
+            call_quiet($name, $out, || {
+                let g = in_str(group, group_len, MAX_GROUP)?;
+                Ok(groups::$c(c_ptr(&g), arg($input)?))
+            });
+        }
+    )*};
 }
 
-/// `pvmfgettid(group, inum, tid)`: stores the tid of instance `inum`, or
-/// PvmNullGroup, PvmBadParam, PvmNoGroup, PvmNoInst, PvmSysErr.
-#[no_mangle]
-pub extern "C" fn pvmfgettid_(
-    group: *mut c_char,
-    inum: *mut c_int,
-    tid: *mut c_int,
-    group_len: usize,
-) {
-    call_quiet("pvmfgettid", tid, || {
-        let g = in_str(group, group_len, MAX_GROUP)?;
-        Ok(groups::pvm_gettid(c_ptr(&g), arg(inum)?))
-    });
-}
-
-/// `pvmfbarrier(group, count, info)`: waits until `count` members (-1:
-/// all) arrive; stores PvmOk, or PvmNullGroup, PvmBadParam, PvmMismatch,
-/// PvmNoGroup, PvmNotInGroup, PvmSysErr.
-#[no_mangle]
-pub extern "C" fn pvmfbarrier_(
-    group: *mut c_char,
-    count: *mut c_int,
-    info: *mut c_int,
-    group_len: usize,
-) {
-    call_quiet("pvmfbarrier", info, || {
-        let g = in_str(group, group_len, MAX_GROUP)?;
-        Ok(groups::pvm_barrier(c_ptr(&g), arg(count)?))
-    });
-}
-
-/// `pvmfbcast(group, msgtag, info)`: sends the send buffer to every other
-/// member; stores PvmOk, or PvmNullGroup, PvmBadParam, PvmNoGroup,
-/// PvmNoInst, PvmNoBuf, PvmSysErr.
-#[no_mangle]
-pub extern "C" fn pvmfbcast_(
-    group: *mut c_char,
-    msgtag: *mut c_int,
-    info: *mut c_int,
-    group_len: usize,
-) {
-    call_quiet("pvmfbcast", info, || {
-        let g = in_str(group, group_len, MAX_GROUP)?;
-        Ok(groups::pvm_bcast(c_ptr(&g), arg(msgtag)?))
-    });
-}
-
-/// `pvmffreezegroup(group, size, info)`: makes `group` static at `size`
-/// members (-1: its size now); stores PvmOk, or PvmNullGroup, PvmBadParam,
-/// PvmDupGroup, PvmNoGroup, PvmNotInGroup, PvmSysErr.
-#[no_mangle]
-pub extern "C" fn pvmffreezegroup_(
-    group: *mut c_char,
-    size: *mut c_int,
-    info: *mut c_int,
-    group_len: usize,
-) {
-    call_quiet("pvmffreezegroup", info, || {
-        let g = in_str(group, group_len, MAX_GROUP)?;
-        Ok(groups::pvm_freezegroup(c_ptr(&g), arg(size)?))
-    });
+group_int_routines! {
+    /// `pvmfgetinst(group, tid, inum)`: stores the instance number of task
+    /// `tid` in `group`, or PvmNullGroup, PvmBadParam, PvmNoGroup,
+    /// PvmNotInGroup, PvmSysErr.
+    pvmfgetinst_ "pvmfgetinst" (tid, inum) => pvm_getinst;
+    /// `pvmfgettid(group, inum, tid)`: stores the tid of instance `inum`, or
+    /// PvmNullGroup, PvmBadParam, PvmNoGroup, PvmNoInst, PvmSysErr.
+    pvmfgettid_ "pvmfgettid" (inum, tid) => pvm_gettid;
+    /// `pvmfbarrier(group, count, info)`: waits until `count` members (-1:
+    /// all) arrive; stores PvmOk, or PvmNullGroup, PvmBadParam, PvmMismatch,
+    /// PvmNoGroup, PvmNotInGroup, PvmSysErr.
+    pvmfbarrier_ "pvmfbarrier" (count, info) => pvm_barrier;
+    /// `pvmfbcast(group, msgtag, info)`: sends the send buffer to every other
+    /// member; stores PvmOk, or PvmNullGroup, PvmBadParam, PvmNoGroup,
+    /// PvmNoInst, PvmNoBuf, PvmSysErr.
+    pvmfbcast_ "pvmfbcast" (msgtag, info) => pvm_bcast;
+    /// `pvmffreezegroup(group, size, info)`: makes `group` static at `size`
+    /// members (-1: its size now); stores PvmOk, or PvmNullGroup, PvmBadParam,
+    /// PvmDupGroup, PvmNoGroup, PvmNotInGroup, PvmSysErr.
+    pvmffreezegroup_ "pvmffreezegroup" (size, info) => pvm_freezegroup;
 }
 
 /// `pvmfreduce(func, data, count, datatype, msgtag, group, rootginst,

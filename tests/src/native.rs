@@ -8,6 +8,24 @@ use std::process::Command;
 /// Compiles `tests/programs/<source>` with `mpicc` (C) or `mpifort`
 /// (Fortran) against the installed tree; returns the executable's path.
 pub fn build(source: &str, extra_libs: &[&str]) -> PathBuf {
+    compile(source, &[], extra_libs)
+}
+
+/// Compiles a Fortran 77 program of `tests/programs/` as the compilers of
+/// its day did: locals static and zeroed, calls not checked against one
+/// another's argument types.
+pub fn build_fortran77(source: &str, libs: &[&str]) -> PathBuf {
+    let old_style = [
+        "-fallow-argument-mismatch",
+        "-w",
+        "-fno-automatic",
+        "-finit-local-zero",
+    ];
+    compile(source, &old_style, libs)
+}
+
+/// [`build`] with extra compiler flags.
+fn compile(source: &str, flags: &[&str], extra_libs: &[&str]) -> PathBuf {
     let stage = stage();
     let src = workspace_root().join("tests/programs").join(source);
     let out_dir = workspace_root().join("target/test-programs");
@@ -31,6 +49,7 @@ pub fn build(source: &str, extra_libs: &[&str]) -> PathBuf {
     }
     cmd.arg("-O1")
         .arg(format!("-I{}", stage.join("include").display()))
+        .args(flags)
         .arg(&src)
         .arg("-o")
         .arg(&tmp)

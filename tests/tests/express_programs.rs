@@ -10,7 +10,7 @@ use std::process::Command;
 use std::sync::OnceLock;
 use std::time::Duration;
 use tests::mpirun::{mpi_env, mpiexec, run_with_timeout, stage, workspace_root, Run};
-use tests::native::build;
+use tests::native::{build, build_fortran77};
 
 const LIMIT: Duration = Duration::from_secs(120);
 
@@ -25,40 +25,6 @@ fn c_program(name: &'static str) -> PathBuf {
     let p = build(&format!("express/{name}.c"), &["express"]);
     v.push((name.to_string(), p.clone()));
     p
-}
-
-/// A Fortran program, built as the compilers of its day did (locals
-/// static and zeroed).
-fn fortran_program(name: &str) -> PathBuf {
-    let src = workspace_root()
-        .join("tests/programs/express")
-        .join(format!("{name}.f"));
-    let out_dir = workspace_root().join("target/test-programs");
-    std::fs::create_dir_all(&out_dir).expect("create target/test-programs");
-    let exe = out_dir.join(name);
-    let tmp = out_dir.join(format!(".{name}.{}", std::process::id()));
-    let lib = stage().join("lib");
-    let out = Command::new("mpifort")
-        .arg("-O1")
-        .arg(format!("-I{}", stage().join("include").display()))
-        .args(["-fallow-argument-mismatch", "-w"])
-        .args(["-fno-automatic", "-finit-local-zero"])
-        .arg(&src)
-        .arg("-o")
-        .arg(&tmp)
-        .arg(format!("-L{}", lib.display()))
-        .arg(format!("-Wl,-rpath,{}", lib.display()))
-        .arg("-lexpress")
-        .output()
-        .expect("cannot run mpifort");
-    assert!(
-        out.status.success(),
-        "compiling {name}.f failed:\n{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    std::fs::rename(&tmp, &exe).expect("move the program into place");
-    exe
 }
 
 /// Asserts one "NAME WHO: P passed, 0 failed" line per process.
@@ -164,7 +130,7 @@ fn c_golden_collectives_on_eight_nodes() {
 
 #[test]
 fn fortran_golden_every_call_on_one_two_four_nodes() {
-    let exe = fortran_program("ex_callsf");
+    let exe = build_fortran77("express/ex_callsf.f", &["express"]);
     for n in [1, 2, 4] {
         let r = mpiexec(n, &exe, &[], LIMIT);
         r.assert_ok("ex_callsf");
@@ -199,7 +165,7 @@ fn checksum(r: &Run, prefix: &str) -> String {
 #[test]
 fn jacobi_on_a_grid_equals_the_serial_run_in_c_and_fortran() {
     let c = c_program("ex_jacobi");
-    let f = fortran_program("ex_jacobif");
+    let f = build_fortran77("express/ex_jacobif.f", &["express"]);
     let mut sums = Vec::new();
     for n in [1, 2, 4] {
         let r = mpiexec(n, &c, &[], LIMIT);

@@ -4,11 +4,10 @@
 //! the installed `hpf_rts.h` and `-lmpbridge`. Each program checks its
 //! results itself and prints one tally per process.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 use std::time::Duration;
-use tests::mpirun::{mpiexec, stage, workspace_root, Run};
-use tests::native::build;
+use tests::mpirun::{mpiexec, Run};
+use tests::native::{build, build_fortran77};
 
 const LIMIT: Duration = Duration::from_secs(180);
 
@@ -86,43 +85,9 @@ fn intrinsics_from_c_equal_the_serial_results() {
     }
 }
 
-/// A Fortran 77 node program, built as the compilers of its day did
-/// (locals static and zeroed; untyped calls to the run-time).
-fn fortran77(name: &str) -> PathBuf {
-    let src = workspace_root()
-        .join("tests/programs/hpf")
-        .join(format!("{name}.f"));
-    let out_dir = workspace_root().join("target/test-programs");
-    std::fs::create_dir_all(&out_dir).expect("create target/test-programs");
-    let exe = out_dir.join(name);
-    let tmp = out_dir.join(format!(".{name}.{}", std::process::id()));
-    let lib = stage().join("lib");
-    let out = Command::new("mpifort")
-        .arg("-O1")
-        .arg(format!("-I{}", stage().join("include").display()))
-        .args(["-fallow-argument-mismatch", "-w"])
-        .args(["-fno-automatic", "-finit-local-zero"])
-        .arg(&src)
-        .arg("-o")
-        .arg(&tmp)
-        .arg(format!("-L{}", lib.display()))
-        .arg(format!("-Wl,-rpath,{}", lib.display()))
-        .arg("-lmpbridge")
-        .output()
-        .expect("cannot run mpifort");
-    assert!(
-        out.status.success(),
-        "compiling {name}.f failed:\n{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    std::fs::rename(&tmp, &exe).expect("move the program into place");
-    exe
-}
-
 #[test]
 fn jacobi_in_fortran_77_equals_the_serial_run() {
-    let exe = fortran77("hpf_jacobi_f77");
+    let exe = build_fortran77("hpf/hpf_jacobi_f77.f", &["mpbridge"]);
     for n in 1..=4u32 {
         let r = mpiexec(n, &exe, &[], LIMIT);
         all_passed(&r, "hpf_jacobi_f77", n);
