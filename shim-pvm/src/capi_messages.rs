@@ -6,9 +6,8 @@
 
 use crate::capi_entry::{bad, entry};
 use crate::consts::err;
-use crate::messages::{enc_of_code, header_and_body, minfo, set_extra, Extra, EXTRA};
-use crate::msgstate::Buf;
-use crate::pack::{Encoding, MsgBuf};
+use crate::messages::{add_message, header_and_body, minfo, set_extra, Extra, EXTRA};
+use crate::pack::Encoding;
 use crate::ptr;
 use crate::state::with_task;
 use crate::task::Task;
@@ -166,21 +165,7 @@ pub extern "C" fn pvm_upkmesg() -> c_int {
             let len = usize::try_from(h[0]).map_err(|_| PvmError(err::BAD_MSG))?;
             let mut body = vec![0u8; len];
             rb.upk_byte(&mut body, len, 1)?;
-            let id = t.msg.add(Buf {
-                msg: MsgBuf::received(enc_of_code(h[4]), body),
-                tag: h[2],
-                src: h[6],
-                ctx: h[1],
-            });
-            set_extra(
-                t,
-                id,
-                Extra {
-                    wid: h[3],
-                    dst: Some(h[7]),
-                },
-            );
-            Ok(id)
+            Ok(add_message(t, h, body))
         })
     })
 }

@@ -121,8 +121,14 @@ pub(crate) fn parse_blob(blob: &[u8]) -> PvmResult<([i32; 8], &[u8])> {
 /// A stored message as a new buffer of this task.
 pub(crate) fn buffer_from_blob(t: &mut Task, blob: &[u8]) -> PvmResult<i32> {
     let (h, body) = parse_blob(blob)?;
+    Ok(add_message(t, h, body.to_vec()))
+}
+
+/// A message with header `h` (as `struct pvmminfo` lists it) and `body` as
+/// a new buffer of this task; returns its id.
+pub(crate) fn add_message(t: &mut Task, h: [i32; 8], body: Vec<u8>) -> i32 {
     let id = t.msg.add(Buf {
-        msg: MsgBuf::received(enc_of_code(h[4]), body.to_vec()),
+        msg: MsgBuf::received(enc_of_code(h[4]), body),
         tag: h[2],
         src: h[6],
         ctx: h[1],
@@ -135,7 +141,7 @@ pub(crate) fn buffer_from_blob(t: &mut Task, blob: &[u8]) -> PvmResult<i32> {
             dst: Some(h[7]),
         },
     );
-    Ok(id)
+    id
 }
 
 #[cfg(test)]
