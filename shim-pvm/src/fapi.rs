@@ -1409,66 +1409,51 @@ pub extern "C" fn pvmfreduce_(
     });
 }
 
-/// `pvmfscatter(result, data, count, datatype, msgtag, group, rootginst,
-/// info)`: member `i` gets `count` items of the root's `data` from offset
-/// `i*count` in `result`. Stores PvmOk, or PvmBadParam, PvmNullGroup,
-/// PvmNoGroup, PvmNoInst, PvmSysErr.
-#[no_mangle]
-#[allow(clippy::too_many_arguments)]
-pub extern "C" fn pvmfscatter_(
-    result: *mut c_void,
-    data: *mut c_void,
-    count: *mut c_int,
-    datatype: *mut c_int,
-    msgtag: *mut c_int,
-    group: *mut c_char,
-    rootginst: *mut c_int,
-    info: *mut c_int,
-    group_len: usize,
-) {
-    call("pvmfscatter", info, || {
-        let g = in_str(group, group_len, MAX_GROUP)?;
-        Ok(groups::pvm_scatter(
-            result,
-            data,
-            arg(count)?,
-            arg(datatype)?,
-            arg(msgtag)?,
-            c_ptr(&g),
-            arg(rootginst)?,
-        ))
-    });
+/// The Fortran scatter and gather, one shape: `pvmfNAME(result, data,
+/// count, datatype, msgtag, group, rootginst, info)`.
+macro_rules! scatter_gather_routines {
+    ($($(#[$doc:meta])* $fname:ident $name:literal => $c:ident;)*) => {$(
+        $(#[$doc])*
+        #[no_mangle]
+        #[allow(clippy::too_many_arguments)]
+        pub extern "C" fn $fname(
+            result: *mut c_void,
+            data: *mut c_void,
+            count: *mut c_int,
+            datatype: *mut c_int,
+            msgtag: *mut c_int,
+            group: *mut c_char,
+            rootginst: *mut c_int,
+            info: *mut c_int,
+            group_len: usize,
+        ) {
+            call($name, info, || {
+                let g = in_str(group, group_len, MAX_GROUP)?;
+                Ok(groups::$c(
+                    result,
+                    data,
+                    arg(count)?,
+                    arg(datatype)?,
+                    arg(msgtag)?,
+                    c_ptr(&g),
+                    arg(rootginst)?,
+                ))
+            });
+        }
+    )*};
 }
 
-/// `pvmfgather(result, data, count, datatype, msgtag, group, rootginst,
-/// info)`: the root stores member `i`'s `count` items of `data` in its
-/// `result` at offset `i*count`. Stores PvmOk, or PvmBadParam,
-/// PvmNullGroup, PvmNoGroup, PvmNoInst, PvmSysErr.
-#[no_mangle]
-#[allow(clippy::too_many_arguments)]
-pub extern "C" fn pvmfgather_(
-    result: *mut c_void,
-    data: *mut c_void,
-    count: *mut c_int,
-    datatype: *mut c_int,
-    msgtag: *mut c_int,
-    group: *mut c_char,
-    rootginst: *mut c_int,
-    info: *mut c_int,
-    group_len: usize,
-) {
-    call("pvmfgather", info, || {
-        let g = in_str(group, group_len, MAX_GROUP)?;
-        Ok(groups::pvm_gather(
-            result,
-            data,
-            arg(count)?,
-            arg(datatype)?,
-            arg(msgtag)?,
-            c_ptr(&g),
-            arg(rootginst)?,
-        ))
-    });
+scatter_gather_routines! {
+    /// `pvmfscatter(result, data, count, datatype, msgtag, group, rootginst,
+    /// info)`: member `i` gets `count` items of the root's `data` from offset
+    /// `i*count` in `result`. Stores PvmOk, or PvmBadParam, PvmNullGroup,
+    /// PvmNoGroup, PvmNoInst, PvmSysErr.
+    pvmfscatter_ "pvmfscatter" => pvm_scatter;
+    /// `pvmfgather(result, data, count, datatype, msgtag, group, rootginst,
+    /// info)`: the root stores member `i`'s `count` items of `data` in its
+    /// `result` at offset `i*count`. Stores PvmOk, or PvmBadParam,
+    /// PvmNullGroup, PvmNoGroup, PvmNoInst, PvmSysErr.
+    pvmfgather_ "pvmfgather" => pvm_gather;
 }
 
 #[cfg(test)]
