@@ -4,16 +4,10 @@
 //! reached through shim-core's and the PVM layer's safe APIs); callers pass
 //! pointers straight from C.
 
-use std::ffi::{c_char, c_int, CStr};
+use std::ffi::{c_char, c_int};
 
 /// A C string as UTF-8 text, or `None` for NULL or invalid UTF-8.
-pub fn c_str<'a>(p: *const c_char) -> Option<&'a str> {
-    if p.is_null() {
-        return None;
-    }
-    // SAFETY: C passes a NUL-terminated string that outlives the call.
-    unsafe { CStr::from_ptr(p) }.to_str().ok()
-}
+pub use shim_core::cstr::text as c_str;
 
 /// The strings of `names[0..n]` (NULL entries fail).
 pub fn c_str_array<'a>(names: *const *const c_char, n: c_int) -> Option<Vec<&'a str>> {

@@ -2,7 +2,7 @@
 //! each checks for NULL and for size overflow before it builds a slice.
 //! No other module of the C API dereferences a pointer.
 
-use std::ffi::{c_char, c_int, c_void, CStr};
+use std::ffi::{c_int, c_void};
 
 /// Largest byte count a slice may have.
 const MAX_BYTES: usize = isize::MAX as usize;
@@ -151,13 +151,7 @@ pub fn bytes_mut<'a>(p: *mut c_void, len: usize) -> Option<&'a mut [u8]> {
 }
 
 /// A C string argument (lossy UTF-8); `None` for NULL.
-pub fn c_str(p: *const c_char) -> Option<String> {
-    if p.is_null() {
-        return None;
-    }
-    // SAFETY: non-NULL; GA's API requires a NUL-terminated string.
-    Some(unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned())
-}
+pub use shim_core::cstr::lossy as c_str;
 
 /// `n` subscript arrays of `ndim` indices each, from an array of `n`
 /// pointers (`int *subs[]` of NGA_Scatter/NGA_Gather, `int64_t *subs[]`

@@ -132,7 +132,7 @@ pub extern "C" fn mpb_world_id(rank: c_int) -> c_int {
 #[no_mangle]
 pub extern "C" fn mpb_context(name: *const c_char) -> c_int {
     guard("mpb_context", MPB_EPANIC, || {
-        let Some(name) = ptr::c_str(name) else {
+        let Some(name) = crate::cstr::text(name) else {
             return MPB_EINVAL;
         };
         match Context::create(name) {

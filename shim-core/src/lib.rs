@@ -17,16 +17,18 @@
 //!   over a communicator or a list of processes) and [`onesided`] (a shared
 //!   counter in an MPI window) the only place in mpbridge that calls MPI.
 //! - [`ffi_guard`]: the panic boundary for exported C and Fortran functions.
+//! - [`cstr`]: C string arguments as bytes or text, for every layer's C ABI.
 //! - [`exit_status`]: a first-launch process's exit status for `mpbridge run`.
 
 pub mod api;
 pub mod backoff;
 pub mod capi;
 pub mod collective;
-pub mod control;
-pub mod engine;
+pub(crate) mod control;
+pub mod cstr;
+pub(crate) mod engine;
 pub mod envelope;
-pub mod error;
+pub(crate) mod error;
 pub mod exit_status;
 pub mod ffi_guard;
 pub mod idhash;
@@ -35,7 +37,7 @@ pub mod mpi;
 pub mod onesided;
 pub mod procid;
 mod ptr;
-pub mod queue;
+pub(crate) mod queue;
 pub mod roles;
 pub(crate) mod shm;
 pub mod spawn;

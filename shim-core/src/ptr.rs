@@ -2,16 +2,6 @@
 
 use std::ffi::{c_char, c_void, CStr};
 
-/// A C string argument; `None` for NULL or invalid UTF-8.
-pub fn c_str<'a>(p: *const c_char) -> Option<&'a str> {
-    if p.is_null() {
-        return None;
-    }
-    // SAFETY: non-NULL; the C API contract requires a NUL-terminated string
-    // that stays valid for the call.
-    unsafe { CStr::from_ptr(p) }.to_str().ok()
-}
-
 /// A read-only byte buffer argument; NULL is allowed only with length 0.
 pub fn bytes<'a>(p: *const c_void, len: usize) -> Option<&'a [u8]> {
     if len == 0 {

@@ -85,11 +85,13 @@ impl MatchQueue {
     }
 
     /// Number of waiting messages.
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.items.len()
     }
 
     /// Whether nothing is waiting.
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()
     }

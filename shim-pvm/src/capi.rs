@@ -6,7 +6,9 @@
 
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
+use crate::capi_entry::{bad, counts, entry};
 use crate::consts::{dt, err};
+pub use crate::errors::pvm_errno;
 use crate::errors::{perror_line, ERROR_SLOTS};
 use crate::ops::Wait;
 use crate::pack::{datatype_size, Encoding, MsgBuf};
@@ -15,10 +17,6 @@ use crate::state::{blocking, finish, finish_quiet, leave, with_task, with_task_l
 use crate::{PvmError, PvmResult};
 use shim_core::ffi_guard::guard;
 use std::ffi::{c_char, c_int, c_long, c_short, c_uint, c_ulong, c_ushort, c_void};
-
-/// The last PVM error code (C global `pvm_errno`).
-#[no_mangle]
-pub static mut pvm_errno: c_int = 0;
 
 /// Number of entries of `pvm_errlist` (C global `pvm_nerr`).
 #[no_mangle]
@@ -34,17 +32,6 @@ unsafe impl Sync for TextTable {}
 /// PVM's error texts by `-code` (C global `pvm_errlist`).
 #[no_mangle]
 pub static pvm_errlist: TextTable = TextTable(crate::errors::ERRLIST_C);
-
-fn bad() -> PvmError {
-    PvmError(err::BAD_PARAM)
-}
-
-/// Runs an entry point: panic boundary, then PVM's error reporting.
-fn entry(name: &str, f: impl FnOnce() -> PvmResult<i32>) -> c_int {
-    let r = guard(name, err::SYS_ERR, || finish(name, f()));
-    crate::capi_extra::dispatch_handlers();
-    r
-}
 
 /// Enrols the caller if needed; returns its tid, or PvmSysErr when the MPI
 /// backend cannot start.
@@ -220,7 +207,7 @@ pub extern "C" fn pvm_config(
                 hi_name: n.as_ptr() as *mut c_char,
                 hi_arch: ARCH.as_ptr() as *mut c_char,
                 hi_speed: h.speed,
-                hi_dsig: crate::capi_extra::LINUX64_DSIG,
+                hi_dsig: crate::messages::LINUX64_DSIG,
             })
             .collect();
         let mut g = TABLE.lock();
@@ -334,13 +321,6 @@ pub extern "C" fn pvm_bufinfo(
         ptr::put(tid, src);
         Ok(0)
     })
-}
-
-fn counts(nitem: c_int, stride: c_int) -> PvmResult<(usize, usize)> {
-    if nitem < 0 || stride < 1 {
-        return Err(bad());
-    }
-    Ok((nitem as usize, stride as usize))
 }
 
 /// Packs into the active send buffer: in place (address kept) for an
@@ -468,16 +448,12 @@ pub extern "C" fn pvm_upkstr(s: *mut c_char) -> c_int {
     })
 }
 
-fn read_in_place(addr: usize, size: usize, nitem: usize, stride: usize) -> Vec<u8> {
-    ptr::read_strided(addr, size, nitem, stride)
-}
-
 /// Sends the active send buffer. Returns PvmOk, PvmBadParam, PvmNoBuf,
 /// PvmSysErr; a tid nobody has is not an error (the message is dropped).
 #[no_mangle]
 pub extern "C" fn pvm_send(tid: c_int, msgtag: c_int) -> c_int {
     entry("pvm_send", || {
-        with_task(|t| t.send(tid, msgtag, &read_in_place)).map(|_| 0)
+        with_task(|t| t.send(tid, msgtag, &ptr::read_strided)).map(|_| 0)
     })
 }
 
@@ -492,7 +468,7 @@ pub extern "C" fn pvm_mcast(tids: *mut c_int, ntask: c_int, msgtag: c_int) -> c_
         let list = ptr::items(tids, ntask as usize, 1)
             .ok_or_else(bad)?
             .to_vec();
-        with_task(|t| t.mcast(&list, msgtag, &read_in_place)).map(|_| 0)
+        with_task(|t| t.mcast(&list, msgtag, &ptr::read_strided)).map(|_| 0)
     })
 }
 
@@ -501,7 +477,7 @@ pub extern "C" fn pvm_mcast(tids: *mut c_int, ntask: c_int, msgtag: c_int) -> c_
 #[no_mangle]
 pub extern "C" fn pvm_recv(tid: c_int, msgtag: c_int) -> c_int {
     entry("pvm_recv", || {
-        if let Some(r) = crate::capi_extra::hooked_receive(tid, msgtag, Wait::Forever, false) {
+        if let Some(r) = crate::handlers::hooked_receive(tid, msgtag, Wait::Forever, false) {
             return r;
         }
         blocking(|t| t.receive(tid, msgtag, Wait::Forever))
@@ -513,7 +489,7 @@ pub extern "C" fn pvm_recv(tid: c_int, msgtag: c_int) -> c_int {
 #[no_mangle]
 pub extern "C" fn pvm_nrecv(tid: c_int, msgtag: c_int) -> c_int {
     entry("pvm_nrecv", || {
-        if let Some(r) = crate::capi_extra::hooked_receive(tid, msgtag, Wait::Poll, false) {
+        if let Some(r) = crate::handlers::hooked_receive(tid, msgtag, Wait::Poll, false) {
             return r;
         }
         blocking(|t| t.receive(tid, msgtag, Wait::Poll))
@@ -530,7 +506,7 @@ pub extern "C" fn pvm_trecv(tid: c_int, msgtag: c_int, tmout: *mut libc::timeval
             Some(d) if d.is_zero() => Wait::Poll,
             Some(d) => Wait::For(d),
         };
-        if let Some(r) = crate::capi_extra::hooked_receive(tid, msgtag, wait, false) {
+        if let Some(r) = crate::handlers::hooked_receive(tid, msgtag, wait, false) {
             return r;
         }
         blocking(|t| t.receive(tid, msgtag, wait))
@@ -542,7 +518,7 @@ pub extern "C" fn pvm_trecv(tid: c_int, msgtag: c_int, tmout: *mut libc::timeval
 #[no_mangle]
 pub extern "C" fn pvm_probe(tid: c_int, msgtag: c_int) -> c_int {
     entry("pvm_probe", || {
-        if let Some(r) = crate::capi_extra::hooked_receive(tid, msgtag, Wait::Poll, true) {
+        if let Some(r) = crate::handlers::hooked_receive(tid, msgtag, Wait::Poll, true) {
             return r;
         }
         blocking(|t| t.probe(tid, msgtag))

@@ -9,6 +9,7 @@
 
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
+use crate::capi_entry::bad;
 use crate::consts::{dt, err};
 use crate::groups;
 use crate::ptr;
@@ -21,10 +22,6 @@ use std::ffi::{c_char, c_int, c_long, c_void};
 /// items of `y` into `x` and sets `info` (< 0 on error).
 pub type ReduceFn =
     unsafe extern "C" fn(*mut c_int, *mut c_void, *mut c_void, *mut c_int, *mut c_int);
-
-fn bad() -> PvmError {
-    PvmError(err::BAD_PARAM)
-}
 
 /// A group call that only sets `pvm_errno` when it fails.
 fn quiet(name: &str, f: impl FnOnce() -> PvmResult<i32>) -> c_int {
@@ -78,10 +75,6 @@ fn copy_out(addr: usize, len: usize, bytes: &[u8]) -> PvmResult<()> {
     Ok(())
 }
 
-fn read_in_place(addr: usize, size: usize, nitem: usize, stride: usize) -> Vec<u8> {
-    ptr::read_strided(addr, size, nitem, stride)
-}
-
 /// Joins `group`; returns the instance number (the lowest free one), or
 /// PvmNullGroup, PvmDupGroup (already a member), PvmNotInGroup (the group
 /// is frozen), PvmSysErr.
@@ -113,50 +106,40 @@ pub extern "C" fn pvm_gsize(group: *mut c_char) -> c_int {
     })
 }
 
-/// The instance number of task `tid` in `group` (any task may ask), or
-/// PvmNullGroup, PvmBadParam (not a task id), PvmNoGroup, PvmNotInGroup,
-/// PvmSysErr.
-#[no_mangle]
-pub extern "C" fn pvm_getinst(group: *mut c_char, tid: c_int) -> c_int {
-    quiet("pvm_getinst", || {
-        let name = group_name(group)?;
-        blocking(|t| groups::getinst(t, name, tid))
-    })
+/// Group calls of one shape, `pvm_NAME(group, n)`: a group name and one
+/// int, failures only setting `pvm_errno` (as libgpvm3's).
+macro_rules! group_int_calls {
+    ($($(#[$doc:meta])* $fname:ident($arg:ident) => $domain:ident;)*) => {$(
+        $(#[$doc])*
+        #[no_mangle]
+        pub extern "C" fn $fname(group: *mut c_char, $arg: c_int) -> c_int {
+            quiet(stringify!($fname), || {
+                let name = group_name(group)?;
+                blocking(|t| groups::$domain(t, name, $arg))
+            })
+        }
+    )*};
 }
 
-/// The tid of instance `inst` of `group`, or PvmNullGroup, PvmNoGroup,
-/// PvmNoInst (no such instance), PvmSysErr.
-#[no_mangle]
-pub extern "C" fn pvm_gettid(group: *mut c_char, inst: c_int) -> c_int {
-    quiet("pvm_gettid", || {
-        let name = group_name(group)?;
-        blocking(|t| groups::gettid(t, name, inst))
-    })
-}
-
-/// Waits until `count` members of `group` called it (-1: the group's size
-/// when the first caller arrived). Returns PvmOk, or PvmNullGroup,
-/// PvmBadParam (count < 1 other than -1), PvmMismatch (another count is
-/// pending), PvmNoGroup (unknown, or a frozen group a member left),
-/// PvmNotInGroup, PvmSysErr.
-#[no_mangle]
-pub extern "C" fn pvm_barrier(group: *mut c_char, count: c_int) -> c_int {
-    quiet("pvm_barrier", || {
-        let name = group_name(group)?;
-        blocking(|t| groups::barrier(t, name, count))
-    })
-}
-
-/// Makes `group` static once every member called this and it has `size`
-/// members (-1: its size now). Returns PvmOk, or PvmNullGroup, PvmBadParam
-/// (size < 1 other than -1), PvmDupGroup (already frozen), PvmNoGroup,
-/// PvmNotInGroup, PvmSysErr.
-#[no_mangle]
-pub extern "C" fn pvm_freezegroup(group: *mut c_char, size: c_int) -> c_int {
-    quiet("pvm_freezegroup", || {
-        let name = group_name(group)?;
-        blocking(|t| groups::freeze(t, name, size))
-    })
+group_int_calls! {
+    /// The instance number of task `tid` in `group` (any task may ask), or
+    /// PvmNullGroup, PvmBadParam (not a task id), PvmNoGroup, PvmNotInGroup,
+    /// PvmSysErr.
+    pvm_getinst(tid) => getinst;
+    /// The tid of instance `inst` of `group`, or PvmNullGroup, PvmNoGroup,
+    /// PvmNoInst (no such instance), PvmSysErr.
+    pvm_gettid(inst) => gettid;
+    /// Waits until `count` members of `group` called it (-1: the group's size
+    /// when the first caller arrived). Returns PvmOk, or PvmNullGroup,
+    /// PvmBadParam (count < 1 other than -1), PvmMismatch (another count is
+    /// pending), PvmNoGroup (unknown, or a frozen group a member left),
+    /// PvmNotInGroup, PvmSysErr.
+    pvm_barrier(count) => barrier;
+    /// Makes `group` static once every member called this and it has `size`
+    /// members (-1: its size now). Returns PvmOk, or PvmNullGroup, PvmBadParam
+    /// (size < 1 other than -1), PvmDupGroup (already frozen), PvmNoGroup,
+    /// PvmNotInGroup, PvmSysErr.
+    pvm_freezegroup(size) => freeze;
 }
 
 /// Sends the active send buffer to every member of `group` except the
@@ -167,7 +150,7 @@ pub extern "C" fn pvm_freezegroup(group: *mut c_char, size: c_int) -> c_int {
 pub extern "C" fn pvm_bcast(group: *mut c_char, msgtag: c_int) -> c_int {
     quiet("pvm_bcast", || {
         let name = group_name(group)?;
-        blocking(|t| groups::bcast(t, name, msgtag, &read_in_place)).map(|_| 0)
+        blocking(|t| groups::bcast(t, name, msgtag, &ptr::read_strided)).map(|_| 0)
     })
 }
 

@@ -9,9 +9,16 @@
 //! [`report_line`]: `libpvm [t40001]: pvm_send(): Bad parameter`, or
 //! `libpvm [pid1234]: ...` while the process has no task id yet.
 //! `pvm_perror(msg)` prints [`perror_line`] with the same prefix.
+//!
+//! The last error code of a failed call is kept in the C global
+//! [`pvm_errno`] (read and written through `ptr::errno`/`ptr::set_errno`).
 
-use std::ffi::c_char;
+use std::ffi::{c_char, c_int};
 use std::fmt;
+
+/// The last PVM error code (C global `pvm_errno`).
+#[no_mangle]
+pub static mut pvm_errno: c_int = 0;
 
 /// Number of entries of `pvm_errlist` (the value of `pvm_nerr`): codes 0
 /// down to -36.

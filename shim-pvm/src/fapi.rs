@@ -25,12 +25,10 @@
 //!   characters; the hidden length of a `CHARACTER` actual argument is not
 //!   read (the routine has no declared `CHARACTER` argument), as in libfpvm3.
 //!
-//! Each routine calls the C entry point of [`crate::capi`],
-//! [`crate::capi_extra`] or [`crate::capi_groups`], so a failure sets
-//! `pvm_errno` and is reported
-//! as `PvmAutoErr` says, exactly as from C. A failure found here (a name
-//! too long, an unknown data type) is handled like the C counterpart's
-//! failures: printed under the Fortran routine's name (`pvmfpack(): Bad
+//! Each routine calls the C entry point of one of the `capi*` files, so a
+//! failure sets `pvm_errno` and is reported as `PvmAutoErr` says, exactly
+//! as from C. A failure found here (a name too long, an unknown data type)
+//! is handled like the C counterpart's failures: printed under the Fortran routine's name (`pvmfpack(): Bad
 //! parameter`), or only stored in `pvm_errno` for the group calls libgpvm3
 //! keeps quiet. No panic crosses into Fortran: each routine runs behind
 //! [`shim_core::ffi_guard::guard`], and a panic stores `PvmSysErr`.
@@ -38,9 +36,14 @@
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
 use crate::capi::{self, PvmHostInfo};
-use crate::capi_extra::{self as extra, HandlerFn, PvmMboxInfo, PvmTaskInfo};
+use crate::capi_entry::bad;
 use crate::capi_groups::{self as groups, ReduceFn};
+use crate::capi_handlers as handlers;
+use crate::capi_machine::{self as machine, PvmTaskInfo};
+use crate::capi_mbox::{self as mbox, PvmMboxInfo};
+use crate::capi_signals as signals;
 use crate::consts::err;
+use crate::handlers::HandlerFn;
 use crate::ptr;
 use crate::state::{finish, finish_quiet};
 use crate::{PvmError, PvmResult};
@@ -64,10 +67,6 @@ mod ftype {
     pub const REAL8: i32 = 6;
     pub const COMPLEX16: i32 = 7;
     pub const INTEGER8: i32 = 8;
-}
-
-fn bad() -> PvmError {
-    PvmError(err::BAD_PARAM)
 }
 
 /// Runs routine `name` behind the panic boundary and stores its result in
@@ -180,7 +179,7 @@ pub extern "C" fn pvmfkill_(tid: *mut c_int, info: *mut c_int) {
 #[no_mangle]
 pub extern "C" fn pvmfsendsig_(tid: *mut c_int, signum: *mut c_int, info: *mut c_int) {
     call("pvmfsendsig", info, || {
-        Ok(extra::pvm_sendsig(arg(tid)?, arg(signum)?))
+        Ok(signals::pvm_sendsig(arg(tid)?, arg(signum)?))
     });
 }
 
@@ -464,7 +463,7 @@ static TASKS: Lock<Option<TaskCycle>> = Lock::new(None);
 fn read_tasks(which: c_int) -> Result<TaskCycle, c_int> {
     let mut ntask = 0;
     let mut table: *mut PvmTaskInfo = std::ptr::null_mut();
-    let rc = extra::pvm_tasks(which, &mut ntask, &mut table);
+    let rc = machine::pvm_tasks(which, &mut ntask, &mut table);
     if rc < 0 {
         return Err(rc);
     }
@@ -572,7 +571,7 @@ fn one_host(
 pub extern "C" fn pvmfaddhost_(host: *mut c_char, info: *mut c_int, host_len: usize) {
     call("pvmfaddhost", info, || {
         let h = in_str(host, host_len, MAX_NAME)?;
-        Ok(one_host(extra::pvm_addhosts, &h))
+        Ok(one_host(machine::pvm_addhosts, &h))
     });
 }
 
@@ -584,7 +583,7 @@ pub extern "C" fn pvmfaddhost_(host: *mut c_char, info: *mut c_int, host_len: us
 pub extern "C" fn pvmfdelhost_(host: *mut c_char, info: *mut c_int, host_len: usize) {
     call("pvmfdelhost", info, || {
         let h = in_str(host, host_len, MAX_NAME)?;
-        Ok(one_host(extra::pvm_delhosts, &h))
+        Ok(one_host(machine::pvm_delhosts, &h))
     });
 }
 
@@ -592,7 +591,7 @@ pub extern "C" fn pvmfdelhost_(host: *mut c_char, info: *mut c_int, host_len: us
 /// `pvm_halt`); stores PvmOk, PvmSysErr.
 #[no_mangle]
 pub extern "C" fn pvmfhalt_(info: *mut c_int) {
-    call("pvmfhalt", info, || Ok(extra::pvm_halt()));
+    call("pvmfhalt", info, || Ok(machine::pvm_halt()));
 }
 
 /// `pvmfmstat(host, mstat)`: stores PvmOk if `host` is a host of the
@@ -601,7 +600,7 @@ pub extern "C" fn pvmfhalt_(info: *mut c_int) {
 pub extern "C" fn pvmfmstat_(host: *mut c_char, mstat: *mut c_int, host_len: usize) {
     call("pvmfmstat", mstat, || {
         let h = in_str(host, host_len, MAX_NAME)?;
-        Ok(extra::pvm_mstat(c_ptr(&h)))
+        Ok(machine::pvm_mstat(c_ptr(&h)))
     });
 }
 
@@ -612,7 +611,7 @@ pub extern "C" fn pvmfmstat_(host: *mut c_char, mstat: *mut c_int, host_len: usi
 pub extern "C" fn pvmfarchcode_(arch: *mut c_char, cod: *mut c_int, arch_len: usize) {
     call("pvmfarchcode", cod, || {
         let a = in_str(arch, arch_len, MAX_NAME)?;
-        Ok(extra::pvm_archcode(c_ptr(&a)))
+        Ok(machine::pvm_archcode(c_ptr(&a)))
     });
 }
 
@@ -636,7 +635,7 @@ pub extern "C" fn pvmfstartpvmd_(
             .collect::<PvmResult<_>>()?;
         let mut argv: Vec<*mut c_char> = words.iter().map(c_ptr).collect();
         argv.push(std::ptr::null_mut());
-        Ok(extra::pvm_start_pvmd(
+        Ok(machine::pvm_start_pvmd(
             words.len() as c_int,
             argv.as_mut_ptr(),
             arg(block)?,
@@ -665,7 +664,7 @@ pub extern "C" fn pvmfhostsync_(
             tv_usec: 0,
         };
         let (mut clk, mut delta) = (zero, zero);
-        let rc = extra::pvm_hostsync(arg(host)?, &mut clk, &mut delta);
+        let rc = machine::pvm_hostsync(arg(host)?, &mut clk, &mut delta);
         if rc >= 0 {
             ptr::put(clksec, clk.tv_sec as c_int);
             ptr::put(clkusec, clk.tv_usec as c_int);
@@ -1003,7 +1002,7 @@ pub extern "C" fn pvmfaddmhf_(
     call("pvmfaddmhf", info, || {
         let (src, tag, ctx) = (arg(src)?, arg(tag)?, arg(ctx)?);
         let Some(f) = func else {
-            return Ok(extra::pvm_addmhf(src, tag, ctx, None));
+            return Ok(handlers::pvm_addmhf(src, tag, ctx, None));
         };
         let slot = {
             let mut slots = FHANDLERS.lock();
@@ -1014,7 +1013,7 @@ pub extern "C" fn pvmfaddmhf_(
             slots[i] = Some((f, -1));
             i
         };
-        let id = extra::pvm_addmhf(src, tag, ctx, Some(TRAMPOLINES[slot]));
+        let id = handlers::pvm_addmhf(src, tag, ctx, Some(TRAMPOLINES[slot]));
         let mut slots = FHANDLERS.lock();
         if id < 0 {
             slots[slot] = None;
@@ -1038,7 +1037,7 @@ pub extern "C" fn pvmfaddmhf_(
 pub extern "C" fn pvmfdelmhf_(mhid: *mut c_int, info: *mut c_int) {
     call("pvmfdelmhf", info, || {
         let id = arg(mhid)?;
-        let rc = extra::pvm_delmhf(id);
+        let rc = handlers::pvm_delmhf(id);
         if rc >= 0 {
             for s in FHANDLERS.lock().iter_mut() {
                 if matches!(s, Some((_, m)) if *m == id) {
@@ -1127,7 +1126,7 @@ pub extern "C" fn pvmfputinfo_(
 ) {
     call("pvmfputinfo", index, || {
         let n = in_str(name, name_len, MAX_NAME)?;
-        Ok(extra::pvm_putinfo(c_ptr(&n), arg(bufid)?, arg(flags)?))
+        Ok(mbox::pvm_putinfo(c_ptr(&n), arg(bufid)?, arg(flags)?))
     });
 }
 
@@ -1146,7 +1145,7 @@ pub extern "C" fn pvmfrecvinfo_(
 ) {
     call("pvmfrecvinfo", bufid, || {
         let n = in_str(name, name_len, MAX_NAME)?;
-        Ok(extra::pvm_recvinfo(c_ptr(&n), arg(index)?, arg(flags)?))
+        Ok(mbox::pvm_recvinfo(c_ptr(&n), arg(index)?, arg(flags)?))
     });
 }
 
@@ -1163,7 +1162,7 @@ pub extern "C" fn pvmfdelinfo_(
 ) {
     call("pvmfdelinfo", info, || {
         let n = in_str(name, name_len, MAX_NAME)?;
-        Ok(extra::pvm_delinfo(c_ptr(&n), arg(index)?, arg(flags)?))
+        Ok(mbox::pvm_delinfo(c_ptr(&n), arg(index)?, arg(flags)?))
     });
 }
 
@@ -1200,7 +1199,7 @@ static MBOXES: Lock<Option<MboxCycle>> = Lock::new(None);
 fn read_mboxes(pattern: &CString) -> Result<MboxCycle, c_int> {
     let mut n = 0;
     let mut table: *mut PvmMboxInfo = std::ptr::null_mut();
-    let rc = extra::pvm_getmboxinfo(c_ptr(pattern), &mut n, &mut table);
+    let rc = mbox::pvm_getmboxinfo(c_ptr(pattern), &mut n, &mut table);
     if rc < 0 {
         return Err(rc);
     }
@@ -1334,83 +1333,47 @@ pub extern "C" fn pvmfgsize_(group: *mut c_char, size: *mut c_int, group_len: us
     });
 }
 
-/// `pvmfgetinst(group, tid, inum)`: stores the instance number of task
-/// `tid` in `group`, or PvmNullGroup, PvmBadParam, PvmNoGroup,
-/// PvmNotInGroup, PvmSysErr.
-#[no_mangle]
-pub extern "C" fn pvmfgetinst_(
-    group: *mut c_char,
-    tid: *mut c_int,
-    inum: *mut c_int,
-    group_len: usize,
-) {
-    call_quiet("pvmfgetinst", inum, || {
-        let g = in_str(group, group_len, MAX_GROUP)?;
-        Ok(groups::pvm_getinst(c_ptr(&g), arg(tid)?))
-    });
+/// Fortran group routines of one shape, `pvmfNAME(group, in, out)`: the
+/// group name and one `INTEGER` in, the C call's result stored in `out`
+/// (quiet failures, as libgpvm3's).
+macro_rules! group_int_routines {
+    ($($(#[$doc:meta])* $fname:ident $name:literal ($input:ident, $out:ident) => $c:ident;)*) => {$(
+        $(#[$doc])*
+        #[no_mangle]
+        pub extern "C" fn $fname(
+            group: *mut c_char,
+            $input: *mut c_int,
+            $out: *mut c_int,
+            group_len: usize,
+        ) {
+            call_quiet($name, $out, || {
+                let g = in_str(group, group_len, MAX_GROUP)?;
+                Ok(groups::$c(c_ptr(&g), arg($input)?))
+            });
+        }
+    )*};
 }
 
-/// `pvmfgettid(group, inum, tid)`: stores the tid of instance `inum`, or
-/// PvmNullGroup, PvmBadParam, PvmNoGroup, PvmNoInst, PvmSysErr.
-#[no_mangle]
-pub extern "C" fn pvmfgettid_(
-    group: *mut c_char,
-    inum: *mut c_int,
-    tid: *mut c_int,
-    group_len: usize,
-) {
-    call_quiet("pvmfgettid", tid, || {
-        let g = in_str(group, group_len, MAX_GROUP)?;
-        Ok(groups::pvm_gettid(c_ptr(&g), arg(inum)?))
-    });
-}
-
-/// `pvmfbarrier(group, count, info)`: waits until `count` members (-1:
-/// all) arrive; stores PvmOk, or PvmNullGroup, PvmBadParam, PvmMismatch,
-/// PvmNoGroup, PvmNotInGroup, PvmSysErr.
-#[no_mangle]
-pub extern "C" fn pvmfbarrier_(
-    group: *mut c_char,
-    count: *mut c_int,
-    info: *mut c_int,
-    group_len: usize,
-) {
-    call_quiet("pvmfbarrier", info, || {
-        let g = in_str(group, group_len, MAX_GROUP)?;
-        Ok(groups::pvm_barrier(c_ptr(&g), arg(count)?))
-    });
-}
-
-/// `pvmfbcast(group, msgtag, info)`: sends the send buffer to every other
-/// member; stores PvmOk, or PvmNullGroup, PvmBadParam, PvmNoGroup,
-/// PvmNoInst, PvmNoBuf, PvmSysErr.
-#[no_mangle]
-pub extern "C" fn pvmfbcast_(
-    group: *mut c_char,
-    msgtag: *mut c_int,
-    info: *mut c_int,
-    group_len: usize,
-) {
-    call_quiet("pvmfbcast", info, || {
-        let g = in_str(group, group_len, MAX_GROUP)?;
-        Ok(groups::pvm_bcast(c_ptr(&g), arg(msgtag)?))
-    });
-}
-
-/// `pvmffreezegroup(group, size, info)`: makes `group` static at `size`
-/// members (-1: its size now); stores PvmOk, or PvmNullGroup, PvmBadParam,
-/// PvmDupGroup, PvmNoGroup, PvmNotInGroup, PvmSysErr.
-#[no_mangle]
-pub extern "C" fn pvmffreezegroup_(
-    group: *mut c_char,
-    size: *mut c_int,
-    info: *mut c_int,
-    group_len: usize,
-) {
-    call_quiet("pvmffreezegroup", info, || {
-        let g = in_str(group, group_len, MAX_GROUP)?;
-        Ok(groups::pvm_freezegroup(c_ptr(&g), arg(size)?))
-    });
+group_int_routines! {
+    /// `pvmfgetinst(group, tid, inum)`: stores the instance number of task
+    /// `tid` in `group`, or PvmNullGroup, PvmBadParam, PvmNoGroup,
+    /// PvmNotInGroup, PvmSysErr.
+    pvmfgetinst_ "pvmfgetinst" (tid, inum) => pvm_getinst;
+    /// `pvmfgettid(group, inum, tid)`: stores the tid of instance `inum`, or
+    /// PvmNullGroup, PvmBadParam, PvmNoGroup, PvmNoInst, PvmSysErr.
+    pvmfgettid_ "pvmfgettid" (inum, tid) => pvm_gettid;
+    /// `pvmfbarrier(group, count, info)`: waits until `count` members (-1:
+    /// all) arrive; stores PvmOk, or PvmNullGroup, PvmBadParam, PvmMismatch,
+    /// PvmNoGroup, PvmNotInGroup, PvmSysErr.
+    pvmfbarrier_ "pvmfbarrier" (count, info) => pvm_barrier;
+    /// `pvmfbcast(group, msgtag, info)`: sends the send buffer to every other
+    /// member; stores PvmOk, or PvmNullGroup, PvmBadParam, PvmNoGroup,
+    /// PvmNoInst, PvmNoBuf, PvmSysErr.
+    pvmfbcast_ "pvmfbcast" (msgtag, info) => pvm_bcast;
+    /// `pvmffreezegroup(group, size, info)`: makes `group` static at `size`
+    /// members (-1: its size now); stores PvmOk, or PvmNullGroup, PvmBadParam,
+    /// PvmDupGroup, PvmNoGroup, PvmNotInGroup, PvmSysErr.
+    pvmffreezegroup_ "pvmffreezegroup" (size, info) => pvm_freezegroup;
 }
 
 /// `pvmfreduce(func, data, count, datatype, msgtag, group, rootginst,
@@ -1446,66 +1409,51 @@ pub extern "C" fn pvmfreduce_(
     });
 }
 
-/// `pvmfscatter(result, data, count, datatype, msgtag, group, rootginst,
-/// info)`: member `i` gets `count` items of the root's `data` from offset
-/// `i*count` in `result`. Stores PvmOk, or PvmBadParam, PvmNullGroup,
-/// PvmNoGroup, PvmNoInst, PvmSysErr.
-#[no_mangle]
-#[allow(clippy::too_many_arguments)]
-pub extern "C" fn pvmfscatter_(
-    result: *mut c_void,
-    data: *mut c_void,
-    count: *mut c_int,
-    datatype: *mut c_int,
-    msgtag: *mut c_int,
-    group: *mut c_char,
-    rootginst: *mut c_int,
-    info: *mut c_int,
-    group_len: usize,
-) {
-    call("pvmfscatter", info, || {
-        let g = in_str(group, group_len, MAX_GROUP)?;
-        Ok(groups::pvm_scatter(
-            result,
-            data,
-            arg(count)?,
-            arg(datatype)?,
-            arg(msgtag)?,
-            c_ptr(&g),
-            arg(rootginst)?,
-        ))
-    });
+/// The Fortran scatter and gather, one shape: `pvmfNAME(result, data,
+/// count, datatype, msgtag, group, rootginst, info)`.
+macro_rules! scatter_gather_routines {
+    ($($(#[$doc:meta])* $fname:ident $name:literal => $c:ident;)*) => {$(
+        $(#[$doc])*
+        #[no_mangle]
+        #[allow(clippy::too_many_arguments)]
+        pub extern "C" fn $fname(
+            result: *mut c_void,
+            data: *mut c_void,
+            count: *mut c_int,
+            datatype: *mut c_int,
+            msgtag: *mut c_int,
+            group: *mut c_char,
+            rootginst: *mut c_int,
+            info: *mut c_int,
+            group_len: usize,
+        ) {
+            call($name, info, || {
+                let g = in_str(group, group_len, MAX_GROUP)?;
+                Ok(groups::$c(
+                    result,
+                    data,
+                    arg(count)?,
+                    arg(datatype)?,
+                    arg(msgtag)?,
+                    c_ptr(&g),
+                    arg(rootginst)?,
+                ))
+            });
+        }
+    )*};
 }
 
-/// `pvmfgather(result, data, count, datatype, msgtag, group, rootginst,
-/// info)`: the root stores member `i`'s `count` items of `data` in its
-/// `result` at offset `i*count`. Stores PvmOk, or PvmBadParam,
-/// PvmNullGroup, PvmNoGroup, PvmNoInst, PvmSysErr.
-#[no_mangle]
-#[allow(clippy::too_many_arguments)]
-pub extern "C" fn pvmfgather_(
-    result: *mut c_void,
-    data: *mut c_void,
-    count: *mut c_int,
-    datatype: *mut c_int,
-    msgtag: *mut c_int,
-    group: *mut c_char,
-    rootginst: *mut c_int,
-    info: *mut c_int,
-    group_len: usize,
-) {
-    call("pvmfgather", info, || {
-        let g = in_str(group, group_len, MAX_GROUP)?;
-        Ok(groups::pvm_gather(
-            result,
-            data,
-            arg(count)?,
-            arg(datatype)?,
-            arg(msgtag)?,
-            c_ptr(&g),
-            arg(rootginst)?,
-        ))
-    });
+scatter_gather_routines! {
+    /// `pvmfscatter(result, data, count, datatype, msgtag, group, rootginst,
+    /// info)`: member `i` gets `count` items of the root's `data` from offset
+    /// `i*count` in `result`. Stores PvmOk, or PvmBadParam, PvmNullGroup,
+    /// PvmNoGroup, PvmNoInst, PvmSysErr.
+    pvmfscatter_ "pvmfscatter" => pvm_scatter;
+    /// `pvmfgather(result, data, count, datatype, msgtag, group, rootginst,
+    /// info)`: the root stores member `i`'s `count` items of `data` in its
+    /// `result` at offset `i*count`. Stores PvmOk, or PvmBadParam,
+    /// PvmNullGroup, PvmNoGroup, PvmNoInst, PvmSysErr.
+    pvmfgather_ "pvmfgather" => pvm_gather;
 }
 
 #[cfg(test)]

@@ -341,18 +341,11 @@ impl Machine {
     }
 
     /// The host ids some `PvmHostDelete` request waits for.
-    pub fn watched_hosts(&self) -> Vec<i32> {
+    #[cfg(test)]
+    fn watched_hosts(&self) -> Vec<i32> {
         let mut v: Vec<i32> = self.watches.iter().map(|w| w.dtid).collect();
         v.dedup();
         v
-    }
-
-    /// The name of host id `dtid`, in the machine or not.
-    pub fn name_of(&self, dtid: i32) -> Option<&str> {
-        self.hosts
-            .iter()
-            .find(|h| h.dtid == dtid)
-            .map(|h| h.name.as_str())
     }
 }
 

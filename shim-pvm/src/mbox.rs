@@ -475,9 +475,9 @@ fn wake_waiters(t: &mut Task, name: &str) {
 pub fn on_system(task: &mut Task, from: i32, tag: i32, body: &[u8]) -> PvmResult<()> {
     match tag {
         tag::REPLY => *REPLY.lock() = Some(body.to_vec()),
-        tag::SIGNAL if body.len() == 4 => crate::capi_extra::deliver_signal(i32::from_le_bytes([
-            body[0], body[1], body[2], body[3],
-        ])),
+        tag::SIGNAL if body.len() == 4 => {
+            crate::signals::deliver_signal(i32::from_le_bytes([body[0], body[1], body[2], body[3]]))
+        }
         tag::PUT | tag::GET | tag::DEL | tag::NAMES => {
             let answer = if task.me == server_tid() {
                 serve(task, from, tag, body, false)
@@ -553,7 +553,7 @@ fn map_done<A, B>(o: Outcome<A>, f: impl FnOnce(A) -> PvmResult<B>) -> PvmResult
     }
 }
 
-/// Stores message `msg` (see `capi_extra::message_blob`) under `name`.
+/// Stores message `msg` (see `messages::message_blob`) under `name`.
 /// Returns the index, or PvmDenied.
 pub fn put(
     t: &mut Task,

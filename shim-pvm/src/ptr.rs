@@ -1,16 +1,10 @@
 //! Every raw-pointer conversion of the PVM C and Fortran ABI, each checked
 //! for NULL and size overflow before use.
 
-use std::ffi::{c_char, c_int, CStr};
+use std::ffi::{c_char, c_int};
 
-/// A C string argument; `None` for NULL.
-pub fn c_str<'a>(p: *const c_char) -> Option<&'a [u8]> {
-    if p.is_null() {
-        return None;
-    }
-    // SAFETY: non-NULL; PVM's API requires a NUL-terminated string valid for the call.
-    Some(unsafe { CStr::from_ptr(p) }.to_bytes())
-}
+/// A C string argument as bytes; `None` for NULL.
+pub use shim_core::cstr::bytes as c_str;
 
 /// Elements spanned by `nitem` items every `stride`-th element.
 fn span(nitem: usize, stride: usize) -> Option<usize> {
@@ -127,14 +121,21 @@ pub fn put_timeval(p: *mut libc::timeval, d: std::time::Duration) -> bool {
 /// Reads the C global `pvm_errno`.
 pub fn errno() -> c_int {
     // SAFETY: a plain int global; see `set_errno`.
-    unsafe { std::ptr::addr_of!(crate::capi::pvm_errno).read() }
+    unsafe { std::ptr::addr_of!(crate::errors::pvm_errno).read() }
 }
 
 /// Sets the C global `pvm_errno`.
 pub fn set_errno(code: c_int) {
     // SAFETY: a plain int global, written from the (serialised) PVM calls;
     // C programs read it between calls.
-    unsafe { *std::ptr::addr_of_mut!(crate::capi::pvm_errno) = code };
+    unsafe { *std::ptr::addr_of_mut!(crate::errors::pvm_errno) = code };
+}
+
+/// Raises `signum` in this process; false if the signal is invalid.
+pub fn raise_signal(signum: i32) -> bool {
+    // SAFETY: raise() has no memory preconditions; an invalid signal
+    // number only makes it fail.
+    unsafe { libc::raise(signum) == 0 }
 }
 
 extern "C" fn exit_zero() {

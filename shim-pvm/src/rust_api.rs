@@ -250,6 +250,12 @@ pub fn error_text(e: PvmError) -> &'static str {
     crate::errors::error_text(e.0)
 }
 
+/// The C name of a PVM error (`"PvmBadParam"` for -2), `None` for a value
+/// that is not a PVM code.
+pub fn error_name(e: PvmError) -> Option<&'static str> {
+    crate::errors::error_name(e.0)
+}
+
 impl Pvm {
     /// Ends task `tid` (`pvm_kill`).
     pub fn kill(&self, tid: Tid) -> PvmResult<()> {

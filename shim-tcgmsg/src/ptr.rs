@@ -2,7 +2,7 @@
 //! where TCGMSG needs memory gives `None`, which the callers report as an
 //! error naming the call and argument.
 
-use std::ffi::{c_char, c_void, CStr};
+use std::ffi::{c_char, c_void};
 
 /// A user buffer that an asynchronous `SND`/`RCV` keeps until `WAITCOM`.
 #[derive(Clone, Copy, Debug)]
@@ -127,14 +127,7 @@ pub fn put<T>(p: *mut T, v: T) {
 }
 
 /// A NUL-terminated C string argument (bytes, not necessarily UTF-8).
-pub fn c_bytes<'a>(p: *const c_char) -> Option<&'a [u8]> {
-    if p.is_null() {
-        return None;
-    }
-    // SAFETY: non-NULL; the C contract gives a NUL-terminated string valid
-    // for the call.
-    Some(unsafe { CStr::from_ptr(p) }.to_bytes())
-}
+pub use shim_core::cstr::bytes as c_bytes;
 
 /// A Fortran `CHARACTER` argument of hidden length `len`.
 pub fn f_chars<'a>(p: *const c_char, len: usize) -> Option<&'a [u8]> {

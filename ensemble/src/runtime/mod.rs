@@ -10,3 +10,17 @@
 
 pub mod mpi;
 pub mod pvm;
+
+use std::fmt;
+
+/// Why a component's interface or envelope could not be set up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuntimeError(pub String);
+
+impl fmt::Display for RuntimeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for RuntimeError {}

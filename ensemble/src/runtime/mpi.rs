@@ -8,19 +8,8 @@
 
 use ensemble_lang::envargs::{EnvArgsError, EnvSpec};
 use shim_core::mpi::Comm;
-use std::fmt;
 
-/// Why the envelope could not be set up.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RuntimeError(pub String);
-
-impl fmt::Display for RuntimeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for RuntimeError {}
+pub use super::RuntimeError;
 
 impl From<EnvArgsError> for RuntimeError {
     fn from(e: EnvArgsError) -> Self {

@@ -24,7 +24,6 @@
 
 use shim_pvm::rust_api::{error_text, Message, Pvm, Received, Tid};
 use shim_pvm::PvmError;
-use std::fmt;
 
 /// Tag of the port-count message.
 pub const TAG_PORTS: i32 = 0x454e_5001;
@@ -56,17 +55,7 @@ pub struct Interface {
     pub types: Vec<PortType>,
 }
 
-/// Why the interface could not be set up.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RuntimeError(pub String);
-
-impl fmt::Display for RuntimeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for RuntimeError {}
+pub use super::RuntimeError;
 
 fn pvm_err(what: &str, e: PvmError) -> RuntimeError {
     RuntimeError(format!("{what}: {}", error_text(e)))

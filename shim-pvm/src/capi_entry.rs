@@ -1,0 +1,45 @@
+//! How the C entry points of `capi_*` run: the panic boundary, PVM's error
+//! reporting (`pvm_errno`, and a line on stderr as `PvmAutoErr` says), then
+//! the message handlers whose messages arrived during the call.
+
+use crate::consts::err;
+use crate::handlers::dispatch_handlers;
+use crate::state::{finish, finish_quiet};
+use crate::{PvmError, PvmResult};
+use shim_core::ffi_guard::guard;
+use std::ffi::{c_char, c_int};
+
+pub(crate) fn bad() -> PvmError {
+    PvmError(err::BAD_PARAM)
+}
+
+/// The item count and stride of a packing call: `nitem` >= 0, `stride` >= 1.
+pub(crate) fn counts(nitem: c_int, stride: c_int) -> PvmResult<(usize, usize)> {
+    if nitem < 0 || stride < 1 {
+        return Err(bad());
+    }
+    Ok((nitem as usize, stride as usize))
+}
+
+/// Runs an entry point: panic boundary, PVM's error reporting, then any
+/// message handlers whose messages arrived during the call.
+pub(crate) fn entry(name: &str, f: impl FnOnce() -> PvmResult<i32>) -> c_int {
+    let r = guard(name, err::SYS_ERR, || finish(name, f()));
+    dispatch_handlers();
+    r
+}
+
+/// Like [`entry`], but the codes in `quiet` only set `pvm_errno` (libpvm
+/// does not print them for these calls).
+pub(crate) fn entry_quiet(name: &str, quiet: &[i32], f: impl FnOnce() -> PvmResult<i32>) -> c_int {
+    let r = guard(name, err::SYS_ERR, || match f() {
+        Err(PvmError(c)) if quiet.contains(&c) => finish_quiet(Err(PvmError(c))),
+        r => finish(name, r),
+    });
+    dispatch_handlers();
+    r
+}
+
+pub(crate) fn text_arg(p: *const c_char) -> Option<String> {
+    shim_core::cstr::lossy(p)
+}
