@@ -56,6 +56,8 @@ struct Pending {
     irregular: Option<(Vec<i64>, Vec<i64>)>,
     /// Ghost widths from GA_Set_ghosts.
     width: Option<Vec<i64>>,
+    /// Processor group from GA_Set_pgroup (None: the default group).
+    pgroup: Option<i32>,
 }
 
 struct Handles {
@@ -916,6 +918,17 @@ fn with_pending<R>(
     })
 }
 
+/// `GA_Set_pgroup` on a handle awaiting `GA_Allocate`: the array will be
+/// made on group `grp`, of which this process must be a member.
+pub(crate) fn set_pending_pgroup(call: &'static str, g: c_int, grp: c_int) -> GaResult<()> {
+    core::pgroups::group_nnodes(call, grp)?;
+    core::pgroups::group_nodeid(call, grp)?;
+    with_pending(call, g, |p| {
+        p.pgroup = Some(grp);
+        Ok(())
+    })
+}
+
 /// GA_Set_ghosts on a handle awaiting GA_Allocate: `width` of the
 /// array's number of dimensions (read by `read`), each 0..=dims[d].
 pub(crate) fn set_pending_ghosts(
@@ -1089,23 +1102,26 @@ pub extern "C" fn GA_Allocate(g: c_int) -> c_int {
             (None, Some(c)) if c.iter().any(|&x| x > 0) => Distribution::Chunk(c),
             _ => Distribution::Default,
         };
-        let made = match &p.width {
+        let grp = p.pgroup.unwrap_or_else(core::pgroups::default_group);
+        let made = core::pgroups::on_group(grp, || match &p.width {
             Some(w) => {
                 let ty = type_of(CALL, code)?;
                 core::check_size(CALL, ty, &p.dims, &p.name)?;
-                match core::create_ghosts(CALL, ty, &p.dims, w, &p.name, &dist) {
-                    Ok(h) => {
-                        arrays_changed();
-                        h
-                    }
-                    Err(e) => {
-                        eprintln!("{CALL}: cannot create array '{}': {}", p.name, e.message);
-                        0
-                    }
-                }
+                Ok(
+                    match core::create_ghosts(CALL, ty, &p.dims, w, &p.name, &dist) {
+                        Ok(h) => {
+                            arrays_changed();
+                            h
+                        }
+                        Err(e) => {
+                            eprintln!("{CALL}: cannot create array '{}': {}", p.name, e.message);
+                            0
+                        }
+                    },
+                )
             }
-            None => make(CALL, code, &p.dims, &p.name, &dist)?,
-        };
+            None => make(CALL, code, &p.dims, &p.name, &dist),
+        })?;
         if made == 0 {
             return Ok(0);
         }
@@ -1321,10 +1337,14 @@ fn distribution<I: CIndex>(call: &'static str, g: c_int, iproc: c_int, lo: *mut 
     run(call, || {
         let h = resolve(g);
         let (_, d) = inquire(call, h)?;
-        if iproc < 0 || iproc >= core::nnodes() {
+        let np = core::array_nprocs(h).map_err(relabel(call))?;
+        if iproc < 0 || iproc >= np {
             return err(
                 call,
-                format!("iproc={iproc} is not a process (0..{})", core::nnodes() - 1),
+                format!(
+                    "iproc={iproc} is not a process of the array's group (0..{})",
+                    np - 1
+                ),
             );
         }
         let (l, u) = core::distribution(h, iproc)
