@@ -366,6 +366,8 @@ extern void NGA_Set_ghosts(int g_a, int width[]);
 extern void GA_Set_ghosts64(int g_a, int64_t width[]);
 extern void NGA_Set_ghosts64(int g_a, int64_t width[]);
 extern void NGA_Update_ghosts_nb(int g_a, ga_nbhdl_t *nbhandle);
+extern void NGA_NbGet_ghost_dir(int g_a, int mask[], ga_nbhdl_t *nbhandle);
+extern void NGA_NbGet_ghost_dir64(int g_a, int64_t mask[], ga_nbhdl_t *nbhandle);
 extern void NGA_Get_ghost_block(int g_a, int lo[], int hi[], void *buf, int ld[]);
 extern void NGA_Get_ghost_block64(int g_a, int64_t lo[], int64_t hi[], void *buf, int64_t ld[]);
 extern void NGA_Periodic_get(int g_a, int lo[], int hi[], void *buf, int ld[]);

@@ -1,8 +1,8 @@
 //! Ghost cells and periodic transfers in the GA C ABI: `NGA_Create_ghosts`
 //! (regular and irregular, `int` and `int64_t`), `GA_Update_ghosts`,
 //! `NGA_Update_ghost_dir`, `NGA_Access_ghosts`, `NGA_Access_ghost_element`,
-//! `NGA_Get_ghost_block`, `GA_Has_ghosts`, the release calls, and
-//! `NGA_Periodic_put/get/acc`.
+//! `NGA_Get_ghost_block`, `NGA_NbGet_ghost_dir`, `GA_Has_ghosts`, the
+//! release calls, and `NGA_Periodic_put/get/acc`.
 //!
 //! Conventions are GA's C ones (0-based, C order), with GA's own quirk for
 //! `NGA_Update_ghost_dir`: its `dimension` counts from the *last* C
@@ -35,6 +35,7 @@ fn run<R>(call: &'static str, f: impl FnOnce() -> GaResult<R>) -> R {
 /// A user buffer (`void *`) and a C string argument.
 type Buf = *mut c_void;
 type Text = *const c_char;
+type NbOut = *mut crate::capi::NbHdl;
 
 /// Defines a C entry point and its 64-bit twin from one implementation
 /// generic over the index type: `$name` takes `int` indices and `$name64`
@@ -459,6 +460,33 @@ twins! {
 twins! {
     /// As `GA_Set_ghosts`.
     fn NGA_Set_ghosts / NGA_Set_ghosts64 (g: c_int, width: Ix) = set_ghosts;
+}
+
+fn nbget_ghost_dir<I: CIndex>(
+    call: &'static str,
+    g: c_int,
+    mask: *const I,
+    nbhandle: *mut crate::capi::NbHdl,
+) {
+    run(call, || {
+        let (h, _, d) = handle(call, g)?;
+        let m = ints(call, "mask", mask, d.len())?;
+        core::get_ghost_dir(call, h, &m)?;
+        if !ptr::put_one(nbhandle, 0) {
+            return Err(GaError::new(call, "nbhandle is NULL"));
+        }
+        Ok(())
+    })
+}
+
+twins! {
+    /// Fills the part of this process's ghost frame in the direction of
+    /// `mask` (per dimension −1, 0 or +1, C order) from the owners of the
+    /// cells; done before this returns, so `*nbhandle` is set for
+    /// `NGA_NbWait` to return at once. Not collective. Returns nothing; a
+    /// mask entry outside −1..1 ends the job through `GA_Error`.
+    fn NGA_NbGet_ghost_dir / NGA_NbGet_ghost_dir64 (g: c_int, mask: Ix, nbhandle: NbOut)
+        = nbget_ghost_dir;
 }
 
 /// Fills every ghost cell as `GA_Update_ghosts` does, which completes

@@ -131,6 +131,8 @@ struct Pending {
     dist: Option<Distribution>,
     /// Processor group from `ga_set_pgroup` (None: the default group).
     pgroup: Option<i32>,
+    /// Ghost widths from `ga_set_ghosts`, C order (None: no ghost cells).
+    width: Option<Vec<i64>>,
 }
 
 static TABLES: Lock<Tables> = Lock::new(Tables {
@@ -1236,7 +1238,11 @@ fn allocate_common(call: &'static str, g_a: *const FInt) -> FLog {
         fail_core(call, e);
     }
     let grp = p.pgroup.unwrap_or_else(core::pgroups::default_group);
-    match core::pgroups::on_group(grp, || core::create(call, ty, &dims, &p.name, &dist)) {
+    let made = core::pgroups::on_group(grp, || match &p.width {
+        Some(w) => core::create_ghosts(call, ty, &dims, w, &p.name, &dist),
+        None => core::create(call, ty, &dims, &p.name, &dist),
+    });
+    match made {
         Ok(h) => {
             let mut t = TABLES.lock();
             t.alias.insert(g, h);
@@ -1250,6 +1256,45 @@ fn allocate_common(call: &'static str, g_a: *const FInt) -> FLog {
             FALSE
         }
     }
+}
+
+/// `subroutine ga_set_ghosts(g_a, width)`: the array of a handle from
+/// `ga_create_handle` (after `ga_set_data`) gets `width(i)` ghost cells on
+/// each side of dimension i; a width outside 0..dims(i) ends the job.
+#[no_mangle]
+pub extern "C" fn ga_set_ghosts_(g_a: *const FInt, width: *const FInt) {
+    const C: &str = "ga_set_ghosts";
+    entry(C, || {
+        let g = int(C, g_a);
+        let dims = TABLES
+            .lock()
+            .pending
+            .get(&g)
+            .map(|p| p.data.as_ref().map(|(_, d)| d.clone()));
+        let dims = match dims {
+            None => fail(
+                C,
+                format!("{g} is not a handle from ga_create_handle awaiting ga_allocate"),
+            ),
+            Some(None) => fail(C, format!("handle {g}: call ga_set_data first")),
+            Some(Some(d)) => d,
+        };
+        let w = ints(C, width, dims.len());
+        if let Some(i) = (0..w.len()).find(|&i| w[i] < 0 || w[i] > dims[i]) {
+            fail(
+                C,
+                format!("width({})={} must be 0..{}", i + 1, w[i], dims[i]),
+            );
+        }
+        let c_order: Vec<i64> = w.iter().rev().copied().collect();
+        with_pending(C, g_a, |p| p.width = Some(c_order));
+    })
+}
+
+/// `subroutine nga_set_ghosts(g_a, width)`: as `ga_set_ghosts`.
+#[no_mangle]
+pub extern "C" fn nga_set_ghosts_(g_a: *const FInt, width: *const FInt) {
+    ga_set_ghosts_(g_a, width)
 }
 
 /// `subroutine ga_set_pgroup(g_a, p_handle)`: the array of a handle from

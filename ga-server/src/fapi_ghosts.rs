@@ -402,6 +402,22 @@ pub extern "C" fn nga_update_ghosts_nb_(g_a: *const FInt, nbhandle: *mut FInt) {
     })
 }
 
+/// `subroutine nga_nbget_ghost_dir(g_a, mask, nbhandle)`: fills the part
+/// of this process's ghost frame in the direction of `mask` (per dimension
+/// −1, 0 or +1, Fortran order) from the owners of the cells; done before
+/// this returns, so `nbhandle` is set for `nga_nbwait` to return at once.
+/// Not collective.
+#[no_mangle]
+pub extern "C" fn nga_nbget_ghost_dir_(g_a: *const FInt, mask: *const FInt, nbhandle: *mut FInt) {
+    const C: &str = "nga_nbget_ghost_dir";
+    entry(C, || {
+        let a = Arr::get(C, g_a);
+        let m: Vec<i64> = ints(C, mask, a.ndim()).iter().rev().copied().collect();
+        core::get_ghost_dir(C, a.h, &m).unwrap_or_else(|e| fail_core(C, e));
+        out(C, nbhandle, 0)
+    })
+}
+
 /// GA's numbered update methods (`ga_update1_ghosts` .. `ga_update7_ghosts`,
 /// `ga_update44_ghosts`, `ga_update55_ghosts` and their `nga_` names)
 /// choose among its internal algorithms; here each fills every ghost cell,
@@ -459,6 +475,29 @@ pub extern "C" fn nga_ghost_barrier_() {
 #[no_mangle]
 pub extern "C" fn nga_set_ghost_corner_flag_(g_a: *const FInt, flag: *const FLog) {
     ga_set_ghost_corner_flag_(g_a, flag)
+}
+
+/// `logical nga_create_ghosts_irreg_config(type, ndim, dims, width, name,
+/// map, nblock, p_handle, g_a)`: `nga_create_ghosts_irreg` on processor
+/// group `p_handle` (collective over its members).
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn nga_create_ghosts_irreg_config_(
+    datatype: *const FInt,
+    ndim: *const FInt,
+    dims: *const FInt,
+    width: *const FInt,
+    name: *const c_char,
+    map: *const FInt,
+    nblock: *const FInt,
+    p_handle: *const FInt,
+    g_a: *mut FInt,
+    namelen: usize,
+) -> FLog {
+    let grp = crate::fapi::group_arg("nga_create_ghosts_irreg_config", p_handle);
+    crate::core::pgroups::on_group(grp, || {
+        nga_create_ghosts_irreg_(datatype, ndim, dims, width, name, map, nblock, g_a, namelen)
+    })
 }
 
 /// `logical nga_create_ghosts_config(type, ndim, dims, width, name, chunk,

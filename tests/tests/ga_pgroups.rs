@@ -6,7 +6,9 @@
 //! and the `GA_*gop` reductions. On 1 to 4 compute ranks beside a
 //! `ga-server` (and on 3 through the server path) each program passes its
 //! own checks and prints, per rank, the same handles, ranks and results as
-//! Debian's GA 5.8 running the same source.
+//! Debian's GA 5.8 running the same source. Arrays made on groups are
+//! tested below in C (`ga/ga_group_arrays.c`) and Fortran
+//! (`ga_fortran/group_arrays.F90`).
 
 use tests::ga_compare::{assert_tally, build, run, same_as_debian, Ga};
 
@@ -60,6 +62,49 @@ fn c_arrays_on_groups_match_debian_ga() {
         NAME,
         &format!("{NAME} through the server on 4 ranks"),
         76,
+    );
+    assert_eq!(
+        got.stdout, four,
+        "{NAME} through the server differs from Debian's GA"
+    );
+}
+
+/// Arrays on processor groups from Fortran (`ga_fortran/group_arrays.F90`):
+/// `nga_create_config` and `ga_set_pgroup` on each half of the world, the
+/// `nga_` names of the whole-array routines on them, and a world array
+/// with ghost cells from `ga_set_ghosts` whose frame `nga_nbget_ghost_dir`
+/// fills on one side. On 1 to 4 ranks (4 through the server path too) it
+/// prints what Debian's GA prints (run with Open MPI's `pt2pt` one-sided
+/// component, as above).
+#[test]
+fn fortran_arrays_on_groups_match_debian_ga() {
+    const NAME: &str = "group_arrays";
+    let ours = build("ga_fortran/group_arrays.F90", Ga::Ours);
+    let theirs = build("ga_fortran/group_arrays.F90", Ga::Debian);
+    let debian_env = [("OMPI_MCA_osc", "pt2pt")];
+    let mut four = String::new();
+    for np in 1..=4u32 {
+        let want = run(&theirs, Ga::Debian, np, &[], &debian_env);
+        assert_tally(
+            &want,
+            NAME,
+            &format!("{NAME} with Debian's GA on {np} ranks"),
+            15 * np,
+        );
+        let got = run(&ours, Ga::Ours, np, &[], &[]);
+        assert_tally(&got, NAME, &format!("{NAME} on {np} ranks"), 15 * np);
+        assert_eq!(
+            got.stdout, want.stdout,
+            "{NAME} on {np} ranks differs from Debian's GA"
+        );
+        four = want.stdout;
+    }
+    let got = run(&ours, Ga::Ours, 4, &[], &[("MPBRIDGE_GA_REMOTE", "1")]);
+    assert_tally(
+        &got,
+        NAME,
+        &format!("{NAME} through the server on 4 ranks"),
+        60,
     );
     assert_eq!(
         got.stdout, four,

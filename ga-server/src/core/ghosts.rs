@@ -97,6 +97,37 @@ pub fn update_ghosts(call: &'static str, g: Handle) -> GaResult<()> {
     })
 }
 
+/// Fills the part of this process's ghost frame that `mask` names (per
+/// dimension in C order: −1 the low side, 0 the block's own range, +1 the
+/// high side) from the owners, as `NGA_NbGet_ghost_dir` does; not
+/// collective and no synchronisation (the caller fences). An all-zero mask
+/// fills nothing.
+pub fn get_ghost_dir(call: &'static str, g: Handle, mask: &[i64]) -> GaResult<()> {
+    client::with(call, |c| {
+        let n = c.array(call, g)?.grid.ndim();
+        if mask.len() != n {
+            return Err(GaError::new(
+                call,
+                format!(
+                    "mask has {} entries for a {n}-dimensional array",
+                    mask.len()
+                ),
+            ));
+        }
+        if let Some(d) = mask.iter().position(|m| !(-1..=1).contains(m)) {
+            return Err(GaError::new(
+                call,
+                format!("mask[{d}] = {} must be -1, 0 or 1", mask[d]),
+            ));
+        }
+        if mask.iter().all(|&m| m == 0) {
+            return Ok(());
+        }
+        let m: Vec<i8> = mask.iter().map(|&x| x as i8).collect();
+        c.fill_frame(call, g, &m)
+    })
+}
+
 /// Fills the ghost cells on one side (`dir` −1 or +1) of dimension `dim`
 /// (C order, 0-based), with the corners of that side when `corners`
 /// (collective; synchronises before and after).

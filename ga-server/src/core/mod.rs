@@ -15,8 +15,8 @@ mod strided;
 mod types;
 
 pub use ghosts::{
-    access_ghosts, create_ghosts, get_ghost_block, ghost_widths, periodic, periodic_len,
-    update_ghost_dir, update_ghosts, Periodic,
+    access_ghosts, create_ghosts, get_ghost_block, get_ghost_dir, ghost_widths, periodic,
+    periodic_len, update_ghost_dir, update_ghosts, Periodic,
 };
 pub use gops::Num as GopNum;
 pub use strided::{strided, strided_len, Strided};
