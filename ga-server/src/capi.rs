@@ -1315,6 +1315,76 @@ pub extern "C" fn NGA_Ndim(g: c_int) -> c_int {
     GA_Ndim(g)
 }
 
+/// Returns the number of dimensions of `g` (as `GA_Ndim`); an invalid
+/// handle ends the job through `GA_Error`.
+#[no_mangle]
+pub extern "C" fn GA_Get_dimension(g: c_int) -> c_int {
+    const CALL: &str = "GA_Get_dimension";
+    run(CALL, || Ok(inquire(CALL, resolve(g))?.1.len() as c_int))
+}
+
+/// Same as `GA_Get_dimension`.
+#[no_mangle]
+pub extern "C" fn NGA_Get_dimension(g: c_int) -> c_int {
+    GA_Get_dimension(g)
+}
+
+/// Returns 0: no array here is mirrored (mirrored arrays are not made). An
+/// invalid handle ends the job through `GA_Error`.
+#[no_mangle]
+pub extern "C" fn GA_Is_mirrored(g: c_int) -> c_int {
+    const CALL: &str = "GA_Is_mirrored";
+    run(CALL, || inquire(CALL, resolve(g)).map(|_| 0))
+}
+
+/// Same as `GA_Is_mirrored`.
+#[no_mangle]
+pub extern "C" fn NGA_Is_mirrored(g: c_int) -> c_int {
+    GA_Is_mirrored(g)
+}
+
+/// Returns 0: no array here has a ScaLAPACK-style processor grid. An
+/// invalid handle ends the job through `GA_Error`.
+#[no_mangle]
+pub extern "C" fn GA_Uses_proc_grid(g: c_int) -> c_int {
+    const CALL: &str = "GA_Uses_proc_grid";
+    run(CALL, || inquire(CALL, resolve(g)).map(|_| 0))
+}
+
+/// Same as `GA_Uses_proc_grid`.
+#[no_mangle]
+pub extern "C" fn NGA_Uses_proc_grid(g: c_int) -> c_int {
+    GA_Uses_proc_grid(g)
+}
+
+/// GA's debug flag (0 at first); it changes nothing here but is kept for
+/// `GA_Get_debug`.
+static DEBUG: AtomicI32 = AtomicI32::new(0);
+
+/// Sets the debug flag; returns nothing.
+#[no_mangle]
+pub extern "C" fn GA_Set_debug(flag: c_int) {
+    DEBUG.store(flag, Ordering::Relaxed);
+}
+
+/// Same as `GA_Set_debug`.
+#[no_mangle]
+pub extern "C" fn NGA_Set_debug(flag: c_int) {
+    GA_Set_debug(flag)
+}
+
+/// Returns the debug flag `GA_Set_debug` set (0 at first).
+#[no_mangle]
+pub extern "C" fn GA_Get_debug() -> c_int {
+    DEBUG.load(Ordering::Relaxed)
+}
+
+/// Same as `GA_Get_debug`.
+#[no_mangle]
+pub extern "C" fn NGA_Get_debug() -> c_int {
+    GA_Get_debug()
+}
+
 /// Returns 0 if the two arrays have the same shape and distribution, 1 if not.
 #[no_mangle]
 pub extern "C" fn GA_Compare_distr(a: c_int, b: c_int) -> c_int {
