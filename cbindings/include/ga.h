@@ -128,6 +128,18 @@ extern void  NGA_Inquire(int g_a, int *type, int *ndim, int dims[]);
 extern void  NGA_Inquire64(int g_a, int *type, int *ndim, int64_t dims[]);
 extern int   GA_Ndim(int g_a);
 extern int   NGA_Ndim(int g_a);
+extern int   GA_Get_dimension(int g_a);
+extern int   NGA_Get_dimension(int g_a);
+/* 0: no array is mirrored or on a ScaLAPACK-style processor grid here. */
+extern int   GA_Is_mirrored(int g_a);
+extern int   NGA_Is_mirrored(int g_a);
+extern int   GA_Uses_proc_grid(int g_a);
+extern int   NGA_Uses_proc_grid(int g_a);
+/* A flag kept for GA_Get_debug; it changes nothing. */
+extern void  GA_Set_debug(int flag);
+extern void  NGA_Set_debug(int flag);
+extern int   GA_Get_debug(void);
+extern int   NGA_Get_debug(void);
 /* 0 if both arrays have the same shape and distribution, 1 if not. */
 extern int   GA_Compare_distr(int g_a, int g_b);
 extern int   NGA_Compare_distr(int g_a, int g_b);
@@ -366,6 +378,8 @@ extern void NGA_Set_ghosts(int g_a, int width[]);
 extern void GA_Set_ghosts64(int g_a, int64_t width[]);
 extern void NGA_Set_ghosts64(int g_a, int64_t width[]);
 extern void NGA_Update_ghosts_nb(int g_a, ga_nbhdl_t *nbhandle);
+extern void NGA_NbGet_ghost_dir(int g_a, int mask[], ga_nbhdl_t *nbhandle);
+extern void NGA_NbGet_ghost_dir64(int g_a, int64_t mask[], ga_nbhdl_t *nbhandle);
 extern void NGA_Get_ghost_block(int g_a, int lo[], int hi[], void *buf, int ld[]);
 extern void NGA_Get_ghost_block64(int g_a, int64_t lo[], int64_t hi[], void *buf, int64_t ld[]);
 extern void NGA_Periodic_get(int g_a, int lo[], int hi[], void *buf, int ld[]);

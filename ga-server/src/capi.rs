@@ -56,6 +56,8 @@ struct Pending {
     irregular: Option<(Vec<i64>, Vec<i64>)>,
     /// Ghost widths from GA_Set_ghosts.
     width: Option<Vec<i64>>,
+    /// Processor group from GA_Set_pgroup (None: the default group).
+    pgroup: Option<i32>,
 }
 
 struct Handles {
@@ -916,6 +918,17 @@ fn with_pending<R>(
     })
 }
 
+/// `GA_Set_pgroup` on a handle awaiting `GA_Allocate`: the array will be
+/// made on group `grp`, of which this process must be a member.
+pub(crate) fn set_pending_pgroup(call: &'static str, g: c_int, grp: c_int) -> GaResult<()> {
+    core::pgroups::group_nnodes(call, grp)?;
+    core::pgroups::group_nodeid(call, grp)?;
+    with_pending(call, g, |p| {
+        p.pgroup = Some(grp);
+        Ok(())
+    })
+}
+
 /// GA_Set_ghosts on a handle awaiting GA_Allocate: `width` of the
 /// array's number of dimensions (read by `read`), each 0..=dims[d].
 pub(crate) fn set_pending_ghosts(
@@ -1089,23 +1102,26 @@ pub extern "C" fn GA_Allocate(g: c_int) -> c_int {
             (None, Some(c)) if c.iter().any(|&x| x > 0) => Distribution::Chunk(c),
             _ => Distribution::Default,
         };
-        let made = match &p.width {
+        let grp = p.pgroup.unwrap_or_else(core::pgroups::default_group);
+        let made = core::pgroups::on_group(grp, || match &p.width {
             Some(w) => {
                 let ty = type_of(CALL, code)?;
                 core::check_size(CALL, ty, &p.dims, &p.name)?;
-                match core::create_ghosts(CALL, ty, &p.dims, w, &p.name, &dist) {
-                    Ok(h) => {
-                        arrays_changed();
-                        h
-                    }
-                    Err(e) => {
-                        eprintln!("{CALL}: cannot create array '{}': {}", p.name, e.message);
-                        0
-                    }
-                }
+                Ok(
+                    match core::create_ghosts(CALL, ty, &p.dims, w, &p.name, &dist) {
+                        Ok(h) => {
+                            arrays_changed();
+                            h
+                        }
+                        Err(e) => {
+                            eprintln!("{CALL}: cannot create array '{}': {}", p.name, e.message);
+                            0
+                        }
+                    },
+                )
             }
-            None => make(CALL, code, &p.dims, &p.name, &dist)?,
-        };
+            None => make(CALL, code, &p.dims, &p.name, &dist),
+        })?;
         if made == 0 {
             return Ok(0);
         }
@@ -1299,6 +1315,76 @@ pub extern "C" fn NGA_Ndim(g: c_int) -> c_int {
     GA_Ndim(g)
 }
 
+/// Returns the number of dimensions of `g` (as `GA_Ndim`); an invalid
+/// handle ends the job through `GA_Error`.
+#[no_mangle]
+pub extern "C" fn GA_Get_dimension(g: c_int) -> c_int {
+    const CALL: &str = "GA_Get_dimension";
+    run(CALL, || Ok(inquire(CALL, resolve(g))?.1.len() as c_int))
+}
+
+/// Same as `GA_Get_dimension`.
+#[no_mangle]
+pub extern "C" fn NGA_Get_dimension(g: c_int) -> c_int {
+    GA_Get_dimension(g)
+}
+
+/// Returns 0: no array here is mirrored (mirrored arrays are not made). An
+/// invalid handle ends the job through `GA_Error`.
+#[no_mangle]
+pub extern "C" fn GA_Is_mirrored(g: c_int) -> c_int {
+    const CALL: &str = "GA_Is_mirrored";
+    run(CALL, || inquire(CALL, resolve(g)).map(|_| 0))
+}
+
+/// Same as `GA_Is_mirrored`.
+#[no_mangle]
+pub extern "C" fn NGA_Is_mirrored(g: c_int) -> c_int {
+    GA_Is_mirrored(g)
+}
+
+/// Returns 0: no array here has a ScaLAPACK-style processor grid. An
+/// invalid handle ends the job through `GA_Error`.
+#[no_mangle]
+pub extern "C" fn GA_Uses_proc_grid(g: c_int) -> c_int {
+    const CALL: &str = "GA_Uses_proc_grid";
+    run(CALL, || inquire(CALL, resolve(g)).map(|_| 0))
+}
+
+/// Same as `GA_Uses_proc_grid`.
+#[no_mangle]
+pub extern "C" fn NGA_Uses_proc_grid(g: c_int) -> c_int {
+    GA_Uses_proc_grid(g)
+}
+
+/// GA's debug flag (0 at first); it changes nothing here but is kept for
+/// `GA_Get_debug`.
+static DEBUG: AtomicI32 = AtomicI32::new(0);
+
+/// Sets the debug flag; returns nothing.
+#[no_mangle]
+pub extern "C" fn GA_Set_debug(flag: c_int) {
+    DEBUG.store(flag, Ordering::Relaxed);
+}
+
+/// Same as `GA_Set_debug`.
+#[no_mangle]
+pub extern "C" fn NGA_Set_debug(flag: c_int) {
+    GA_Set_debug(flag)
+}
+
+/// Returns the debug flag `GA_Set_debug` set (0 at first).
+#[no_mangle]
+pub extern "C" fn GA_Get_debug() -> c_int {
+    DEBUG.load(Ordering::Relaxed)
+}
+
+/// Same as `GA_Get_debug`.
+#[no_mangle]
+pub extern "C" fn NGA_Get_debug() -> c_int {
+    GA_Get_debug()
+}
+
 /// Returns 0 if the two arrays have the same shape and distribution, 1 if not.
 #[no_mangle]
 pub extern "C" fn GA_Compare_distr(a: c_int, b: c_int) -> c_int {
@@ -1321,10 +1407,14 @@ fn distribution<I: CIndex>(call: &'static str, g: c_int, iproc: c_int, lo: *mut 
     run(call, || {
         let h = resolve(g);
         let (_, d) = inquire(call, h)?;
-        if iproc < 0 || iproc >= core::nnodes() {
+        let np = core::array_nprocs(h).map_err(relabel(call))?;
+        if iproc < 0 || iproc >= np {
             return err(
                 call,
-                format!("iproc={iproc} is not a process (0..{})", core::nnodes() - 1),
+                format!(
+                    "iproc={iproc} is not a process of the array's group (0..{})",
+                    np - 1
+                ),
             );
         }
         let (l, u) = core::distribution(h, iproc)

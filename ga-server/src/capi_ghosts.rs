@@ -1,8 +1,8 @@
 //! Ghost cells and periodic transfers in the GA C ABI: `NGA_Create_ghosts`
 //! (regular and irregular, `int` and `int64_t`), `GA_Update_ghosts`,
 //! `NGA_Update_ghost_dir`, `NGA_Access_ghosts`, `NGA_Access_ghost_element`,
-//! `NGA_Get_ghost_block`, `GA_Has_ghosts`, the release calls, and
-//! `NGA_Periodic_put/get/acc`.
+//! `NGA_Get_ghost_block`, `NGA_NbGet_ghost_dir`, `GA_Has_ghosts`, the
+//! release calls, and `NGA_Periodic_put/get/acc`.
 //!
 //! Conventions are GA's C ones (0-based, C order), with GA's own quirk for
 //! `NGA_Update_ghost_dir`: its `dimension` counts from the *last* C
@@ -30,6 +30,40 @@ fn run<R>(call: &'static str, f: impl FnOnce() -> GaResult<R>) -> R {
         Ok(v) => v,
         Err(e) => core::abort(&e.to_string(), 0),
     }
+}
+
+/// A user buffer (`void *`) and a C string argument.
+type Buf = *mut c_void;
+type Text = *const c_char;
+type NbOut = *mut crate::capi::NbHdl;
+
+/// Defines a C entry point and its 64-bit twin from one implementation
+/// generic over the index type: `$name` takes `int` indices and `$name64`
+/// `int64_t` ones where the argument list says `Ix` (`const` input) or
+/// `IxOut` (output); both pass their own name to `$imp` for messages,
+/// then the `[..]` arguments before and after the call's own.
+macro_rules! twins {
+    ($(#[doc = $doc:expr])+ fn $name:ident / $name64:ident ($($a:ident: $t:ident),*) $(-> $r:ty)? = $imp:ident;) => {
+        twins! { $(#[doc = $doc])+ fn $name / $name64 ($($a: $t),*) $(-> $r)? = $imp[][]; }
+    };
+    ($(#[doc = $doc:expr])+ fn $name:ident / $name64:ident ($($a:ident: $t:ident),*) $(-> $r:ty)?
+        = $imp:ident [$($pre:expr),*] [$($post:expr),*];) => {
+        $(#[doc = $doc])+
+        #[no_mangle]
+        #[allow(clippy::too_many_arguments)]
+        pub extern "C" fn $name($($a: twins!(@ty $t, c_int)),*) $(-> $r)? {
+            $imp(stringify!($name), $($pre,)* $($a,)* $($post),*)
+        }
+        #[doc = concat!("`", stringify!($name), "` with 64-bit indices.")]
+        #[no_mangle]
+        #[allow(clippy::too_many_arguments)]
+        pub extern "C" fn $name64($($a: twins!(@ty $t, i64)),*) $(-> $r)? {
+            $imp(stringify!($name64), $($pre,)* $($a,)* $($post),*)
+        }
+    };
+    (@ty Ix, $ix:ty) => { *const $ix };
+    (@ty IxOut, $ix:ty) => { *mut $ix };
+    (@ty $t:ident, $ix:ty) => { $t };
 }
 
 fn ints<I: CIndex>(call: &'static str, what: &str, p: *const I, n: usize) -> GaResult<Vec<i64>> {
@@ -102,32 +136,12 @@ fn create<I: CIndex>(
     })
 }
 
-/// Creates an array whose blocks carry `width[d]` ghost cells on each side
-/// of dimension d (collective); `chunk` as for `NGA_Create`. Returns the
-/// handle, or 0 when the array cannot be made.
-#[no_mangle]
-pub extern "C" fn NGA_Create_ghosts(
-    ty: c_int,
-    ndim: c_int,
-    dims: *const c_int,
-    width: *const c_int,
-    name: *const c_char,
-    chunk: *const c_int,
-) -> c_int {
-    create("NGA_Create_ghosts", ty, ndim, dims, width, name, chunk)
-}
-
-/// `NGA_Create_ghosts` with 64-bit dimensions; returns the handle or 0.
-#[no_mangle]
-pub extern "C" fn NGA_Create_ghosts64(
-    ty: c_int,
-    ndim: c_int,
-    dims: *const i64,
-    width: *const i64,
-    name: *const c_char,
-    chunk: *const i64,
-) -> c_int {
-    create("NGA_Create_ghosts64", ty, ndim, dims, width, name, chunk)
+twins! {
+    /// Creates an array whose blocks carry `width[d]` ghost cells on each side
+    /// of dimension d (collective); `chunk` as for `NGA_Create`. Returns the
+    /// handle, or 0 when the array cannot be made.
+    fn NGA_Create_ghosts / NGA_Create_ghosts64
+        (ty: c_int, ndim: c_int, dims: Ix, width: Ix, name: Text, chunk: Ix) -> c_int = create;
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -149,51 +163,12 @@ fn create_irreg<I: CIndex>(
     })
 }
 
-/// Creates an array with ghost cells on an irregular distribution
-/// (`nblock`, `map` as for `NGA_Create_irreg`). Returns the handle or 0.
-#[no_mangle]
-pub extern "C" fn NGA_Create_ghosts_irreg(
-    ty: c_int,
-    ndim: c_int,
-    dims: *const c_int,
-    width: *const c_int,
-    name: *const c_char,
-    nblock: *const c_int,
-    map: *const c_int,
-) -> c_int {
-    create_irreg(
-        "NGA_Create_ghosts_irreg",
-        ty,
-        ndim,
-        dims,
-        width,
-        name,
-        nblock,
-        map,
-    )
-}
-
-/// `NGA_Create_ghosts_irreg` with 64-bit arguments; returns the handle or 0.
-#[no_mangle]
-pub extern "C" fn NGA_Create_ghosts_irreg64(
-    ty: c_int,
-    ndim: c_int,
-    dims: *const i64,
-    width: *const i64,
-    name: *const c_char,
-    nblock: *const i64,
-    map: *const i64,
-) -> c_int {
-    create_irreg(
-        "NGA_Create_ghosts_irreg64",
-        ty,
-        ndim,
-        dims,
-        width,
-        name,
-        nblock,
-        map,
-    )
+twins! {
+    /// Creates an array with ghost cells on an irregular distribution
+    /// (`nblock`, `map` as for `NGA_Create_irreg`). Returns the handle or 0.
+    fn NGA_Create_ghosts_irreg / NGA_Create_ghosts_irreg64
+        (ty: c_int, ndim: c_int, dims: Ix, width: Ix, name: Text, nblock: Ix, map: Ix) -> c_int
+        = create_irreg;
 }
 
 /// 1 if `g` has ghost cells in some dimension, else 0.
@@ -294,19 +269,13 @@ fn put_ints<I: CIndex>(call: &'static str, what: &str, p: *mut I, v: &[i64]) -> 
     })
 }
 
-/// Stores in `*(void **)ptr` the address of the first ghost cell of this
-/// process's block, in `dims` the framed extents and in `ld` the framed
-/// leading dimensions. Returns nothing; a process owning no block ends the
-/// job through `GA_Error`.
-#[no_mangle]
-pub extern "C" fn NGA_Access_ghosts(g: c_int, dims: *mut c_int, p: *mut c_void, ld: *mut c_int) {
-    access_ghosts("NGA_Access_ghosts", g, dims, p, ld)
-}
-
-/// `NGA_Access_ghosts` with 64-bit extents; returns nothing.
-#[no_mangle]
-pub extern "C" fn NGA_Access_ghosts64(g: c_int, dims: *mut i64, p: *mut c_void, ld: *mut i64) {
-    access_ghosts("NGA_Access_ghosts64", g, dims, p, ld)
+twins! {
+    /// Stores in `*(void **)ptr` the address of the first ghost cell of this
+    /// process's block, in `dims` the framed extents and in `ld` the framed
+    /// leading dimensions. Returns nothing; a process owning no block ends the
+    /// job through `GA_Error`.
+    fn NGA_Access_ghosts / NGA_Access_ghosts64 (g: c_int, dims: IxOut, p: Buf, ld: IxOut)
+        = access_ghosts;
 }
 
 fn access_element<I: CIndex>(
@@ -348,28 +317,12 @@ fn access_element<I: CIndex>(
     })
 }
 
-/// Stores in `*(void **)ptr` the address of the element at `subscript`
-/// of this process's framed block (0 = the first ghost cell) and in `ld`
-/// the framed leading dimensions. Returns nothing.
-#[no_mangle]
-pub extern "C" fn NGA_Access_ghost_element(
-    g: c_int,
-    p: *mut c_void,
-    sub: *const c_int,
-    ld: *mut c_int,
-) {
-    access_element("NGA_Access_ghost_element", g, p, sub, ld)
-}
-
-/// `NGA_Access_ghost_element` with 64-bit indices; returns nothing.
-#[no_mangle]
-pub extern "C" fn NGA_Access_ghost_element64(
-    g: c_int,
-    p: *mut c_void,
-    sub: *const i64,
-    ld: *mut i64,
-) {
-    access_element("NGA_Access_ghost_element64", g, p, sub, ld)
+twins! {
+    /// Stores in `*(void **)ptr` the address of the element at `subscript`
+    /// of this process's framed block (0 = the first ghost cell) and in `ld`
+    /// the framed leading dimensions. Returns nothing.
+    fn NGA_Access_ghost_element / NGA_Access_ghost_element64
+        (g: c_int, p: Buf, sub: Ix, ld: IxOut) = access_element;
 }
 
 fn release(call: &'static str, g: c_int) {
@@ -389,28 +342,21 @@ pub extern "C" fn NGA_Release_update_ghosts(g: c_int) {
     release("NGA_Release_update_ghosts", g)
 }
 
-/// As `NGA_Release_ghosts`, for one element.
-#[no_mangle]
-pub extern "C" fn NGA_Release_ghost_element(g: c_int, _index: *const c_int) {
-    release("NGA_Release_ghost_element", g)
+/// `release` for the element calls, whose subscript is not needed.
+fn release_element<I>(call: &'static str, g: c_int, _index: *const I) {
+    release(call, g)
 }
 
-/// As `NGA_Release_ghosts`, for one element.
-#[no_mangle]
-pub extern "C" fn NGA_Release_update_ghost_element(g: c_int, _index: *const c_int) {
-    release("NGA_Release_update_ghost_element", g)
+twins! {
+    /// As `NGA_Release_ghosts`, for one element.
+    fn NGA_Release_ghost_element / NGA_Release_ghost_element64 (g: c_int, index: Ix)
+        = release_element;
 }
 
-/// As `NGA_Release_ghost_element`.
-#[no_mangle]
-pub extern "C" fn NGA_Release_ghost_element64(g: c_int, _index: *const i64) {
-    release("NGA_Release_ghost_element64", g)
-}
-
-/// As `NGA_Release_update_ghost_element`.
-#[no_mangle]
-pub extern "C" fn NGA_Release_update_ghost_element64(g: c_int, _index: *const i64) {
-    release("NGA_Release_update_ghost_element64", g)
+twins! {
+    /// As `NGA_Release_ghosts`, for one element.
+    fn NGA_Release_update_ghost_element / NGA_Release_update_ghost_element64
+        (g: c_int, index: Ix) = release_element;
 }
 
 /// GA uses the corner flag only to choose an internal update method; every
@@ -420,17 +366,19 @@ pub extern "C" fn GA_Set_ghost_corner_flag(g: c_int, _flag: c_int) {
     release("GA_Set_ghost_corner_flag", g)
 }
 
+/// The periodic family and `NGA_Get_ghost_block` (`ghost_block`: served
+/// from this process's frame when the patch lies inside it).
 #[allow(clippy::too_many_arguments)]
 fn periodic<I: CIndex>(
     call: &'static str,
     kind: Periodic,
+    ghost_block: bool,
     g: c_int,
     lo: *const I,
     hi: *const I,
     buf: *mut c_void,
     ld: *const I,
     alpha: *const c_void,
-    ghost_block: bool,
 ) {
     run(call, || {
         let (h, t, d) = handle(call, g)?;
@@ -467,193 +415,33 @@ fn periodic<I: CIndex>(
     })
 }
 
-/// Copies `lo..=hi` into `buf`; the bounds may lie outside the array and
-/// wrap around (each index counts modulo the extent). Returns nothing.
-#[no_mangle]
-pub extern "C" fn NGA_Periodic_get(
-    g: c_int,
-    lo: *const c_int,
-    hi: *const c_int,
-    buf: *mut c_void,
-    ld: *const c_int,
-) {
-    let n = std::ptr::null();
-    periodic(
-        "NGA_Periodic_get",
-        Periodic::Get,
-        g,
-        lo,
-        hi,
-        buf,
-        ld,
-        n,
-        false,
-    )
+twins! {
+    /// Copies `lo..=hi` into `buf`; the bounds may lie outside the array and
+    /// wrap around (each index counts modulo the extent). Returns nothing.
+    fn NGA_Periodic_get / NGA_Periodic_get64 (g: c_int, lo: Ix, hi: Ix, buf: Buf, ld: Ix)
+        = periodic[Periodic::Get, false][std::ptr::null()];
 }
 
-/// `NGA_Periodic_get` with 64-bit indices; returns nothing.
-#[no_mangle]
-pub extern "C" fn NGA_Periodic_get64(
-    g: c_int,
-    lo: *const i64,
-    hi: *const i64,
-    buf: *mut c_void,
-    ld: *const i64,
-) {
-    let n = std::ptr::null();
-    periodic(
-        "NGA_Periodic_get64",
-        Periodic::Get,
-        g,
-        lo,
-        hi,
-        buf,
-        ld,
-        n,
-        false,
-    )
+twins! {
+    /// Copies `buf` into `lo..=hi`, wrapping around as `NGA_Periodic_get`
+    /// does. Returns nothing.
+    fn NGA_Periodic_put / NGA_Periodic_put64 (g: c_int, lo: Ix, hi: Ix, buf: Buf, ld: Ix)
+        = periodic[Periodic::Put, false][std::ptr::null()];
 }
 
-/// Copies `buf` into `lo..=hi`, wrapping around as `NGA_Periodic_get`
-/// does. Returns nothing.
-#[no_mangle]
-pub extern "C" fn NGA_Periodic_put(
-    g: c_int,
-    lo: *const c_int,
-    hi: *const c_int,
-    buf: *mut c_void,
-    ld: *const c_int,
-) {
-    let n = std::ptr::null();
-    periodic(
-        "NGA_Periodic_put",
-        Periodic::Put,
-        g,
-        lo,
-        hi,
-        buf,
-        ld,
-        n,
-        false,
-    )
+twins! {
+    /// Adds `alpha·buf` to `lo..=hi` (atomically per piece), wrapping around
+    /// as `NGA_Periodic_get` does. Returns nothing.
+    fn NGA_Periodic_acc / NGA_Periodic_acc64
+        (g: c_int, lo: Ix, hi: Ix, buf: Buf, ld: Ix, alpha: Buf) = periodic[Periodic::Acc, false][];
 }
 
-/// `NGA_Periodic_put` with 64-bit indices; returns nothing.
-#[no_mangle]
-pub extern "C" fn NGA_Periodic_put64(
-    g: c_int,
-    lo: *const i64,
-    hi: *const i64,
-    buf: *mut c_void,
-    ld: *const i64,
-) {
-    let n = std::ptr::null();
-    periodic(
-        "NGA_Periodic_put64",
-        Periodic::Put,
-        g,
-        lo,
-        hi,
-        buf,
-        ld,
-        n,
-        false,
-    )
-}
-
-/// Adds `alpha·buf` to `lo..=hi` (atomically per piece), wrapping around
-/// as `NGA_Periodic_get` does. Returns nothing.
-#[no_mangle]
-pub extern "C" fn NGA_Periodic_acc(
-    g: c_int,
-    lo: *const c_int,
-    hi: *const c_int,
-    buf: *mut c_void,
-    ld: *const c_int,
-    alpha: *mut c_void,
-) {
-    periodic(
-        "NGA_Periodic_acc",
-        Periodic::Acc,
-        g,
-        lo,
-        hi,
-        buf,
-        ld,
-        alpha,
-        false,
-    )
-}
-
-/// `NGA_Periodic_acc` with 64-bit indices; returns nothing.
-#[no_mangle]
-pub extern "C" fn NGA_Periodic_acc64(
-    g: c_int,
-    lo: *const i64,
-    hi: *const i64,
-    buf: *mut c_void,
-    ld: *const i64,
-    alpha: *mut c_void,
-) {
-    periodic(
-        "NGA_Periodic_acc64",
-        Periodic::Acc,
-        g,
-        lo,
-        hi,
-        buf,
-        ld,
-        alpha,
-        false,
-    )
-}
-
-/// Copies `lo..=hi` into `buf`: from this process's block and ghost frame
-/// when the patch lies inside them, else as `NGA_Periodic_get`. Returns
-/// nothing.
-#[no_mangle]
-pub extern "C" fn NGA_Get_ghost_block(
-    g: c_int,
-    lo: *const c_int,
-    hi: *const c_int,
-    buf: *mut c_void,
-    ld: *const c_int,
-) {
-    let n = std::ptr::null();
-    periodic(
-        "NGA_Get_ghost_block",
-        Periodic::Get,
-        g,
-        lo,
-        hi,
-        buf,
-        ld,
-        n,
-        true,
-    )
-}
-
-/// `NGA_Get_ghost_block` with 64-bit indices; returns nothing.
-#[no_mangle]
-pub extern "C" fn NGA_Get_ghost_block64(
-    g: c_int,
-    lo: *const i64,
-    hi: *const i64,
-    buf: *mut c_void,
-    ld: *const i64,
-) {
-    let n = std::ptr::null();
-    periodic(
-        "NGA_Get_ghost_block64",
-        Periodic::Get,
-        g,
-        lo,
-        hi,
-        buf,
-        ld,
-        n,
-        true,
-    )
+twins! {
+    /// Copies `lo..=hi` into `buf`: from this process's block and ghost frame
+    /// when the patch lies inside them, else as `NGA_Periodic_get`. Returns
+    /// nothing.
+    fn NGA_Get_ghost_block / NGA_Get_ghost_block64 (g: c_int, lo: Ix, hi: Ix, buf: Buf, ld: Ix)
+        = periodic[Periodic::Get, true][std::ptr::null()];
 }
 
 fn set_ghosts<I: CIndex>(call: &'static str, g: c_int, width: *const I) {
@@ -662,30 +450,43 @@ fn set_ghosts<I: CIndex>(call: &'static str, g: c_int, width: *const I) {
     })
 }
 
-/// Gives a handle from `GA_Create_handle` (after `GA_Set_data`) `width[d]`
-/// ghost cells on each side of dimension d; returns nothing. A handle not
-/// awaiting `GA_Allocate` or a width outside 0..dims[d] ends the job.
-#[no_mangle]
-pub extern "C" fn GA_Set_ghosts(g: c_int, width: *const c_int) {
-    set_ghosts("GA_Set_ghosts", g, width)
+twins! {
+    /// Gives a handle from `GA_Create_handle` (after `GA_Set_data`) `width[d]`
+    /// ghost cells on each side of dimension d; returns nothing. A handle not
+    /// awaiting `GA_Allocate` or a width outside 0..dims[d] ends the job.
+    fn GA_Set_ghosts / GA_Set_ghosts64 (g: c_int, width: Ix) = set_ghosts;
 }
 
-/// As `GA_Set_ghosts`.
-#[no_mangle]
-pub extern "C" fn NGA_Set_ghosts(g: c_int, width: *const c_int) {
-    set_ghosts("NGA_Set_ghosts", g, width)
+twins! {
+    /// As `GA_Set_ghosts`.
+    fn NGA_Set_ghosts / NGA_Set_ghosts64 (g: c_int, width: Ix) = set_ghosts;
 }
 
-/// `GA_Set_ghosts` with 64-bit widths; returns nothing.
-#[no_mangle]
-pub extern "C" fn GA_Set_ghosts64(g: c_int, width: *const i64) {
-    set_ghosts("GA_Set_ghosts64", g, width)
+fn nbget_ghost_dir<I: CIndex>(
+    call: &'static str,
+    g: c_int,
+    mask: *const I,
+    nbhandle: *mut crate::capi::NbHdl,
+) {
+    run(call, || {
+        let (h, _, d) = handle(call, g)?;
+        let m = ints(call, "mask", mask, d.len())?;
+        core::get_ghost_dir(call, h, &m)?;
+        if !ptr::put_one(nbhandle, 0) {
+            return Err(GaError::new(call, "nbhandle is NULL"));
+        }
+        Ok(())
+    })
 }
 
-/// As `GA_Set_ghosts64`.
-#[no_mangle]
-pub extern "C" fn NGA_Set_ghosts64(g: c_int, width: *const i64) {
-    set_ghosts("NGA_Set_ghosts64", g, width)
+twins! {
+    /// Fills the part of this process's ghost frame in the direction of
+    /// `mask` (per dimension −1, 0 or +1, C order) from the owners of the
+    /// cells; done before this returns, so `*nbhandle` is set for
+    /// `NGA_NbWait` to return at once. Not collective. Returns nothing; a
+    /// mask entry outside −1..1 ends the job through `GA_Error`.
+    fn NGA_NbGet_ghost_dir / NGA_NbGet_ghost_dir64 (g: c_int, mask: Ix, nbhandle: NbOut)
+        = nbget_ghost_dir;
 }
 
 /// Fills every ghost cell as `GA_Update_ghosts` does, which completes

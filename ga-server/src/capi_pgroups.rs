@@ -8,8 +8,13 @@
 //! group is −1, the mirror group 0, made groups count from 2, and a group
 //! lists its members in ascending order of their ranks. Ranks passed in
 //! (`list`, `root`, `pid`) count in the default group (for create) or in
-//! the group named. Every array still lives on all compute ranks, so
-//! `GA_Get_pgroup` answers −1.
+//! the group named.
+//!
+//! Arrays live on a group: `NGA_Create*_config` name it, `GA_Set_pgroup`
+//! puts a handle from `GA_Create_handle` on it, and otherwise the default
+//! group holds a new array. Only its members create, use and destroy it;
+//! process ids in its distribution queries count in the group, and
+//! `GA_Get_pgroup` answers its group.
 //!
 //! Return codes: the creating calls return the new group's handle,
 //! `GA_Pgroup_destroy` returns 1; the queries return the rank, size or
@@ -409,9 +414,9 @@ pub extern "C" fn NGA_Pgroup_cgop(grp: c_int, x: *mut C32, n: c_int, op: *const 
 pub extern "C" fn GA_Get_pgroup(g: c_int) -> c_int {
     const CALL: &str = "GA_Get_pgroup";
     run(CALL, || {
-        core::inquire(resolve_handle(g))
-            .map_err(|_| GaError::new(CALL, format!("invalid array handle {g}")))?;
-        Ok(pgroups::WORLD)
+        core::array_group(resolve_handle(g))
+            .map(|(grp, _, _)| grp)
+            .map_err(|_| GaError::new(CALL, format!("invalid array handle {g}")))
     })
 }
 
@@ -441,20 +446,9 @@ pub extern "C" fn GA_MPI_Comm_pgroup(grp: c_int) -> shim_core::mpi::RawComm {
     run(CALL, || pgroups::raw_comm(CALL, grp))
 }
 
-/// Whether an array may be made on group `p_handle`: only the world group
-/// (−1) holds arrays here. Otherwise a message on stderr, and false.
-fn world_only(call: &'static str, p_handle: c_int) -> bool {
-    if p_handle == pgroups::WORLD {
-        return true;
-    }
-    eprintln!(
-        "{call}: arrays on processor groups are not supported (group {p_handle}); no array made"
-    );
-    false
-}
-
-/// `NGA_Create` on group `p_handle`, which must be the world group (−1).
-/// Returns the handle, or 0 (with a message) when the array is not made.
+/// `NGA_Create` on processor group `p_handle` (collective over its
+/// members). Returns the handle, or 0 (with a message) when the array is
+/// not made.
 #[no_mangle]
 pub extern "C" fn NGA_Create_config(
     ty: c_int,
@@ -464,10 +458,9 @@ pub extern "C" fn NGA_Create_config(
     chunk: *const c_int,
     p_handle: c_int,
 ) -> c_int {
-    if !world_only("NGA_Create_config", p_handle) {
-        return 0;
-    }
-    crate::capi::NGA_Create(ty, ndim, dims, name, chunk)
+    pgroups::on_group(p_handle, || {
+        crate::capi::NGA_Create(ty, ndim, dims, name, chunk)
+    })
 }
 
 /// `NGA_Create_config` with 64-bit dimensions; returns the handle or 0.
@@ -480,14 +473,12 @@ pub extern "C" fn NGA_Create_config64(
     chunk: *const i64,
     p_handle: c_int,
 ) -> c_int {
-    if !world_only("NGA_Create_config64", p_handle) {
-        return 0;
-    }
-    crate::capi::NGA_Create64(ty, ndim, dims, name, chunk)
+    pgroups::on_group(p_handle, || {
+        crate::capi::NGA_Create64(ty, ndim, dims, name, chunk)
+    })
 }
 
-/// `NGA_Create_irreg` on group `p_handle` (the world group only); returns
-/// the handle or 0.
+/// `NGA_Create_irreg` on group `p_handle` ; returns the handle or 0.
 #[no_mangle]
 pub extern "C" fn NGA_Create_irreg_config(
     ty: c_int,
@@ -498,10 +489,9 @@ pub extern "C" fn NGA_Create_irreg_config(
     map: *const c_int,
     p_handle: c_int,
 ) -> c_int {
-    if !world_only("NGA_Create_irreg_config", p_handle) {
-        return 0;
-    }
-    crate::capi::NGA_Create_irreg(ty, ndim, dims, name, block, map)
+    pgroups::on_group(p_handle, || {
+        crate::capi::NGA_Create_irreg(ty, ndim, dims, name, block, map)
+    })
 }
 
 /// `NGA_Create_irreg_config` with 64-bit arguments; returns the handle or 0.
@@ -515,14 +505,12 @@ pub extern "C" fn NGA_Create_irreg_config64(
     map: *const i64,
     p_handle: c_int,
 ) -> c_int {
-    if !world_only("NGA_Create_irreg_config64", p_handle) {
-        return 0;
-    }
-    crate::capi::NGA_Create_irreg64(ty, ndim, dims, name, block, map)
+    pgroups::on_group(p_handle, || {
+        crate::capi::NGA_Create_irreg64(ty, ndim, dims, name, block, map)
+    })
 }
 
-/// `NGA_Create_ghosts` on group `p_handle` (the world group only); returns
-/// the handle or 0.
+/// `NGA_Create_ghosts` on group `p_handle` ; returns the handle or 0.
 #[no_mangle]
 pub extern "C" fn NGA_Create_ghosts_config(
     ty: c_int,
@@ -533,10 +521,9 @@ pub extern "C" fn NGA_Create_ghosts_config(
     chunk: *const c_int,
     p_handle: c_int,
 ) -> c_int {
-    if !world_only("NGA_Create_ghosts_config", p_handle) {
-        return 0;
-    }
-    crate::capi_ghosts::NGA_Create_ghosts(ty, ndim, dims, width, name, chunk)
+    pgroups::on_group(p_handle, || {
+        crate::capi_ghosts::NGA_Create_ghosts(ty, ndim, dims, width, name, chunk)
+    })
 }
 
 /// `NGA_Create_ghosts_config` with 64-bit arguments; returns the handle or 0.
@@ -550,14 +537,13 @@ pub extern "C" fn NGA_Create_ghosts_config64(
     chunk: *const i64,
     p_handle: c_int,
 ) -> c_int {
-    if !world_only("NGA_Create_ghosts_config64", p_handle) {
-        return 0;
-    }
-    crate::capi_ghosts::NGA_Create_ghosts64(ty, ndim, dims, width, name, chunk)
+    pgroups::on_group(p_handle, || {
+        crate::capi_ghosts::NGA_Create_ghosts64(ty, ndim, dims, width, name, chunk)
+    })
 }
 
-/// `NGA_Create_ghosts_irreg` on group `p_handle` (the world group only);
-/// returns the handle or 0.
+/// `NGA_Create_ghosts_irreg` on group `p_handle` ; returns the handle
+/// or 0.
 #[no_mangle]
 #[allow(clippy::too_many_arguments)]
 pub extern "C" fn NGA_Create_ghosts_irreg_config(
@@ -570,10 +556,9 @@ pub extern "C" fn NGA_Create_ghosts_irreg_config(
     map: *const c_int,
     p_handle: c_int,
 ) -> c_int {
-    if !world_only("NGA_Create_ghosts_irreg_config", p_handle) {
-        return 0;
-    }
-    crate::capi_ghosts::NGA_Create_ghosts_irreg(ty, ndim, dims, width, name, nblock, map)
+    pgroups::on_group(p_handle, || {
+        crate::capi_ghosts::NGA_Create_ghosts_irreg(ty, ndim, dims, width, name, nblock, map)
+    })
 }
 
 /// `NGA_Create_ghosts_irreg_config` with 64-bit arguments; returns the
@@ -590,28 +575,19 @@ pub extern "C" fn NGA_Create_ghosts_irreg_config64(
     map: *const i64,
     p_handle: c_int,
 ) -> c_int {
-    if !world_only("NGA_Create_ghosts_irreg_config64", p_handle) {
-        return 0;
-    }
-    crate::capi_ghosts::NGA_Create_ghosts_irreg64(ty, ndim, dims, width, name, nblock, map)
+    pgroups::on_group(p_handle, || {
+        crate::capi_ghosts::NGA_Create_ghosts_irreg64(ty, ndim, dims, width, name, nblock, map)
+    })
 }
 
-/// Puts a handle from `GA_Create_handle` on group `p_handle`: only the
-/// world group (−1) is accepted; any other ends the job through
-/// `GA_Error`, as arrays on groups are not supported. Returns nothing.
+/// Puts a handle from `GA_Create_handle` on processor group `p_handle`:
+/// `GA_Allocate` then makes the array on the group's members only. Returns
+/// nothing; a handle not awaiting `GA_Allocate` or a group this process is
+/// not in ends the job through `GA_Error`.
 #[no_mangle]
 pub extern "C" fn GA_Set_pgroup(g: c_int, p_handle: c_int) {
     const CALL: &str = "GA_Set_pgroup";
-    run(CALL, || {
-        let _ = g;
-        if p_handle != pgroups::WORLD {
-            return Err(GaError::new(
-                CALL,
-                format!("arrays on processor groups are not supported (group {p_handle})"),
-            ));
-        }
-        Ok(())
-    })
+    run(CALL, || crate::capi::set_pending_pgroup(CALL, g, p_handle))
 }
 
 /// As `GA_Set_pgroup`.

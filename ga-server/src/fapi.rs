@@ -129,6 +129,10 @@ struct Pending {
     data: Option<(i64, Vec<i64>)>,
     name: String,
     dist: Option<Distribution>,
+    /// Processor group from `ga_set_pgroup` (None: the default group).
+    pgroup: Option<i32>,
+    /// Ghost widths from `ga_set_ghosts`, C order (None: no ghost cells).
+    width: Option<Vec<i64>>,
 }
 
 static TABLES: Lock<Tables> = Lock::new(Tables {
@@ -769,6 +773,57 @@ fn create_common(
     create_framed(call, code, dims_f, name, dist, g_a, &[])
 }
 
+/// The distribution arguments of an `nga_create*` call, as passed.
+pub(crate) enum NdDist {
+    /// `chunk(ndim)`: minimum block sizes.
+    Chunk(*const FInt),
+    /// `map` of block starts and `nblock(ndim)` blocks per dimension.
+    Irregular {
+        map: *const FInt,
+        nblock: *const FInt,
+    },
+}
+
+/// The `nga_create*` family: reads `ndim` dimensions, the ghost `width`
+/// (NULL: no ghost cells), the name and the distribution, then creates
+/// the array and writes its handle to `g_a`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn create_nd(
+    call: &'static str,
+    datatype: *const FInt,
+    ndim: *const FInt,
+    dims: *const FInt,
+    width: *const FInt,
+    name: *const c_char,
+    namelen: usize,
+    dist: NdDist,
+    g_a: *mut FInt,
+) -> FLog {
+    entry(call, || {
+        let n = ndim_arg(call, ndim);
+        let dims = ints(call, dims, n);
+        let width = if width.is_null() {
+            &[][..]
+        } else {
+            ints(call, width, n)
+        };
+        let name = ptr::fstring(name, namelen);
+        let code = int(call, datatype);
+        match dist {
+            NdDist::Chunk(c) => {
+                let chunk = ints(call, c, n);
+                create_framed(call, code, dims, name, FDist::Chunk(chunk), g_a, width)
+            }
+            NdDist::Irregular { map, nblock } => {
+                let nblock = ints(call, nblock, n);
+                let map = ints(call, map, map_len(call, nblock));
+                let dist = FDist::Irregular { map, nblock };
+                create_framed(call, code, dims, name, dist, g_a, width)
+            }
+        }
+    })
+}
+
 /// [`create_common`] with `width_f` ghost cells per side (Fortran order;
 /// empty: none).
 pub(crate) fn create_framed(
@@ -860,14 +915,19 @@ pub extern "C" fn nga_create_(
     g_a: *mut FInt,
     namelen: usize,
 ) -> FLog {
-    const C: &str = "nga_create";
-    entry(C, || {
-        let n = ndim_arg(C, ndim);
-        let dims = ints(C, dims, n);
-        let chunk = ints(C, chunk, n);
-        let name = ptr::fstring(name, namelen);
-        create_common(C, int(C, datatype), dims, name, FDist::Chunk(chunk), g_a)
-    })
+    let dist = NdDist::Chunk(chunk);
+    let none = std::ptr::null();
+    create_nd(
+        "nga_create",
+        datatype,
+        ndim,
+        dims,
+        none,
+        name,
+        namelen,
+        dist,
+        g_a,
+    )
 }
 
 /// `logical ga_create_irreg(type, dim1, dim2, name, map1, nblock1, map2,
@@ -917,22 +977,19 @@ pub extern "C" fn nga_create_irreg_(
     g_a: *mut FInt,
     namelen: usize,
 ) -> FLog {
-    const C: &str = "nga_create_irreg";
-    entry(C, || {
-        let n = ndim_arg(C, ndim);
-        let dims = ints(C, dims, n);
-        let nblock = ints(C, nblock, n);
-        let map = ints(C, map, map_len(C, nblock));
-        let name = ptr::fstring(name, namelen);
-        create_common(
-            C,
-            int(C, datatype),
-            dims,
-            name,
-            FDist::Irregular { map, nblock },
-            g_a,
-        )
-    })
+    let dist = NdDist::Irregular { map, nblock };
+    let none = std::ptr::null();
+    create_nd(
+        "nga_create_irreg",
+        datatype,
+        ndim,
+        dims,
+        none,
+        name,
+        namelen,
+        dist,
+        g_a,
+    )
 }
 
 fn duplicate_common(
@@ -1180,7 +1237,12 @@ fn allocate_common(call: &'static str, g_a: *const FInt) -> FLog {
     if let Err(e) = core::check_size(call, ty, &dims, &p.name) {
         fail_core(call, e);
     }
-    match core::create(call, ty, &dims, &p.name, &dist) {
+    let grp = p.pgroup.unwrap_or_else(core::pgroups::default_group);
+    let made = core::pgroups::on_group(grp, || match &p.width {
+        Some(w) => core::create_ghosts(call, ty, &dims, w, &p.name, &dist),
+        None => core::create(call, ty, &dims, &p.name, &dist),
+    });
+    match made {
         Ok(h) => {
             let mut t = TABLES.lock();
             t.alias.insert(g, h);
@@ -1194,6 +1256,118 @@ fn allocate_common(call: &'static str, g_a: *const FInt) -> FLog {
             FALSE
         }
     }
+}
+
+/// `subroutine ga_set_ghosts(g_a, width)`: the array of a handle from
+/// `ga_create_handle` (after `ga_set_data`) gets `width(i)` ghost cells on
+/// each side of dimension i; a width outside 0..dims(i) ends the job.
+#[no_mangle]
+pub extern "C" fn ga_set_ghosts_(g_a: *const FInt, width: *const FInt) {
+    const C: &str = "ga_set_ghosts";
+    entry(C, || {
+        let g = int(C, g_a);
+        let dims = TABLES
+            .lock()
+            .pending
+            .get(&g)
+            .map(|p| p.data.as_ref().map(|(_, d)| d.clone()));
+        let dims = match dims {
+            None => fail(
+                C,
+                format!("{g} is not a handle from ga_create_handle awaiting ga_allocate"),
+            ),
+            Some(None) => fail(C, format!("handle {g}: call ga_set_data first")),
+            Some(Some(d)) => d,
+        };
+        let w = ints(C, width, dims.len());
+        if let Some(i) = (0..w.len()).find(|&i| w[i] < 0 || w[i] > dims[i]) {
+            fail(
+                C,
+                format!("width({})={} must be 0..{}", i + 1, w[i], dims[i]),
+            );
+        }
+        let c_order: Vec<i64> = w.iter().rev().copied().collect();
+        with_pending(C, g_a, |p| p.width = Some(c_order));
+    })
+}
+
+/// `subroutine nga_set_ghosts(g_a, width)`: as `ga_set_ghosts`.
+#[no_mangle]
+pub extern "C" fn nga_set_ghosts_(g_a: *const FInt, width: *const FInt) {
+    ga_set_ghosts_(g_a, width)
+}
+
+/// `subroutine ga_set_pgroup(g_a, p_handle)`: the array of a handle from
+/// `ga_create_handle` will be made on processor group `p_handle` (this
+/// process must be a member).
+#[no_mangle]
+pub extern "C" fn ga_set_pgroup_(g_a: *const FInt, p_handle: *const FInt) {
+    const C: &str = "ga_set_pgroup";
+    entry(C, || {
+        let h = int(C, p_handle);
+        let grp =
+            i32::try_from(h).unwrap_or_else(|_| fail(C, format!("group handle {h} out of range")));
+        if let Err(e) = core::pgroups::group_nodeid(C, grp) {
+            fail_core(C, e);
+        }
+        with_pending(C, g_a, |p| p.pgroup = Some(grp));
+    })
+}
+
+/// `subroutine nga_set_pgroup(g_a, p_handle)`: as `ga_set_pgroup`.
+#[no_mangle]
+pub extern "C" fn nga_set_pgroup_(g_a: *const FInt, p_handle: *const FInt) {
+    ga_set_pgroup_(g_a, p_handle)
+}
+
+/// `logical nga_create_config(type, ndim, dims, name, chunk, p_handle,
+/// g_a)`: `nga_create` on processor group `p_handle` (collective over its
+/// members).
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn nga_create_config_(
+    datatype: *const FInt,
+    ndim: *const FInt,
+    dims: *const FInt,
+    name: *const c_char,
+    chunk: *const FInt,
+    p_handle: *const FInt,
+    g_a: *mut FInt,
+    namelen: usize,
+) -> FLog {
+    let grp = group_arg("nga_create_config", p_handle);
+    core::pgroups::on_group(grp, || {
+        nga_create_(datatype, ndim, dims, name, chunk, g_a, namelen)
+    })
+}
+
+/// `logical nga_create_irreg_config(type, ndim, dims, name, map, nblock,
+/// p_handle, g_a)`: `nga_create_irreg` on processor group `p_handle`.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn nga_create_irreg_config_(
+    datatype: *const FInt,
+    ndim: *const FInt,
+    dims: *const FInt,
+    name: *const c_char,
+    map: *const FInt,
+    nblock: *const FInt,
+    p_handle: *const FInt,
+    g_a: *mut FInt,
+    namelen: usize,
+) -> FLog {
+    let grp = group_arg("nga_create_irreg_config", p_handle);
+    core::pgroups::on_group(grp, || {
+        nga_create_irreg_(datatype, ndim, dims, name, map, nblock, g_a, namelen)
+    })
+}
+
+/// A processor group handle argument (ends the job when it does not fit).
+pub(crate) fn group_arg(call: &'static str, p: *const FInt) -> i32 {
+    entry(call, || {
+        let h = int(call, p);
+        i32::try_from(h).unwrap_or_else(|_| fail(call, format!("group handle {h} out of range")))
+    })
 }
 
 /// `logical ga_allocate(g_a)`: creates the array described on a handle
@@ -1300,8 +1474,12 @@ fn proc_arg(call: &str, p: *const FInt) -> i32 {
 }
 
 /// Process `iproc`'s block in Fortran terms; lo = 0, hi = −1 in every
-/// dimension when it owns nothing.
+/// dimension when it owns nothing. `iproc` counts in the array's group.
 fn fdistribution(call: &str, a: &Arr, iproc: i32) -> (Vec<i64>, Vec<i64>) {
+    let np = core::array_nprocs(a.h).unwrap_or_else(|e| fail_core(call, e));
+    if iproc >= np {
+        fail(call, format!("process {iproc} is outside 0..{}", np - 1));
+    }
     match core::distribution(a.h, iproc).unwrap_or_else(|e| fail_core(call, e)) {
         Some((lo, hi)) => (to_f(&lo), to_f(&hi)),
         None => (vec![0; a.ndim()], vec![-1; a.ndim()]),
@@ -1523,10 +1701,16 @@ pub extern "C" fn ga_compare_distr_(g_a: *const FInt, g_b: *const FInt) -> FLog 
         if a.dims != b.dims {
             return FALSE;
         }
-        flog((0..core::nnodes()).all(|p| {
-            core::distribution(a.h, p).unwrap_or_else(|e| fail_core(C, e))
-                == core::distribution(b.h, p).unwrap_or_else(|e| fail_core(C, e))
-        }))
+        let np = core::array_nprocs(a.h).unwrap_or_else(|e| fail_core(C, e));
+        let same_group =
+            core::array_group(a.h).ok().map(|x| x.0) == core::array_group(b.h).ok().map(|x| x.0);
+        flog(
+            same_group
+                && (0..np).all(|p| {
+                    core::distribution(a.h, p).unwrap_or_else(|e| fail_core(C, e))
+                        == core::distribution(b.h, p).unwrap_or_else(|e| fail_core(C, e))
+                }),
+        )
     })
 }
 

@@ -19,8 +19,7 @@
 
 use crate::core::{self, Periodic};
 use crate::fapi::{
-    create_framed, entry, fail, fail_core, flog, int, ints, ints_mut, map_len, ndim_arg, out, Arr,
-    FDist, TRUE,
+    create_nd, entry, fail, fail_core, flog, int, ints, ints_mut, out, Arr, NdDist, TRUE,
 };
 use crate::fapi_ptr as ptr;
 use crate::ma_fortran::{FInt, FLog};
@@ -40,23 +39,18 @@ pub extern "C" fn nga_create_ghosts_(
     g_a: *mut FInt,
     namelen: usize,
 ) -> FLog {
-    const C: &str = "nga_create_ghosts";
-    entry(C, || {
-        let n = ndim_arg(C, ndim);
-        let dims = ints(C, dims, n);
-        let width = ints(C, width, n);
-        let chunk = ints(C, chunk, n);
-        let name = ptr::fstring(name, namelen);
-        create_framed(
-            C,
-            int(C, datatype),
-            dims,
-            name,
-            FDist::Chunk(chunk),
-            g_a,
-            width,
-        )
-    })
+    let dist = NdDist::Chunk(chunk);
+    create_nd(
+        "nga_create_ghosts",
+        datatype,
+        ndim,
+        dims,
+        width,
+        name,
+        namelen,
+        dist,
+        g_a,
+    )
 }
 
 /// `logical nga_create_ghosts_irreg(type, ndim, dims, width, name, map,
@@ -73,17 +67,18 @@ pub extern "C" fn nga_create_ghosts_irreg_(
     g_a: *mut FInt,
     namelen: usize,
 ) -> FLog {
-    const C: &str = "nga_create_ghosts_irreg";
-    entry(C, || {
-        let n = ndim_arg(C, ndim);
-        let dims = ints(C, dims, n);
-        let width = ints(C, width, n);
-        let nblock = ints(C, nblock, n);
-        let map = ints(C, map, map_len(C, nblock));
-        let name = ptr::fstring(name, namelen);
-        let dist = FDist::Irregular { map, nblock };
-        create_framed(C, int(C, datatype), dims, name, dist, g_a, width)
-    })
+    let dist = NdDist::Irregular { map, nblock };
+    create_nd(
+        "nga_create_ghosts_irreg",
+        datatype,
+        ndim,
+        dims,
+        width,
+        name,
+        namelen,
+        dist,
+        g_a,
+    )
 }
 
 /// `logical ga_has_ghosts(g_a)`.
@@ -314,100 +309,75 @@ fn periodic(
     })
 }
 
-/// `subroutine nga_periodic_get(g_a, lo, hi, buf, ld)`: `lo`/`hi` may lie
-/// outside the array; each index counts modulo the extent.
-#[no_mangle]
-pub extern "C" fn nga_periodic_get_(
-    g_a: *const FInt,
-    lo: *const FInt,
-    hi: *const FInt,
-    buf: *mut c_void,
-    ld: *const FInt,
-) {
-    let n = std::ptr::null();
-    periodic(
-        "nga_periodic_get",
-        Periodic::Get,
-        g_a,
-        lo,
-        hi,
-        buf,
-        ld,
-        n,
-        false,
-    )
+/// Defines a Fortran subroutine of the periodic family `(g_a, lo, hi,
+/// buf, ld)`; `alpha` marks the accumulate, which takes a scale factor
+/// after `ld`.
+macro_rules! periodic_call {
+    ($doc:literal, $name:ident, $call:literal, $kind:expr, $ghost:expr) => {
+        #[doc = $doc]
+        #[no_mangle]
+        pub extern "C" fn $name(
+            g_a: *const FInt,
+            lo: *const FInt,
+            hi: *const FInt,
+            buf: *mut c_void,
+            ld: *const FInt,
+        ) {
+            let none = std::ptr::null();
+            periodic($call, $kind, g_a, lo, hi, buf, ld, none, $ghost)
+        }
+    };
+    ($doc:literal, $name:ident, $call:literal, $kind:expr, $ghost:expr, alpha) => {
+        #[doc = $doc]
+        #[no_mangle]
+        pub extern "C" fn $name(
+            g_a: *const FInt,
+            lo: *const FInt,
+            hi: *const FInt,
+            buf: *mut c_void,
+            ld: *const FInt,
+            alpha: *const c_void,
+        ) {
+            periodic($call, $kind, g_a, lo, hi, buf, ld, alpha, $ghost)
+        }
+    };
 }
 
-/// `subroutine nga_periodic_put(g_a, lo, hi, buf, ld)`.
-#[no_mangle]
-pub extern "C" fn nga_periodic_put_(
-    g_a: *const FInt,
-    lo: *const FInt,
-    hi: *const FInt,
-    buf: *mut c_void,
-    ld: *const FInt,
-) {
-    let n = std::ptr::null();
-    periodic(
-        "nga_periodic_put",
-        Periodic::Put,
-        g_a,
-        lo,
-        hi,
-        buf,
-        ld,
-        n,
-        false,
-    )
-}
+periodic_call!(
+    "`subroutine nga_periodic_get(g_a, lo, hi, buf, ld)`: `lo`/`hi` may lie \
+     outside the array; each index counts modulo the extent.",
+    nga_periodic_get_,
+    "nga_periodic_get",
+    Periodic::Get,
+    false
+);
 
-/// `subroutine nga_periodic_acc(g_a, lo, hi, buf, ld, alpha)`.
-#[no_mangle]
-pub extern "C" fn nga_periodic_acc_(
-    g_a: *const FInt,
-    lo: *const FInt,
-    hi: *const FInt,
-    buf: *mut c_void,
-    ld: *const FInt,
-    alpha: *const c_void,
-) {
-    periodic(
-        "nga_periodic_acc",
-        Periodic::Acc,
-        g_a,
-        lo,
-        hi,
-        buf,
-        ld,
-        alpha,
-        false,
-    )
-}
+periodic_call!(
+    "`subroutine nga_periodic_put(g_a, lo, hi, buf, ld)`.",
+    nga_periodic_put_,
+    "nga_periodic_put",
+    Periodic::Put,
+    false
+);
 
-/// `subroutine nga_get_ghost_block(g_a, lo, hi, buf, ld)`: from this
-/// process's block and frame when the patch lies inside them, else as
-/// `nga_periodic_get`.
-#[no_mangle]
-pub extern "C" fn nga_get_ghost_block_(
-    g_a: *const FInt,
-    lo: *const FInt,
-    hi: *const FInt,
-    buf: *mut c_void,
-    ld: *const FInt,
-) {
-    let n = std::ptr::null();
-    periodic(
-        "nga_get_ghost_block",
-        Periodic::Get,
-        g_a,
-        lo,
-        hi,
-        buf,
-        ld,
-        n,
-        true,
-    )
-}
+periodic_call!(
+    "`subroutine nga_periodic_acc(g_a, lo, hi, buf, ld, alpha)`.",
+    nga_periodic_acc_,
+    "nga_periodic_acc",
+    Periodic::Acc,
+    false,
+    alpha
+);
+
+periodic_call!(
+    "`subroutine nga_get_ghost_block(g_a, lo, hi, buf, ld)`: from this \
+     process's block and frame when the patch lies inside them, else as \
+     `nga_periodic_get`.",
+    nga_get_ghost_block_,
+    "nga_get_ghost_block",
+    Periodic::Get,
+    true
+);
 
 /// `logical nga_has_ghosts(g_a)`: as `ga_has_ghosts`.
 #[no_mangle]
@@ -429,6 +399,22 @@ pub extern "C" fn nga_update_ghosts_nb_(g_a: *const FInt, nbhandle: *mut FInt) {
     ga_update_ghosts_(g_a);
     entry("nga_update_ghosts_nb", || {
         out("nga_update_ghosts_nb", nbhandle, 0)
+    })
+}
+
+/// `subroutine nga_nbget_ghost_dir(g_a, mask, nbhandle)`: fills the part
+/// of this process's ghost frame in the direction of `mask` (per dimension
+/// −1, 0 or +1, Fortran order) from the owners of the cells; done before
+/// this returns, so `nbhandle` is set for `nga_nbwait` to return at once.
+/// Not collective.
+#[no_mangle]
+pub extern "C" fn nga_nbget_ghost_dir_(g_a: *const FInt, mask: *const FInt, nbhandle: *mut FInt) {
+    const C: &str = "nga_nbget_ghost_dir";
+    entry(C, || {
+        let a = Arr::get(C, g_a);
+        let m: Vec<i64> = ints(C, mask, a.ndim()).iter().rev().copied().collect();
+        core::get_ghost_dir(C, a.h, &m).unwrap_or_else(|e| fail_core(C, e));
+        out(C, nbhandle, 0)
     })
 }
 
@@ -491,9 +477,32 @@ pub extern "C" fn nga_set_ghost_corner_flag_(g_a: *const FInt, flag: *const FLog
     ga_set_ghost_corner_flag_(g_a, flag)
 }
 
+/// `logical nga_create_ghosts_irreg_config(type, ndim, dims, width, name,
+/// map, nblock, p_handle, g_a)`: `nga_create_ghosts_irreg` on processor
+/// group `p_handle` (collective over its members).
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn nga_create_ghosts_irreg_config_(
+    datatype: *const FInt,
+    ndim: *const FInt,
+    dims: *const FInt,
+    width: *const FInt,
+    name: *const c_char,
+    map: *const FInt,
+    nblock: *const FInt,
+    p_handle: *const FInt,
+    g_a: *mut FInt,
+    namelen: usize,
+) -> FLog {
+    let grp = crate::fapi::group_arg("nga_create_ghosts_irreg_config", p_handle);
+    crate::core::pgroups::on_group(grp, || {
+        nga_create_ghosts_irreg_(datatype, ndim, dims, width, name, map, nblock, g_a, namelen)
+    })
+}
+
 /// `logical nga_create_ghosts_config(type, ndim, dims, width, name, chunk,
-/// p_handle, g_a)`: `nga_create_ghosts` on group `p_handle`, which must be
-/// the world group (−1); `.false.` with a message otherwise.
+/// p_handle, g_a)`: `nga_create_ghosts` on processor group `p_handle`
+/// (collective over its members).
 #[no_mangle]
 pub extern "C" fn nga_create_ghosts_config_(
     datatype: *const FInt,
@@ -506,11 +515,8 @@ pub extern "C" fn nga_create_ghosts_config_(
     g_a: *mut FInt,
     namelen: usize,
 ) -> FLog {
-    const C: &str = "nga_create_ghosts_config";
-    let p = entry(C, || int(C, p_handle));
-    if p != -1 {
-        eprintln!("{C}: arrays on processor groups are not supported (group {p}); no array made");
-        return flog(false);
-    }
-    nga_create_ghosts_(datatype, ndim, dims, width, name, chunk, g_a, namelen)
+    let grp = crate::fapi::group_arg("nga_create_ghosts_config", p_handle);
+    crate::core::pgroups::on_group(grp, || {
+        nga_create_ghosts_(datatype, ndim, dims, width, name, chunk, g_a, namelen)
+    })
 }

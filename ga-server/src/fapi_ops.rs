@@ -279,8 +279,8 @@ pub extern "C" fn ga_print_distribution_(g_a: *const FInt) {
     const C: &str = "ga_print_distribution";
     entry(C, || {
         let a = Arr::get(C, g_a);
-        core::sync().unwrap_or_else(|e| fail_core(C, e));
-        if core::nodeid() == 0 {
+        core::sync_array(a.h).unwrap_or_else(|e| fail_core(C, e));
+        if core::array_rank(a.h).unwrap_or_else(|e| fail_core(C, e)) == 0 {
             let fd: Vec<String> = a.dims.iter().rev().map(|d| d.to_string()).collect();
             let mut text = format!(
                 "Array Handle={} Name:'{}' Data Type:{}\nArray Dimensions:{}\n",
@@ -289,7 +289,7 @@ pub extern "C" fn ga_print_distribution_(g_a: *const FInt) {
                 ops::elem::type_name(a.ty),
                 fd.join("x")
             );
-            for p in 0..core::nnodes() {
+            for p in 0..core::array_nprocs(a.h).unwrap_or_else(|e| fail_core(C, e)) {
                 let (lo, hi) = match core::distribution(a.h, p).unwrap_or_else(|e| fail_core(C, e))
                 {
                     Some((lo, hi)) => (to_f(&lo), to_f(&hi)),
@@ -304,7 +304,7 @@ pub extern "C" fn ga_print_distribution_(g_a: *const FInt) {
             let _ = out.write_all(text.as_bytes());
             let _ = out.flush();
         }
-        core::sync().unwrap_or_else(|e| fail_core(C, e));
+        core::sync_array(a.h).unwrap_or_else(|e| fail_core(C, e));
     })
 }
 

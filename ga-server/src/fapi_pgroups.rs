@@ -201,14 +201,14 @@ pub extern "C" fn ga_pgroup_igop_(
     })
 }
 
-/// `integer ga_get_pgroup(g_a)`: −1, the world (every array lives on all
-/// compute ranks).
+/// `integer ga_get_pgroup(g_a)`: the processor group the array lives on
+/// (−1: the world).
 #[no_mangle]
 pub extern "C" fn ga_get_pgroup_(g_a: *const FInt) -> FInt {
     const C: &str = "ga_get_pgroup";
     entry(C, || {
-        Arr::get(C, g_a);
-        i64::from(pgroups::WORLD)
+        let a = Arr::get(C, g_a);
+        i64::from(ok(C, core::array_group(a.h)).0)
     })
 }
 

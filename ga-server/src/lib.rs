@@ -39,6 +39,7 @@ mod sys;
 
 // The Fortran API (`ga_*`/`nga_*`, gfortran conventions) and MA for Fortran.
 pub mod fapi;
+mod fapi_aliases;
 mod fapi_ghosts;
 pub mod fapi_ops;
 mod fapi_pgroups;

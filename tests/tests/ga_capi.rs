@@ -360,3 +360,12 @@ fn ma_stack_and_heap_figures_match_debian_ga() {
         );
     }
 }
+
+/// Array queries and flags (`ga/ga_flags.c`): `GA_Get_dimension`,
+/// `GA_Is_mirrored`, `GA_Uses_proc_grid` and the debug flag, with their
+/// `NGA_` names, print what Debian's GA prints on 1 and 2 ranks (and on 2
+/// through the server path).
+#[test]
+fn array_queries_and_flags_match_debian_ga() {
+    tests::ga_compare::same_as_debian("ga/ga_flags.c", "ga_flags", 10, &[1, 2], 2);
+}

@@ -10,7 +10,7 @@
 //! explicitly: Debian's default blocking differs from ours for some
 //! shapes, e.g. a 12x10 array on 2 ranks and 8x9x10 on 3 or 4.)
 
-use tests::ga_compare::same_as_debian;
+use tests::ga_compare::{assert_tally, build, run, same_as_debian, Ga};
 
 #[test]
 fn c_ghosts_and_periodic_transfers_match_debian_ga() {
@@ -20,4 +20,27 @@ fn c_ghosts_and_periodic_transfers_match_debian_ga() {
 #[test]
 fn fortran_ghosts_and_periodic_transfers_match_debian_ga() {
     same_as_debian("ga_fortran/ghosts.F90", "ghosts", 39, &[1, 2, 3, 4], 3);
+}
+
+/// `NGA_NbGet_ghost_dir` and its 64-bit form (`ga/ga_ghost_dir.c`): for
+/// each side and corner direction every rank blanks its frame, fetches the
+/// part the mask names and checks every frame cell against the periodic
+/// image (the rest must stay blank). On 1 to 4 compute ranks, and on 4
+/// through the server path. Debian's GA cannot run it: its C wrapper adds
+/// 1 to each mask entry and rejects a valid mask ("invalid mask entry").
+#[test]
+fn c_nbget_ghost_dir_fills_one_direction_of_the_frame() {
+    const NAME: &str = "ga_ghost_dir";
+    let exe = build("ga/ga_ghost_dir.c", Ga::Ours);
+    for np in 1..=4u32 {
+        let r = run(&exe, Ga::Ours, np, &[], &[]);
+        assert_tally(&r, NAME, &format!("{NAME} on {np} ranks"), 24 * np);
+    }
+    let r = run(&exe, Ga::Ours, 4, &[], &[("MPBRIDGE_GA_REMOTE", "1")]);
+    assert_tally(
+        &r,
+        NAME,
+        &format!("{NAME} through the server on 4 ranks"),
+        96,
+    );
 }

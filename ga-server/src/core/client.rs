@@ -40,6 +40,34 @@ pub(crate) struct Array {
     /// framed block, and the server sees the framed block shifted by the
     /// widths (so its indices stay non-negative).
     pub width: [i64; MAX_DIM],
+    /// The processor group the array lives on (−1: the world): its handle,
+    /// its members as compute ranks in group order, its communicator and
+    /// this process's rank in it. Block owners count in the group.
+    pub pgroup: i32,
+    pub members: Vec<i32>,
+    pub gcomm: Comm,
+    pub grank: i32,
+}
+
+/// Where a new array lives: a processor group's handle, members (compute
+/// ranks in group order) and communicator.
+#[derive(Clone)]
+pub(crate) struct Placement {
+    pub pgroup: i32,
+    pub members: Vec<i32>,
+    pub comm: Comm,
+}
+
+impl Array {
+    /// The compute rank of block owner `owner` (a rank in the group).
+    pub fn compute_rank(&self, owner: i64) -> usize {
+        self.members[owner as usize] as usize
+    }
+
+    /// Number of processes in the array's group.
+    pub fn nprocs(&self) -> i64 {
+        self.members.len() as i64
+    }
 }
 
 /// Request/reply plumbing to the servers.
@@ -325,19 +353,22 @@ impl Client {
             .ok_or_else(|| GaError::new(call, format!("invalid array handle {g}")))
     }
 
-    fn is_local(&self, owner: i64) -> bool {
-        !self.remote && self.node_of[owner as usize] == self.my_node
+    /// Whether compute rank `rank` shares this process's node (and the
+    /// shared-memory path is on).
+    fn is_local(&self, rank: usize) -> bool {
+        !self.remote && self.node_of[rank] == self.my_node
     }
 
-    fn server_of(&self, call: &'static str, owner: i64) -> GaResult<i32> {
-        let s = self.server[self.node_of[owner as usize] as usize];
+    /// The server of compute rank `rank`'s node.
+    fn server_of(&self, call: &'static str, rank: usize) -> GaResult<i32> {
+        let s = self.server[self.node_of[rank] as usize];
         if s < 0 {
             return Err(GaError::new(call, "no ga-server serves the owner's node"));
         }
         Ok(s)
     }
 
-    /// Creates an array (collective over the compute ranks).
+    /// Creates an array (collective over the members of `place`).
     pub fn create(
         &mut self,
         call: &'static str,
@@ -345,12 +376,14 @@ impl Client {
         dims: &[i64],
         name: &str,
         dist: &Distribution,
+        place: &Placement,
     ) -> GaResult<Handle> {
-        self.create_framed(call, ty, dims, name, dist, &[])
+        self.create_framed(call, ty, dims, name, dist, &[], place)
     }
 
     /// [`Client::create`] with `width[d]` ghost cells on each side of every
     /// block along dimension d (missing entries: 0).
+    #[allow(clippy::too_many_arguments)]
     pub fn create_framed(
         &mut self,
         call: &'static str,
@@ -359,19 +392,19 @@ impl Client {
         name: &str,
         dist: &Distribution,
         width: &[i64],
+        place: &Placement,
     ) -> GaResult<Handle> {
-        // Arrays live on all compute ranks: made by a group's members
-        // alone, the creation would wait for the others forever.
-        let grp = super::pgroups::default_group();
-        if grp != super::pgroups::WORLD {
-            return Err(GaError::new(
+        let members = &place.members;
+        let grank = members.iter().position(|&m| m == self.me).ok_or_else(|| {
+            GaError::new(
                 call,
                 format!(
-                    "arrays on processor groups are not supported: the default group is {grp}; \
-                     set the world group (-1) as default before creating '{name}'"
+                    "process {} is not in processor group {} that '{name}' is made on",
+                    self.me, place.pgroup
                 ),
-            ));
-        }
+            )
+        })? as i32;
+        let gcomm = place.comm;
         let n = dims.len();
         if n == 0 || n > MAX_DIM {
             return Err(GaError::new(
@@ -387,10 +420,19 @@ impl Client {
         }
         let elem = ty.size();
         dist::array_bytes(call, name, dims, elem)?;
-        let grid = Grid::new(call, dims, self.nproc as i64, dist)?;
-        let serial = self.next_serial;
+        let np = members.len();
+        let grid = Grid::new(call, dims, np as i64, dist)?;
+        // The servers know arrays by a job-wide id: the group's first
+        // member numbers its own creations, and its rank keeps groups apart.
+        let mut mine = self.next_serial.to_le_bytes();
         self.next_serial += 1;
-        let np = self.nproc as usize;
+        gcomm
+            .bcast(&mut mine, mpi::Root::Rank(0))
+            .map_err(GaError::backend(call))?;
+        let serial = u32::from_le_bytes(mine)
+            .checked_mul(self.nproc as u32)
+            .and_then(|v| v.checked_add(members[0] as u32))
+            .ok_or_else(|| GaError::new(call, "too many arrays made in this job"))?;
         let mut w = [0i64; MAX_DIM];
         for d in 0..n.min(width.len()) {
             if width[d] < 0 {
@@ -422,7 +464,7 @@ impl Client {
         let mut my_layout = None;
         for node in 0..self.server.len() as u32 {
             let owners: Vec<(i32, Option<Bounds>)> = (0..np)
-                .filter(|&p| self.node_of[p] == node)
+                .filter(|&p| self.node_of[members[p] as usize] == node)
                 .map(|p| (p as i32, blocks[p]))
                 .collect();
             if owners.is_empty() {
@@ -452,7 +494,7 @@ impl Client {
             my_layout.ok_or_else(|| GaError::new(call, "internal: no layout for this node"))?;
         let my_server = self.server[self.my_node as usize];
         let mut status = [0u8; 256];
-        if leader == self.me {
+        if leader == grank {
             let mut req = Req::new(Op::Create);
             req.ty = ty.wire();
             req.ndim = n as u8;
@@ -469,14 +511,11 @@ impl Client {
             status[0] = code;
             status[1..1 + k].copy_from_slice(&m[..k]);
         }
-        let all = self
-            .comm
-            .allgather(&status)
-            .map_err(GaError::backend(call))?;
+        let all = gcomm.allgather(&status).map_err(GaError::backend(call))?;
         if let Some(bad) = all.chunks(256).find(|s| s[0] != 0) {
             let end = bad[1..].iter().position(|&b| b == 0).unwrap_or(255);
             let msg = String::from_utf8_lossy(&bad[1..1 + end]).into_owned();
-            if leader == self.me && status[0] == 0 {
+            if leader == grank && status[0] == 0 {
                 let mut req = Req::new(Op::Destroy);
                 req.array = serial;
                 let _ = self.link.rpc(call, my_server, &req, &[]);
@@ -488,14 +527,14 @@ impl Client {
         let seg_name = String::from_utf8_lossy(&from_leader[1..1 + end]).into_owned();
         let seg = sys::shm_open_map(&seg_name, layout.total as usize);
         let ok = [seg.is_ok() as u8];
-        let oks = self.comm.allgather(&ok).map_err(GaError::backend(call))?;
-        if leader == self.me {
+        let oks = gcomm.allgather(&ok).map_err(GaError::backend(call))?;
+        if leader == grank {
             sys::shm_unlink(&seg_name);
         }
         let seg = match seg {
             Ok(s) if oks.iter().all(|&b| b == 1) => s,
             other => {
-                if leader == self.me {
+                if leader == grank {
                     let mut req = Req::new(Op::Destroy);
                     req.array = serial;
                     let _ = self.link.rpc(call, my_server, &req, &[]);
@@ -522,6 +561,10 @@ impl Client {
             blo,
             bstr,
             width: w,
+            pgroup: place.pgroup,
+            members: members.clone(),
+            gcomm,
+            grank,
         };
         let slot = match self.arrays.iter().position(|x| x.is_none()) {
             Some(i) => {
@@ -536,15 +579,25 @@ impl Client {
         Ok(slot as i32 - GA_OFFSET)
     }
 
-    /// Destroys an array (collective).
-    pub fn destroy(&mut self, call: &'static str, g: Handle) -> GaResult<()> {
+    /// Destroys an array (collective over its group; `barrier` false when
+    /// the caller has synchronised already, as `GA_Terminate` has).
+    pub fn destroy(&mut self, call: &'static str, g: Handle, barrier: bool) -> GaResult<()> {
         let i = self.index(call, g)?;
         std::sync::atomic::fence(Ordering::SeqCst);
-        self.comm.barrier().map_err(GaError::backend(call))?;
-        let a = self.arrays[i].take();
-        let serial = a.as_ref().map(|a| a.serial).unwrap_or(0);
-        drop(a);
-        let leader = self.node_of.iter().position(|&n| n == self.my_node) == Some(self.me as usize);
+        let Some(a) = self.arrays[i].as_ref() else {
+            return Err(GaError::new(call, format!("invalid array handle {g}")));
+        };
+        if barrier {
+            a.gcomm.barrier().map_err(GaError::backend(call))?;
+        }
+        // The group's first member on this node asks the server.
+        let leader = a
+            .members
+            .iter()
+            .position(|&m| self.node_of[m as usize] == self.my_node)
+            == Some(a.grank as usize);
+        let serial = a.serial;
+        self.arrays[i] = None;
         if leader {
             let mut req = Req::new(Op::Destroy);
             req.array = serial;
@@ -650,6 +703,7 @@ impl Client {
         let server = &self.server;
         a.grid.parts(lo, hi, |owner, plo, phi| -> GaResult<()> {
             let o = owner as usize;
+            let node = node_of[a.compute_rank(owner)];
             let mut count = [0usize; MAX_DIM];
             let mut uoff = 0usize;
             for d in 0..n {
@@ -657,7 +711,7 @@ impl Client {
                 uoff += (plo[d] - lo[d]) as usize * ustr[d];
             }
             let count = &count[..n];
-            if !remote && node_of[o] == my_node {
+            if !remote && node == my_node {
                 let bstr = &a.bstr[o][..n];
                 let mut boff = a.off[o] / elem;
                 for d in 0..n {
@@ -699,7 +753,7 @@ impl Client {
                     }
                 };
             }
-            let s = server[node_of[o] as usize];
+            let s = server[node as usize];
             if s < 0 {
                 return Err(GaError::new(call, "no ga-server serves the owner's node"));
             }
@@ -805,7 +859,8 @@ impl Client {
         let n = a.grid.ndim();
         let owner = a.grid.owner(subs);
         let o = owner as usize;
-        if self.is_local(owner) {
+        let rank = a.compute_rank(owner);
+        if self.is_local(rank) {
             let mut boff = a.off[o] / a.elem;
             for d in 0..n {
                 boff += (subs[d] - a.blo[o][d]) as usize * a.bstr[o][d];
@@ -821,7 +876,7 @@ impl Client {
                     .fetch_add(inc, Ordering::AcqRel))
             };
         }
-        let s = self.server_of(CALL, owner)?;
+        let s = self.server_of(CALL, rank)?;
         let mut req = Req::new(Op::ReadInc);
         req.ty = a.ty.wire();
         req.ndim = n as u8;

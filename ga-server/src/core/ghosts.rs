@@ -44,7 +44,10 @@ pub fn create_ghosts(
             format!("width needs {} entries", dims.len()),
         ));
     }
-    client::with(call, |c| c.create_framed(call, ty, dims, name, dist, width))
+    let place = super::placement(call)?;
+    client::with(call, |c| {
+        c.create_framed(call, ty, dims, name, dist, width, &place)
+    })
 }
 
 /// The ghost widths of `g` (all 0 for an array without ghost cells).
@@ -64,7 +67,7 @@ pub fn access_ghosts(call: &'static str, g: Handle) -> GaResult<Option<FramedBlo
     client::with(call, |c| {
         let a = c.array(call, g)?;
         let n = a.grid.ndim();
-        let me = c.me as usize;
+        let me = a.grank as usize;
         Ok(a.grid.block_of(me as i64).map(|(lo, hi)| {
             let ext: Vec<i64> = (0..n).map(|d| hi[d] - lo[d] + 1 + 2 * a.width[d]).collect();
             (
@@ -80,7 +83,7 @@ pub fn access_ghosts(call: &'static str, g: Handle) -> GaResult<Option<FramedBlo
 /// (collective: all ranks call it; synchronises before and after).
 pub fn update_ghosts(call: &'static str, g: Handle) -> GaResult<()> {
     client::with(call, |c| {
-        barrier(call, c)?;
+        barrier(call, c, g)?;
         let n = c.array(call, g)?.grid.ndim();
         let total = 3usize.pow(n as u32);
         for code in 0..total {
@@ -90,7 +93,38 @@ pub fn update_ghosts(call: &'static str, g: Handle) -> GaResult<()> {
             }
             c.fill_frame(call, g, &mask[..n])?;
         }
-        barrier(call, c)
+        barrier(call, c, g)
+    })
+}
+
+/// Fills the part of this process's ghost frame that `mask` names (per
+/// dimension in C order: −1 the low side, 0 the block's own range, +1 the
+/// high side) from the owners, as `NGA_NbGet_ghost_dir` does; not
+/// collective and no synchronisation (the caller fences). An all-zero mask
+/// fills nothing.
+pub fn get_ghost_dir(call: &'static str, g: Handle, mask: &[i64]) -> GaResult<()> {
+    client::with(call, |c| {
+        let n = c.array(call, g)?.grid.ndim();
+        if mask.len() != n {
+            return Err(GaError::new(
+                call,
+                format!(
+                    "mask has {} entries for a {n}-dimensional array",
+                    mask.len()
+                ),
+            ));
+        }
+        if let Some(d) = mask.iter().position(|m| !(-1..=1).contains(m)) {
+            return Err(GaError::new(
+                call,
+                format!("mask[{d}] = {} must be -1, 0 or 1", mask[d]),
+            ));
+        }
+        if mask.iter().all(|&m| m == 0) {
+            return Ok(());
+        }
+        let m: Vec<i8> = mask.iter().map(|&x| x as i8).collect();
+        c.fill_frame(call, g, &m)
     })
 }
 
@@ -118,7 +152,7 @@ pub fn update_ghost_dir(
                 format!("direction {dir} (must be -1 or 1)"),
             ));
         }
-        barrier(call, c)?;
+        barrier(call, c, g)?;
         let total = if corners { 3usize.pow(n as u32) } else { 1 };
         for code in 0..total {
             let mut mask = if corners {
@@ -132,7 +166,7 @@ pub fn update_ghost_dir(
             mask[dim] = dir as i8;
             c.fill_frame(call, g, &mask[..n])?;
         }
-        barrier(call, c)
+        barrier(call, c, g)
     })
 }
 
@@ -149,7 +183,7 @@ pub fn get_ghost_block(
     client::with(call, |c| {
         let a = c.array(call, g)?;
         let n = a.grid.ndim();
-        let me = c.me as usize;
+        let me = a.grank as usize;
         let ustr = user_strides(call, lo, hi, ld, n)?;
         if let Some((blo, bhi)) = a.grid.block_of(me as i64) {
             let inside = (0..n).all(|d| {
@@ -223,9 +257,11 @@ pub fn periodic_len(
     })
 }
 
-fn barrier(call: &'static str, c: &Client) -> GaResult<()> {
+/// A barrier of the group `g` lives on, with memory fences around it.
+fn barrier(call: &'static str, c: &Client, g: Handle) -> GaResult<()> {
+    let comm = c.array(call, g)?.gcomm;
     std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
-    c.comm.barrier().map_err(GaError::backend(call))?;
+    comm.barrier().map_err(GaError::backend(call))?;
     std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
     Ok(())
 }
@@ -345,7 +381,7 @@ impl Client {
     /// high side) with its periodic image.
     fn fill_frame(&mut self, call: &'static str, g: Handle, mask: &[i8]) -> GaResult<()> {
         let i = self.index(call, g)?;
-        let me = self.me as usize;
+        let me = self.arrays[i].as_ref().map_or(0, |a| a.grank as usize);
         let (n, elem, w, blo, bhi) = {
             let a = self.arrays[i]
                 .as_ref()
@@ -431,10 +467,10 @@ impl Client {
         if self.remote {
             return Ok(false);
         }
-        let me = self.me as usize;
         let a = self.arrays[i]
             .as_ref()
             .ok_or_else(|| GaError::new(call, "invalid array handle"))?;
+        let me = a.grank as usize;
         let n = lo.len();
         let pieces: Vec<Vec<(i64, i64, i64)>> =
             (0..n).map(|d| wrap(lo[d], hi[d], a.grid.dims[d])).collect();
@@ -442,7 +478,7 @@ impl Client {
         let mut all_here = true;
         each_piece(&pieces, |plo, phi, _| {
             a.grid.parts(plo, phi, |owner, _, _| -> GaResult<()> {
-                all_here &= self.node_of[owner as usize] == self.my_node;
+                all_here &= self.node_of[a.compute_rank(owner)] == self.my_node;
                 Ok(())
             })
         })?;

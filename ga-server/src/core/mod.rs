@@ -15,8 +15,8 @@ mod strided;
 mod types;
 
 pub use ghosts::{
-    access_ghosts, create_ghosts, get_ghost_block, ghost_widths, periodic, periodic_len,
-    update_ghost_dir, update_ghosts, Periodic,
+    access_ghosts, create_ghosts, get_ghost_block, get_ghost_dir, ghost_widths, periodic,
+    periodic_len, update_ghost_dir, update_ghosts, Periodic,
 };
 pub use gops::Num as GopNum;
 pub use strided::{strided, strided_len, Strided};
@@ -100,7 +100,7 @@ pub fn terminate() -> GaResult<()> {
         c.comm.barrier().map_err(GaError::backend("GA_Terminate"))?;
         for i in 0..c.arrays.len() {
             if c.arrays[i].is_some() {
-                c.destroy("GA_Terminate", i as i32 - 1000)?;
+                c.destroy("GA_Terminate", i as i32 - 1000, false)?;
             }
         }
         c.ga_active = false;
@@ -159,7 +159,23 @@ pub fn abort(msg: &str, code: i32) -> ! {
     shim_core::mpi::abort(Comm::world(), if code == 0 { 1 } else { code })
 }
 
-/// Creates an array for `call` (collective).
+/// Where an array made now lives: the group [`pgroups::creation_group`]
+/// names (looked up before the client is taken: the world group's lookup
+/// asks the client).
+pub(crate) fn placement(call: &'static str) -> GaResult<client::Placement> {
+    let pgroup = pgroups::creation_group();
+    if pgroup == pgroups::MIRROR {
+        return Err(GaError::new(call, "mirrored arrays are not supported"));
+    }
+    let (members, comm) = pgroups::group(call, pgroup)?;
+    Ok(client::Placement {
+        pgroup,
+        members,
+        comm,
+    })
+}
+
+/// Creates an array for `call` (collective over the group it is made on).
 pub fn create(
     call: &'static str,
     ty: ElemType,
@@ -167,7 +183,8 @@ pub fn create(
     name: &str,
     dist: &Distribution,
 ) -> GaResult<Handle> {
-    client::with(call, |c| c.create(call, ty, dims, name, dist))
+    let place = placement(call)?;
+    client::with(call, |c| c.create(call, ty, dims, name, dist, &place))
 }
 
 /// Checks that an array of `dims` elements of `ty` has a byte size this
@@ -182,13 +199,18 @@ pub fn duplicate(g: Handle, name: &str) -> GaResult<Handle> {
     client::with(CALL, |c| {
         let a = c.array(CALL, g)?;
         let (ty, dims, dist, w) = (a.ty, a.grid.dims.clone(), a.dist.clone(), a.width);
-        c.create_framed(CALL, ty, &dims, name, &dist, &w)
+        let place = client::Placement {
+            pgroup: a.pgroup,
+            members: a.members.clone(),
+            comm: a.gcomm,
+        };
+        c.create_framed(CALL, ty, &dims, name, &dist, &w, &place)
     })
 }
 
 /// Destroys an array (collective).
 pub fn destroy(g: Handle) -> GaResult<()> {
-    client::with("GA_Destroy", |c| c.destroy("GA_Destroy", g))
+    client::with("GA_Destroy", |c| c.destroy("GA_Destroy", g, true))
 }
 
 /// Whether `g` names a live array.
@@ -213,15 +235,56 @@ pub fn name(g: Handle) -> GaResult<String> {
     client::with(CALL, |c| c.array(CALL, g).map(|a| a.name.clone()))
 }
 
-/// The block compute rank `proc_` owns (lo, hi), `None` if it owns nothing.
+/// The processor group `g` lives on, this process's rank in it and its
+/// size.
+pub fn array_group(g: Handle) -> GaResult<(i32, i32, i32)> {
+    const CALL: &str = "GA_Get_pgroup";
+    client::with(CALL, |c| {
+        let a = c.array(CALL, g)?;
+        Ok((a.pgroup, a.grank, a.members.len() as i32))
+    })
+}
+
+/// This process's rank in the group of `g` (block owners count in it).
+pub fn array_rank(g: Handle) -> GaResult<i32> {
+    array_group(g).map(|(_, r, _)| r)
+}
+
+/// Number of processes in the group of `g`.
+pub fn array_nprocs(g: Handle) -> GaResult<i32> {
+    array_group(g).map(|(_, _, n)| n)
+}
+
+/// Completes every operation, then a barrier of the group `g` lives on.
+pub fn sync_array(g: Handle) -> GaResult<()> {
+    const CALL: &str = "GA_Sync";
+    client::with(CALL, |c| {
+        let comm = c.array(CALL, g)?.gcomm;
+        std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
+        comm.barrier().map_err(GaError::backend(CALL))?;
+        std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
+        Ok(())
+    })
+}
+
+/// Sums `x` element-wise over the group `g` lives on.
+pub fn sum_on_array<T: GopNum>(call: &'static str, g: Handle, x: &mut [T]) -> GaResult<()> {
+    let comm = client::with(call, |c| Ok(c.array(call, g)?.gcomm))?;
+    shim_core::collective::Group::of(comm)
+        .allreduce_elems(x, shim_core::collective::ReduceOp::Sum)
+        .map_err(GaError::backend(call))
+}
+
+/// The block process `proc_` (a rank in the array's group) owns (lo, hi),
+/// `None` if it owns nothing.
 pub fn distribution(g: Handle, proc_: i32) -> GaResult<Option<(Vec<i64>, Vec<i64>)>> {
     const CALL: &str = "NGA_Distribution";
     client::with(CALL, |c| {
         let a = c.array(CALL, g)?;
-        if proc_ < 0 || proc_ >= c.nproc {
+        if proc_ < 0 || proc_ as i64 >= a.nprocs() {
             return Err(GaError::new(
                 CALL,
-                format!("process {proc_} out of range 0..{}", c.nproc),
+                format!("process {proc_} out of range 0..{}", a.nprocs()),
             ));
         }
         let n = a.grid.ndim();
@@ -391,11 +454,11 @@ pub fn access(g: Handle) -> GaResult<Option<LocalBlock>> {
     const CALL: &str = "NGA_Access";
     client::with(CALL, |c| {
         let a = c.array(CALL, g)?;
-        let me = c.me as i64;
+        let me = a.grank as i64;
         let n = a.grid.ndim();
         Ok(a.grid.block_of(me).map(|(lo, hi)| {
             // The first element of the block proper (inside any ghost frame).
-            let o = c.me as usize;
+            let o = a.grank as usize;
             let skip: usize = (0..n).map(|d| a.width[d] as usize * a.bstr[o][d]).sum();
             let p = crate::ptr::address(&a.seg, a.off[o] + skip * a.elem);
             let ld: Vec<i64> = (1..n).map(|d| hi[d] - lo[d] + 1 + 2 * a.width[d]).collect();

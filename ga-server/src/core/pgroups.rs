@@ -11,8 +11,9 @@
 //! list given to `GA_Pgroup_create`; each member holds an MPI
 //! communicator of the group, split from its parent's.
 //!
-//! Arrays are not yet placed on groups: every array lives on all compute
-//! ranks whatever the default group.
+//! An array lives on the group it is created on: the default group, or
+//! the group named by `NGA_Create_config`/`GA_Set_pgroup` (see
+//! [`on_group`]); its members alone create, use and destroy it.
 
 use super::types::{GaError, GaResult};
 use super::{gops, nnodes, nodeid};
@@ -55,7 +56,7 @@ fn with_table<R>(f: impl FnOnce(&mut Table) -> R) -> R {
 }
 
 /// Members and communicator of group `h` as this process sees it.
-fn group(call: &'static str, h: i32) -> GaResult<(Vec<i32>, MpiComm)> {
+pub(crate) fn group(call: &'static str, h: i32) -> GaResult<(Vec<i32>, MpiComm)> {
     if h == WORLD {
         let comm =
             shim_core::roles::compute_comm().map_err(|e| GaError::new(call, e.to_string()))?;
@@ -252,6 +253,30 @@ pub fn set_default(call: &'static str, grp: i32) -> GaResult<()> {
 /// `GA_Pgroup_get_default`.
 pub fn default_group() -> i32 {
     with_table(|t| t.default)
+}
+
+/// The group named for the creation under way (by [`on_group`]).
+static CREATION: Mutex<Option<i32>> = Mutex::new(None);
+
+/// Runs `f` (an array creation) with arrays made on group `grp` instead of
+/// the default group.
+pub fn on_group<R>(grp: i32, f: impl FnOnce() -> R) -> R {
+    let old = CREATION
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .replace(grp);
+    let r = f();
+    *CREATION.lock().unwrap_or_else(|e| e.into_inner()) = old;
+    r
+}
+
+/// The group a new array is made on: the one [`on_group`] names, else the
+/// default group.
+pub fn creation_group() -> i32 {
+    CREATION
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .unwrap_or_else(default_group)
 }
 
 /// `GA_Pgroup_nodeid`: this process's rank in `grp`.

@@ -8,8 +8,9 @@ use super::elem::{decode, encode, scalar, with_num, Num};
 use super::patch::{check_patch, full, get_rect, inquire, own_part, put_rect, relabel, PatchMap};
 use crate::core::{self, fmt_patch, ElemType, GaError, GaResult, Handle};
 
-fn sync(call: &'static str) -> GaResult<()> {
-    core::sync().map_err(|e| relabel(call, e))
+/// `GA_Sync` over the group array `g` lives on (all ranks for the world).
+fn sync(call: &'static str, g: Handle) -> GaResult<()> {
+    core::sync_array(g).map_err(|e| relabel(call, e))
 }
 
 /// Sets every element of the patch to `val` (bytes of one element).
@@ -25,13 +26,13 @@ pub fn fill_patch(
     if val.len() < es {
         return Err(GaError::new(call, "the value is missing (NULL)"));
     }
-    sync(call)?;
+    sync(call, g)?;
     if let Some((rlo, rhi)) = own_part(call, g, lo, hi)? {
         let n = super::patch::count(&super::patch::shape(&rlo, &rhi));
         let buf: Vec<u8> = val[..es].iter().copied().cycle().take(n * es).collect();
         put_rect(call, g, &rlo, &rhi, &buf)?;
     }
-    sync(call)
+    sync(call, g)
 }
 
 /// Sets every element of the patch to zero.
@@ -51,13 +52,13 @@ pub fn scale_patch(
     let (ty, _) = check_patch(call, g, lo, hi)?;
     with_num!(ty, call, |T| {
         let a: T = scalar(call, "alpha", alpha)?;
-        sync(call)?;
+        sync(call, g)?;
         if let Some((rlo, rhi)) = own_part(call, g, lo, hi)? {
             let v: Vec<T> = decode(&get_rect(call, g, T::SIZE, &rlo, &rhi)?);
             let out: Vec<T> = v.into_iter().map(|x| x.mul(a)).collect();
             put_rect(call, g, &rlo, &rhi, &encode(&out))?;
         }
-        sync(call)
+        sync(call, g)
     })
 }
 
@@ -94,19 +95,19 @@ pub fn copy_patch(
     let (tb, _) = check_patch(call, b, blo, bhi)?;
     same_type(call, (a, ta), (b, tb))?;
     let map = PatchMap::new(call, (alo, ahi), (blo, bhi), trans)?;
-    sync(call)?;
+    sync(call, b)?;
     let mut staged = None;
     if let Some((rlo, rhi)) = own_part(call, b, blo, bhi)? {
         staged = Some((map.fetch(call, a, ta.size(), &rlo, &rhi)?, rlo, rhi));
     }
     if a == b {
         // Everyone has read before anyone writes.
-        sync(call)?;
+        sync(call, b)?;
     }
     if let Some((buf, rlo, rhi)) = staged {
         put_rect(call, b, &rlo, &rhi, &buf)?;
     }
-    sync(call)
+    sync(call, b)
 }
 
 /// `c = alpha·a + beta·b` on patches of the same number of elements.
@@ -135,7 +136,7 @@ pub fn add_patch(
     with_num!(tc, call, |T| {
         let al: T = scalar(call, "alpha", alpha)?;
         let be: T = scalar(call, "beta", beta)?;
-        sync(call)?;
+        sync(call, c)?;
         let mut staged = None;
         if let Some((rlo, rhi)) = own_part(call, c, clo, chi)? {
             let va: Vec<T> = decode(&ma.fetch(call, a, T::SIZE, &rlo, &rhi)?);
@@ -148,25 +149,25 @@ pub fn add_patch(
             staged = Some((encode(&out), rlo, rhi));
         }
         if c == a || c == b {
-            sync(call)?;
+            sync(call, c)?;
         }
         if let Some((buf, rlo, rhi)) = staged {
             put_rect(call, c, &rlo, &rhi, &buf)?;
         }
-        sync(call)
+        sync(call, c)
     })
 }
 
-/// Sum over a collective of typed partial sums.
-fn reduce<T: Num>(call: &'static str, local: T) -> GaResult<T> {
+/// Sum of typed partial sums over the group array `g` lives on.
+fn reduce<T: Num>(call: &'static str, g: Handle, local: T) -> GaResult<T> {
     if T::INTEGER {
         let mut x = [local.to_i64()];
-        core::gop_i64(&mut x, "+").map_err(|e| relabel(call, e))?;
+        core::sum_on_array(call, g, &mut x).map_err(|e| relabel(call, e))?;
         Ok(T::from_i64(x[0]))
     } else {
         let (re, im) = local.parts();
         let mut x = [re, im];
-        core::gop_f64(&mut x, "+").map_err(|e| relabel(call, e))?;
+        core::sum_on_array(call, g, &mut x).map_err(|e| relabel(call, e))?;
         Ok(T::from_parts(x[0], x[1]))
     }
 }
@@ -190,7 +191,7 @@ pub fn dot_patch(
     same_type(call, (a, tya), (b, tyb))?;
     let map = PatchMap::new(call, (blo, bhi), (alo, ahi), ta != tb)?;
     with_num!(tya, call, |T| {
-        sync(call)?;
+        sync(call, a)?;
         let mut sum = T::default();
         if let Some((rlo, rhi)) = own_part(call, a, alo, ahi)? {
             let va: Vec<T> = decode(&get_rect(call, a, T::SIZE, &rlo, &rhi)?);
@@ -199,7 +200,7 @@ pub fn dot_patch(
                 sum = sum.add(x.mul(*y));
             }
         }
-        let total = reduce(call, sum)?;
+        let total = reduce(call, a, sum)?;
         Ok(encode(&[total]))
     })
 }
@@ -249,7 +250,7 @@ pub fn copy(call: &'static str, a: Handle, b: Handle) -> GaResult<()> {
     let dims = same_shape(call, a, b)?;
     let (lo, hi) = full(&dims);
     if a == b {
-        return sync(call);
+        return sync(call, b);
     }
     copy_patch(call, false, a, &lo, &hi, b, &lo, &hi)
 }
@@ -323,7 +324,7 @@ pub fn symmetrize(call: &'static str, g: Handle) -> GaResult<()> {
     let (lo, hi) = full(&dims);
     let map = PatchMap::new(call, (&lo, &hi), (&lo, &hi), true)?;
     with_num!(ty, call, |T| {
-        sync(call)?;
+        sync(call, g)?;
         let mut staged = None;
         if let Some((rlo, rhi)) = own_part(call, g, &lo, &hi)? {
             let v: Vec<T> = decode(&get_rect(call, g, T::SIZE, &rlo, &rhi)?);
@@ -335,10 +336,10 @@ pub fn symmetrize(call: &'static str, g: Handle) -> GaResult<()> {
                 .collect();
             staged = Some((encode(&out), rlo, rhi));
         }
-        sync(call)?;
+        sync(call, g)?;
         if let Some((buf, rlo, rhi)) = staged {
             put_rect(call, g, &rlo, &rhi, &buf)?;
         }
-        sync(call)
+        sync(call, g)
     })
 }

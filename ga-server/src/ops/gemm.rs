@@ -322,7 +322,7 @@ fn product<T: Gemm>(
     let al: T = scalar(call, "alpha", alpha)?;
     let be: T = scalar(call, "beta", beta)?;
     let (alo, ahi, blo, bhi, clo) = (g.alo, g.ahi, g.blo, g.bhi, g.clo);
-    core::sync().map_err(|e| relabel(call, e))?;
+    core::sync_array(c).map_err(|e| relabel(call, e))?;
     let mut staged = None;
     if let Some((rlo, rhi)) = own_part(call, c, clo, g.chi)? {
         let (i0, i1) = (rlo[0] - clo[0], rhi[0] - clo[0]);
@@ -403,11 +403,11 @@ fn product<T: Gemm>(
         staged = Some((encode(&vc), rlo, rhi));
     }
     // Everyone has read A, B and C before anyone writes C.
-    core::sync().map_err(|e| relabel(call, e))?;
+    core::sync_array(c).map_err(|e| relabel(call, e))?;
     if let Some((buf, rlo, rhi)) = staged {
         put_rect(call, c, &rlo, &rhi, &buf)?;
     }
-    core::sync().map_err(|e| relabel(call, e))
+    core::sync_array(c).map_err(|e| relabel(call, e))
 }
 
 /// GA_Dgemm and its siblings: `C[0:m-1,0:n-1] = alpha·op(A)·op(B) +

@@ -13,12 +13,14 @@ static LIMIT: Mutex<Option<usize>> = Mutex::new(None);
 
 /// Bytes of the blocks of every live array this process owns.
 pub fn in_use() -> usize {
-    let me = core::nodeid();
     let mut bytes = 0usize;
     for g in -1000..-1000 + 32768 {
         if !core::valid(g) {
             continue;
         }
+        let Ok(me) = core::array_rank(g) else {
+            continue;
+        };
         let (Ok((ty, _)), Ok(Some((lo, hi)))) = (core::inquire(g), core::distribution(g, me))
         else {
             continue;

@@ -122,7 +122,8 @@ pub fn own_part(
     lo: &[i64],
     hi: &[i64],
 ) -> GaResult<Option<(Vec<i64>, Vec<i64>)>> {
-    let mine = core::distribution(g, core::nodeid()).map_err(|e| relabel(call, e))?;
+    let me = core::array_rank(g).map_err(|e| relabel(call, e))?;
+    let mine = core::distribution(g, me).map_err(|e| relabel(call, e))?;
     Ok(mine.and_then(|(blo, bhi)| intersect(&blo, &bhi, lo, hi)))
 }
 

@@ -262,13 +262,13 @@ pub fn print_patch(
 ) -> GaResult<()> {
     let (t, _) = inquire(call, g)?;
     check_patch(call, g, lo, hi)?;
-    core::sync().map_err(|e| relabel(call, e))?;
-    if core::nodeid() == 0 {
+    core::sync_array(g).map_err(|e| relabel(call, e))?;
+    if core::array_rank(g).map_err(|e| relabel(call, e))? == 0 {
         let data = get_rect(call, g, t.size(), lo, hi)?;
         let name = core::name(g).map_err(|e| relabel(call, e))?;
         emit(&render_patch(g, &name, t, lo, hi, &data, pretty));
     }
-    core::sync().map_err(|e| relabel(call, e))
+    core::sync_array(g).map_err(|e| relabel(call, e))
 }
 
 /// The lo/hi GA reports for a process that owns nothing: -1 and -2.
@@ -279,8 +279,8 @@ fn block_of(g: Handle, p: i32, ndim: usize) -> GaResult<(Vec<i64>, Vec<i64>)> {
 /// `GA_Print_distribution`: process 0 prints who owns which block.
 pub fn print_distribution(call: &'static str, g: Handle) -> GaResult<()> {
     let (t, dims) = inquire(call, g)?;
-    core::sync().map_err(|e| relabel(call, e))?;
-    if core::nodeid() == 0 {
+    core::sync_array(g).map_err(|e| relabel(call, e))?;
+    if core::array_rank(g).map_err(|e| relabel(call, e))? == 0 {
         let name = core::name(g).map_err(|e| relabel(call, e))?;
         let ds: Vec<String> = dims.iter().map(|d| d.to_string()).collect();
         let mut out = format!(
@@ -288,7 +288,7 @@ pub fn print_distribution(call: &'static str, g: Handle) -> GaResult<()> {
             type_name(t),
             ds.join("x")
         );
-        for p in 0..core::nnodes() {
+        for p in 0..core::array_nprocs(g).map_err(|e| relabel(call, e))? {
             let (lo, hi) = block_of(g, p, dims.len()).map_err(|e| relabel(call, e))?;
             let _ = writeln!(
                 out,
@@ -298,7 +298,7 @@ pub fn print_distribution(call: &'static str, g: Handle) -> GaResult<()> {
         }
         emit(&out);
     }
-    core::sync().map_err(|e| relabel(call, e))
+    core::sync_array(g).map_err(|e| relabel(call, e))
 }
 
 /// The type names GA's summary uses.
@@ -344,7 +344,7 @@ pub fn summarize(call: &'static str, verbose: bool) -> GaResult<()> {
                 fd.join(",")
             );
             if verbose {
-                for p in 0..core::nnodes() {
+                for p in 0..core::array_nprocs(g).unwrap_or(0) {
                     if let Some((lo, hi)) =
                         core::distribution(g, p).map_err(|e| relabel(call, e))?
                     {
@@ -370,7 +370,10 @@ pub fn same_distribution(call: &'static str, a: Handle, b: Handle) -> GaResult<b
     if da != db {
         return Ok(false);
     }
-    for p in 0..core::nnodes() {
+    if core::array_group(a).map(|(grp, _, _)| grp) != core::array_group(b).map(|(grp, _, _)| grp) {
+        return Ok(false);
+    }
+    for p in 0..core::array_nprocs(a).map_err(|e| relabel(call, e))? {
         let x = core::distribution(a, p).map_err(|e| relabel(call, e))?;
         let y = core::distribution(b, p).map_err(|e| relabel(call, e))?;
         if x != y {

@@ -21,22 +21,6 @@ int main(int argc, char **argv) {
     GA_Initialize();
     int me = GA_Nodeid(), np = GA_Nnodes();
     tally_who = me;
-    if (argc > 1 && strcmp(argv[1], "group-array") == 0) {
-        /* An array on a group (not supported here): the creation calls
-         * must return 0 rather than wait for the other ranks. */
-        int half = GA_Pgroup_split(GA_Pgroup_get_world(), 2);
-        int dims[1] = {10};
-        int a = NGA_Create_config(C_DBL, 1, dims, "on-group", NULL, half);
-        GA_Pgroup_set_default(half);
-        int b = NGA_Create(C_DBL, 1, dims, "on-default", NULL);
-        GA_Pgroup_set_default(GA_Pgroup_get_world());
-        int c = NGA_Create(C_DBL, 1, dims, "on-world", NULL);
-        printf("rank %d: group arrays %d %d, world array %s\n", me, a, b, c != 0 ? "made" : "not made");
-        GA_Destroy(c);
-        GA_Terminate();
-        MPI_Finalize();
-        return 0;
-    }
     long v[8][NV];
     memset(v, 0, sizeof v);
     long *mine = v[me];
