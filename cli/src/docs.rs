@@ -148,7 +148,7 @@ mod tests {
             CompletionShell::Fish,
         ] {
             let text = script(shell);
-            for sub in ["run", "doctor", "ensemble", "completions", "man"] {
+            for sub in ["run", "doctor", "ensemble", "trace", "completions", "man"] {
                 assert!(text.contains(sub), "{shell:?} script lacks {sub}");
             }
             assert!(text.contains("ga-servers"), "{shell:?}");

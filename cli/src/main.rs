@@ -19,6 +19,7 @@ mod libdir;
 mod local_net;
 mod pvm_faults;
 mod run_args;
+mod trace_cmd;
 
 use std::ffi::OsString;
 use std::process::ExitCode;
@@ -34,7 +35,11 @@ use clap::{Args, Parser, Subcommand};
     long_about = "Legacy parallel APIs (PVM, TCGMSG, Express, Global Arrays, HPF) on one MPI.\n\n\
                   'mpbridge run' starts programs built against the mpbridge libraries, \
                   'mpbridge doctor' checks the machine, 'mpbridge ensemble' checks, draws \
-                  and launches Ensemble compositions.",
+                  and launches Ensemble compositions, 'mpbridge trace' merges and draws the \
+                  message traces of a run with MPBRIDGE_TRACE=DIR.\n\n\
+                  Environment of programs started with mpbridge:\n  \
+                  MPBRIDGE_LOG=SPEC   decision logs on stderr, e.g. 'core=debug,pvm=info'\n  \
+                  MPBRIDGE_TRACE=DIR  each process writes its message events to DIR",
     after_help = "Run 'mpbridge <COMMAND> --help' for the options of a command.",
     arg_required_else_help = true,
     propagate_version = true
@@ -59,6 +64,7 @@ enum Command {
     )]
     Doctor,
     Ensemble(ensemble_cmd::EnsembleArgs),
+    Trace(trace_cmd::TraceArgs),
     Completions(docs::CompletionArgs),
     Man(docs::ManArgs),
     /// Print the version
@@ -85,6 +91,7 @@ fn execute(command: Command) -> u8 {
         Command::Run(a) => launcher::run(&a.options()),
         Command::Doctor => doctor::run(),
         Command::Ensemble(a) => ensemble_cmd::run(&a),
+        Command::Trace(a) => trace_cmd::run(&a),
         Command::Completions(a) => docs::completions(&a),
         Command::Man(a) => docs::man(&a),
         Command::Version => {

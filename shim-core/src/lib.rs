@@ -17,6 +17,8 @@
 //!   over a communicator or a list of processes) and [`onesided`] (a shared
 //!   counter in an MPI window) the only place in mpbridge that calls MPI.
 //! - [`ffi_guard`]: the panic boundary for exported C and Fortran functions.
+//! - [`log`]: decision logs on stderr when `MPBRIDGE_LOG` asks for them.
+//! - [`trace`]: per-process event files when `MPBRIDGE_TRACE` names a directory.
 //! - [`exit_status`]: a first-launch process's exit status for `mpbridge run`.
 
 pub mod api;
@@ -31,6 +33,7 @@ pub mod exit_status;
 pub mod ffi_guard;
 pub mod idhash;
 pub mod lifecycle;
+pub mod log;
 pub mod mpi;
 pub mod onesided;
 pub mod procid;
@@ -40,6 +43,7 @@ pub mod roles;
 pub(crate) mod shm;
 pub mod spawn;
 pub mod topology;
+pub mod trace;
 
 pub use api::{
     disconnect, my_id, parent, poll, spawn, spawn_with, world_ids, world_rank, Context, Lazy,

@@ -54,7 +54,7 @@ const ARCH: &str = "LINUX64";
 /// system messages.
 const SLICE: Duration = Duration::from_millis(20);
 /// `TEV_MASK_LENGTH` of `pvmtev.h`: bytes of a trace mask.
-const TMASK_LEN: usize = 36;
+const TMASK_LEN: usize = crate::tev::MASK_LEN;
 
 fn bad() -> PvmError {
     PvmError(err::BAD_PARAM)
@@ -1213,16 +1213,6 @@ pub extern "C" fn pvm_reg_tracer(
     entry("pvm_reg_tracer", || Err(PvmError(err::NOT_IMPL)))
 }
 
-/// Trace masks of this task and of its future children (kept; nothing is
-/// traced). A fresh mask is all cleared, as `TEV_INIT_MASK` makes it.
-static TMASKS: Lock<Option<[[u8; TMASK_LEN]; 2]>> = Lock::new(None);
-
-fn cleared_mask() -> [u8; TMASK_LEN] {
-    let mut m = [b'@'; TMASK_LEN];
-    m[TMASK_LEN - 1] = 0;
-    m
-}
-
 fn mask_slot(who: c_int) -> PvmResult<usize> {
     match who {
         tmask::SELF => Ok(0),
@@ -1232,29 +1222,29 @@ fn mask_slot(who: c_int) -> PvmResult<usize> {
 }
 
 /// Copies the trace mask of `who` (PvmTaskSelf, PvmTaskChild) into
-/// `mask` (`TEV_MASK_LENGTH` bytes). Returns PvmOk, PvmBadParam.
+/// `mask` (`TEV_MASK_LENGTH` bytes): every event selected when the process
+/// traces (`MPBRIDGE_TRACE`) and the mask was not set, none otherwise.
+/// Returns PvmOk, PvmBadParam.
 #[no_mangle]
 pub extern "C" fn pvm_gettmask(who: c_int, mask: *mut c_char) -> c_int {
     entry("pvm_gettmask", || {
         let slot = mask_slot(who)?;
         let out = ptr::items_mut(mask as *mut u8, TMASK_LEN, 1).ok_or_else(bad)?;
-        let mut g = TMASKS.lock();
-        let masks = g.get_or_insert_with(|| [cleared_mask(); 2]);
-        out.copy_from_slice(&masks[slot]);
+        out.copy_from_slice(&crate::tev::get(slot));
         Ok(0)
     })
 }
 
-/// Sets the trace mask of `who` (PvmTaskSelf, PvmTaskChild) from `mask`.
-/// Returns PvmOk, PvmBadParam.
+/// Sets the trace mask of `who` (PvmTaskSelf, PvmTaskChild) from `mask`:
+/// with `MPBRIDGE_TRACE` set, the task's mask selects which of its events
+/// (PVM's `TEV_*` numbers) are written to its trace file. Returns PvmOk,
+/// PvmBadParam.
 #[no_mangle]
 pub extern "C" fn pvm_settmask(who: c_int, mask: *mut c_char) -> c_int {
     entry("pvm_settmask", || {
         let slot = mask_slot(who)?;
         let inp = ptr::items(mask as *const u8, TMASK_LEN, 1).ok_or_else(bad)?;
-        let mut g = TMASKS.lock();
-        let masks = g.get_or_insert_with(|| [cleared_mask(); 2]);
-        masks[slot].copy_from_slice(inp);
+        crate::tev::set(slot, inp);
         Ok(0)
     })
 }

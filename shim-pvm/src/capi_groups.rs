@@ -13,6 +13,7 @@ use crate::consts::{dt, err};
 use crate::groups;
 use crate::ptr;
 use crate::state::{blocking, finish, finish_quiet};
+use crate::tev::{self, ev};
 use crate::{PvmError, PvmResult};
 use shim_core::ffi_guard::guard;
 use std::ffi::{c_char, c_int, c_long, c_void};
@@ -89,6 +90,7 @@ fn read_in_place(addr: usize, size: usize, nitem: usize, stride: usize) -> Vec<u
 pub extern "C" fn pvm_joingroup(group: *mut c_char) -> c_int {
     quiet("pvm_joingroup", || {
         let name = group_name(group)?;
+        tev::group_call(ev::JOINGROUP, "joingroup", name);
         blocking(|t| groups::join(t, name))
     })
 }
@@ -99,6 +101,7 @@ pub extern "C" fn pvm_joingroup(group: *mut c_char) -> c_int {
 pub extern "C" fn pvm_lvgroup(group: *mut c_char) -> c_int {
     quiet("pvm_lvgroup", || {
         let name = group_name(group)?;
+        tev::group_call(ev::LVGROUP, "lvgroup", name);
         blocking(|t| groups::leave(t, name)).map(|_| 0)
     })
 }
@@ -143,6 +146,7 @@ pub extern "C" fn pvm_gettid(group: *mut c_char, inst: c_int) -> c_int {
 pub extern "C" fn pvm_barrier(group: *mut c_char, count: c_int) -> c_int {
     quiet("pvm_barrier", || {
         let name = group_name(group)?;
+        tev::group_call(ev::BARRIER, "barrier", name);
         blocking(|t| groups::barrier(t, name, count))
     })
 }
@@ -167,6 +171,7 @@ pub extern "C" fn pvm_freezegroup(group: *mut c_char, size: c_int) -> c_int {
 pub extern "C" fn pvm_bcast(group: *mut c_char, msgtag: c_int) -> c_int {
     quiet("pvm_bcast", || {
         let name = group_name(group)?;
+        tev::group_call(ev::BCAST, "bcast", name);
         blocking(|t| groups::bcast(t, name, msgtag, &read_in_place)).map(|_| 0)
     })
 }
@@ -229,6 +234,7 @@ pub extern "C" fn pvm_reduce(
         }
         let len = byte_len(count, datatype)?;
         let name = group_name(group)?;
+        tev::group_call(ev::REDUCE, "reduce", name);
         let addr = data as usize;
         copy_in(addr, len)?;
         let mine = || copy_in(addr, len).unwrap_or_default();
@@ -259,6 +265,7 @@ pub extern "C" fn pvm_scatter(
         }
         let len = byte_len(count, datatype)?;
         let name = group_name(group)?;
+        tev::group_call(ev::SCATTER, "scatter", name);
         let (out, src) = (result as usize, data as usize);
         copy_out(out, len, &[])?;
         let part = |i: usize| {
@@ -297,6 +304,7 @@ pub extern "C" fn pvm_gather(
         }
         let len = byte_len(count, datatype)?;
         let name = group_name(group)?;
+        tev::group_call(ev::GATHER, "gather", name);
         let (out, src) = (result as usize, data as usize);
         copy_in(src, len)?;
         let mine = || copy_in(src, len).unwrap_or_default();

@@ -30,6 +30,7 @@ mod ptr;
 pub mod rust_api;
 pub mod state;
 pub mod task;
+pub mod tev;
 
 /// A PVM error: the negative code `pvm3.h` defines (e.g. `PvmBadParam` = -2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

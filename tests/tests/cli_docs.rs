@@ -16,7 +16,7 @@ fn manual_pages_are_installed_for_the_command_and_each_subcommand() {
     let man1 = stage().join("share/man/man1");
     let top = read(&man1.join("mpbridge.1"));
     assert!(top.contains(".TH mpbridge 1"), "{top}");
-    for sub in ["run", "doctor", "ensemble", "completions", "man"] {
+    for sub in ["run", "doctor", "ensemble", "trace", "completions", "man"] {
         assert!(top.contains(sub), "mpbridge.1 does not mention {sub}");
         let page = read(&man1.join(format!("mpbridge-{sub}.1")));
         assert!(page.contains(".SH NAME"), "mpbridge-{sub}.1:\n{page}");
