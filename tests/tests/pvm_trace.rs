@@ -7,7 +7,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
-use tests::mpirun::{mpi_env, run_with_timeout, stage, Run};
+use tests::mpirun::{mpi_env, mpiexec_env, run_with_timeout, stage, Run};
+use tests::native::build;
 
 const LIMIT: Duration = Duration::from_secs(90);
 
@@ -206,4 +207,29 @@ fn per_layer_levels_filter_the_log() {
         "core debug lines are filtered out:\n{}",
         r.stderr
     );
+}
+
+#[test]
+fn settmask_selects_the_events_a_task_records() {
+    let exe = build("pvm_tmask.c", &["pvm3"]);
+    let dir = scratch("tmask");
+    let d = dir.display().to_string();
+    let r = mpiexec_env(2, &exe, &[], &[("MPBRIDGE_TRACE", &d)], LIMIT);
+    r.assert_ok("pvm_tmask");
+    assert_eq!(r.stdout.matches("PASS").count(), 2, "{}", r.stdout);
+    let sender = std::fs::read_to_string(dir.join("t40001.trace")).unwrap();
+    let sends: Vec<&str> = sender.lines().filter(|l| l.contains(" send ")).collect();
+    assert_eq!(
+        sends.len(),
+        1,
+        "only the send before the mask was cleared:\n{sender}"
+    );
+    assert!(sends[0].contains("tag=1"), "{sender}");
+    let receiver = std::fs::read_to_string(dir.join("t40002.trace")).unwrap();
+    assert_eq!(
+        receiver.lines().filter(|l| l.contains(" recv ")).count(),
+        2,
+        "{receiver}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }
