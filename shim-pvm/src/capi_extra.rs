@@ -1199,7 +1199,8 @@ pub extern "C" fn pvm_reg_rm(_hip: *mut *mut c_void) -> c_int {
     entry("pvm_reg_rm", || Err(PvmError(err::NOT_IMPL)))
 }
 
-/// There are no trace events to collect. Returns PvmNotImpl.
+/// Events are not sent to a tracer task: a traced run writes them to the
+/// files of `MPBRIDGE_TRACE` (see `pvm_settmask`). Returns PvmNotImpl.
 #[no_mangle]
 pub extern "C" fn pvm_reg_tracer(
     _tctx: c_int,
