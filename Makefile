@@ -40,7 +40,7 @@ install: build
 # channels off, so the path between nodes (MPI only) is tested on one box.
 MP_TESTS := core_multirank pvm_programs pvm_examples pvm_fortran pvm_groups \
             pvm_extra pvm_faults tcgmsg_programs express_programs one_backend ensemble_pvm \
-            ensemble_mpi mpc_programs
+            ensemble_mpi mpc_programs pvm_trace
 
 test: deps stage
 	env MPBRIDGE_STAGE="$(STAGE)" $(MPI_ENV) $(CARGO) test --release --workspace

@@ -317,23 +317,9 @@ pub fn required_present(outcomes: &[Outcome]) -> bool {
         .all(|o| o.check.need != Required || o.found.is_some())
 }
 
-/// Entry point of `mpbridge doctor`.
-pub fn run(args: &[std::ffi::OsString]) -> u8 {
-    if let Some(arg) = args.first() {
-        if arg == "-h" || arg == "--help" {
-            println!("Usage: mpbridge doctor");
-            println!();
-            println!("Check which tools and libraries mpbridge needs are present, and print");
-            println!("the command that installs the missing ones (Debian package names).");
-            println!("Exit status: 0 when every required component is present, 1 otherwise.");
-            return 0;
-        }
-        eprintln!(
-            "mpbridge doctor: unexpected argument '{}'",
-            arg.to_string_lossy()
-        );
-        return 2;
-    }
+/// Entry point of `mpbridge doctor`; 0 when every required component is
+/// present, 1 otherwise.
+pub fn run() -> u8 {
     let outcomes = examine();
     let root = host::is_root();
     print!("{}", render(&outcomes, root));

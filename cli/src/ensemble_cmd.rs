@@ -7,11 +7,15 @@
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use clap::{Args, Subcommand};
+
 use ensemble_lang::model::{Application, Environment};
 use ensemble_lang::plan::{is_local_host, mpmd_args, LaunchUnit};
+use ensemble_lang::render::{render, Colour};
 use ensemble_lang::{Diagnostic, HostMap, Severity};
 
 use crate::env_setup::{self, EnvInputs};
@@ -20,96 +24,101 @@ use crate::launcher::{detect_flavour, version_text, Flavour};
 use crate::libdir;
 use crate::local_net::{self, LocalNet};
 
-pub const ENSEMBLE_USAGE: &str = "\
-Usage: mpbridge ensemble check SCRIPT [OPTIONS]
-       mpbridge ensemble draw SCRIPT -o OUT.svg [OPTIONS]
-       mpbridge ensemble run SCRIPT [OPTIONS]
-       mpbridge ensemble SCRIPT [OPTIONS]          (same as run)
+const ENSEMBLE_AFTER_HELP: &str = "\
+'run' checks first, then starts every process in one mpiexec job: through
+the PVM loader for 'environment PVM3;', directly on MPI for
+'environment MPI;'. 'mpbridge ensemble SCRIPT' is the same as
+'mpbridge ensemble run SCRIPT'.
 
-Check, draw or launch an Ensemble composition. 'run' checks first, then
-starts every process in one mpiexec job: through the PVM loader for
-'environment PVM3;', directly on MPI for 'environment MPI;'.
+Exit status: 0 on success, 1 when the script has errors or the job fails,
+2 for a usage error.";
 
-Options:
-  -D NAME=VALUE      set a script parameter (e.g. -D N=64); repeatable
-  --hostmap FILE     map the script's host names to real hosts: lines
-                     'NAME HOST' or 'NAME = HOST', '* HOST' for every name
-  --path DIR         look for component executables in DIR (by file name)
-                     before the script's own locations; repeatable
-  -o, --output FILE  (draw) the SVG to write; a name ending in .dot gets
-                     the Graphviz source instead
-  --mpiexec PATH     mpiexec to use (default: the one on PATH)
-  --dry-run          (run) print the mpiexec command instead of running it
-  --cluster          (run) on the hosts of scripts/cluster.sh: its hostfile,
-                     rsh agent and networks; map the script's hosts onto
-                     host1, host2, ... with --hostmap
-  --spawn            (run, PVM) start only the loader and let pvm_spawn start
-                     every component dynamically (MPI_Comm_spawn) instead of
-                     pre-launching them in the same job; hosts are ignored
-  -h, --help         show this help
-";
-
-#[derive(Debug, Default)]
-struct Opts {
+/// `mpbridge ensemble`: an action, or a script to run.
+#[derive(Args, Debug)]
+#[command(
+    about = "Check, draw or launch an Ensemble composition",
+    after_long_help = ENSEMBLE_AFTER_HELP,
+    args_conflicts_with_subcommands = true,
+    arg_required_else_help = true,
+    subcommand_value_name = "ACTION",
+    override_usage = "mpbridge ensemble check SCRIPT [OPTIONS]\n       \
+                      mpbridge ensemble draw SCRIPT -o OUT.svg [OPTIONS]\n       \
+                      mpbridge ensemble run SCRIPT [OPTIONS]\n       \
+                      mpbridge ensemble SCRIPT [OPTIONS]"
+)]
+pub struct EnsembleArgs {
+    #[command(subcommand)]
+    action: Option<Action>,
+    /// Without an action: the script to run
+    #[arg(value_name = "SCRIPT")]
     script: Option<PathBuf>,
-    params: BTreeMap<String, i64>,
+    #[command(flatten)]
+    opts: Opts,
+}
+
+#[derive(Subcommand, Debug)]
+enum Action {
+    /// Parse and check SCRIPT: syntax, channels, executables and hosts
+    Check(ScriptArgs),
+    /// Draw SCRIPT's process graph as SVG (or Graphviz source for a .dot name)
+    Draw(ScriptArgs),
+    /// Check SCRIPT, then start every process in one mpiexec job
+    Run(ScriptArgs),
+}
+
+#[derive(Args, Debug)]
+struct ScriptArgs {
+    /// The Ensemble script
+    #[arg(value_name = "SCRIPT")]
+    script: PathBuf,
+    #[command(flatten)]
+    opts: Opts,
+}
+
+#[derive(Args, Debug, Default, Clone)]
+struct Opts {
+    /// Set a script parameter (e.g. -D N=64); repeatable
+    #[arg(short = 'D', value_name = "NAME=VALUE", value_parser = parse_param)]
+    params: Vec<(String, i64)>,
+    /// Map the script's host names to real hosts: lines 'NAME HOST' or
+    /// 'NAME = HOST', '* HOST' for every name
+    #[arg(long, value_name = "FILE")]
     hostmap: Option<PathBuf>,
+    /// Look for component executables in DIR (by file name) before the
+    /// script's own locations; repeatable
+    #[arg(long = "path", value_name = "DIR")]
     paths: Vec<PathBuf>,
+    /// (draw) The SVG to write; a name ending in .dot gets the Graphviz
+    /// source instead
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
     output: Option<PathBuf>,
+    /// mpiexec to use (default: the one on PATH)
+    #[arg(long, value_name = "PATH")]
     mpiexec: Option<OsString>,
+    /// (run) Print the mpiexec command instead of running it
+    #[arg(long)]
     dry_run: bool,
+    /// (run, PVM) Start only the loader and let pvm_spawn start every
+    /// component dynamically (MPI_Comm_spawn) instead of pre-launching them
+    /// in the same job; hosts are ignored
+    #[arg(long)]
     spawn: bool,
+    /// (run) On the hosts of scripts/cluster.sh: its hostfile, rsh agent
+    /// and networks; map the script's hosts onto host1, host2, ... with
+    /// --hostmap
+    #[arg(long)]
     cluster: bool,
-    /// Loader only: component name -> executable, as resolved by `run`.
-    exes: BTreeMap<String, PathBuf>,
 }
 
-fn parse_opts(args: &[OsString]) -> Result<Opts, String> {
-    let mut o = Opts::default();
-    let mut it = args.iter();
-    let value = |it: &mut std::slice::Iter<'_, OsString>, opt: &str| {
-        it.next()
-            .cloned()
-            .ok_or_else(|| format!("option {opt} needs a value"))
-    };
-    while let Some(a) = it.next() {
-        let s = a.to_string_lossy();
-        match s.as_ref() {
-            "-D" => {
-                let v = value(&mut it, "-D")?;
-                set_param(&mut o, &v.to_string_lossy())?;
-            }
-            d if d.starts_with("-D") && d.len() > 2 => set_param(&mut o, &d[2..])?,
-            "--hostmap" => o.hostmap = Some(value(&mut it, "--hostmap")?.into()),
-            "--path" => o.paths.push(value(&mut it, "--path")?.into()),
-            "-o" | "--output" => o.output = Some(value(&mut it, "-o")?.into()),
-            "--mpiexec" => o.mpiexec = Some(value(&mut it, "--mpiexec")?),
-            "--dry-run" => o.dry_run = true,
-            "--spawn" => o.spawn = true,
-            "--cluster" => o.cluster = true,
-            "--exe" => {
-                let v = value(&mut it, "--exe")?;
-                let v = v.to_string_lossy();
-                let (c, p) = v
-                    .split_once('=')
-                    .ok_or_else(|| format!("--exe {v}: expected COMPONENT=PATH"))?;
-                o.exes.insert(c.to_string(), PathBuf::from(p));
-            }
-            opt if opt.starts_with('-') && opt.len() > 1 => {
-                return Err(format!("unknown option '{opt}'"))
-            }
-            _ => {
-                if o.script.is_some() {
-                    return Err(format!("unexpected argument '{s}' (one script at a time)"));
-                }
-                o.script = Some(a.into());
-            }
-        }
+impl Opts {
+    /// The script parameters, the last setting of a name winning.
+    fn param_map(&self) -> BTreeMap<String, i64> {
+        self.params.iter().cloned().collect()
     }
-    Ok(o)
 }
 
-fn set_param(o: &mut Opts, text: &str) -> Result<(), String> {
+/// Value of `-D`: `NAME=VALUE` with an integer value.
+fn parse_param(text: &str) -> Result<(String, i64), String> {
     let (n, v) = text
         .split_once('=')
         .ok_or_else(|| format!("-D {text}: expected NAME=VALUE"))?;
@@ -117,42 +126,27 @@ fn set_param(o: &mut Opts, text: &str) -> Result<(), String> {
         .trim()
         .parse()
         .map_err(|_| format!("-D {text}: the value must be an integer"))?;
-    if n.is_empty() {
+    if n.trim().is_empty() {
         return Err(format!("-D {text}: the name is empty"));
     }
-    o.params.insert(n.trim().to_string(), v);
-    Ok(())
+    Ok((n.trim().to_string(), v))
 }
 
-/// Entry point of `mpbridge ensemble`.
-pub fn run(args: &[OsString]) -> u8 {
-    let Some(first) = args.first().map(|a| a.to_string_lossy().into_owned()) else {
-        eprint!("{ENSEMBLE_USAGE}");
-        return 2;
-    };
-    let (cmd, rest) = match first.as_str() {
-        "-h" | "--help" | "help" => {
-            print!("{ENSEMBLE_USAGE}");
-            return 0;
-        }
-        "check" | "draw" | "run" => (first.as_str(), &args[1..]),
-        _ => ("run", args),
-    };
-    if rest.iter().any(|a| a == "-h" || a == "--help") {
-        print!("{ENSEMBLE_USAGE}");
-        return 0;
-    }
-    let opts = match parse_opts(rest) {
-        Ok(o) => o,
-        Err(msg) => return usage_error(&msg),
-    };
-    let Some(script) = opts.script.clone() else {
-        return usage_error("no script given");
+/// Entry point of `mpbridge ensemble`; returns the exit status.
+pub fn run(args: &EnsembleArgs) -> u8 {
+    let (cmd, script, opts) = match &args.action {
+        Some(Action::Check(a)) => ("check", &a.script, &a.opts),
+        Some(Action::Draw(a)) => ("draw", &a.script, &a.opts),
+        Some(Action::Run(a)) => ("run", &a.script, &a.opts),
+        None => match &args.script {
+            Some(s) => ("run", s, &args.opts),
+            None => return usage_error("no script given"),
+        },
     };
     match cmd {
-        "check" => check_cmd(&script, &opts),
-        "draw" => draw_cmd(&script, &opts),
-        _ => run_cmd(&script, &opts),
+        "check" => check_cmd(script, opts),
+        "draw" => draw_cmd(script, opts),
+        _ => run_cmd(script, opts),
     }
 }
 
@@ -162,17 +156,24 @@ fn usage_error(msg: &str) -> u8 {
     2
 }
 
+/// Prints `diags` on stderr, each with an excerpt of its file (coloured on a
+/// terminal); true if one is an error.
 fn print_diags(diags: &[Diagnostic]) -> bool {
+    let colour = Colour::for_terminal(std::io::stderr().is_terminal());
+    let mut sources: BTreeMap<PathBuf, Option<String>> = BTreeMap::new();
     let mut errors = false;
     for d in diags {
-        eprintln!("{d}");
+        let source = sources
+            .entry(d.file.clone())
+            .or_insert_with(|| std::fs::read_to_string(&d.file).ok());
+        eprint!("{}", render(d, source.as_deref(), colour));
         errors |= matches!(d.severity, Severity::Error);
     }
     errors
 }
 
 fn parse(script: &Path, opts: &Opts) -> Option<Application> {
-    match ensemble_lang::parse_file(script, &opts.params) {
+    match ensemble_lang::parse_file(script, &opts.param_map()) {
         Ok(app) => Some(app),
         Err(diags) => {
             print_diags(&diags);
@@ -375,7 +376,7 @@ fn run_cmd(script: &Path, opts: &Opts) -> u8 {
                 .canonicalize()
                 .unwrap_or_else(|_| script.to_path_buf());
             args.push(abs.to_string_lossy().into_owned());
-            for (k, v) in &opts.params {
+            for (k, v) in &opts.param_map() {
                 args.push(format!("-D{k}={v}"));
             }
             for (c, p) in &by_component {
@@ -536,14 +537,26 @@ fn loader_exe() -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::Parser;
 
-    fn os(v: &[&str]) -> Vec<OsString> {
-        v.iter().map(OsString::from).collect()
+    #[derive(Parser)]
+    struct Wrapper {
+        #[command(flatten)]
+        ens: EnsembleArgs,
+    }
+
+    fn parse(v: &[&str]) -> Result<EnsembleArgs, clap::Error> {
+        Wrapper::try_parse_from(std::iter::once("ensemble").chain(v.iter().copied())).map(|w| w.ens)
+    }
+
+    fn err(v: &[&str]) -> String {
+        parse(v).unwrap_err().to_string()
     }
 
     #[test]
     fn options_parse() {
-        let o = parse_opts(&os(&[
+        let a = parse(&[
+            "draw",
             "a.ens",
             "-D",
             "N=64",
@@ -554,41 +567,44 @@ mod tests {
             "/x",
             "-o",
             "a.svg",
-        ]))
+        ])
         .unwrap();
-        assert_eq!(o.script.as_deref(), Some(Path::new("a.ens")));
-        assert_eq!(o.params.get("N"), Some(&64));
-        assert_eq!(o.params.get("M"), Some(&3));
+        let Some(Action::Draw(d)) = a.action else {
+            panic!("not draw: {a:?}")
+        };
+        let o = d.opts;
+        assert_eq!(d.script, Path::new("a.ens"));
+        assert_eq!(o.param_map().get("N"), Some(&64));
+        assert_eq!(o.param_map().get("M"), Some(&3));
         assert_eq!(o.hostmap.as_deref(), Some(Path::new("h")));
         assert_eq!(o.paths, vec![PathBuf::from("/x")]);
         assert_eq!(o.output.as_deref(), Some(Path::new("a.svg")));
     }
 
     #[test]
+    fn a_bare_script_is_run() {
+        let a = parse(&["app.ens", "--dry-run", "-D", "N=2"]).unwrap();
+        assert!(a.action.is_none());
+        assert_eq!(a.script.as_deref(), Some(Path::new("app.ens")));
+        assert!(a.opts.dry_run);
+        assert_eq!(a.opts.param_map().get("N"), Some(&2));
+    }
+
+    #[test]
     fn bad_options_are_reported() {
-        assert!(parse_opts(&os(&["-D", "N"]))
-            .unwrap_err()
-            .contains("NAME=VALUE"));
-        assert!(parse_opts(&os(&["-D", "N=x"]))
-            .unwrap_err()
-            .contains("integer"));
-        assert!(parse_opts(&os(&["--bogus"]))
-            .unwrap_err()
-            .contains("unknown option"));
-        assert!(parse_opts(&os(&["a", "b"]))
-            .unwrap_err()
-            .contains("one script"));
-        assert!(parse_opts(&os(&["--hostmap"]))
-            .unwrap_err()
-            .contains("needs a value"));
+        assert!(err(&["check", "a", "-D", "N"]).contains("NAME=VALUE"));
+        assert!(err(&["check", "a", "-D", "N=x"]).contains("integer"));
+        assert!(err(&["check", "a", "--bogus"]).contains("--bogus"));
+        assert!(err(&["check", "a", "b"]).contains("'b'"));
+        assert!(err(&["check", "a", "--hostmap"]).contains("--hostmap"));
+        assert_eq!(parse(&["check"]).unwrap_err().exit_code(), 2);
     }
 
     #[test]
     fn exit_codes_without_running_anything() {
-        assert_eq!(run(&[]), 2);
-        assert_eq!(run(&os(&["--help"])), 0);
-        assert_eq!(run(&os(&["check"])), 2);
-        assert_eq!(run(&os(&["check", "/nonexistent/app.ens"])), 1);
-        assert_eq!(run(&os(&["draw", "x.ens"])), 2);
+        let check = parse(&["check", "/nonexistent/app.ens"]).unwrap();
+        assert_eq!(run(&check), 1);
+        let draw = parse(&["draw", "x.ens"]).unwrap();
+        assert_eq!(run(&draw), 2);
     }
 }

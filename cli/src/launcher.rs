@@ -15,7 +15,7 @@ use crate::host;
 use crate::libdir;
 use crate::local_net::{self, LocalNet};
 use crate::pvm_faults;
-use crate::run_args::{self, Parsed, RunOptions};
+use crate::run_args::RunOptions;
 
 /// Which MPI implementation an `mpiexec` belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -300,20 +300,9 @@ fn mpiexec_missing(what: &str) -> u8 {
 
 /// Entry point of `mpbridge run`; returns the exit status when it does not
 /// replace itself with mpiexec.
-pub fn run(args: &[OsString]) -> u8 {
-    let opts = match run_args::parse(args) {
-        Ok(Parsed::Help) => {
-            print!("{}", run_args::RUN_USAGE);
-            return 0;
-        }
-        Ok(Parsed::Run(opts)) => opts,
-        Err(msg) => {
-            eprintln!("mpbridge run: {msg}");
-            eprintln!("Try 'mpbridge run --help'.");
-            return 2;
-        }
-    };
-    launch(&opts)
+/// Entry point of `mpbridge run`; returns the exit status.
+pub fn run(opts: &RunOptions) -> u8 {
+    launch(opts)
 }
 
 fn launch(opts: &RunOptions) -> u8 {

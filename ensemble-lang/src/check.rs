@@ -84,6 +84,13 @@ impl Checker<'_> {
             .push(Diagnostic::error(&self.app.source, span, msg));
     }
 
+    /// An error that also points at an earlier place (`label` says what
+    /// is there).
+    fn error_also_at(&mut self, span: Span, msg: String, earlier: Span, label: &str) {
+        self.out
+            .push(Diagnostic::error(&self.app.source, span, msg).with_related(earlier, label));
+    }
+
     fn warning(&mut self, span: Span, msg: String) {
         self.out
             .push(Diagnostic::warning(&self.app.source, span, msg));
@@ -159,19 +166,20 @@ impl Checker<'_> {
                     continue;
                 }
                 let key = (e.process, e.port_type.as_str(), e.port);
-                if let Some(first) = used.get(&key) {
-                    let msg = if c.a == c.b {
-                        format!(
+                if let Some(&first) = used.get(&key) {
+                    if c.a == c.b {
+                        let msg = format!(
                             "channel joins port {label}.{}[{}] to itself",
                             e.port_type, e.port
-                        )
+                        );
+                        self.error(sp, msg);
                     } else {
-                        format!(
+                        let msg = format!(
                             "port {label}.{}[{}] is used by two channels (also at {}:{})",
                             e.port_type, e.port, first.line, first.col
-                        )
-                    };
-                    self.error(sp, msg);
+                        );
+                        self.error_also_at(sp, msg, first, "first used here");
+                    }
                 } else {
                     used.insert(key, sp);
                 }
@@ -190,12 +198,12 @@ impl Checker<'_> {
             }
             if c.tag < 1 {
                 self.error(c.span, format!("tag {} is not positive", c.tag));
-            } else if let Some(first) = tags.get(&c.tag) {
+            } else if let Some(&first) = tags.get(&c.tag) {
                 let msg = format!(
                     "tag {} is used by two channels (also at {}:{})",
                     c.tag, first.line, first.col
                 );
-                self.error(c.span, msg);
+                self.error_also_at(c.span, msg, first, "first used here");
             } else {
                 tags.insert(c.tag, c.span);
             }

@@ -19,6 +19,16 @@ pub struct Diagnostic {
     pub span: Span,
     pub severity: Severity,
     pub message: String,
+    /// Other places the message concerns (the first use of a port that is
+    /// used twice, ...), each with what it is.
+    pub related: Vec<Related>,
+}
+
+/// A second place a diagnostic points at, in the same file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Related {
+    pub span: Span,
+    pub label: String,
 }
 
 impl Diagnostic {
@@ -29,6 +39,7 @@ impl Diagnostic {
             span,
             severity: Severity::Error,
             message: message.into(),
+            related: Vec::new(),
         }
     }
 
@@ -39,7 +50,18 @@ impl Diagnostic {
             span,
             severity: Severity::Warning,
             message: message.into(),
+            related: Vec::new(),
         }
+    }
+
+    /// The same diagnostic also pointing at `span` of its file, described
+    /// by `label`.
+    pub fn with_related(mut self, span: Span, label: impl Into<String>) -> Diagnostic {
+        self.related.push(Related {
+            span,
+            label: label.into(),
+        });
+        self
     }
 
     /// True for errors.

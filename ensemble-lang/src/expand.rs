@@ -212,6 +212,12 @@ impl Expander<'_> {
         self.errors.push(Diagnostic::error(self.file, span, msg));
     }
 
+    /// An error about something done twice, pointing at the first time too.
+    fn error_twice(&mut self, span: Span, msg: String, first: Span) {
+        self.errors
+            .push(Diagnostic::error(self.file, span, msg).with_related(first, "first here"));
+    }
+
     /// The process a reference names, or an error saying why none.
     fn lookup(&self, component: &str, index: i64, span: Span) -> EResult<usize> {
         if let Some(&p) = self.by_name.get(&(component.to_string(), index)) {
@@ -298,13 +304,11 @@ pub fn expand(
     let mut seen = BTreeMap::new();
     for (name, e, sp) in &script.params {
         if let Some(first) = seen.insert(name.clone(), *sp) {
-            x.error((
-                *sp,
-                format!(
-                    "parameter {name} is defined twice (first at {}:{})",
-                    first.line, first.col
-                ),
-            ));
+            let msg = format!(
+                "parameter {name} is defined twice (first at {}:{})",
+                first.line, first.col
+            );
+            x.error_twice(*sp, msg, first);
             continue;
         }
         let v = match cli.get(name) {
@@ -424,15 +428,13 @@ pub fn expand(
             let key = (p.component.clone(), p.index);
             if let Some(&first) = x.by_name.get(&key) {
                 let f = x.app.processes[first].span;
-                x.error((
-                    p.span,
-                    format!(
-                        "process {} is declared twice (first at {}:{})",
-                        p.label(),
-                        f.line,
-                        f.col
-                    ),
-                ));
+                let msg = format!(
+                    "process {} is declared twice (first at {}:{})",
+                    p.label(),
+                    f.line,
+                    f.col
+                );
+                x.error_twice(p.span, msg, f);
                 continue;
             }
             if x.app.processes.len() >= MAX_PROCESSES {
@@ -563,7 +565,8 @@ pub fn expand(
                 first.span.line,
                 first.span.col
             );
-            x.error((sp, msg));
+            let first = first.span;
+            x.error_twice(sp, msg, first);
         } else {
             x.app.allocation.insert(p, pl);
         }

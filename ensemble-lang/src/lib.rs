@@ -23,6 +23,8 @@ pub mod lexer;
 pub mod model;
 pub mod parser;
 pub mod plan;
+#[cfg(feature = "render")]
+pub mod render;
 
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -227,6 +227,7 @@ impl Engine {
             peers: peers.clone(),
             listener,
         }));
+        tracing::debug!(target: "core", peers = ?peers, "connection set up: MPI link");
         if let [peer] = peers[..] {
             self.open_link_channel(comm, peer)?;
         }
@@ -1085,12 +1086,14 @@ impl Engine {
                         to: from,
                     },
                 )?;
+                tracing::debug!(target: "core", peer = %from, "connecting to the peer's port");
                 let comm = mpi::connect(&port)?;
                 self.add_link(comm, vec![from])?;
                 Ok(())
             }
             CtlBody::Go { from, .. } => match self.offers.remove(&from) {
                 Some(port) => {
+                    tracing::debug!(target: "core", peer = %from, "accepting the peer on our port");
                     let comm = port.accept()?;
                     drop(port);
                     self.add_link(comm, vec![from])?;
@@ -1103,6 +1106,7 @@ impl Engine {
                 Ok(())
             }
             CtlBody::Unreachable { to } => {
+                tracing::info!(target: "core", peer = %to, "the registry knows no path to the peer");
                 self.waiting_for_link.remove(&to);
                 self.asked.remove(&to);
                 self.unreachable.insert(to);
@@ -1154,6 +1158,7 @@ impl Engine {
         let Some(Route::Link(idx, _)) = self.routes.get(&peer).copied() else {
             return Err(CoreError::UnknownPeer(peer));
         };
+        tracing::debug!(target: "core", %peer, "disconnecting the link");
         let bye = Ctl {
             route: CtlRoute::Direct,
             body: CtlBody::Bye { from: self.me },
@@ -1192,6 +1197,7 @@ impl Engine {
         let Some(link) = self.detach_link(idx) else {
             return Ok(());
         };
+        tracing::debug!(target: "core", %peer, "link closed by the peer");
         for p in &link.peers {
             // Sends waiting for a link to the dead never go.
             self.waiting_for_link.remove(p);

@@ -18,6 +18,8 @@
 //!   counter in an MPI window) the only place in mpbridge that calls MPI.
 //! - [`ffi_guard`]: the panic boundary for exported C and Fortran functions.
 //! - [`cstr`]: C string arguments as bytes or text, for every layer's C ABI.
+//! - [`log`]: decision logs on stderr when `MPBRIDGE_LOG` asks for them.
+//! - [`trace`]: per-process event files when `MPBRIDGE_TRACE` names a directory.
 //! - [`exit_status`]: a first-launch process's exit status for `mpbridge run`.
 
 pub mod api;
@@ -33,6 +35,7 @@ pub mod exit_status;
 pub mod ffi_guard;
 pub mod idhash;
 pub mod lifecycle;
+pub mod log;
 pub mod mpi;
 pub mod onesided;
 pub mod procid;
@@ -42,6 +45,7 @@ pub mod roles;
 pub(crate) mod shm;
 pub mod spawn;
 pub mod topology;
+pub mod trace;
 
 pub use api::{
     disconnect, my_id, parent, poll, spawn, spawn_with, world_ids, world_rank, Context, Lazy,

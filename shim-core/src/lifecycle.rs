@@ -119,7 +119,9 @@ pub fn leave(m: Membership) -> CoreResult<()> {
         return Ok(());
     }
     drop(life);
+    tracing::debug!(target: "core", "last layer left: stopping the engine");
     run_finalize_hooks();
+    crate::trace::finish();
     let mut life = lock(&LIFE);
     let mut eng = ENGINE.lock();
     let mut peers = Vec::new();
@@ -131,6 +133,7 @@ pub fn leave(m: Membership) -> CoreResult<()> {
     }
     if life.we_initialized && !mpi::is_finalized() {
         life.we_initialized = false;
+        tracing::debug!(target: "core", "finalizing MPI");
         finalize_unless_orphaned(peers)?;
     }
     Ok(())
@@ -153,6 +156,7 @@ fn finalize_unless_orphaned(peers: Vec<u32>) -> CoreResult<()> {
     }
     let any_dead = |peers: &[u32]| peers.iter().any(|pid| !crate::shm::pid_alive(*pid));
     if any_dead(&peers) {
+        tracing::info!(target: "core", "a job member on this node died: MPI_Finalize skipped");
         return Ok(());
     }
     let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
@@ -220,6 +224,7 @@ pub fn finish_process() {
         if !mpi::is_finalized() {
             run_finalize_hooks();
         }
+        crate::trace::finish();
         let mut life = lock(&LIFE);
         life.layers.clear();
         let mut peers = Vec::new();
@@ -287,6 +292,9 @@ fn start_engine() -> CoreResult<Engine> {
     };
     let world_ids: Vec<ProcId> = (0..size).map(id_of).collect::<CoreResult<_>>()?;
     let me = world_ids[rank as usize];
+    crate::log::init(me, rank);
+    crate::trace::init(me, rank);
+    tracing::debug!(target: "core", size, parent = ?parent, "joined MPI");
     let mut routes = crate::idhash::IdMap::default();
     for (r, id) in world_ids.iter().enumerate() {
         if *id != me {

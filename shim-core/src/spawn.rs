@@ -151,6 +151,7 @@ impl Engine {
         // badly (Open MPI aborts the whole job), so it is checked here first.
         let Some(path) = find_executable(command) else {
             let why = format!("no executable '{command}' (searched PATH)");
+            tracing::info!(target: "core", "spawn refused: {why}");
             return Ok((0..count).map(|_| Err(why.clone())).collect());
         };
         let kind = match program_kind(&path) {
@@ -178,9 +179,18 @@ impl Engine {
             argv.insert(0, "-c".into());
             program = "/bin/sh".into();
         }
+        tracing::debug!(
+            target: "core",
+            program = %path.display(),
+            count,
+            batch,
+            plain = (kind == ProgramKind::Plain),
+            "spawning"
+        );
         let (inter, errcodes) = match mpi::spawn(&program, &argv, count, &info) {
             Ok(r) => r,
             Err(e) => {
+                tracing::warn!(target: "core", "MPI_Comm_spawn failed: {e}");
                 // Nothing started: the number goes straight back.
                 self.send_to_root(CtlBody::BatchDone { batch })?;
                 return Err(e);

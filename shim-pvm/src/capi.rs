@@ -68,6 +68,7 @@ pub extern "C" fn pvm_siblings(tids: *mut *mut c_int) -> c_int {
 #[no_mangle]
 pub extern "C" fn pvm_exit() -> c_int {
     entry("pvm_exit", || {
+        crate::tev::exited();
         if leave() {
             ptr::detach_exit_status();
             Ok(0)

@@ -14,6 +14,7 @@ use crate::consts::{dt, err};
 use crate::groups;
 use crate::ptr;
 use crate::state::{blocking, finish, finish_quiet};
+use crate::tev::{self, ev};
 use crate::{PvmError, PvmResult};
 use shim_core::ffi_guard::guard;
 use std::ffi::{c_char, c_int, c_long, c_void};
@@ -82,6 +83,7 @@ fn copy_out(addr: usize, len: usize, bytes: &[u8]) -> PvmResult<()> {
 pub extern "C" fn pvm_joingroup(group: *mut c_char) -> c_int {
     quiet("pvm_joingroup", || {
         let name = group_name(group)?;
+        tev::group_call(ev::JOINGROUP, "joingroup", name);
         blocking(|t| groups::join(t, name))
     })
 }
@@ -92,6 +94,7 @@ pub extern "C" fn pvm_joingroup(group: *mut c_char) -> c_int {
 pub extern "C" fn pvm_lvgroup(group: *mut c_char) -> c_int {
     quiet("pvm_lvgroup", || {
         let name = group_name(group)?;
+        tev::group_call(ev::LVGROUP, "lvgroup", name);
         blocking(|t| groups::leave(t, name)).map(|_| 0)
     })
 }
@@ -129,17 +132,25 @@ group_int_calls! {
     /// The tid of instance `inst` of `group`, or PvmNullGroup, PvmNoGroup,
     /// PvmNoInst (no such instance), PvmSysErr.
     pvm_gettid(inst) => gettid;
-    /// Waits until `count` members of `group` called it (-1: the group's size
-    /// when the first caller arrived). Returns PvmOk, or PvmNullGroup,
-    /// PvmBadParam (count < 1 other than -1), PvmMismatch (another count is
-    /// pending), PvmNoGroup (unknown, or a frozen group a member left),
-    /// PvmNotInGroup, PvmSysErr.
-    pvm_barrier(count) => barrier;
     /// Makes `group` static once every member called this and it has `size`
     /// members (-1: its size now). Returns PvmOk, or PvmNullGroup, PvmBadParam
     /// (size < 1 other than -1), PvmDupGroup (already frozen), PvmNoGroup,
     /// PvmNotInGroup, PvmSysErr.
     pvm_freezegroup(size) => freeze;
+}
+
+/// Waits until `count` members of `group` called it (-1: the group's size
+/// when the first caller arrived). Returns PvmOk, or PvmNullGroup,
+/// PvmBadParam (count < 1 other than -1), PvmMismatch (another count is
+/// pending), PvmNoGroup (unknown, or a frozen group a member left),
+/// PvmNotInGroup, PvmSysErr.
+#[no_mangle]
+pub extern "C" fn pvm_barrier(group: *mut c_char, count: c_int) -> c_int {
+    quiet("pvm_barrier", || {
+        let name = group_name(group)?;
+        tev::group_call(ev::BARRIER, "barrier", name);
+        blocking(|t| groups::barrier(t, name, count))
+    })
 }
 
 /// Sends the active send buffer to every member of `group` except the
@@ -150,6 +161,7 @@ group_int_calls! {
 pub extern "C" fn pvm_bcast(group: *mut c_char, msgtag: c_int) -> c_int {
     quiet("pvm_bcast", || {
         let name = group_name(group)?;
+        tev::group_call(ev::BCAST, "bcast", name);
         blocking(|t| groups::bcast(t, name, msgtag, &ptr::read_strided)).map(|_| 0)
     })
 }
@@ -212,6 +224,7 @@ pub extern "C" fn pvm_reduce(
         }
         let len = byte_len(count, datatype)?;
         let name = group_name(group)?;
+        tev::group_call(ev::REDUCE, "reduce", name);
         let addr = data as usize;
         copy_in(addr, len)?;
         let mine = || copy_in(addr, len).unwrap_or_default();
@@ -242,6 +255,7 @@ pub extern "C" fn pvm_scatter(
         }
         let len = byte_len(count, datatype)?;
         let name = group_name(group)?;
+        tev::group_call(ev::SCATTER, "scatter", name);
         let (out, src) = (result as usize, data as usize);
         copy_out(out, len, &[])?;
         let part = |i: usize| {
@@ -280,6 +294,7 @@ pub extern "C" fn pvm_gather(
         }
         let len = byte_len(count, datatype)?;
         let name = group_name(group)?;
+        tev::group_call(ev::GATHER, "gather", name);
         let (out, src) = (result as usize, data as usize);
         copy_in(src, len)?;
         let mine = || copy_in(src, len).unwrap_or_default();

@@ -19,7 +19,7 @@ use std::time::Duration;
 /// The architecture name of every host of the machine.
 const ARCH: &str = "LINUX64";
 /// `TEV_MASK_LENGTH` of `pvmtev.h`: bytes of a trace mask.
-const TMASK_LEN: usize = 36;
+const TMASK_LEN: usize = crate::tev::MASK_LEN;
 
 // ---------------------------------------------------------------------------
 // Tasks and the machine
@@ -436,7 +436,8 @@ pub extern "C" fn pvm_reg_rm(_hip: *mut *mut c_void) -> c_int {
     entry("pvm_reg_rm", || Err(PvmError(err::NOT_IMPL)))
 }
 
-/// There are no trace events to collect. Returns PvmNotImpl.
+/// Events are not sent to a tracer task: a traced run writes them to the
+/// files of `MPBRIDGE_TRACE` (see `pvm_settmask`). Returns PvmNotImpl.
 #[no_mangle]
 pub extern "C" fn pvm_reg_tracer(
     _tctx: c_int,
@@ -450,16 +451,6 @@ pub extern "C" fn pvm_reg_tracer(
     entry("pvm_reg_tracer", || Err(PvmError(err::NOT_IMPL)))
 }
 
-/// Trace masks of this task and of its future children (kept; nothing is
-/// traced). A fresh mask is all cleared, as `TEV_INIT_MASK` makes it.
-static TMASKS: Lock<Option<[[u8; TMASK_LEN]; 2]>> = Lock::new(None);
-
-fn cleared_mask() -> [u8; TMASK_LEN] {
-    let mut m = [b'@'; TMASK_LEN];
-    m[TMASK_LEN - 1] = 0;
-    m
-}
-
 fn mask_slot(who: c_int) -> PvmResult<usize> {
     match who {
         tmask::SELF => Ok(0),
@@ -469,29 +460,29 @@ fn mask_slot(who: c_int) -> PvmResult<usize> {
 }
 
 /// Copies the trace mask of `who` (PvmTaskSelf, PvmTaskChild) into
-/// `mask` (`TEV_MASK_LENGTH` bytes). Returns PvmOk, PvmBadParam.
+/// `mask` (`TEV_MASK_LENGTH` bytes): every event selected when the process
+/// traces (`MPBRIDGE_TRACE`) and the mask was not set, none otherwise.
+/// Returns PvmOk, PvmBadParam.
 #[no_mangle]
 pub extern "C" fn pvm_gettmask(who: c_int, mask: *mut c_char) -> c_int {
     entry("pvm_gettmask", || {
         let slot = mask_slot(who)?;
         let out = ptr::items_mut(mask as *mut u8, TMASK_LEN, 1).ok_or_else(bad)?;
-        let mut g = TMASKS.lock();
-        let masks = g.get_or_insert_with(|| [cleared_mask(); 2]);
-        out.copy_from_slice(&masks[slot]);
+        out.copy_from_slice(&crate::tev::get(slot));
         Ok(0)
     })
 }
 
-/// Sets the trace mask of `who` (PvmTaskSelf, PvmTaskChild) from `mask`.
-/// Returns PvmOk, PvmBadParam.
+/// Sets the trace mask of `who` (PvmTaskSelf, PvmTaskChild) from `mask`:
+/// with `MPBRIDGE_TRACE` set, the task's mask selects which of its events
+/// (PVM's `TEV_*` numbers) are written to its trace file. Returns PvmOk,
+/// PvmBadParam.
 #[no_mangle]
 pub extern "C" fn pvm_settmask(who: c_int, mask: *mut c_char) -> c_int {
     entry("pvm_settmask", || {
         let slot = mask_slot(who)?;
         let inp = ptr::items(mask as *const u8, TMASK_LEN, 1).ok_or_else(bad)?;
-        let mut g = TMASKS.lock();
-        let masks = g.get_or_insert_with(|| [cleared_mask(); 2]);
-        masks[slot].copy_from_slice(inp);
+        crate::tev::set(slot, inp);
         Ok(0)
     })
 }

@@ -64,6 +64,7 @@ pub mod rust_api;
 pub(crate) mod signals;
 pub(crate) mod state;
 pub(crate) mod task;
+pub(crate) mod tev;
 
 /// A PVM error: the negative code `pvm3.h` defines (e.g. `PvmBadParam` = -2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

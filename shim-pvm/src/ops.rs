@@ -5,6 +5,7 @@ use crate::consts::{err, notify};
 use crate::msgstate::encoding_word;
 use crate::pack::Encoding;
 use crate::task::{family_body, from_core, id_of, sys_tag, tid_of, Task};
+use crate::tev::{self, ev};
 use crate::{PvmError, PvmResult};
 use shim_core::{Context, CoreError, Match};
 use std::time::{Duration, Instant};
@@ -78,7 +79,9 @@ impl Task {
         let buf = self.msg.sbuf_mut()?;
         buf.whole()?;
         let word = encoding_word(ctx, buf.encoding());
-        deliver(user, tid, tag, word, &buf.wire(read))
+        let bytes = buf.wire(read);
+        tev::sent(ev::SEND, tid, tag, bytes.len());
+        deliver(user, tid, tag, word, &bytes)
     }
 
     /// Sends a buffer that is not in the buffer table (the Rust API's).
@@ -89,7 +92,9 @@ impl Task {
         }
         let word = encoding_word(self.msg.context, msg.encoding());
         let none = |_: usize, _: usize, _: usize, _: usize| Vec::new();
-        deliver(self.user, tid, tag, word, &msg.wire(&none))
+        let bytes = msg.wire(&none);
+        tev::sent(ev::SEND, tid, tag, bytes.len());
+        deliver(self.user, tid, tag, word, &bytes)
     }
 
     /// `pvm_mcast`: every listed task once, never the caller.
@@ -107,6 +112,7 @@ impl Task {
         let word = encoding_word(ctx, buf.encoding());
         let bytes = buf.wire(read);
         for t in list.into_iter().filter(|&t| t != me) {
+            tev::sent(ev::MCAST, t, tag, bytes.len());
             deliver(user, t, tag, word, &bytes)?;
         }
         Ok(())
@@ -119,6 +125,7 @@ impl Task {
             return Err(PvmError(err::BAD_PARAM));
         }
         let word = encoding_word(self.msg.context, Encoding::Raw);
+        tev::sent(ev::PSEND, tid, tag, bytes.len());
         deliver(self.user, tid, tag, word, bytes)
     }
 
@@ -263,6 +270,15 @@ impl Task {
             Outcome::Done(Some(id)) => {
                 self.msg.unqueue(id);
                 self.msg.rbuf = id;
+                if tev::wants(ev::RECV) || tev::wants(ev::NRECV) || tev::wants(ev::TRECV) {
+                    let k = match wait {
+                        Wait::Forever => ev::RECV,
+                        Wait::Poll => ev::NRECV,
+                        Wait::For(_) => ev::TRECV,
+                    };
+                    let b = self.msg.get(id)?;
+                    tev::received(k, b.src, b.tag, b.msg.byte_len());
+                }
                 Ok(Outcome::Done(id))
             }
         }
@@ -308,6 +324,7 @@ impl Task {
             let n = bytes.len().min(out.len());
             out[..n].copy_from_slice(&bytes[..n]);
             let full = bytes.len();
+            tev::received(ev::PRECV, from, t, full);
             self.msg.unqueue(id);
             let _ = self.msg.freebuf(id);
             return Ok(Outcome::Done((from, t, full)));
@@ -328,7 +345,10 @@ impl Task {
                 .user
                 .recv_into_truncating(pattern, out, Some(SYSTEM_CHECK))
             {
-                Ok(r) => return Ok(Outcome::Done((tid_of(r.source), r.tag, r.len))),
+                Ok(r) => {
+                    tev::received(ev::PRECV, tid_of(r.source), r.tag, r.len);
+                    return Ok(Outcome::Done((tid_of(r.source), r.tag, r.len)));
+                }
                 Err(CoreError::Timeout) => {}
                 // The named sender ended: wait on, as PVM does.
                 Err(CoreError::UnknownPeer(_)) => std::thread::sleep(SYSTEM_CHECK),
@@ -422,6 +442,7 @@ impl Task {
             }
         }
         let family: Vec<i32> = slots.iter().copied().filter(|&t| t > 0).collect();
+        tev::spawned(task, &family);
         // A tid of an ended task can come back with a reused spawn number.
         for t in &family {
             self.ended.remove(t);

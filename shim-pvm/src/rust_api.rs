@@ -16,7 +16,9 @@
 
 use crate::consts::err;
 use crate::ops::Wait;
-use crate::pack::{Encoding, MsgBuf};
+/// The message buffer under [`Message`] and its encodings, for code that
+/// packs and unpacks raw buffers itself.
+pub use crate::pack::{Encoding, MsgBuf};
 use crate::state::{blocking, leave, with_task};
 use crate::{PvmError, PvmResult};
 use std::time::Duration;

@@ -18,6 +18,7 @@ const TAG_MEET: i32 = 3;
 /// Says once per process why the same-node channels are not used.
 fn warn_once(why: &str) {
     static SAID: std::sync::Once = std::sync::Once::new();
+    tracing::warn!(target: "core", "same-node channels off ({why}): messages go through MPI");
     SAID.call_once(|| {
         eprintln!("mpbridge: same-node channels off ({why}); messages go through MPI");
     });
@@ -59,9 +60,16 @@ impl Engine {
                 if r == me || !c.reachable(&d) {
                     continue;
                 }
-                if let Err(e) = c.connect(self.me, self.world_ids[r], &d) {
-                    warn_once(&e);
-                    ok = 0;
+                match c.connect(self.me, self.world_ids[r], &d) {
+                    Ok(()) => tracing::debug!(
+                        target: "core",
+                        peer = %self.world_ids[r],
+                        "connection set up: same-node channel"
+                    ),
+                    Err(e) => {
+                        warn_once(&e);
+                        ok = 0;
+                    }
                 }
             }
         }
@@ -69,10 +77,21 @@ impl Engine {
         // both ends of every pair agree on its path.
         let (_, min) = world.allreduce_max_min_u32(&[ok])?;
         if min[0] == 0 {
+            tracing::warn!(
+                target: "core",
+                "a pair of this node could not connect: the whole world uses MPI paths"
+            );
             if let Some(c) = ch.as_mut() {
                 c.close_all();
             }
         }
+        let same_node = ch.as_ref().map_or(0, Channels::peers);
+        tracing::debug!(
+            target: "core",
+            same_node,
+            over_mpi = (self.world_ids.len() - 1).saturating_sub(same_node),
+            "paths to the static world chosen"
+        );
         self.shm = ch;
         Ok(())
     }
@@ -101,6 +120,12 @@ impl Engine {
                 c.disconnect(peer);
             }
         }
+        let path = if ok == 1 && their_ok[0] == 1 {
+            "same-node channel"
+        } else {
+            "MPI"
+        };
+        tracing::debug!(target: "core", %peer, path, "link path chosen");
         Ok(())
     }
 }
