@@ -13,6 +13,7 @@ use crate::dad::{numroc, Dad, DimSpec, Dist};
 use crate::element::{ElemKind, Element};
 use crate::error::*;
 use crate::grid::{self, ProcGrid};
+use crate::section::{Section, Subscript};
 use crate::{ptr, reduce, schedule};
 use shim_core::ffi_guard::guard;
 use std::cell::RefCell;
@@ -732,6 +733,110 @@ pub extern "C" fn hpf_copy(
         let dd = get_dad(CALL, dst_dad)?;
         let k = kind(CALL, r#type)?;
         typed!(k, copy_in(&sd, src, &dd, dst))
+    })
+}
+
+/// The section of an array with DAD `d` that the C arrays `lo`, `hi`,
+/// `stride` (one entry per dimension) describe; stride 0 is the scalar
+/// subscript `lo[k]`.
+pub(crate) fn section_of(
+    call: &str,
+    which: &str,
+    d: &Dad,
+    lo: &[c_longlong],
+    hi: &[c_longlong],
+    stride: &[c_longlong],
+) -> HpfResult<Section> {
+    if lo.len() != d.rank() || hi.len() != d.rank() || stride.len() != d.rank() {
+        return Err(HpfError::bad_arg(
+            call,
+            format!("{which}: one lo, hi and stride per dimension"),
+        ));
+    }
+    Ok(Section(
+        (0..d.rank())
+            .map(|k| match stride[k] {
+                0 => Subscript::Scalar(lo[k]),
+                st => Subscript::triplet(lo[k], hi[k], st),
+            })
+            .collect(),
+    ))
+}
+
+fn section_in<T: Element>(
+    sd: &Dad,
+    src: *const c_void,
+    ssec: &Section,
+    dd: &Dad,
+    dst: *mut c_void,
+    dsec: &Section,
+) -> HpfResult<()> {
+    const CALL: &str = "hpf_copy_section";
+    let plan = crate::section::copy_plan(sd, ssec, dd, dsec)?;
+    if ptr::ranges_overlap::<T>(src, sd.local_len(), dst, dd.local_len()) {
+        // Fortran evaluates the right-hand side before assigning.
+        let s = local::<T>(CALL, "src", sd, src)?.to_vec();
+        let r = local_mut::<T>(CALL, "dst", dd, dst)?;
+        return plan.execute(dd, &s, r);
+    }
+    let s = local::<T>(CALL, "src", sd, src)?;
+    let r = local_mut::<T>(CALL, "dst", dd, dst)?;
+    plan.execute(dd, s, r)
+}
+
+/// The section copy `dst(dsec) = src(ssec)` between arrays on the same
+/// grid with any two DADs. Each section has, per dimension of its array,
+/// `lo[d]`, `hi[d]` and `stride[d]` (global subscripts; a triplet
+/// `lo:hi:stride` with Fortran's element count, any non-zero stride; a
+/// stride of 0 is the scalar subscript `lo[d]`, which drops the dimension
+/// from the section's shape). The sections' shapes must be equal. Only
+/// the owned cells of `dst`'s section are written; `src` and `dst` may be
+/// the same buffer (the source is read before anything is written). The
+/// schedule is planned once per pair of DADs and sections. Collective.
+/// Returns `HPF_OK`, `HPF_EBADHANDLE`, `HPF_EMISMATCH` (shapes, grids),
+/// `HPF_EBADARG` (subscripts outside the bounds, NULL pointers, type) or
+/// `HPF_ESYSTEM`.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn hpf_copy_section(
+    src_dad: c_int,
+    src: *const c_void,
+    src_lo: *const c_longlong,
+    src_hi: *const c_longlong,
+    src_stride: *const c_longlong,
+    dst_dad: c_int,
+    dst: *mut c_void,
+    dst_lo: *const c_longlong,
+    dst_hi: *const c_longlong,
+    dst_stride: *const c_longlong,
+    r#type: c_int,
+) -> c_int {
+    const CALL: &str = "hpf_copy_section";
+    run(CALL, || {
+        let sd = get_dad(CALL, src_dad)?;
+        let dd = get_dad(CALL, dst_dad)?;
+        let k = kind(CALL, r#type)?;
+        let arr = |p: *const c_longlong, n: usize, what: &str| {
+            ptr::read(p, n).ok_or_else(|| null(CALL, what))
+        };
+        let (sr, dr) = (sd.rank(), dd.rank());
+        let ssec = section_of(
+            CALL,
+            "source",
+            &sd,
+            &arr(src_lo, sr, "src_lo")?,
+            &arr(src_hi, sr, "src_hi")?,
+            &arr(src_stride, sr, "src_stride")?,
+        )?;
+        let dsec = section_of(
+            CALL,
+            "destination",
+            &dd,
+            &arr(dst_lo, dr, "dst_lo")?,
+            &arr(dst_hi, dr, "dst_hi")?,
+            &arr(dst_stride, dr, "dst_stride")?,
+        )?;
+        typed!(k, section_in(&sd, src, &ssec, &dd, dst, &dsec))
     })
 }
 

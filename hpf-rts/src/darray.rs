@@ -5,6 +5,7 @@
 use crate::dad::Dad;
 use crate::element::Element;
 use crate::error::{HpfError, HpfResult};
+use crate::section::Section;
 use crate::{reduce, reduce_dim, schedule};
 
 /// A distributed array.
@@ -229,6 +230,30 @@ impl<T: Element> DArray<T> {
         T: crate::matmul::Gemm,
     {
         crate::matmul::matmul(&a.dad, &a.data, &b.dad, &b.data, &self.dad, &mut self.data)
+    }
+
+    /// `self(dsec) = src(ssec)`: the section copy between conforming
+    /// sections of two arrays on one grid (any DADs). Only the owned cells
+    /// of this array's section are written. To copy between sections of
+    /// one array, copy from a clone (Fortran evaluates the right-hand side
+    /// first).
+    pub fn assign_section(
+        &mut self,
+        dsec: &Section,
+        src: &DArray<T>,
+        ssec: &Section,
+    ) -> HpfResult<()> {
+        let s = crate::section::copy_plan(&src.dad, ssec, &self.dad, dsec)?;
+        s.execute(&self.dad, &src.data, &mut self.data)
+    }
+
+    /// The section `sec` of this array as a new array with DAD `dst`,
+    /// whose shape is the section's (any distribution): every intrinsic
+    /// then applies to the section.
+    pub fn section(&self, sec: &Section, dst: &Dad) -> HpfResult<DArray<T>> {
+        let mut out = DArray::new(dst);
+        out.assign_section(&Section::whole(dst), self, sec)?;
+        Ok(out)
     }
 
     /// `self = src` where the DADs may differ (COPY; owned cells only).

@@ -316,6 +316,63 @@ pub extern "C" fn hpf_copy_(
     });
 }
 
+/// `HPF_COPY_SECTION(SDAD, SRC, SLO, SHI, SSTR, DDAD, DST, DLO, DHI,
+/// DSTR, TYPE, IERR)`: DST(DLO:DHI:DSTR) = SRC(SLO:SHI:SSTR), one INTEGER
+/// triplet per dimension of each array; a stride of 0 is the scalar
+/// subscript LO(d). SRC and DST may be the same array.
+#[no_mangle]
+pub extern "C" fn hpf_copy_section_(
+    sdad: *const FInt,
+    src: *const c_void,
+    slo: *const FInt,
+    shi: *const FInt,
+    sstr: *const FInt,
+    ddad: *const FInt,
+    dst: *mut c_void,
+    dlo: *const FInt,
+    dhi: *const FInt,
+    dstr: *const FInt,
+    r#type: *const FInt,
+    ierr: *mut FInt,
+) {
+    const CALL: &str = "HPF_COPY_SECTION";
+    entry(CALL, ierr, || {
+        let s = int(CALL, sdad, "SDAD")?;
+        let d = int(CALL, ddad, "DDAD")?;
+        let t = int(CALL, r#type, "TYPE")?;
+        let sr = capi::get_dad(CALL, s)?.rank();
+        let dr = capi::get_dad(CALL, d)?.rank();
+        let wide = |p: *const FInt, n: usize, what: &str| -> HpfResult<Vec<c_longlong>> {
+            ptr::read(p, n)
+                .map(|v| v.iter().map(|&x| x as c_longlong).collect())
+                .ok_or_else(|| capi::null(CALL, what))
+        };
+        let (a, b, c) = (
+            wide(slo, sr, "SLO")?,
+            wide(shi, sr, "SHI")?,
+            wide(sstr, sr, "SSTR")?,
+        );
+        let (x, y, z) = (
+            wide(dlo, dr, "DLO")?,
+            wide(dhi, dr, "DHI")?,
+            wide(dstr, dr, "DSTR")?,
+        );
+        Ok(capi::hpf_copy_section(
+            s,
+            src,
+            a.as_ptr(),
+            b.as_ptr(),
+            c.as_ptr(),
+            d,
+            dst,
+            x.as_ptr(),
+            y.as_ptr(),
+            z.as_ptr(),
+            t,
+        ))
+    });
+}
+
 /// `HPF_CSHIFT(DAD, TYPE, SRC, DST, SHIFT, DIM, IERR)`: DST =
 /// CSHIFT(SRC, SHIFT, DIM).
 #[no_mangle]

@@ -7,7 +7,7 @@
 //! SEED TRIALS`. Prints "hpf_props rank R: P passed, F failed".
 
 use hpf_rts::reduce_dim::{LogicalOp, NumOp};
-use hpf_rts::{DArray, Dad, DimSpec, Dist, Element, Gemm, ProcGrid};
+use hpf_rts::{DArray, Dad, DimSpec, Dist, Element, Gemm, ProcGrid, Section, Subscript};
 use std::sync::Arc;
 use tests::{check, check_eq};
 
@@ -700,6 +700,186 @@ fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: us
     check_eq!(bad, 0, "overlap cells wrong (periodic {periodic:?}) {what}");
 }
 
+/// One array seen through a random section of a given shape: the array's
+/// shape and lower bounds, the section, and per section dimension the
+/// parent dimension, first offset and step (for the serial model).
+struct Viewed {
+    shape: Vec<usize>,
+    lbs: Vec<i64>,
+    section: Section,
+    /// Per parent dimension: `Some((first offset, step))` for a triplet,
+    /// `Err(offset)` for a scalar subscript.
+    axes: Vec<Result<(usize, i64), usize>>,
+}
+
+impl Viewed {
+    /// Column-major linear position in the parent of section element
+    /// `t` (section subscripts, 0-based).
+    fn parent_pos(&self, t: &[usize]) -> usize {
+        let mut kept = t.iter();
+        let g: Vec<usize> = self
+            .axes
+            .iter()
+            .map(|a| match *a {
+                Ok((first, step)) => {
+                    (first as i64 + *kept.next().expect("section rank") as i64 * step) as usize
+                }
+                Err(off) => off,
+            })
+            .collect();
+        linear(&self.shape, &g)
+    }
+}
+
+/// A random array with `scalars` scalar subscripts among the triplets of
+/// a section of shape `counts` (strides of either sign, bounds past the
+/// last element where Fortran allows it).
+fn viewed(rng: &mut Rng, counts: &[usize], scalars: usize) -> Viewed {
+    let rank = counts.len() + scalars;
+    let mut is_scalar = vec![false; rank];
+    let mut placed = 0;
+    while placed < scalars {
+        let k = rng.below(rank as u64) as usize;
+        if !is_scalar[k] {
+            is_scalar[k] = true;
+            placed += 1;
+        }
+    }
+    let mut next = counts.iter();
+    let (mut shape, mut lbs, mut subs, mut axes) = (vec![], vec![], vec![], vec![]);
+    for &sc in &is_scalar {
+        let lb = rng.below(7) as i64 - 3;
+        lbs.push(lb);
+        if sc {
+            let n = 1 + rng.below(5) as usize;
+            let off = rng.below(n as u64) as usize;
+            shape.push(n);
+            subs.push(Subscript::Scalar(lb + off as i64));
+            axes.push(Err(off));
+            continue;
+        }
+        let c = *next.next().expect("count");
+        let mag = 1 + rng.below(3) as i64;
+        let step = if rng.below(3) == 0 { -mag } else { mag };
+        let slack = rng.below(4) as usize;
+        let span = if c == 0 {
+            0
+        } else {
+            (c - 1) * mag as usize + 1
+        };
+        let n = span + slack;
+        shape.push(n);
+        if c == 0 {
+            // An empty triplet; its bounds need not lie in the array.
+            let lo = lb + rng.below(n as u64 + 2) as i64;
+            let hi = if step > 0 {
+                lo - 1 - rng.below(2) as i64
+            } else {
+                lo + 1
+            };
+            subs.push(Subscript::triplet(lo, hi, step));
+            axes.push(Ok((0, step)));
+            continue;
+        }
+        let o0 = rng.below(slack as u64 + 1) as usize;
+        let first = if step > 0 { o0 } else { n - 1 - o0 };
+        let lo = lb + first as i64;
+        let past = rng.below(mag as u64) as i64;
+        let hi = lo + (c as i64 - 1) * step + if step > 0 { past } else { -past };
+        subs.push(Subscript::triplet(lo, hi, step));
+        axes.push(Ok((first, step)));
+    }
+    Viewed {
+        shape,
+        lbs,
+        section: Section(subs),
+        axes,
+    }
+}
+
+/// `B(dsec) = A(ssec)` between random arrays, sections and DADs, and the
+/// section of A as an array of its own, against the serial model.
+fn section_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: usize) {
+    let grid = &grids[rng.below(grids.len() as u64) as usize];
+    let srank = 1 + rng.below(3) as usize;
+    let counts: Vec<usize> = (0..srank)
+        .map(|_| match rng.below(7) {
+            0 => 0,
+            1 => 1,
+            _ => 2 + rng.below(if srank == 3 { 4 } else { 9 }) as usize,
+        })
+        .collect();
+    let mut scalars = || rng.below((3 - srank) as u64 + 1) as usize;
+    let (sa, sb) = (scalars(), scalars());
+    let va = viewed(rng, &counts, sa);
+    let vb = viewed(rng, &counts, sb);
+    let ad = random_dad(rng, grid, &va.shape, &va.lbs, true);
+    let bd = random_dad(rng, grid, &vb.shape, &vb.lbs, true);
+    let what = format!(
+        "{:?} section {counts:?} grid {:?}: A {:?} {:?} {:?} B {:?} {:?} {:?}",
+        T::KIND,
+        grid.dims(),
+        va.shape,
+        va.section,
+        ad.dims()
+            .iter()
+            .map(|d| (d.spec.dist, d.spec.pdim))
+            .collect::<Vec<_>>(),
+        vb.shape,
+        vb.section,
+        bd.dims()
+            .iter()
+            .map(|d| (d.spec.dist, d.spec.pdim))
+            .collect::<Vec<_>>()
+    );
+    let pos = |v: &Viewed, lbs: &[i64], sub: &[i64]| {
+        let g: Vec<usize> = sub
+            .iter()
+            .zip(lbs)
+            .map(|(&s, &l)| (s - l) as usize)
+            .collect();
+        linear(&v.shape, &g)
+    };
+    let na: usize = va.shape.iter().product();
+    let nb: usize = vb.shape.iter().product();
+    let aref: Vec<T> = (0..na)
+        .map(|p| T::from_hash(hash(seed, p as u64)))
+        .collect();
+    let mut bref: Vec<T> = (0..nb)
+        .map(|p| T::from_hash(hash(seed ^ 0x5ec, p as u64)))
+        .collect();
+    let a = DArray::<T>::from_fn(&ad, |s| aref[pos(&va, &va.lbs, s)]);
+    let mut b = DArray::<T>::from_fn(&bd, |s| bref[pos(&vb, &vb.lbs, s)]);
+    b.assign_section(&vb.section, &a, &va.section)
+        .unwrap_or_else(|e| panic!("section copy: {e}: {what}"));
+    let total: usize = counts.iter().product();
+    let mut picked = Vec::with_capacity(total);
+    for t in 0..total {
+        let ts = unlinear(&counts, t);
+        let x = aref[va.parent_pos(&ts)];
+        bref[vb.parent_pos(&ts)] = x;
+        picked.push(x);
+    }
+    check_eq!(
+        b.to_global().expect("gather"),
+        bref,
+        "B(dsec) = A(ssec): {what}"
+    );
+
+    // The section as an array of its own, and an intrinsic on it.
+    let lbs1 = vec![1i64; srank];
+    let sd = random_dad(rng, grid, &counts, &lbs1, false);
+    let s = a.section(&va.section, &sd).expect("section");
+    check_eq!(s.to_global().expect("gather"), picked, "A(ssec): {what}");
+    let want = picked.iter().fold(T::zero(), |acc, &x| acc.plus(x));
+    let mag: f64 = picked.iter().map(|x| x.to_f64().abs()).sum();
+    let got = s.sum().expect("sum");
+    check!(
+        close(got, want, total, nprocs, mag),
+        "SUM(A(ssec)) {got:?} vs {want:?}: {what}"
+    );
+}
+
 /// MATMUL of random m×k and k×n arrays with random DADs (C's too) against
 /// the serial triple loop; reals within `2 (k + 2) eps sum|a||b|`.
 fn matmul_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
@@ -791,6 +971,16 @@ fn main() {
         }
     }
 
+    for t in 0..trials {
+        let s = seed.wrapping_mul(4242).wrapping_add(t as u64);
+        match t % 4 {
+            0 => section_trial::<i32>(&mut rng, s, &grids, nprocs),
+            1 => section_trial::<f64>(&mut rng, s, &grids, nprocs),
+            2 => section_trial::<i64>(&mut rng, s, &grids, nprocs),
+            _ => section_trial::<f32>(&mut rng, s, &grids, nprocs),
+        }
+    }
+
     // The round trip BLOCK -> CYCLIC(3) -> BLOCK returns the original.
     let g = &grids[0];
     let n = 3 * nprocs * 2 + 1;
@@ -826,6 +1016,38 @@ fn main() {
         e.code == hpf_rts::error::HPF_EMISMATCH,
         "remap between shapes refused: {e}"
     );
+
+    // Bad sections get a code and a message.
+    let whole = Section::whole(&block);
+    let n1 = n as i64;
+    let e = a
+        .section(&Section(vec![Subscript::triplet(1, n1, 0)]), &block)
+        .unwrap_err();
+    check!(
+        e.code == hpf_rts::error::HPF_EBADARG && e.message.contains("stride"),
+        "zero stride refused: {e}"
+    );
+    let e = a
+        .section(&Section(vec![Subscript::triplet(0, n1 - 1, 1)]), &block)
+        .unwrap_err();
+    check!(
+        e.code == hpf_rts::error::HPF_EBADARG && e.message.contains("outside"),
+        "subscript 0 of 1:n refused: {e}"
+    );
+    let mut b2 = DArray::<f64>::new(&block);
+    let e = b2
+        .assign_section(&whole, &a, &Section(vec![Subscript::triplet(1, n1, 2)]))
+        .unwrap_err();
+    check!(
+        e.code == hpf_rts::error::HPF_EMISMATCH,
+        "non-conforming sections refused: {e}"
+    );
+    // A reversed copy: B(n:1:-1) = A(1:n).
+    b2.assign_section(&Section(vec![Subscript::triplet(n1, 1, -1)]), &a, &whole)
+        .expect("reverse");
+    let got = b2.to_global().expect("gather");
+    let want: Vec<f64> = (1..=n).rev().map(|i| i as f64 * 1.5).collect();
+    check_eq!(got, want, "B(n:1:-1) = A(1:n)");
 
     drop(grids);
     let who = format!("hpf_props rank {me}");
