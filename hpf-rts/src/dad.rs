@@ -409,6 +409,18 @@ impl Dad {
         Ok((r, off))
     }
 
+    /// Local buffer offset on grid rank `r` of the element at global
+    /// offsets `g` (0-based per dimension), if `r` owns it.
+    pub fn offset_on(&self, r: usize, g: &[usize]) -> Option<usize> {
+        let c = self.grid.coords_of(r);
+        let strides = self.strides_of(r);
+        let mut off = 0;
+        for ((d, &i), &st) in self.dims.iter().zip(g).zip(&strides) {
+            off += (d.spec.olo + d.owns(d.coord(c), i)?) * st;
+        }
+        Some(off)
+    }
+
     /// Global subscript of local index `l` (0-based, overlap not counted)
     /// of dimension `dim` (0-based) on this process.
     pub fn local_to_global(&self, dim: usize, l: usize) -> HpfResult<i64> {

@@ -12,9 +12,12 @@
 //!   update), planned once and cached.
 //! - [`section`]: array sections (`lo:hi:stride` and scalar subscripts)
 //!   as views, and the section copy between any two DADs.
+//! - [`unstructured`]: RESHAPE, PACK and UNPACK.
 //! - [`matmul`]: MATMUL by SUMMA with local products on the system BLAS.
 //! - [`darray`]: `DArray<T>`, a distributed array owning its local buffer.
 //! - [`capi`]: the C API of `hpf_rts.h`.
+//! - [`twins`]: the entry points whose C and Fortran forms take the same
+//!   arguments, each declared once for both.
 //! - [`fapi`]: the Fortran 77 entry points (`hpf_rts.fh`).
 
 pub mod blas;
@@ -31,6 +34,8 @@ pub mod reduce;
 pub mod reduce_dim;
 pub mod schedule;
 pub mod section;
+pub mod twins;
+pub mod unstructured;
 
 pub use dad::{numroc, Dad, DimSpec, Dist};
 pub use darray::DArray;

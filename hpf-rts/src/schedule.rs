@@ -47,6 +47,11 @@ pub(crate) enum PlanKey {
         src_axes: Vec<crate::section::Axis>,
         dst_axes: Vec<crate::section::Axis>,
     },
+    Reshape {
+        grid: u32,
+        src: Vec<crate::dad::DimMap>,
+        dst: Vec<crate::dad::DimMap>,
+    },
     Halo {
         grid: u32,
         dad: Vec<crate::dad::DimMap>,

@@ -880,6 +880,105 @@ fn section_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], np
     );
 }
 
+/// RESHAPE, PACK (with and without VECTOR) and UNPACK between random
+/// arrays, masks and DADs against the serial model.
+fn unstructured_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
+    let grid = &grids[rng.below(grids.len() as u64) as usize];
+    let shape_of = |rng: &mut Rng| -> Vec<usize> {
+        let rank = 1 + rng.below(3) as usize;
+        (0..rank)
+            .map(|_| match rng.below(6) {
+                0 => 0,
+                1 => 1,
+                _ => 2 + rng.below(if rank == 3 { 5 } else { 12 }) as usize,
+            })
+            .collect()
+    };
+    let shape = shape_of(rng);
+    let n: usize = shape.iter().product();
+    let lbs: Vec<i64> = shape.iter().map(|_| rng.below(5) as i64 - 2).collect();
+    let ad = random_dad(rng, grid, &shape, &lbs, true);
+    let aref: Vec<T> = (0..n).map(|p| T::from_hash(hash(seed, p as u64))).collect();
+    let pos = |lb: &[i64], shp: &[usize], sub: &[i64]| {
+        let g: Vec<usize> = sub
+            .iter()
+            .zip(lb)
+            .map(|(&s, &l)| (s - l) as usize)
+            .collect();
+        linear(shp, &g)
+    };
+    let a = DArray::<T>::from_fn(&ad, |s| aref[pos(&lbs, &shape, s)]);
+    let what = format!("{:?} shape {shape:?} grid {:?}", T::KIND, grid.dims());
+
+    // RESHAPE into a shape of at most n elements.
+    let mut rshape = shape_of(rng);
+    if rshape.iter().product::<usize>() > n {
+        rshape = vec![n - rng.below(n.min(3) as u64 + 1) as usize];
+    }
+    let ones = vec![1i64; rshape.len()];
+    let rd = random_dad(rng, grid, &rshape, &ones, true);
+    let r = a.reshape(&rd).expect("reshape");
+    let rn: usize = rshape.iter().product();
+    check_eq!(
+        r.to_global().expect("gather"),
+        aref[..rn].to_vec(),
+        "RESHAPE to {rshape:?}: {what}"
+    );
+
+    // PACK with a mask on another DAD.
+    let mref: Vec<i32> = (0..n)
+        .map(|p| i32::from(hash(seed ^ 0x9a, p as u64).is_multiple_of(3)))
+        .collect();
+    let md = random_dad(rng, grid, &shape, &lbs, false);
+    let mask = DArray::<i32>::from_fn(&md, |s| mref[pos(&lbs, &shape, s)]);
+    let packed: Vec<T> = (0..n).filter(|&p| mref[p] != 0).map(|p| aref[p]).collect();
+    let count = packed.len();
+    let pd = random_dad(rng, grid, &[count], &[1], false);
+    let p = a.pack(&mask, None, &pd).expect("pack");
+    check_eq!(p.to_global().expect("gather"), packed, "PACK: {what}");
+    let extra = rng.below(4) as usize;
+    let vd = random_dad(rng, grid, &[count + extra], &[1], false);
+    let vref: Vec<T> = (0..count + extra)
+        .map(|q| T::from_hash(hash(seed ^ 0x51, q as u64)))
+        .collect();
+    let vector = DArray::<T>::from_fn(&vd, |s| vref[(s[0] - 1) as usize]);
+    let mut want = packed.clone();
+    want.extend_from_slice(&vref[count..]);
+    let p = a.pack(&mask, Some(&vector), &vd).expect("pack with VECTOR");
+    check_eq!(
+        p.to_global().expect("gather"),
+        want,
+        "PACK with VECTOR: {what}"
+    );
+    if extra > 0 {
+        let e = a.pack(&mask, None, &vd).unwrap_err();
+        check!(
+            e.code == hpf_rts::error::HPF_EMISMATCH,
+            "PACK without VECTOR into a longer result refused: {e}"
+        );
+    }
+
+    // UNPACK into a FIELD on yet another DAD.
+    let fd = random_dad(rng, grid, &shape, &lbs, true);
+    let fref: Vec<T> = (0..n)
+        .map(|q| T::from_hash(hash(seed ^ 0xf1, q as u64)))
+        .collect();
+    let field = DArray::<T>::from_fn(&fd, |s| fref[pos(&lbs, &shape, s)]);
+    let u = vector.unpack(&mask, &field).expect("unpack");
+    let mut next = 0;
+    let want: Vec<T> = (0..n)
+        .map(|q| {
+            if mref[q] != 0 {
+                next += 1;
+                vref[next - 1]
+            } else {
+                fref[q]
+            }
+        })
+        .collect();
+    check_eq!(u.to_global().expect("gather"), want, "UNPACK: {what}");
+}
+
 /// MATMUL of random m×k and k×n arrays with random DADs (C's too) against
 /// the serial triple loop; reals within `2 (k + 2) eps sum|a||b|`.
 fn matmul_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
@@ -978,6 +1077,16 @@ fn main() {
             1 => section_trial::<f64>(&mut rng, s, &grids, nprocs),
             2 => section_trial::<i64>(&mut rng, s, &grids, nprocs),
             _ => section_trial::<f32>(&mut rng, s, &grids, nprocs),
+        }
+    }
+
+    for t in 0..trials / 2 {
+        let s = seed.wrapping_mul(5151).wrapping_add(t as u64);
+        match t % 4 {
+            0 => unstructured_trial::<f64>(&mut rng, s, &grids),
+            1 => unstructured_trial::<i32>(&mut rng, s, &grids),
+            2 => unstructured_trial::<f32>(&mut rng, s, &grids),
+            _ => unstructured_trial::<i64>(&mut rng, s, &grids),
         }
     }
 
