@@ -582,6 +582,25 @@ pub extern "C" fn hpf_minloc(
     })
 }
 
+/// The local buffers of a source (`sd`, `src`) and a destination (`dd`,
+/// `dst`) in separate memory, for `f`.
+pub(crate) fn apart<T: Element, R>(
+    call: &str,
+    sd: &Dad,
+    src: *const c_void,
+    dd: &Dad,
+    dst: *mut c_void,
+    f: impl FnOnce(&[T], &mut [T]) -> HpfResult<R>,
+) -> HpfResult<R> {
+    if ptr::ranges_overlap::<T>(src, sd.local_len(), dst, dd.local_len()) {
+        return Err(HpfError::bad_arg(call, "source and result share memory"));
+    }
+    f(
+        local::<T>(call, "source", sd, src)?,
+        local_mut::<T>(call, "destination", dd, dst)?,
+    )
+}
+
 pub(crate) fn halo_in<T: Element>(d: &Dad, a: *mut c_void, periodic: &[bool]) -> HpfResult<()> {
     const CALL: &str = "hpf_shift_overlap";
     let buf = local_mut::<T>(CALL, "array", d, a)?;
@@ -597,13 +616,9 @@ pub(crate) fn cshift_in<T: Element>(
     shift: i64,
     dim: usize,
 ) -> HpfResult<()> {
-    const CALL: &str = "hpf_cshift";
-    if ptr::overlaps::<T>(src, dst, d.local_len()) {
-        return Err(HpfError::bad_arg(CALL, "source and result share memory"));
-    }
-    let s = local::<T>(CALL, "src", d, src)?;
-    let r = local_mut::<T>(CALL, "dst", d, dst)?;
-    schedule::cshift(d, dim, shift)?.execute(d, s, r)
+    apart::<T, _>("hpf_cshift", d, src, d, dst, |s, r| {
+        schedule::cshift(d, dim, shift)?.execute(d, s, r)
+    })
 }
 
 pub(crate) fn copy_in<T: Element>(
@@ -612,16 +627,9 @@ pub(crate) fn copy_in<T: Element>(
     dd: &Dad,
     dst: *mut c_void,
 ) -> HpfResult<()> {
-    const CALL: &str = "hpf_copy";
-    if ptr::ranges_overlap::<T>(src, sd.local_len(), dst, dd.local_len()) {
-        return Err(HpfError::bad_arg(
-            CALL,
-            "source and destination share memory",
-        ));
-    }
-    let s = local::<T>(CALL, "src", sd, src)?;
-    let r = local_mut::<T>(CALL, "dst", dd, dst)?;
-    schedule::remap(sd, dd)?.execute(dd, s, r)
+    apart::<T, _>("hpf_copy", sd, src, dd, dst, |s, r| {
+        schedule::remap(sd, dd)?.execute(dd, s, r)
+    })
 }
 
 /// The section of an array with DAD `d` that the C arrays `lo`, `hi`,
@@ -777,13 +785,9 @@ pub(crate) fn transpose_in<T: Element>(
     dd: &Dad,
     dst: *mut c_void,
 ) -> HpfResult<()> {
-    const CALL: &str = "hpf_transpose";
-    if ptr::ranges_overlap::<T>(src, sd.local_len(), dst, dd.local_len()) {
-        return Err(HpfError::bad_arg(CALL, "source and result share memory"));
-    }
-    let s = local::<T>(CALL, "src", sd, src)?;
-    let r = local_mut::<T>(CALL, "dst", dd, dst)?;
-    schedule::transpose(sd, dd)?.execute(dd, s, r)
+    apart::<T, _>("hpf_transpose", sd, src, dd, dst, |s, r| {
+        schedule::transpose(sd, dd)?.execute(dd, s, r)
+    })
 }
 
 pub(crate) fn spread_in<T: Element>(
@@ -793,13 +797,9 @@ pub(crate) fn spread_in<T: Element>(
     dd: &Dad,
     dst: *mut c_void,
 ) -> HpfResult<()> {
-    const CALL: &str = "hpf_spread";
-    if ptr::ranges_overlap::<T>(src, sd.local_len(), dst, dd.local_len()) {
-        return Err(HpfError::bad_arg(CALL, "source and result share memory"));
-    }
-    let s = local::<T>(CALL, "src", sd, src)?;
-    let r = local_mut::<T>(CALL, "dst", dd, dst)?;
-    schedule::spread(sd, dd, dim)?.execute(dd, s, r)
+    apart::<T, _>("hpf_spread", sd, src, dd, dst, |s, r| {
+        schedule::spread(sd, dd, dim)?.execute(dd, s, r)
+    })
 }
 
 pub(crate) fn eoshift_in<T: Element>(
@@ -811,17 +811,14 @@ pub(crate) fn eoshift_in<T: Element>(
     dim: usize,
 ) -> HpfResult<()> {
     const CALL: &str = "hpf_eoshift";
-    if ptr::overlaps::<T>(src, dst, d.local_len()) {
-        return Err(HpfError::bad_arg(CALL, "source and result share memory"));
-    }
     let bnd = if boundary.is_null() {
         T::zero()
     } else {
         ptr::read(boundary as *const T, 1).ok_or_else(|| null(CALL, "boundary"))?[0]
     };
-    let s = local::<T>(CALL, "src", d, src)?;
-    let r = local_mut::<T>(CALL, "dst", d, dst)?;
-    crate::darray::eoshift_into(d, s, r, shift, bnd, dim)
+    apart::<T, _>(CALL, d, src, d, dst, |s, r| {
+        crate::darray::eoshift_into(d, s, r, shift, bnd, dim)
+    })
 }
 
 fn mask_of<'a>(call: &str, d: &Dad, mask: *const c_int) -> HpfResult<Option<&'a [i32]>> {

@@ -110,6 +110,17 @@ impl DimMap {
             Dist::Collapsed => 1,
             _ => grid.dims()[spec.pdim],
         };
+        DimMap::of(spec, nprocs)
+    }
+
+    /// The dimension `spec` spread over `nprocs` processes (ignored when
+    /// collapsed).
+    pub fn of(spec: DimSpec, nprocs: usize) -> DimMap {
+        let nprocs = if spec.dist == Dist::Collapsed {
+            1
+        } else {
+            nprocs.max(1)
+        };
         let block = match spec.dist {
             Dist::Collapsed => spec.extent.max(1),
             Dist::Block => spec.extent.div_ceil(nprocs).max(1),
@@ -607,17 +618,7 @@ mod tests {
     }
 
     fn map(extent: usize, dist: Dist, nprocs: usize) -> DimMap {
-        let block = match dist {
-            Dist::Collapsed => extent.max(1),
-            Dist::Block => extent.div_ceil(nprocs).max(1),
-            Dist::Cyclic => 1,
-            Dist::BlockCyclic(k) => k,
-        };
-        DimMap {
-            spec: DimSpec::new(1, extent, dist, 0),
-            nprocs: if dist == Dist::Collapsed { 1 } else { nprocs },
-            block,
-        }
+        DimMap::of(DimSpec::new(1, extent, dist, 0), nprocs)
     }
 
     #[test]

@@ -315,20 +315,6 @@ mod tests {
         assert_eq!(triplet_count(i64::MIN, i64::MAX, 1), usize::MAX);
     }
 
-    fn dim_map(extent: usize, dist: Dist, nprocs: usize, lb: i64) -> DimMap {
-        let block = match dist {
-            Dist::Collapsed => extent.max(1),
-            Dist::Block => extent.div_ceil(nprocs).max(1),
-            Dist::Cyclic => 1,
-            Dist::BlockCyclic(k) => k,
-        };
-        DimMap {
-            spec: DimSpec::new(lb, extent, dist, 0),
-            nprocs: if dist == Dist::Collapsed { 1 } else { nprocs },
-            block,
-        }
-    }
-
     /// Owner and local index of offset `i` from the definitions alone:
     /// deal the elements out and count.
     fn naive_owner(d: &DimMap, i: usize) -> (usize, usize) {
@@ -363,7 +349,7 @@ mod tests {
                 _ => Dist::BlockCyclic(1 + rng.below(5) as usize),
             };
             let lb = rng.below(9) as i64 - 4;
-            let d = dim_map(n, dist, p, lb);
+            let d = DimMap::of(DimSpec::new(lb, n, dist, 0), p);
             let mut stride = rng.below(9) as i64 - 4;
             if stride == 0 {
                 stride = 1;

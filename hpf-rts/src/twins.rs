@@ -25,12 +25,12 @@ use crate::capi::{
     self, copy_in, cshift_in, eoshift_in, get_dad, halo_in, kind, matmul_in, reduce_into, run,
     spread_in, transpose_in, typed,
 };
-use crate::capi::{local, local_mut};
+use crate::capi::{apart, local};
 use crate::dad::Dad;
 use crate::element::{ElemKind, Element};
 use crate::error::{HpfError, HpfResult, HPF_OK};
 use crate::fapi::{entry, FInt};
-use crate::{ptr, unstructured};
+use crate::unstructured;
 use std::ffi::{c_int, c_longlong, c_void};
 
 /// The C parameter type of an argument kind.
@@ -138,28 +138,6 @@ fn zero_based(call: &str, dim: c_int) -> HpfResult<usize> {
         .map_err(|_| HpfError::bad_arg(call, format!("DIM {dim} is not positive")))
 }
 
-/// The local buffers of a source (`sd`, `src`) and a destination (`dd`,
-/// `dst`) in separate memory, for `f`.
-fn apart<T: Element, R>(
-    call: &str,
-    sd: &Dad,
-    src: *const c_void,
-    dd: &Dad,
-    dst: *mut c_void,
-    f: impl FnOnce(&[T], &mut [T]) -> HpfResult<R>,
-) -> HpfResult<R> {
-    if ptr::ranges_overlap::<T>(src, sd.local_len(), dst, dd.local_len()) {
-        return Err(HpfError::bad_arg(
-            call,
-            "source and destination share memory",
-        ));
-    }
-    f(
-        local::<T>(call, "source", sd, src)?,
-        local_mut::<T>(call, "destination", dd, dst)?,
-    )
-}
-
 fn reshape_in<T: Element>(
     sd: &Dad,
     src: *const c_void,
@@ -171,31 +149,25 @@ fn reshape_in<T: Element>(
     })
 }
 
-fn pack_in<T: Element>(
-    ad: &Dad,
-    a: *const c_void,
+/// PACK (`unpack` false: `src` is ARRAY, `dst` the packed vector) or
+/// UNPACK (`src` is VECTOR, `dst` holds FIELD) with the LOGICAL `mask`.
+fn masked_in<T: Element>(
+    unpack: bool,
+    sd: &Dad,
+    src: *const c_void,
     md: &Dad,
     mask: *const c_int,
-    rd: &Dad,
-    r: *mut c_void,
+    dd: &Dad,
+    dst: *mut c_void,
 ) -> HpfResult<()> {
-    let m = local::<i32>("hpf_pack", "mask", md, mask as *const c_void)?;
-    apart::<T, _>("hpf_pack", ad, a, rd, r, |s, d| {
-        unstructured::pack_into(ad, s, md, m, rd, d).map(|_| ())
-    })
-}
-
-fn unpack_in<T: Element>(
-    vd: &Dad,
-    v: *const c_void,
-    md: &Dad,
-    mask: *const c_int,
-    rd: &Dad,
-    r: *mut c_void,
-) -> HpfResult<()> {
-    let m = local::<i32>("hpf_unpack", "mask", md, mask as *const c_void)?;
-    apart::<T, _>("hpf_unpack", vd, v, rd, r, |s, d| {
-        unstructured::unpack_into(vd, s, md, m, rd, d)
+    let call = if unpack { "hpf_unpack" } else { "hpf_pack" };
+    let m = local::<i32>(call, "mask", md, mask as *const c_void)?;
+    apart::<T, _>(call, sd, src, dd, dst, |s, d| {
+        if unpack {
+            unstructured::unpack_into(sd, s, md, m, dd, d)
+        } else {
+            unstructured::pack_into(sd, s, md, m, dd, d).map(|_| ())
+        }
     })
 }
 
@@ -398,7 +370,7 @@ twins! {
     /// = PACK(A, MASK); the rest of R is left alone (VECTOR).
     fortran hpf_pack_ "HPF_PACK";
     (a_dad: dad, a: cbuf, mask_dad: dad, mask: ints, r_dad: dad, r: mbuf, ty: ty) {
-        typed!(ty, pack_in(&a_dad, a, &mask_dad, mask, &r_dad, r))
+        typed!(ty, masked_in(false, &a_dad, a, &mask_dad, mask, &r_dad, r))
     }
 
     /// `r = UNPACK(v, mask, FIELD)` with `r` holding FIELD beforehand: `r`
@@ -413,6 +385,6 @@ twins! {
     /// UNPACK(V, MASK, R).
     fortran hpf_unpack_ "HPF_UNPACK";
     (v_dad: dad, v: cbuf, mask_dad: dad, mask: ints, r_dad: dad, r: mbuf, ty: ty) {
-        typed!(ty, unpack_in(&v_dad, v, &mask_dad, mask, &r_dad, r))
+        typed!(ty, masked_in(true, &v_dad, v, &mask_dad, mask, &r_dad, r))
     }
 }
