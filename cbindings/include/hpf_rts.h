@@ -134,6 +134,32 @@ int hpf_shift_overlap(int dad, int type, void *a, const int *periodic);
 int hpf_cshift(int dad, int type, const void *src, void *dst, long long shift, int dim);
 /* dst = src between two DADs of the same shape and grid (remap). */
 int hpf_copy(int src_dad, const void *src, int dst_dad, void *dst, int type);
+/* dst(dsec) = src(ssec): section copy between any two DADs on one grid.
+ * Per dimension of each array lo[d], hi[d], stride[d] in global
+ * subscripts: the triplet lo:hi:stride (Fortran's element count, stride
+ * of either sign); stride 0 is the scalar subscript lo[d], which drops the
+ * dimension from the section's shape. The shapes must be equal; src and
+ * dst may be the same buffer. */
+int hpf_copy_section(int src_dad, const void *src, const long long *src_lo,
+                     const long long *src_hi, const long long *src_stride,
+                     int dst_dad, void *dst, const long long *dst_lo,
+                     const long long *dst_hi, const long long *dst_stride,
+                     int type);
+/* dst = RESHAPE(src, SHAPE(dst)): the first size(dst) elements of src in
+ * array element order fill dst in that order; any two DADs on one grid,
+ * src at least as large (no PAD). */
+int hpf_reshape(int src_dad, const void *src, int dst_dad, void *dst, int type);
+/* r(1:COUNT(mask)) = PACK(a, mask): mask is a LOGICAL array (int,
+ * non-zero true) of a's shape with its own DAD; r is rank 1 with at least
+ * COUNT(mask) elements, the rest keep their values (fill r with VECTOR
+ * first for PACK(a, mask, VECTOR)). */
+int hpf_pack(int a_dad, const void *a, int mask_dad, const int *mask, int r_dad, void *r,
+             int type);
+/* r = UNPACK(v, mask, r): r has mask's shape; where mask is true r takes
+ * the next element of the rank-1 v, elsewhere it keeps its value (fill r
+ * with FIELD first). */
+int hpf_unpack(int v_dad, const void *v, int mask_dad, const int *mask, int r_dad, void *r,
+               int type);
 /* dst = TRANSPOSE(src): rank 2, dst has the reversed shape, any DADs on
  * the same grid. */
 int hpf_transpose(int src_dad, const void *src, int dst_dad, void *dst, int type);

@@ -13,6 +13,7 @@ use crate::dad::{numroc, Dad, DimSpec, Dist};
 use crate::element::{ElemKind, Element};
 use crate::error::*;
 use crate::grid::{self, ProcGrid};
+use crate::section::{Section, Subscript};
 use crate::{ptr, reduce, schedule};
 use shim_core::ffi_guard::guard;
 use std::cell::RefCell;
@@ -74,7 +75,7 @@ pub(crate) fn get_dad(call: &str, h: c_int) -> HpfResult<Dad> {
         .ok_or_else(|| HpfError::new(HPF_EBADHANDLE, format!("{call}: no DAD {h}")))
 }
 
-fn kind(call: &str, t: c_int) -> HpfResult<ElemKind> {
+pub(crate) fn kind(call: &str, t: c_int) -> HpfResult<ElemKind> {
     ElemKind::from_code(t).ok_or_else(|| {
         HpfError::bad_arg(
             call,
@@ -94,6 +95,7 @@ macro_rules! typed {
         }
     };
 }
+pub(crate) use typed;
 
 /// Starts the run-time (collective; joins the shared MPI backend).
 /// Returns `HPF_OK` or `HPF_ESYSTEM`.
@@ -137,37 +139,74 @@ pub extern "C" fn hpf_nprocs(n: *mut c_int) -> c_int {
     })
 }
 
-/// Creates a processor grid of all processes (collective): `dims[ndims]`
-/// sizes, zero entries filled with a balanced factorisation and written
-/// back; the handle goes to `*grid`. Returns `HPF_OK`, `HPF_ENOTINIT`,
-/// `HPF_EBADARG` (1 <= ndims <= 3, product must equal the process count).
-#[no_mangle]
-pub extern "C" fn hpf_grid_create(ndims: c_int, dims: *mut c_int, grid: *mut c_int) -> c_int {
-    const CALL: &str = "hpf_grid_create";
-    run(CALL, || {
-        let n = usize::try_from(ndims)
-            .map_err(|_| HpfError::bad_arg(CALL, format!("ndims {ndims} is negative")))?;
-        if n == 0 || n > grid::MAX_GRID_DIMS {
-            return Err(HpfError::bad_arg(
-                CALL,
-                format!("ndims {ndims} is not 1 to 3"),
-            ));
-        }
-        let d = ptr::read(dims as *const c_int, n).ok_or_else(|| null(CALL, "dims"))?;
-        if grid.is_null() {
-            return Err(null(CALL, "grid"));
-        }
-        let g = ProcGrid::new(&d)?;
-        let full: Vec<c_int> = g.dims().iter().map(|&x| x as c_int).collect();
-        ptr::write_all(dims, &full).ok_or_else(|| null(CALL, "dims"))?;
-        let h = handles(|t| {
-            let h = t.next;
-            t.next += 1;
-            t.grids.insert(h, g);
-            h
-        });
-        ptr::write(grid, h).ok_or_else(|| null(CALL, "grid"))
-    })
+/// Creates a grid of `ndims` dimensions with sizes `dims` (zeros filled
+/// in and written back) and stores its handle in `*grid`.
+pub(crate) fn grid_create(
+    call: &str,
+    ndims: c_int,
+    dims: *mut c_int,
+    grid: *mut c_int,
+) -> HpfResult<()> {
+    let n = usize::try_from(ndims)
+        .map_err(|_| HpfError::bad_arg(call, format!("ndims {ndims} is negative")))?;
+    if n == 0 || n > grid::MAX_GRID_DIMS {
+        return Err(HpfError::bad_arg(
+            call,
+            format!("ndims {ndims} is not 1 to 3"),
+        ));
+    }
+    let d = ptr::read(dims as *const c_int, n).ok_or_else(|| null(call, "dims"))?;
+    if grid.is_null() {
+        return Err(null(call, "grid"));
+    }
+    let g = ProcGrid::new(&d)?;
+    let full: Vec<c_int> = g.dims().iter().map(|&x| x as c_int).collect();
+    ptr::write_all(dims, &full).ok_or_else(|| null(call, "dims"))?;
+    let h = handles(|t| {
+        let h = t.next;
+        t.next += 1;
+        t.grids.insert(h, g);
+        h
+    });
+    ptr::write(grid, h).ok_or_else(|| null(call, "grid"))
+}
+
+/// Stores this process's rank and coordinates on grid `grid` (NULL
+/// pointers skipped).
+pub(crate) fn grid_info(
+    call: &str,
+    grid: c_int,
+    rank: *mut c_int,
+    coords: *mut c_int,
+) -> HpfResult<()> {
+    let g = get_grid(call, grid)?;
+    if !rank.is_null() {
+        ptr::write(rank, g.rank() as c_int).ok_or_else(|| null(call, "rank"))?;
+    }
+    if !coords.is_null() {
+        let c: Vec<c_int> = g.my_coords().iter().map(|&x| x as c_int).collect();
+        ptr::write_all(coords, &c).ok_or_else(|| null(call, "coords"))?;
+    }
+    Ok(())
+}
+
+/// Releases DAD handle `dad`.
+pub(crate) fn dad_free(call: &str, dad: c_int) -> HpfResult<()> {
+    handles(|t| t.dads.remove(&dad))
+        .map(|_| ())
+        .ok_or_else(|| HpfError::new(HPF_EBADHANDLE, format!("{call}: no DAD {dad}")))
+}
+
+/// `n` flags (non-zero true) from `p`; all false for NULL.
+pub(crate) fn flags(call: &str, what: &str, n: usize, p: *const c_int) -> HpfResult<Vec<bool>> {
+    if p.is_null() {
+        return Ok(vec![false; n]);
+    }
+    Ok(ptr::read(p, n)
+        .ok_or_else(|| null(call, what))?
+        .iter()
+        .map(|&x| x != 0)
+        .collect())
 }
 
 /// Releases grid handle `grid` (DADs made on it stay usable). Returns
@@ -183,25 +222,6 @@ pub extern "C" fn hpf_grid_free(grid: c_int) -> c_int {
                     format!("hpf_grid_free: no processor grid {grid}"),
                 )
             })
-    })
-}
-
-/// Stores this process's grid rank in `*rank` and its coordinates in
-/// `coords[ndims]` (either may be NULL). Returns `HPF_OK` or
-/// `HPF_EBADHANDLE`.
-#[no_mangle]
-pub extern "C" fn hpf_grid_info(grid: c_int, rank: *mut c_int, coords: *mut c_int) -> c_int {
-    const CALL: &str = "hpf_grid_info";
-    run(CALL, || {
-        let g = get_grid(CALL, grid)?;
-        if !rank.is_null() {
-            ptr::write(rank, g.rank() as c_int).ok_or_else(|| null(CALL, "rank"))?;
-        }
-        if !coords.is_null() {
-            let c: Vec<c_int> = g.my_coords().iter().map(|&x| x as c_int).collect();
-            ptr::write_all(coords, &c).ok_or_else(|| null(CALL, "coords"))?;
-        }
-        Ok(())
     })
 }
 
@@ -289,16 +309,6 @@ pub extern "C" fn hpf_dad_create(
             h
         });
         ptr::write(dad, h).ok_or_else(|| null(CALL, "dad"))
-    })
-}
-
-/// Releases DAD handle `dad`. Returns `HPF_OK` or `HPF_EBADHANDLE`.
-#[no_mangle]
-pub extern "C" fn hpf_dad_free(dad: c_int) -> c_int {
-    run("hpf_dad_free", || {
-        handles(|t| t.dads.remove(&dad))
-            .map(|_| ())
-            .ok_or_else(|| HpfError::new(HPF_EBADHANDLE, format!("hpf_dad_free: no DAD {dad}")))
     })
 }
 
@@ -420,17 +430,27 @@ pub extern "C" fn hpf_numroc(
     })
 }
 
-fn local<'a, T>(call: &str, what: &str, d: &Dad, p: *const c_void) -> HpfResult<&'a [T]> {
+pub(crate) fn local<'a, T>(
+    call: &str,
+    what: &str,
+    d: &Dad,
+    p: *const c_void,
+) -> HpfResult<&'a [T]> {
     ptr::slice::<T>(p, d.local_len()).ok_or_else(|| null(call, what))
 }
 
-fn local_mut<'a, T>(call: &str, what: &str, d: &Dad, p: *mut c_void) -> HpfResult<&'a mut [T]> {
+pub(crate) fn local_mut<'a, T>(
+    call: &str,
+    what: &str,
+    d: &Dad,
+    p: *mut c_void,
+) -> HpfResult<&'a mut [T]> {
     ptr::slice_mut::<T>(p, d.local_len()).ok_or_else(|| null(call, what))
 }
 
 type Reduction<T> = fn(&Dad, &[T]) -> HpfResult<T>;
 
-fn reduce_into<T: Element>(
+pub(crate) fn reduce_into<T: Element>(
     call: &str,
     which: usize,
     d: &Dad,
@@ -440,68 +460,6 @@ fn reduce_into<T: Element>(
     let fs: [Reduction<T>; 4] = [reduce::sum, reduce::product, reduce::maxval, reduce::minval];
     let v = fs[which](d, local::<T>(call, "array", d, a)?)?;
     ptr::write(result as *mut T, v).ok_or_else(|| null(call, "result"))
-}
-
-fn reduction(
-    call: &str,
-    which: usize,
-    dad: c_int,
-    ty: c_int,
-    a: *const c_void,
-    result: *mut c_void,
-) -> c_int {
-    run(call, || {
-        let d = get_dad(call, dad)?;
-        let k = kind(call, ty)?;
-        typed!(k, reduce_into(call, which, &d, a, result))
-    })
-}
-
-/// `*result = SUM(a)` over the array with DAD `dad` and element type
-/// `type` (collective; 0 for an empty array; the reduction order is
-/// documented in hpf-rts/README.md). Returns `HPF_OK`, `HPF_EBADHANDLE`,
-/// `HPF_EBADARG` (type, NULL pointers) or `HPF_ESYSTEM`.
-#[no_mangle]
-pub extern "C" fn hpf_sum(
-    dad: c_int,
-    r#type: c_int,
-    a: *const c_void,
-    result: *mut c_void,
-) -> c_int {
-    reduction("hpf_sum", 0, dad, r#type, a, result)
-}
-
-/// `*result = PRODUCT(a)` (1 for an empty array); as `hpf_sum`.
-#[no_mangle]
-pub extern "C" fn hpf_product(
-    dad: c_int,
-    r#type: c_int,
-    a: *const c_void,
-    result: *mut c_void,
-) -> c_int {
-    reduction("hpf_product", 1, dad, r#type, a, result)
-}
-
-/// `*result = MAXVAL(a)` (-HUGE for an empty array); as `hpf_sum`.
-#[no_mangle]
-pub extern "C" fn hpf_maxval(
-    dad: c_int,
-    r#type: c_int,
-    a: *const c_void,
-    result: *mut c_void,
-) -> c_int {
-    reduction("hpf_maxval", 2, dad, r#type, a, result)
-}
-
-/// `*result = MINVAL(a)` (HUGE for an empty array); as `hpf_sum`.
-#[no_mangle]
-pub extern "C" fn hpf_minval(
-    dad: c_int,
-    r#type: c_int,
-    a: *const c_void,
-    result: *mut c_void,
-) -> c_int {
-    reduction("hpf_minval", 3, dad, r#type, a, result)
 }
 
 fn logical(call: &str, dad: c_int, mask: *const c_int) -> HpfResult<i64> {
@@ -624,7 +582,26 @@ pub extern "C" fn hpf_minloc(
     })
 }
 
-fn halo_in<T: Element>(d: &Dad, a: *mut c_void, periodic: &[bool]) -> HpfResult<()> {
+/// The local buffers of a source (`sd`, `src`) and a destination (`dd`,
+/// `dst`) in separate memory, for `f`.
+pub(crate) fn apart<T: Element, R>(
+    call: &str,
+    sd: &Dad,
+    src: *const c_void,
+    dd: &Dad,
+    dst: *mut c_void,
+    f: impl FnOnce(&[T], &mut [T]) -> HpfResult<R>,
+) -> HpfResult<R> {
+    if ptr::ranges_overlap::<T>(src, sd.local_len(), dst, dd.local_len()) {
+        return Err(HpfError::bad_arg(call, "source and result share memory"));
+    }
+    f(
+        local::<T>(call, "source", sd, src)?,
+        local_mut::<T>(call, "destination", dd, dst)?,
+    )
+}
+
+pub(crate) fn halo_in<T: Element>(d: &Dad, a: *mut c_void, periodic: &[bool]) -> HpfResult<()> {
     const CALL: &str = "hpf_shift_overlap";
     let buf = local_mut::<T>(CALL, "array", d, a)?;
     let wlo: Vec<usize> = d.dims().iter().map(|m| m.spec.olo).collect();
@@ -632,111 +609,135 @@ fn halo_in<T: Element>(d: &Dad, a: *mut c_void, periodic: &[bool]) -> HpfResult<
     schedule::halo(d, &wlo, &whi, periodic)?.execute_in_place(d, buf)
 }
 
-/// Fills the whole overlap area of `a` (DAD `dad`) from the owners of the
-/// cells, corners included; `periodic[rank]` (non-zero: wrap around; NULL:
-/// none periodic). Cells past a non-periodic end stay unchanged. The
-/// schedule is planned on the first call and reused. Collective. Returns
-/// `HPF_OK`, `HPF_EBADHANDLE`, `HPF_EBADARG` or `HPF_ESYSTEM`.
-#[no_mangle]
-pub extern "C" fn hpf_shift_overlap(
-    dad: c_int,
-    r#type: c_int,
-    a: *mut c_void,
-    periodic: *const c_int,
-) -> c_int {
-    const CALL: &str = "hpf_shift_overlap";
-    run(CALL, || {
-        let d = get_dad(CALL, dad)?;
-        let k = kind(CALL, r#type)?;
-        let per: Vec<bool> = if periodic.is_null() {
-            vec![false; d.rank()]
-        } else {
-            ptr::read(periodic, d.rank())
-                .ok_or_else(|| null(CALL, "periodic"))?
-                .iter()
-                .map(|&p| p != 0)
-                .collect()
-        };
-        typed!(k, halo_in(&d, a, &per))
-    })
-}
-
-fn cshift_in<T: Element>(
+pub(crate) fn cshift_in<T: Element>(
     d: &Dad,
     src: *const c_void,
     dst: *mut c_void,
     shift: i64,
     dim: usize,
 ) -> HpfResult<()> {
-    const CALL: &str = "hpf_cshift";
-    if ptr::overlaps::<T>(src, dst, d.local_len()) {
-        return Err(HpfError::bad_arg(CALL, "source and result share memory"));
-    }
-    let s = local::<T>(CALL, "src", d, src)?;
-    let r = local_mut::<T>(CALL, "dst", d, dst)?;
-    schedule::cshift(d, dim, shift)?.execute(d, s, r)
-}
-
-/// `dst = CSHIFT(src, shift, dim)` (dim 1-based) for two arrays with DAD
-/// `dad` in separate memory: `dst(i) = src(lb + mod(i - lb + shift, n))`
-/// along `dim`. Only owned cells of `dst` are written. Collective. Returns
-/// `HPF_OK`, `HPF_EBADHANDLE`, `HPF_EBADARG` or `HPF_ESYSTEM`.
-#[no_mangle]
-pub extern "C" fn hpf_cshift(
-    dad: c_int,
-    r#type: c_int,
-    src: *const c_void,
-    dst: *mut c_void,
-    shift: c_longlong,
-    dim: c_int,
-) -> c_int {
-    const CALL: &str = "hpf_cshift";
-    run(CALL, || {
-        let d = get_dad(CALL, dad)?;
-        let k = kind(CALL, r#type)?;
-        let dm = usize::try_from(dim - 1)
-            .map_err(|_| HpfError::bad_arg(CALL, format!("DIM {dim} is not positive")))?;
-        typed!(k, cshift_in(&d, src, dst, shift, dm))
+    apart::<T, _>("hpf_cshift", d, src, d, dst, |s, r| {
+        schedule::cshift(d, dim, shift)?.execute(d, s, r)
     })
 }
 
-fn copy_in<T: Element>(sd: &Dad, src: *const c_void, dd: &Dad, dst: *mut c_void) -> HpfResult<()> {
-    const CALL: &str = "hpf_copy";
-    if ptr::ranges_overlap::<T>(src, sd.local_len(), dst, dd.local_len()) {
+pub(crate) fn copy_in<T: Element>(
+    sd: &Dad,
+    src: *const c_void,
+    dd: &Dad,
+    dst: *mut c_void,
+) -> HpfResult<()> {
+    apart::<T, _>("hpf_copy", sd, src, dd, dst, |s, r| {
+        schedule::remap(sd, dd)?.execute(dd, s, r)
+    })
+}
+
+/// The section of an array with DAD `d` that the C arrays `lo`, `hi`,
+/// `stride` (one entry per dimension) describe; stride 0 is the scalar
+/// subscript `lo[k]`.
+pub(crate) fn section_of(
+    call: &str,
+    which: &str,
+    d: &Dad,
+    lo: &[c_longlong],
+    hi: &[c_longlong],
+    stride: &[c_longlong],
+) -> HpfResult<Section> {
+    if lo.len() != d.rank() || hi.len() != d.rank() || stride.len() != d.rank() {
         return Err(HpfError::bad_arg(
-            CALL,
-            "source and destination share memory",
+            call,
+            format!("{which}: one lo, hi and stride per dimension"),
         ));
+    }
+    Ok(Section(
+        (0..d.rank())
+            .map(|k| match stride[k] {
+                0 => Subscript::Scalar(lo[k]),
+                st => Subscript::triplet(lo[k], hi[k], st),
+            })
+            .collect(),
+    ))
+}
+
+fn section_in<T: Element>(
+    sd: &Dad,
+    src: *const c_void,
+    ssec: &Section,
+    dd: &Dad,
+    dst: *mut c_void,
+    dsec: &Section,
+) -> HpfResult<()> {
+    const CALL: &str = "hpf_copy_section";
+    let plan = crate::section::copy_plan(sd, ssec, dd, dsec)?;
+    if ptr::ranges_overlap::<T>(src, sd.local_len(), dst, dd.local_len()) {
+        // Fortran evaluates the right-hand side before assigning.
+        let s = local::<T>(CALL, "src", sd, src)?.to_vec();
+        let r = local_mut::<T>(CALL, "dst", dd, dst)?;
+        return plan.execute(dd, &s, r);
     }
     let s = local::<T>(CALL, "src", sd, src)?;
     let r = local_mut::<T>(CALL, "dst", dd, dst)?;
-    schedule::remap(sd, dd)?.execute(dd, s, r)
+    plan.execute(dd, s, r)
 }
 
-/// `dst = src` between arrays of the same shape on the same grid with any
-/// two DADs (remap, e.g. BLOCK to CYCLIC(k)); only owned cells of `dst`
-/// are written. The schedule is planned once per pair of DADs. Collective.
-/// Returns `HPF_OK`, `HPF_EBADHANDLE`, `HPF_EMISMATCH` (shape or grid),
-/// `HPF_EBADARG` or `HPF_ESYSTEM`.
+/// The section copy `dst(dsec) = src(ssec)` between arrays on the same
+/// grid with any two DADs. Each section has, per dimension of its array,
+/// `lo[d]`, `hi[d]` and `stride[d]` (global subscripts; a triplet
+/// `lo:hi:stride` with Fortran's element count, any non-zero stride; a
+/// stride of 0 is the scalar subscript `lo[d]`, which drops the dimension
+/// from the section's shape). The sections' shapes must be equal. Only
+/// the owned cells of `dst`'s section are written; `src` and `dst` may be
+/// the same buffer (the source is read before anything is written). The
+/// schedule is planned once per pair of DADs and sections. Collective.
+/// Returns `HPF_OK`, `HPF_EBADHANDLE`, `HPF_EMISMATCH` (shapes, grids),
+/// `HPF_EBADARG` (subscripts outside the bounds, NULL pointers, type) or
+/// `HPF_ESYSTEM`.
 #[no_mangle]
-pub extern "C" fn hpf_copy(
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn hpf_copy_section(
     src_dad: c_int,
     src: *const c_void,
+    src_lo: *const c_longlong,
+    src_hi: *const c_longlong,
+    src_stride: *const c_longlong,
     dst_dad: c_int,
     dst: *mut c_void,
+    dst_lo: *const c_longlong,
+    dst_hi: *const c_longlong,
+    dst_stride: *const c_longlong,
     r#type: c_int,
 ) -> c_int {
-    const CALL: &str = "hpf_copy";
+    const CALL: &str = "hpf_copy_section";
     run(CALL, || {
         let sd = get_dad(CALL, src_dad)?;
         let dd = get_dad(CALL, dst_dad)?;
         let k = kind(CALL, r#type)?;
-        typed!(k, copy_in(&sd, src, &dd, dst))
+        let arr = |p: *const c_longlong, n: usize, what: &str| {
+            ptr::read(p, n).ok_or_else(|| null(CALL, what))
+        };
+        let (sr, dr) = (sd.rank(), dd.rank());
+        let ssec = section_of(
+            CALL,
+            "source",
+            &sd,
+            &arr(src_lo, sr, "src_lo")?,
+            &arr(src_hi, sr, "src_hi")?,
+            &arr(src_stride, sr, "src_stride")?,
+        )?;
+        let dsec = section_of(
+            CALL,
+            "destination",
+            &dd,
+            &arr(dst_lo, dr, "dst_lo")?,
+            &arr(dst_hi, dr, "dst_hi")?,
+            &arr(dst_stride, dr, "dst_stride")?,
+        )?;
+        typed!(k, section_in(&sd, src, &ssec, &dd, dst, &dsec))
     })
 }
 
 /// One MATMUL of element type `T` on C buffers.
-fn matmul_in<T: crate::matmul::Gemm>(
+pub(crate) fn matmul_in<T: crate::matmul::Gemm>(
     ad: &Dad,
     a: *const c_void,
     bd: &Dad,
@@ -760,31 +761,6 @@ fn matmul_in<T: crate::matmul::Gemm>(
     crate::matmul::matmul(ad, a, bd, b, cd, c)
 }
 
-/// `c = MATMUL(a, b)` for rank-2 arrays on one grid (A m×k, B k×n, C m×n,
-/// any distributions; SUMMA with local products on the system BLAS). Only
-/// owned cells of `c` are written. Collective. Returns `HPF_OK`,
-/// `HPF_EBADHANDLE`, `HPF_EMISMATCH` (shapes, grids), `HPF_EBADARG` (rank,
-/// type, NULL or shared memory) or `HPF_ESYSTEM`.
-#[no_mangle]
-pub extern "C" fn hpf_matmul(
-    a_dad: c_int,
-    a: *const c_void,
-    b_dad: c_int,
-    b: *const c_void,
-    c_dad: c_int,
-    c: *mut c_void,
-    r#type: c_int,
-) -> c_int {
-    const CALL: &str = "hpf_matmul";
-    run(CALL, || {
-        let ad = get_dad(CALL, a_dad)?;
-        let bd = get_dad(CALL, b_dad)?;
-        let cd = get_dad(CALL, c_dad)?;
-        let k = kind(CALL, r#type)?;
-        typed!(k, matmul_in(&ad, a, &bd, b, &cd, c))
-    })
-}
-
 /// Writes into `desc[9]` the ScaLAPACK descriptor of the rank-2 DAD `dad`
 /// for BLACS context `ictxt` (made with `Cblacs_gridinit(&ictxt, "Row", P,
 /// Q)` over the same processes as the DAD's P×Q grid). Array dimension 1
@@ -803,85 +779,30 @@ pub extern "C" fn hpf_dad_scalapack_desc(dad: c_int, ictxt: c_int, desc: *mut c_
     })
 }
 
-fn transpose_in<T: Element>(
+pub(crate) fn transpose_in<T: Element>(
     sd: &Dad,
     src: *const c_void,
     dd: &Dad,
     dst: *mut c_void,
 ) -> HpfResult<()> {
-    const CALL: &str = "hpf_transpose";
-    if ptr::ranges_overlap::<T>(src, sd.local_len(), dst, dd.local_len()) {
-        return Err(HpfError::bad_arg(CALL, "source and result share memory"));
-    }
-    let s = local::<T>(CALL, "src", sd, src)?;
-    let r = local_mut::<T>(CALL, "dst", dd, dst)?;
-    schedule::transpose(sd, dd)?.execute(dd, s, r)
-}
-
-/// `dst = TRANSPOSE(src)` for a rank-2 `src` (DAD `src_dad`) and `dst`
-/// (DAD `dst_dad`, the reversed shape, same grid, any distribution). Only
-/// owned cells of `dst` are written; the schedule is planned once per pair
-/// of DADs. Collective. Returns `HPF_OK`, `HPF_EBADHANDLE`,
-/// `HPF_EMISMATCH`, `HPF_EBADARG` or `HPF_ESYSTEM`.
-#[no_mangle]
-pub extern "C" fn hpf_transpose(
-    src_dad: c_int,
-    src: *const c_void,
-    dst_dad: c_int,
-    dst: *mut c_void,
-    r#type: c_int,
-) -> c_int {
-    const CALL: &str = "hpf_transpose";
-    run(CALL, || {
-        let sd = get_dad(CALL, src_dad)?;
-        let dd = get_dad(CALL, dst_dad)?;
-        let k = kind(CALL, r#type)?;
-        typed!(k, transpose_in(&sd, src, &dd, dst))
+    apart::<T, _>("hpf_transpose", sd, src, dd, dst, |s, r| {
+        schedule::transpose(sd, dd)?.execute(dd, s, r)
     })
 }
 
-fn spread_in<T: Element>(
+pub(crate) fn spread_in<T: Element>(
     sd: &Dad,
     src: *const c_void,
     dim: usize,
     dd: &Dad,
     dst: *mut c_void,
 ) -> HpfResult<()> {
-    const CALL: &str = "hpf_spread";
-    if ptr::ranges_overlap::<T>(src, sd.local_len(), dst, dd.local_len()) {
-        return Err(HpfError::bad_arg(CALL, "source and result share memory"));
-    }
-    let s = local::<T>(CALL, "src", sd, src)?;
-    let r = local_mut::<T>(CALL, "dst", dd, dst)?;
-    schedule::spread(sd, dd, dim)?.execute(dd, s, r)
-}
-
-/// `dst = SPREAD(src, dim, ncopies)` (dim 1-based): `dst` (DAD `dst_dad`)
-/// has one dimension more than `src`, of extent `ncopies` at `dim`, and
-/// holds a copy of `src` at each index of it. Collective. Returns
-/// `HPF_OK`, `HPF_EBADHANDLE`, `HPF_EMISMATCH`, `HPF_EBADARG` or
-/// `HPF_ESYSTEM`.
-#[no_mangle]
-pub extern "C" fn hpf_spread(
-    src_dad: c_int,
-    src: *const c_void,
-    dim: c_int,
-    dst_dad: c_int,
-    dst: *mut c_void,
-    r#type: c_int,
-) -> c_int {
-    const CALL: &str = "hpf_spread";
-    run(CALL, || {
-        let sd = get_dad(CALL, src_dad)?;
-        let dd = get_dad(CALL, dst_dad)?;
-        let k = kind(CALL, r#type)?;
-        let dm = usize::try_from(dim - 1)
-            .map_err(|_| HpfError::bad_arg(CALL, format!("DIM {dim} is not positive")))?;
-        typed!(k, spread_in(&sd, src, dm, &dd, dst))
+    apart::<T, _>("hpf_spread", sd, src, dd, dst, |s, r| {
+        schedule::spread(sd, dd, dim)?.execute(dd, s, r)
     })
 }
 
-fn eoshift_in<T: Element>(
+pub(crate) fn eoshift_in<T: Element>(
     d: &Dad,
     src: *const c_void,
     dst: *mut c_void,
@@ -890,41 +811,13 @@ fn eoshift_in<T: Element>(
     dim: usize,
 ) -> HpfResult<()> {
     const CALL: &str = "hpf_eoshift";
-    if ptr::overlaps::<T>(src, dst, d.local_len()) {
-        return Err(HpfError::bad_arg(CALL, "source and result share memory"));
-    }
     let bnd = if boundary.is_null() {
         T::zero()
     } else {
         ptr::read(boundary as *const T, 1).ok_or_else(|| null(CALL, "boundary"))?[0]
     };
-    let s = local::<T>(CALL, "src", d, src)?;
-    let r = local_mut::<T>(CALL, "dst", d, dst)?;
-    crate::darray::eoshift_into(d, s, r, shift, bnd, dim)
-}
-
-/// `dst = EOSHIFT(src, shift, boundary, dim)` (dim 1-based) for two arrays
-/// with DAD `dad` in separate memory: along `dim`, `dst(i) = src(i +
-/// shift)` where that lies in the array, else `*boundary` (one element of
-/// `type`; NULL: zero, Fortran's default). Collective. Returns `HPF_OK`,
-/// `HPF_EBADHANDLE`, `HPF_EBADARG` or `HPF_ESYSTEM`.
-#[no_mangle]
-pub extern "C" fn hpf_eoshift(
-    dad: c_int,
-    r#type: c_int,
-    src: *const c_void,
-    dst: *mut c_void,
-    shift: c_longlong,
-    boundary: *const c_void,
-    dim: c_int,
-) -> c_int {
-    const CALL: &str = "hpf_eoshift";
-    run(CALL, || {
-        let d = get_dad(CALL, dad)?;
-        let k = kind(CALL, r#type)?;
-        let dm = usize::try_from(dim - 1)
-            .map_err(|_| HpfError::bad_arg(CALL, format!("DIM {dim} is not positive")))?;
-        typed!(k, eoshift_in(&d, src, dst, shift, boundary, dm))
+    apart::<T, _>(CALL, d, src, d, dst, |s, r| {
+        crate::darray::eoshift_into(d, s, r, shift, bnd, dim)
     })
 }
 

@@ -110,6 +110,17 @@ impl DimMap {
             Dist::Collapsed => 1,
             _ => grid.dims()[spec.pdim],
         };
+        DimMap::of(spec, nprocs)
+    }
+
+    /// The dimension `spec` spread over `nprocs` processes (ignored when
+    /// collapsed).
+    pub fn of(spec: DimSpec, nprocs: usize) -> DimMap {
+        let nprocs = if spec.dist == Dist::Collapsed {
+            1
+        } else {
+            nprocs.max(1)
+        };
         let block = match spec.dist {
             Dist::Collapsed => spec.extent.max(1),
             Dist::Block => spec.extent.div_ceil(nprocs).max(1),
@@ -409,6 +420,18 @@ impl Dad {
         Ok((r, off))
     }
 
+    /// Local buffer offset on grid rank `r` of the element at global
+    /// offsets `g` (0-based per dimension), if `r` owns it.
+    pub fn offset_on(&self, r: usize, g: &[usize]) -> Option<usize> {
+        let c = self.grid.coords_of(r);
+        let strides = self.strides_of(r);
+        let mut off = 0;
+        for ((d, &i), &st) in self.dims.iter().zip(g).zip(&strides) {
+            off += (d.spec.olo + d.owns(d.coord(c), i)?) * st;
+        }
+        Some(off)
+    }
+
     /// Global subscript of local index `l` (0-based, overlap not counted)
     /// of dimension `dim` (0-based) on this process.
     pub fn local_to_global(&self, dim: usize, l: usize) -> HpfResult<i64> {
@@ -595,17 +618,7 @@ mod tests {
     }
 
     fn map(extent: usize, dist: Dist, nprocs: usize) -> DimMap {
-        let block = match dist {
-            Dist::Collapsed => extent.max(1),
-            Dist::Block => extent.div_ceil(nprocs).max(1),
-            Dist::Cyclic => 1,
-            Dist::BlockCyclic(k) => k,
-        };
-        DimMap {
-            spec: DimSpec::new(1, extent, dist, 0),
-            nprocs: if dist == Dist::Collapsed { 1 } else { nprocs },
-            block,
-        }
+        DimMap::of(DimSpec::new(1, extent, dist, 0), nprocs)
     }
 
     #[test]

@@ -5,6 +5,7 @@
 use crate::dad::Dad;
 use crate::element::Element;
 use crate::error::{HpfError, HpfResult};
+use crate::section::Section;
 use crate::{reduce, reduce_dim, schedule};
 
 /// A distributed array.
@@ -229,6 +230,95 @@ impl<T: Element> DArray<T> {
         T: crate::matmul::Gemm,
     {
         crate::matmul::matmul(&a.dad, &a.data, &b.dad, &b.data, &self.dad, &mut self.data)
+    }
+
+    /// `self(dsec) = src(ssec)`: the section copy between conforming
+    /// sections of two arrays on one grid (any DADs). Only the owned cells
+    /// of this array's section are written. To copy between sections of
+    /// one array, copy from a clone (Fortran evaluates the right-hand side
+    /// first).
+    pub fn assign_section(
+        &mut self,
+        dsec: &Section,
+        src: &DArray<T>,
+        ssec: &Section,
+    ) -> HpfResult<()> {
+        let s = crate::section::copy_plan(&src.dad, ssec, &self.dad, dsec)?;
+        s.execute(&self.dad, &src.data, &mut self.data)
+    }
+
+    /// The section `sec` of this array as a new array with DAD `dst`,
+    /// whose shape is the section's (any distribution): every intrinsic
+    /// then applies to the section.
+    pub fn section(&self, sec: &Section, dst: &Dad) -> HpfResult<DArray<T>> {
+        let mut out = DArray::new(dst);
+        out.assign_section(&Section::whole(dst), self, sec)?;
+        Ok(out)
+    }
+
+    /// `RESHAPE(self, SHAPE(dst))` as a new array with DAD `dst` (at most
+    /// as many elements as this array; they are taken in array element
+    /// order).
+    pub fn reshape(&self, dst: &Dad) -> HpfResult<DArray<T>> {
+        let mut out = DArray::new(dst);
+        crate::unstructured::reshape_into(&self.dad, &self.data, dst, &mut out.data)?;
+        Ok(out)
+    }
+
+    /// `PACK(self, mask, VECTOR=vector)` into a rank-1 array with DAD
+    /// `dst`: without VECTOR `dst`'s extent must be COUNT(MASK); with it,
+    /// `vector` has DAD `dst` and supplies the elements past COUNT(MASK).
+    /// MASK has this array's shape (any DAD, non-zero true).
+    pub fn pack(
+        &self,
+        mask: &DArray<i32>,
+        vector: Option<&DArray<T>>,
+        dst: &Dad,
+    ) -> HpfResult<DArray<T>> {
+        let mut out = match vector {
+            Some(v) if v.dad == *dst => v.clone(),
+            Some(_) => {
+                return Err(HpfError::mismatch(
+                    "hpf_pack",
+                    "VECTOR has another DAD than the result",
+                ))
+            }
+            None => DArray::new(dst),
+        };
+        let n = crate::unstructured::pack_into(
+            &self.dad,
+            &self.data,
+            &mask.dad,
+            &mask.data,
+            dst,
+            &mut out.data,
+        )?;
+        if vector.is_none() && n != dst.global_len() {
+            return Err(HpfError::mismatch(
+                "hpf_pack",
+                format!(
+                    "without VECTOR the result has COUNT(MASK) = {n} elements, not {}",
+                    dst.global_len()
+                ),
+            ));
+        }
+        Ok(out)
+    }
+
+    /// `UNPACK(self, mask, field)` for a rank-1 VECTOR `self`: an array
+    /// with `field`'s DAD (MASK's shape) holding the next element of this
+    /// vector where MASK is true and FIELD's element elsewhere.
+    pub fn unpack(&self, mask: &DArray<i32>, field: &DArray<T>) -> HpfResult<DArray<T>> {
+        let mut out = field.clone();
+        crate::unstructured::unpack_into(
+            &self.dad,
+            &self.data,
+            &mask.dad,
+            &mask.data,
+            &field.dad,
+            &mut out.data,
+        )?;
+        Ok(out)
     }
 
     /// `self = src` where the DADs may differ (COPY; owned cells only).

@@ -11,6 +11,9 @@
 //! so the local array is declared `A(1-OLO(1):COUNT(1)+OHI(1), ...)`), and
 //! every integer argument is a default INTEGER (4 bytes). Grid coordinates
 //! count from 0, as MPI's do. The work is done by the C API's functions.
+//! The entry points whose C and Fortran forms take the same arguments are
+//! declared once for both in [`crate::twins`]; this file holds the ones
+//! that differ.
 
 #![allow(clippy::too_many_arguments)]
 
@@ -20,10 +23,10 @@ use crate::ptr;
 use std::ffi::{c_char, c_int, c_longlong, c_void};
 
 /// A default Fortran INTEGER.
-type FInt = c_int;
+pub(crate) type FInt = c_int;
 
 /// The value of a scalar INTEGER argument.
-fn int(call: &str, p: *const FInt, what: &str) -> HpfResult<c_int> {
+pub(crate) fn int(call: &str, p: *const FInt, what: &str) -> HpfResult<c_int> {
     ptr::read(p, 1)
         .map(|v| v[0])
         .ok_or_else(|| capi::null(call, what))
@@ -36,7 +39,7 @@ fn status(ierr: *mut FInt, rc: c_int) {
 
 /// Runs a Fortran entry point: `f` returns the C API's code or fails with
 /// an error recorded for `HPF_ERROR_MESSAGE`.
-fn entry(call: &str, ierr: *mut FInt, f: impl FnOnce() -> HpfResult<c_int>) {
+pub(crate) fn entry(call: &str, ierr: *mut FInt, f: impl FnOnce() -> HpfResult<c_int>) {
     let mut rc = HPF_EBADARG;
     let code = capi::run(call, || {
         rc = f()?;
@@ -76,38 +79,6 @@ pub extern "C" fn hpf_error_message_(msg: *mut c_char, ierr: *mut FInt, msg_len:
         None => HPF_EBADARG,
     };
     status(ierr, rc);
-}
-
-/// `HPF_GRID_CREATE(NDIMS, DIMS, GRID, IERR)`: a grid of all processes;
-/// zero entries of DIMS are filled in (collective).
-#[no_mangle]
-pub extern "C" fn hpf_grid_create_(
-    ndims: *const FInt,
-    dims: *mut FInt,
-    grid: *mut FInt,
-    ierr: *mut FInt,
-) {
-    const CALL: &str = "HPF_GRID_CREATE";
-    entry(CALL, ierr, || {
-        let n = int(CALL, ndims, "NDIMS")?;
-        Ok(capi::hpf_grid_create(n, dims, grid))
-    });
-}
-
-/// `HPF_GRID_INFO(GRID, RANK, COORDS, IERR)`: this process's grid rank
-/// and its coordinates (from 0).
-#[no_mangle]
-pub extern "C" fn hpf_grid_info_(
-    grid: *const FInt,
-    rank: *mut FInt,
-    coords: *mut FInt,
-    ierr: *mut FInt,
-) {
-    const CALL: &str = "HPF_GRID_INFO";
-    entry(CALL, ierr, || {
-        let g = int(CALL, grid, "GRID")?;
-        Ok(capi::hpf_grid_info(g, rank, coords))
-    });
 }
 
 /// `HPF_DAD_CREATE(GRID, RANK, LB, EXTENT, DIST, BLOCK, PDIM, OLO, OHI,
@@ -164,15 +135,6 @@ pub extern "C" fn hpf_dad_create_(
             ohi.as_ptr(),
             dad,
         ))
-    });
-}
-
-/// `HPF_DAD_FREE(DAD, IERR)`.
-#[no_mangle]
-pub extern "C" fn hpf_dad_free_(dad: *const FInt, ierr: *mut FInt) {
-    const CALL: &str = "HPF_DAD_FREE";
-    entry(CALL, ierr, || {
-        Ok(capi::hpf_dad_free(int(CALL, dad, "DAD")?))
     });
 }
 
@@ -233,185 +195,60 @@ pub extern "C" fn hpf_dad_local_to_global_(
     });
 }
 
-/// `HPF_SHIFT_OVERLAP(DAD, TYPE, A, PERIODIC, IERR)`: fills the overlap
-/// area of A; PERIODIC(d) non-zero wraps dimension d.
+/// `HPF_COPY_SECTION(SDAD, SRC, SLO, SHI, SSTR, DDAD, DST, DLO, DHI,
+/// DSTR, TYPE, IERR)`: DST(DLO:DHI:DSTR) = SRC(SLO:SHI:SSTR), one INTEGER
+/// triplet per dimension of each array; a stride of 0 is the scalar
+/// subscript LO(d). SRC and DST may be the same array.
 #[no_mangle]
-pub extern "C" fn hpf_shift_overlap_(
-    dad: *const FInt,
-    r#type: *const FInt,
-    a: *mut c_void,
-    periodic: *const FInt,
-    ierr: *mut FInt,
-) {
-    const CALL: &str = "HPF_SHIFT_OVERLAP";
-    entry(CALL, ierr, || {
-        let d = int(CALL, dad, "DAD")?;
-        let t = int(CALL, r#type, "TYPE")?;
-        Ok(capi::hpf_shift_overlap(d, t, a, periodic))
-    });
-}
-
-macro_rules! reduction {
-    ($fname:ident, $cname:ident, $call:expr, $doc:expr) => {
-        #[doc = $doc]
-        #[no_mangle]
-        pub extern "C" fn $fname(
-            dad: *const FInt,
-            r#type: *const FInt,
-            a: *const c_void,
-            result: *mut c_void,
-            ierr: *mut FInt,
-        ) {
-            entry($call, ierr, || {
-                let d = int($call, dad, "DAD")?;
-                let t = int($call, r#type, "TYPE")?;
-                Ok(capi::$cname(d, t, a, result))
-            });
-        }
-    };
-}
-
-reduction!(
-    hpf_sum_,
-    hpf_sum,
-    "HPF_SUM",
-    "`HPF_SUM(DAD, TYPE, A, RESULT, IERR)`: RESULT = SUM(A) (collective)."
-);
-reduction!(
-    hpf_product_,
-    hpf_product,
-    "HPF_PRODUCT",
-    "`HPF_PRODUCT(DAD, TYPE, A, RESULT, IERR)`: RESULT = PRODUCT(A)."
-);
-reduction!(
-    hpf_maxval_,
-    hpf_maxval,
-    "HPF_MAXVAL",
-    "`HPF_MAXVAL(DAD, TYPE, A, RESULT, IERR)`: RESULT = MAXVAL(A)."
-);
-reduction!(
-    hpf_minval_,
-    hpf_minval,
-    "HPF_MINVAL",
-    "`HPF_MINVAL(DAD, TYPE, A, RESULT, IERR)`: RESULT = MINVAL(A)."
-);
-
-/// `HPF_COPY(SDAD, SRC, DDAD, DST, TYPE, IERR)`: DST = SRC between two
-/// DADs of the same shape (remap).
-#[no_mangle]
-pub extern "C" fn hpf_copy_(
+pub extern "C" fn hpf_copy_section_(
     sdad: *const FInt,
     src: *const c_void,
+    slo: *const FInt,
+    shi: *const FInt,
+    sstr: *const FInt,
     ddad: *const FInt,
     dst: *mut c_void,
+    dlo: *const FInt,
+    dhi: *const FInt,
+    dstr: *const FInt,
     r#type: *const FInt,
     ierr: *mut FInt,
 ) {
-    const CALL: &str = "HPF_COPY";
+    const CALL: &str = "HPF_COPY_SECTION";
     entry(CALL, ierr, || {
         let s = int(CALL, sdad, "SDAD")?;
         let d = int(CALL, ddad, "DDAD")?;
         let t = int(CALL, r#type, "TYPE")?;
-        Ok(capi::hpf_copy(s, src, d, dst, t))
-    });
-}
-
-/// `HPF_CSHIFT(DAD, TYPE, SRC, DST, SHIFT, DIM, IERR)`: DST =
-/// CSHIFT(SRC, SHIFT, DIM).
-#[no_mangle]
-pub extern "C" fn hpf_cshift_(
-    dad: *const FInt,
-    r#type: *const FInt,
-    src: *const c_void,
-    dst: *mut c_void,
-    shift: *const FInt,
-    dim: *const FInt,
-    ierr: *mut FInt,
-) {
-    const CALL: &str = "HPF_CSHIFT";
-    entry(CALL, ierr, || {
-        let d = int(CALL, dad, "DAD")?;
-        let t = int(CALL, r#type, "TYPE")?;
-        let s = int(CALL, shift, "SHIFT")?;
-        let k = int(CALL, dim, "DIM")?;
-        Ok(capi::hpf_cshift(d, t, src, dst, s as c_longlong, k))
-    });
-}
-
-/// `HPF_EOSHIFT(DAD, TYPE, SRC, DST, SHIFT, BOUNDARY, DIM, IERR)`: DST =
-/// EOSHIFT(SRC, SHIFT, BOUNDARY, DIM), BOUNDARY a scalar of TYPE.
-#[no_mangle]
-pub extern "C" fn hpf_eoshift_(
-    dad: *const FInt,
-    r#type: *const FInt,
-    src: *const c_void,
-    dst: *mut c_void,
-    shift: *const FInt,
-    boundary: *const c_void,
-    dim: *const FInt,
-    ierr: *mut FInt,
-) {
-    const CALL: &str = "HPF_EOSHIFT";
-    entry(CALL, ierr, || {
-        let d = int(CALL, dad, "DAD")?;
-        let t = int(CALL, r#type, "TYPE")?;
-        let s = int(CALL, shift, "SHIFT")?;
-        let k = int(CALL, dim, "DIM")?;
-        if boundary.is_null() {
-            return Err(capi::null(CALL, "BOUNDARY"));
-        }
-        Ok(capi::hpf_eoshift(
-            d,
-            t,
+        let sr = capi::get_dad(CALL, s)?.rank();
+        let dr = capi::get_dad(CALL, d)?.rank();
+        let wide = |p: *const FInt, n: usize, what: &str| -> HpfResult<Vec<c_longlong>> {
+            ptr::read(p, n)
+                .map(|v| v.iter().map(|&x| x as c_longlong).collect())
+                .ok_or_else(|| capi::null(CALL, what))
+        };
+        let (a, b, c) = (
+            wide(slo, sr, "SLO")?,
+            wide(shi, sr, "SHI")?,
+            wide(sstr, sr, "SSTR")?,
+        );
+        let (x, y, z) = (
+            wide(dlo, dr, "DLO")?,
+            wide(dhi, dr, "DHI")?,
+            wide(dstr, dr, "DSTR")?,
+        );
+        Ok(capi::hpf_copy_section(
+            s,
             src,
+            a.as_ptr(),
+            b.as_ptr(),
+            c.as_ptr(),
+            d,
             dst,
-            s as c_longlong,
-            boundary,
-            k,
+            x.as_ptr(),
+            y.as_ptr(),
+            z.as_ptr(),
+            t,
         ))
-    });
-}
-
-/// `HPF_TRANSPOSE(SDAD, SRC, DDAD, DST, TYPE, IERR)`: DST =
-/// TRANSPOSE(SRC).
-#[no_mangle]
-pub extern "C" fn hpf_transpose_(
-    sdad: *const FInt,
-    src: *const c_void,
-    ddad: *const FInt,
-    dst: *mut c_void,
-    r#type: *const FInt,
-    ierr: *mut FInt,
-) {
-    const CALL: &str = "HPF_TRANSPOSE";
-    entry(CALL, ierr, || {
-        let s = int(CALL, sdad, "SDAD")?;
-        let d = int(CALL, ddad, "DDAD")?;
-        let t = int(CALL, r#type, "TYPE")?;
-        Ok(capi::hpf_transpose(s, src, d, dst, t))
-    });
-}
-
-/// `HPF_MATMUL(ADAD, A, BDAD, B, CDAD, C, TYPE, IERR)`: C = MATMUL(A, B)
-/// for rank-2 arrays.
-#[no_mangle]
-pub extern "C" fn hpf_matmul_(
-    adad: *const FInt,
-    a: *const c_void,
-    bdad: *const FInt,
-    b: *const c_void,
-    cdad: *const FInt,
-    c: *mut c_void,
-    r#type: *const FInt,
-    ierr: *mut FInt,
-) {
-    const CALL: &str = "HPF_MATMUL";
-    entry(CALL, ierr, || {
-        let x = int(CALL, adad, "ADAD")?;
-        let y = int(CALL, bdad, "BDAD")?;
-        let z = int(CALL, cdad, "CDAD")?;
-        let t = int(CALL, r#type, "TYPE")?;
-        Ok(capi::hpf_matmul(x, a, y, b, z, c, t))
     });
 }
 

@@ -10,9 +10,14 @@
 //! - [`reduce_dim`]: the reductions with DIM and MASK.
 //! - [`schedule`]: communication schedules (remap, CSHIFT, overlap
 //!   update), planned once and cached.
+//! - [`section`]: array sections (`lo:hi:stride` and scalar subscripts)
+//!   as views, and the section copy between any two DADs.
+//! - [`unstructured`]: RESHAPE, PACK and UNPACK.
 //! - [`matmul`]: MATMUL by SUMMA with local products on the system BLAS.
 //! - [`darray`]: `DArray<T>`, a distributed array owning its local buffer.
 //! - [`capi`]: the C API of `hpf_rts.h`.
+//! - [`twins`]: the entry points whose C and Fortran forms take the same
+//!   arguments, each declared once for both.
 //! - [`fapi`]: the Fortran 77 entry points (`hpf_rts.fh`).
 
 pub mod blas;
@@ -28,6 +33,9 @@ mod ptr;
 pub mod reduce;
 pub mod reduce_dim;
 pub mod schedule;
+pub mod section;
+pub mod twins;
+pub mod unstructured;
 
 pub use dad::{numroc, Dad, DimSpec, Dist};
 pub use darray::DArray;
@@ -35,3 +43,4 @@ pub use element::{ElemKind, Element};
 pub use error::{HpfError, HpfResult};
 pub use grid::{finalize, init, nprocs, ProcGrid};
 pub use matmul::Gemm;
+pub use section::{Section, Subscript};

@@ -52,13 +52,6 @@ pub fn write_all<T: Copy>(p: *mut T, vals: &[T]) -> Option<()> {
     slice_mut::<T>(p as *mut c_void, vals.len()).map(|s| s.copy_from_slice(vals))
 }
 
-/// Whether `n` elements of `T` at `a` and at `b` share memory.
-pub fn overlaps<T>(a: *const c_void, b: *const c_void, n: usize) -> bool {
-    let bytes = n * std::mem::size_of::<T>();
-    let (a, b) = (a as usize, b as usize);
-    bytes > 0 && a < b + bytes && b < a + bytes
-}
-
 /// Copies the C string `s` into `buf` of `len` bytes, truncated and
 /// NUL-terminated; `None` if `buf` is NULL or `len` < 1.
 pub fn write_cstr(buf: *mut std::ffi::c_char, len: usize, s: &str) -> Option<()> {

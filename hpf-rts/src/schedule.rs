@@ -13,8 +13,10 @@
 //! product over dimensions: the cost is O(P * sum of extents) per process,
 //! not O(elements).
 //!
-//! Three kinds: remap (copy between two DADs of one shape), circular shift
-//! along one dimension, and the overlap (halo) update.
+//! The kinds: remap (copy between two DADs of one shape, also TRANSPOSE
+//! and SPREAD), section copy (between array sections, see
+//! [`crate::section`]), circular and end-off shift along one dimension,
+//! and the overlap (halo) update.
 
 use crate::dad::Dad;
 use crate::element::Element;
@@ -24,7 +26,7 @@ use std::sync::{Arc, Mutex};
 
 /// What a schedule is for; the cache key.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-enum PlanKey {
+pub(crate) enum PlanKey {
     Remap {
         grid: u32,
         src: Vec<crate::dad::DimMap>,
@@ -38,6 +40,18 @@ enum PlanKey {
         shift: i64,
         wrap: bool,
     },
+    Section {
+        grid: u32,
+        src: Vec<crate::dad::DimMap>,
+        dst: Vec<crate::dad::DimMap>,
+        src_axes: Vec<crate::section::Axis>,
+        dst_axes: Vec<crate::section::Axis>,
+    },
+    Reshape {
+        grid: u32,
+        src: Vec<crate::dad::DimMap>,
+        dst: Vec<crate::dad::DimMap>,
+    },
     Halo {
         grid: u32,
         dad: Vec<crate::dad::DimMap>,
@@ -49,7 +63,7 @@ enum PlanKey {
 
 static CACHE: Mutex<Option<HashMap<PlanKey, Arc<Schedule>>>> = Mutex::new(None);
 
-fn cached(key: PlanKey, build: impl FnOnce() -> Schedule) -> Arc<Schedule> {
+pub(crate) fn cached(key: PlanKey, build: impl FnOnce() -> Schedule) -> Arc<Schedule> {
     let mut c = CACHE.lock().unwrap_or_else(|e| e.into_inner());
     c.get_or_insert_with(HashMap::new)
         .entry(key)
@@ -146,7 +160,7 @@ impl Runs {
 
 /// (source position, destination position, destination position is an
 /// owned cell) triples of one dimension for one pair of processes.
-type DimPairs = Vec<(usize, usize, bool)>;
+pub(crate) type DimPairs = Vec<(usize, usize, bool)>;
 
 /// Plans the transfer from `src` to `dst` buffers. `pairs(k, s, q)` lists
 /// dimension `k`'s positions grid rank `s` sends to grid rank `q`, where
@@ -161,7 +175,36 @@ fn plan(
     from: &[Option<usize>],
     pairs: impl Fn(usize, usize, usize) -> DimPairs,
 ) -> Schedule {
-    let grid = dst.grid();
+    plan_lists(dst.grid(), ghosts_only, |s, q| {
+        if !src.serves(s, q) {
+            return None;
+        }
+        let (ss, sq) = (src.strides_of(s), dst.strides_of(q));
+        let lists = (0..dst.rank())
+            .map(|k| {
+                let st = from[k].map_or(0, |d| ss[d]);
+                pairs(k, s, q)
+                    .into_iter()
+                    .map(|(a, b, own)| (a * st, b * sq[k], own))
+                    .collect()
+            })
+            .collect();
+        Some((0, 0, lists))
+    })
+}
+
+/// The planner every schedule goes through. `lists(s, q)` says what grid
+/// rank `s` sends to grid rank `q`: base offsets in the source and the
+/// destination buffer and, per axis, `(source offset, destination
+/// offset, owned)` terms; the elements are every combination of one term
+/// per axis (first axis fastest), at the base plus the sum of the chosen
+/// terms. `None` or an empty axis: nothing. With `ghosts_only`, elements
+/// whose terms are all owned are skipped.
+pub(crate) fn plan_lists(
+    grid: &crate::grid::ProcGrid,
+    ghosts_only: bool,
+    lists: impl Fn(usize, usize) -> Option<(usize, usize, Vec<DimPairs>)>,
+) -> Schedule {
     let me = grid.rank();
     let n = grid.size();
     let mut s = Schedule {
@@ -170,30 +213,23 @@ fn plan(
         ..Schedule::default()
     };
     let one = |sender: usize, to: usize, out: &mut Vec<usize>, mine_is_src: bool| -> usize {
-        if !src.serves(sender, to) {
+        let Some((bs, bd, lists)) = lists(sender, to) else {
             return 0;
-        }
-        let lists: Vec<DimPairs> = (0..dst.rank()).map(|k| pairs(k, sender, to)).collect();
+        };
         if lists.iter().any(|l| l.is_empty()) {
             return 0;
         }
-        let strides: Vec<usize> = if mine_is_src {
-            let st = src.strides_of(sender);
-            from.iter().map(|f| f.map_or(0, |d| st[d])).collect()
-        } else {
-            dst.strides_of(to)
-        };
         let before = out.len();
         let mut at = vec![0usize; lists.len()];
         loop {
             let interior = lists.iter().zip(&at).all(|(l, &a)| l[a].2);
             if !(ghosts_only && interior) {
-                let off = lists
-                    .iter()
-                    .zip(&at)
-                    .zip(&strides)
-                    .map(|((l, &a), &st)| if mine_is_src { l[a].0 } else { l[a].1 } * st)
-                    .sum();
+                let terms = lists.iter().zip(&at);
+                let off = if mine_is_src {
+                    bs + terms.map(|(l, &a)| l[a].0).sum::<usize>()
+                } else {
+                    bd + terms.map(|(l, &a)| l[a].1).sum::<usize>()
+                };
                 out.push(off);
             }
             let mut k = 0;

@@ -74,6 +74,15 @@ fn intrinsics_from_c_equal_the_serial_results() {
     }
 }
 
+#[test]
+fn reshape_pack_unpack_from_c_equal_the_serial_results() {
+    let exe = build("hpf/hpf_unstructured.c", &["mpbridge"]);
+    for n in 1..=4u32 {
+        let r = mpiexec(n, &exe, &[], LIMIT);
+        all_passed(&r, "hpf_unstructured", n);
+    }
+}
+
 /// A Fortran 77 node program, built as the compilers of its day did
 /// (locals static and zeroed; untyped calls to the run-time).
 fn fortran77(name: &str) -> PathBuf {
@@ -86,5 +95,14 @@ fn jacobi_in_fortran_77_equals_the_serial_run() {
     for n in 1..=4u32 {
         let r = mpiexec(n, &exe, &[], LIMIT);
         all_passed(&r, "hpf_jacobi_f77", n);
+    }
+}
+
+#[test]
+fn sections_and_unstructured_in_fortran_77_equal_the_serial_results() {
+    let exe = fortran77("hpf_unstructured_f77");
+    for n in 1..=4u32 {
+        let r = mpiexec(n, &exe, &[], LIMIT);
+        all_passed(&r, "hpf_unstructured_f77", n);
     }
 }

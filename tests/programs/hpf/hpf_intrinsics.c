@@ -8,6 +8,9 @@
  * - SUM with MASK, SUM and MAXVAL along DIM (with and without MASK),
  *   COUNT and ANY along DIM, into natural and other result DADs;
  * - MAXLOC along DIM with MASK, MINLOC with MASK;
+ * - section copies between (BLOCK, BLOCK) and (CYCLIC, BLOCK): negative
+ *   strides, a scalar subscript on each side, and a copy within one
+ *   buffer whose source and destination overlap;
  * - error codes of a bad DIM and a wrong result shape.
  *
  * Results are gathered with hpf_copy onto a collapsed DAD. Prints
@@ -84,6 +87,57 @@ static void transpose(int d0, int d1)
     hpf_dad_free(a), hpf_dad_free(t);
 }
 
+/* Section copies from a (BLOCK, BLOCK) array into a (CYCLIC, BLOCK) one
+ * and within one buffer. */
+static void sections(void)
+{
+    long long ext[2] = {M, N};
+    int bb[2] = {HPF_BLOCK, HPF_BLOCK}, cb[2] = {HPF_CYCLIC, HPF_BLOCK}, pd[2] = {0, 1};
+    int a = dad(2, ext, bb, pd), c = dad(2, ext, cb, pd);
+    double *x = alloc_for(a), *y = alloc_for(c), whole[M * N];
+    fill2(a, x, f);
+
+    /* Y(1:7:2, 5:7) = A(2:M:3, N:2:-2): rows 2,5,8,11 and columns 7,5,3. */
+    long long slo[2] = {2, N}, shi[2] = {M, 2}, sst[2] = {3, -2};
+    long long dlo[2] = {1, 5}, dhi[2] = {7, 7}, dst[2] = {2, 1};
+    EXPECT(hpf_copy_section(a, x, slo, shi, sst, c, y, dlo, dhi, dst, HPF_REAL8), HPF_OK);
+    /* Y(3, 1:N) = A(M:M-N+1:-1, 4): a scalar subscript on each side. */
+    long long rlo[2] = {M, 4}, rhi[2] = {M - N + 1, 0}, rst[2] = {-1, 0};
+    long long wlo[2] = {3, 1}, whi[2] = {0, N}, wst[2] = {0, 1};
+    EXPECT(hpf_copy_section(a, x, rlo, rhi, rst, c, y, wlo, whi, wst, HPF_REAL8), HPF_OK);
+    gather(c, y, 2, ext, whole);
+    int bad = 0;
+    for (int j = 1; j <= N; j++)
+        for (int i = 1; i <= M; i++) {
+            double want = 0.0;
+            if (i == 3)
+                want = f(M - (j - 1), 4);
+            else if (i % 2 == 1 && i <= 7 && j >= 5)
+                want = f(2 + 3 * ((i - 1) / 2), N - 2 * (j - 5));
+            bad += whole[(i - 1) + M * (j - 1)] != want;
+        }
+    CHECK(bad == 0, "section copies: %d cells wrong", bad);
+
+    /* X(1:M, 2:N) = X(1:M, 1:N-1) in one buffer: the source is read first. */
+    long long alo[2] = {1, 1}, ahi[2] = {M, N - 1}, one[2] = {1, 1};
+    long long blo[2] = {1, 2}, bhi[2] = {M, N};
+    EXPECT(hpf_copy_section(a, x, alo, ahi, one, a, x, blo, bhi, one, HPF_REAL8), HPF_OK);
+    gather(a, x, 2, ext, whole);
+    bad = 0;
+    for (int j = 1; j <= N; j++)
+        for (int i = 1; i <= M; i++) bad += whole[(i - 1) + M * (j - 1)] != f(i, j > 1 ? j - 1 : 1);
+    CHECK(bad == 0, "overlapping section copy: %d cells wrong", bad);
+
+    /* Shapes that differ, and a subscript out of bounds. */
+    long long short_hi[2] = {M, N - 2};
+    EXPECT(hpf_copy_section(a, x, alo, short_hi, one, c, y, blo, bhi, one, HPF_REAL8),
+           HPF_EMISMATCH);
+    long long far[2] = {M + 1, N};
+    EXPECT(hpf_copy_section(a, x, alo, far, one, c, y, alo, far, one, HPF_REAL8), HPF_EBADARG);
+    free(x), free(y);
+    hpf_dad_free(a), hpf_dad_free(c);
+}
+
 int main(void)
 {
     if (hpf_init() != HPF_OK) return 2;
@@ -94,6 +148,7 @@ int main(void)
 
     transpose(HPF_BLOCK, HPF_BLOCK);
     transpose(HPF_CYCLIC, HPF_BLOCK);
+    sections();
 
     long long ext[2] = {M, N};
     int bb[2] = {HPF_BLOCK, HPF_BLOCK}, pd[2] = {0, 1};

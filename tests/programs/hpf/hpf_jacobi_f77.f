@@ -206,7 +206,7 @@ C     Errors come back in IERR, with a message.
       CALL HPF_SUM(9999, HPF_REAL8, WD, R, IERR)
       CALL OK(IERR .EQ. HPF_EBADHANDLE, 'bad handle')
       CALL HPF_ERROR_MESSAGE(MSG, IERR)
-      CALL OK(IERR .EQ. HPF_OK .AND. INDEX(MSG, 'hpf_sum') .GT. 0,
+      CALL OK(IERR .EQ. HPF_OK .AND. INDEX(MSG, 'HPF_SUM') .GT. 0,
      &           'message names the call')
       CALL HPF_DAD_LOCAL_TO_GLOBAL(DAD, 3, 1, I, IERR)
       CALL OK(IERR .EQ. HPF_EBADARG, 'DIM 3 of a rank-2 DAD')

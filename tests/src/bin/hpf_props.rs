@@ -7,7 +7,7 @@
 //! SEED TRIALS`. Prints "hpf_props rank R: P passed, F failed".
 
 use hpf_rts::reduce_dim::{LogicalOp, NumOp};
-use hpf_rts::{DArray, Dad, DimSpec, Dist, Element, Gemm, ProcGrid};
+use hpf_rts::{DArray, Dad, DimSpec, Dist, Element, Gemm, ProcGrid, Section, Subscript};
 use std::sync::Arc;
 use tests::{check, check_eq};
 
@@ -700,6 +700,285 @@ fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: us
     check_eq!(bad, 0, "overlap cells wrong (periodic {periodic:?}) {what}");
 }
 
+/// One array seen through a random section of a given shape: the array's
+/// shape and lower bounds, the section, and per section dimension the
+/// parent dimension, first offset and step (for the serial model).
+struct Viewed {
+    shape: Vec<usize>,
+    lbs: Vec<i64>,
+    section: Section,
+    /// Per parent dimension: `Some((first offset, step))` for a triplet,
+    /// `Err(offset)` for a scalar subscript.
+    axes: Vec<Result<(usize, i64), usize>>,
+}
+
+impl Viewed {
+    /// Column-major linear position in the parent of section element
+    /// `t` (section subscripts, 0-based).
+    fn parent_pos(&self, t: &[usize]) -> usize {
+        let mut kept = t.iter();
+        let g: Vec<usize> = self
+            .axes
+            .iter()
+            .map(|a| match *a {
+                Ok((first, step)) => {
+                    (first as i64 + *kept.next().expect("section rank") as i64 * step) as usize
+                }
+                Err(off) => off,
+            })
+            .collect();
+        linear(&self.shape, &g)
+    }
+}
+
+/// A random array with `scalars` scalar subscripts among the triplets of
+/// a section of shape `counts` (strides of either sign, bounds past the
+/// last element where Fortran allows it).
+fn viewed(rng: &mut Rng, counts: &[usize], scalars: usize) -> Viewed {
+    let rank = counts.len() + scalars;
+    let mut is_scalar = vec![false; rank];
+    let mut placed = 0;
+    while placed < scalars {
+        let k = rng.below(rank as u64) as usize;
+        if !is_scalar[k] {
+            is_scalar[k] = true;
+            placed += 1;
+        }
+    }
+    let mut next = counts.iter();
+    let (mut shape, mut lbs, mut subs, mut axes) = (vec![], vec![], vec![], vec![]);
+    for &sc in &is_scalar {
+        let lb = rng.below(7) as i64 - 3;
+        lbs.push(lb);
+        if sc {
+            let n = 1 + rng.below(5) as usize;
+            let off = rng.below(n as u64) as usize;
+            shape.push(n);
+            subs.push(Subscript::Scalar(lb + off as i64));
+            axes.push(Err(off));
+            continue;
+        }
+        let c = *next.next().expect("count");
+        let mag = 1 + rng.below(3) as i64;
+        let step = if rng.below(3) == 0 { -mag } else { mag };
+        let slack = rng.below(4) as usize;
+        let span = if c == 0 {
+            0
+        } else {
+            (c - 1) * mag as usize + 1
+        };
+        let n = span + slack;
+        shape.push(n);
+        if c == 0 {
+            // An empty triplet; its bounds need not lie in the array.
+            let lo = lb + rng.below(n as u64 + 2) as i64;
+            let hi = if step > 0 {
+                lo - 1 - rng.below(2) as i64
+            } else {
+                lo + 1
+            };
+            subs.push(Subscript::triplet(lo, hi, step));
+            axes.push(Ok((0, step)));
+            continue;
+        }
+        let o0 = rng.below(slack as u64 + 1) as usize;
+        let first = if step > 0 { o0 } else { n - 1 - o0 };
+        let lo = lb + first as i64;
+        let past = rng.below(mag as u64) as i64;
+        let hi = lo + (c as i64 - 1) * step + if step > 0 { past } else { -past };
+        subs.push(Subscript::triplet(lo, hi, step));
+        axes.push(Ok((first, step)));
+    }
+    Viewed {
+        shape,
+        lbs,
+        section: Section(subs),
+        axes,
+    }
+}
+
+/// `B(dsec) = A(ssec)` between random arrays, sections and DADs, and the
+/// section of A as an array of its own, against the serial model.
+fn section_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: usize) {
+    let grid = &grids[rng.below(grids.len() as u64) as usize];
+    let srank = 1 + rng.below(3) as usize;
+    let counts: Vec<usize> = (0..srank)
+        .map(|_| match rng.below(7) {
+            0 => 0,
+            1 => 1,
+            _ => 2 + rng.below(if srank == 3 { 4 } else { 9 }) as usize,
+        })
+        .collect();
+    let mut scalars = || rng.below((3 - srank) as u64 + 1) as usize;
+    let (sa, sb) = (scalars(), scalars());
+    let va = viewed(rng, &counts, sa);
+    let vb = viewed(rng, &counts, sb);
+    let ad = random_dad(rng, grid, &va.shape, &va.lbs, true);
+    let bd = random_dad(rng, grid, &vb.shape, &vb.lbs, true);
+    let what = format!(
+        "{:?} section {counts:?} grid {:?}: A {:?} {:?} {:?} B {:?} {:?} {:?}",
+        T::KIND,
+        grid.dims(),
+        va.shape,
+        va.section,
+        ad.dims()
+            .iter()
+            .map(|d| (d.spec.dist, d.spec.pdim))
+            .collect::<Vec<_>>(),
+        vb.shape,
+        vb.section,
+        bd.dims()
+            .iter()
+            .map(|d| (d.spec.dist, d.spec.pdim))
+            .collect::<Vec<_>>()
+    );
+    let pos = |v: &Viewed, lbs: &[i64], sub: &[i64]| {
+        let g: Vec<usize> = sub
+            .iter()
+            .zip(lbs)
+            .map(|(&s, &l)| (s - l) as usize)
+            .collect();
+        linear(&v.shape, &g)
+    };
+    let na: usize = va.shape.iter().product();
+    let nb: usize = vb.shape.iter().product();
+    let aref: Vec<T> = (0..na)
+        .map(|p| T::from_hash(hash(seed, p as u64)))
+        .collect();
+    let mut bref: Vec<T> = (0..nb)
+        .map(|p| T::from_hash(hash(seed ^ 0x5ec, p as u64)))
+        .collect();
+    let a = DArray::<T>::from_fn(&ad, |s| aref[pos(&va, &va.lbs, s)]);
+    let mut b = DArray::<T>::from_fn(&bd, |s| bref[pos(&vb, &vb.lbs, s)]);
+    b.assign_section(&vb.section, &a, &va.section)
+        .unwrap_or_else(|e| panic!("section copy: {e}: {what}"));
+    let total: usize = counts.iter().product();
+    let mut picked = Vec::with_capacity(total);
+    for t in 0..total {
+        let ts = unlinear(&counts, t);
+        let x = aref[va.parent_pos(&ts)];
+        bref[vb.parent_pos(&ts)] = x;
+        picked.push(x);
+    }
+    check_eq!(
+        b.to_global().expect("gather"),
+        bref,
+        "B(dsec) = A(ssec): {what}"
+    );
+
+    // The section as an array of its own, and an intrinsic on it.
+    let lbs1 = vec![1i64; srank];
+    let sd = random_dad(rng, grid, &counts, &lbs1, false);
+    let s = a.section(&va.section, &sd).expect("section");
+    check_eq!(s.to_global().expect("gather"), picked, "A(ssec): {what}");
+    let want = picked.iter().fold(T::zero(), |acc, &x| acc.plus(x));
+    let mag: f64 = picked.iter().map(|x| x.to_f64().abs()).sum();
+    let got = s.sum().expect("sum");
+    check!(
+        close(got, want, total, nprocs, mag),
+        "SUM(A(ssec)) {got:?} vs {want:?}: {what}"
+    );
+}
+
+/// RESHAPE, PACK (with and without VECTOR) and UNPACK between random
+/// arrays, masks and DADs against the serial model.
+fn unstructured_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
+    let grid = &grids[rng.below(grids.len() as u64) as usize];
+    let shape_of = |rng: &mut Rng| -> Vec<usize> {
+        let rank = 1 + rng.below(3) as usize;
+        (0..rank)
+            .map(|_| match rng.below(6) {
+                0 => 0,
+                1 => 1,
+                _ => 2 + rng.below(if rank == 3 { 5 } else { 12 }) as usize,
+            })
+            .collect()
+    };
+    let shape = shape_of(rng);
+    let n: usize = shape.iter().product();
+    let lbs: Vec<i64> = shape.iter().map(|_| rng.below(5) as i64 - 2).collect();
+    let ad = random_dad(rng, grid, &shape, &lbs, true);
+    let aref: Vec<T> = (0..n).map(|p| T::from_hash(hash(seed, p as u64))).collect();
+    let pos = |lb: &[i64], shp: &[usize], sub: &[i64]| {
+        let g: Vec<usize> = sub
+            .iter()
+            .zip(lb)
+            .map(|(&s, &l)| (s - l) as usize)
+            .collect();
+        linear(shp, &g)
+    };
+    let a = DArray::<T>::from_fn(&ad, |s| aref[pos(&lbs, &shape, s)]);
+    let what = format!("{:?} shape {shape:?} grid {:?}", T::KIND, grid.dims());
+
+    // RESHAPE into a shape of at most n elements.
+    let mut rshape = shape_of(rng);
+    if rshape.iter().product::<usize>() > n {
+        rshape = vec![n - rng.below(n.min(3) as u64 + 1) as usize];
+    }
+    let ones = vec![1i64; rshape.len()];
+    let rd = random_dad(rng, grid, &rshape, &ones, true);
+    let r = a.reshape(&rd).expect("reshape");
+    let rn: usize = rshape.iter().product();
+    check_eq!(
+        r.to_global().expect("gather"),
+        aref[..rn].to_vec(),
+        "RESHAPE to {rshape:?}: {what}"
+    );
+
+    // PACK with a mask on another DAD.
+    let mref: Vec<i32> = (0..n)
+        .map(|p| i32::from(hash(seed ^ 0x9a, p as u64).is_multiple_of(3)))
+        .collect();
+    let md = random_dad(rng, grid, &shape, &lbs, false);
+    let mask = DArray::<i32>::from_fn(&md, |s| mref[pos(&lbs, &shape, s)]);
+    let packed: Vec<T> = (0..n).filter(|&p| mref[p] != 0).map(|p| aref[p]).collect();
+    let count = packed.len();
+    let pd = random_dad(rng, grid, &[count], &[1], false);
+    let p = a.pack(&mask, None, &pd).expect("pack");
+    check_eq!(p.to_global().expect("gather"), packed, "PACK: {what}");
+    let extra = rng.below(4) as usize;
+    let vd = random_dad(rng, grid, &[count + extra], &[1], false);
+    let vref: Vec<T> = (0..count + extra)
+        .map(|q| T::from_hash(hash(seed ^ 0x51, q as u64)))
+        .collect();
+    let vector = DArray::<T>::from_fn(&vd, |s| vref[(s[0] - 1) as usize]);
+    let mut want = packed.clone();
+    want.extend_from_slice(&vref[count..]);
+    let p = a.pack(&mask, Some(&vector), &vd).expect("pack with VECTOR");
+    check_eq!(
+        p.to_global().expect("gather"),
+        want,
+        "PACK with VECTOR: {what}"
+    );
+    if extra > 0 {
+        let e = a.pack(&mask, None, &vd).unwrap_err();
+        check!(
+            e.code == hpf_rts::error::HPF_EMISMATCH,
+            "PACK without VECTOR into a longer result refused: {e}"
+        );
+    }
+
+    // UNPACK into a FIELD on yet another DAD.
+    let fd = random_dad(rng, grid, &shape, &lbs, true);
+    let fref: Vec<T> = (0..n)
+        .map(|q| T::from_hash(hash(seed ^ 0xf1, q as u64)))
+        .collect();
+    let field = DArray::<T>::from_fn(&fd, |s| fref[pos(&lbs, &shape, s)]);
+    let u = vector.unpack(&mask, &field).expect("unpack");
+    let mut next = 0;
+    let want: Vec<T> = (0..n)
+        .map(|q| {
+            if mref[q] != 0 {
+                next += 1;
+                vref[next - 1]
+            } else {
+                fref[q]
+            }
+        })
+        .collect();
+    check_eq!(u.to_global().expect("gather"), want, "UNPACK: {what}");
+}
+
 /// MATMUL of random m×k and k×n arrays with random DADs (C's too) against
 /// the serial triple loop; reals within `2 (k + 2) eps sum|a||b|`.
 fn matmul_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
@@ -791,6 +1070,26 @@ fn main() {
         }
     }
 
+    for t in 0..trials {
+        let s = seed.wrapping_mul(4242).wrapping_add(t as u64);
+        match t % 4 {
+            0 => section_trial::<i32>(&mut rng, s, &grids, nprocs),
+            1 => section_trial::<f64>(&mut rng, s, &grids, nprocs),
+            2 => section_trial::<i64>(&mut rng, s, &grids, nprocs),
+            _ => section_trial::<f32>(&mut rng, s, &grids, nprocs),
+        }
+    }
+
+    for t in 0..trials / 2 {
+        let s = seed.wrapping_mul(5151).wrapping_add(t as u64);
+        match t % 4 {
+            0 => unstructured_trial::<f64>(&mut rng, s, &grids),
+            1 => unstructured_trial::<i32>(&mut rng, s, &grids),
+            2 => unstructured_trial::<f32>(&mut rng, s, &grids),
+            _ => unstructured_trial::<i64>(&mut rng, s, &grids),
+        }
+    }
+
     // The round trip BLOCK -> CYCLIC(3) -> BLOCK returns the original.
     let g = &grids[0];
     let n = 3 * nprocs * 2 + 1;
@@ -826,6 +1125,38 @@ fn main() {
         e.code == hpf_rts::error::HPF_EMISMATCH,
         "remap between shapes refused: {e}"
     );
+
+    // Bad sections get a code and a message.
+    let whole = Section::whole(&block);
+    let n1 = n as i64;
+    let e = a
+        .section(&Section(vec![Subscript::triplet(1, n1, 0)]), &block)
+        .unwrap_err();
+    check!(
+        e.code == hpf_rts::error::HPF_EBADARG && e.message.contains("stride"),
+        "zero stride refused: {e}"
+    );
+    let e = a
+        .section(&Section(vec![Subscript::triplet(0, n1 - 1, 1)]), &block)
+        .unwrap_err();
+    check!(
+        e.code == hpf_rts::error::HPF_EBADARG && e.message.contains("outside"),
+        "subscript 0 of 1:n refused: {e}"
+    );
+    let mut b2 = DArray::<f64>::new(&block);
+    let e = b2
+        .assign_section(&whole, &a, &Section(vec![Subscript::triplet(1, n1, 2)]))
+        .unwrap_err();
+    check!(
+        e.code == hpf_rts::error::HPF_EMISMATCH,
+        "non-conforming sections refused: {e}"
+    );
+    // A reversed copy: B(n:1:-1) = A(1:n).
+    b2.assign_section(&Section(vec![Subscript::triplet(n1, 1, -1)]), &a, &whole)
+        .expect("reverse");
+    let got = b2.to_global().expect("gather");
+    let want: Vec<f64> = (1..=n).rev().map(|i| i as f64 * 1.5).collect();
+    check_eq!(got, want, "B(n:1:-1) = A(1:n)");
 
     drop(grids);
     let who = format!("hpf_props rank {me}");

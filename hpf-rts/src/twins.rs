@@ -1,0 +1,390 @@
+//! The entry points whose C form (`hpf_x`, arguments by value, the status
+//! as return value) and Fortran 77 form (`hpf_x_`, every argument by
+//! reference, the status in a last `IERR`) take the same arguments in the
+//! same order. Each is declared once, through `twins!`, which makes both
+//! functions from one argument list and one body; the conventions of
+//! either side are in [`crate::capi`] and [`crate::fapi`].
+//!
+//! An argument's kind says what it is and how each side passes it:
+//!
+//! | kind | C | Fortran | the body sees |
+//! |---|---|---|---|
+//! | `handle` | `int` | `INTEGER` | the handle (`c_int`) |
+//! | `dad` | `int` | `INTEGER` | the [`Dad`] of that handle |
+//! | `ty` | `int` | `INTEGER` | the [`ElemKind`] of that type code |
+//! | `int` | `int` | `INTEGER` | the value (`c_int`) |
+//! | `dim` | `int` | `INTEGER` | the 0-based dimension of a 1-based DIM |
+//! | `long` | `long long` | `INTEGER` | the value (`i64`) |
+//! | `cbuf` / `mbuf` | `const void *` / `void *` | any array | the pointer |
+//! | `ints` / `ints_out` | `const int *` / `int *` | INTEGER array | the pointer |
+//!
+//! Every function documents its return codes on the C side; the Fortran
+//! twin stores the same code in `IERR`.
+
+use crate::capi::{
+    self, copy_in, cshift_in, eoshift_in, get_dad, halo_in, kind, matmul_in, reduce_into, run,
+    spread_in, transpose_in, typed,
+};
+use crate::capi::{apart, local};
+use crate::dad::Dad;
+use crate::element::{ElemKind, Element};
+use crate::error::{HpfError, HpfResult, HPF_OK};
+use crate::fapi::{entry, FInt};
+use crate::unstructured;
+use std::ffi::{c_int, c_longlong, c_void};
+
+/// The C parameter type of an argument kind.
+macro_rules! c_param {
+    (handle) => { c_int };
+    (dad) => { c_int };
+    (ty) => { c_int };
+    (int) => { c_int };
+    (dim) => { c_int };
+    (long) => { c_longlong };
+    (cbuf) => { *const c_void };
+    (mbuf) => { *mut c_void };
+    (ints) => { *const c_int };
+    (ints_out) => { *mut c_int };
+}
+
+/// The Fortran parameter type of an argument kind.
+macro_rules! f_param {
+    (cbuf) => { *const c_void };
+    (mbuf) => { *mut c_void };
+    (ints) => { *const FInt };
+    (ints_out) => { *mut FInt };
+    ($scalar:ident) => { *const FInt };
+}
+
+/// The value a body sees of C argument `$a` of kind `$k`.
+macro_rules! c_value {
+    ($call:expr, $a:ident, dad) => {
+        get_dad($call, $a)?
+    };
+    ($call:expr, $a:ident, ty) => {
+        kind($call, $a)?
+    };
+    ($call:expr, $a:ident, dim) => {
+        zero_based($call, $a)?
+    };
+    ($call:expr, $a:ident, long) => {
+        $a as i64
+    };
+    ($call:expr, $a:ident, $k:ident) => {
+        $a
+    };
+}
+
+/// The value a body sees of Fortran argument `$a` of kind `$k`.
+macro_rules! f_value {
+    ($call:expr, $a:ident, cbuf) => {
+        $a
+    };
+    ($call:expr, $a:ident, mbuf) => {
+        $a
+    };
+    ($call:expr, $a:ident, ints) => {
+        $a
+    };
+    ($call:expr, $a:ident, ints_out) => {
+        $a
+    };
+    ($call:expr, $a:ident, long) => {
+        crate::fapi::int($call, $a, stringify!($a))? as i64
+    };
+    ($call:expr, $a:ident, $k:ident) => {{
+        let $a = crate::fapi::int($call, $a, stringify!($a))?;
+        c_value!($call, $a, $k)
+    }};
+}
+
+/// Declares a C entry point and its Fortran twin from one argument list
+/// and one body (which returns `HpfResult<()>`).
+macro_rules! twins {
+    ($(
+        $(#[$cdoc:meta])*
+        c $cname:ident;
+        $(#[$fdoc:meta])*
+        fortran $fname:ident $fcall:literal;
+        ($($a:ident: $k:ident),* $(,)?) $body:block
+    )*) => {$(
+        $(#[$cdoc])*
+        #[no_mangle]
+        #[allow(clippy::too_many_arguments)]
+        pub extern "C" fn $cname($($a: c_param!($k)),*) -> c_int {
+            const CALL: &str = stringify!($cname);
+            run(CALL, || {
+                $(let $a = c_value!(CALL, $a, $k);)*
+                $body
+            })
+        }
+
+        $(#[$fdoc])*
+        #[no_mangle]
+        #[allow(clippy::too_many_arguments)]
+        pub extern "C" fn $fname($($a: f_param!($k),)* ierr: *mut FInt) {
+            const CALL: &str = $fcall;
+            entry(CALL, ierr, || {
+                $(let $a = f_value!(CALL, $a, $k);)*
+                $body.map(|()| HPF_OK)
+            });
+        }
+    )*};
+}
+
+/// The 0-based dimension of a 1-based DIM argument.
+fn zero_based(call: &str, dim: c_int) -> HpfResult<usize> {
+    usize::try_from(dim - 1)
+        .map_err(|_| HpfError::bad_arg(call, format!("DIM {dim} is not positive")))
+}
+
+fn reshape_in<T: Element>(
+    sd: &Dad,
+    src: *const c_void,
+    dd: &Dad,
+    dst: *mut c_void,
+) -> HpfResult<()> {
+    apart::<T, _>("hpf_reshape", sd, src, dd, dst, |s, d| {
+        unstructured::reshape_into(sd, s, dd, d)
+    })
+}
+
+/// PACK (`unpack` false: `src` is ARRAY, `dst` the packed vector) or
+/// UNPACK (`src` is VECTOR, `dst` holds FIELD) with the LOGICAL `mask`.
+fn masked_in<T: Element>(
+    unpack: bool,
+    sd: &Dad,
+    src: *const c_void,
+    md: &Dad,
+    mask: *const c_int,
+    dd: &Dad,
+    dst: *mut c_void,
+) -> HpfResult<()> {
+    let call = if unpack { "hpf_unpack" } else { "hpf_pack" };
+    let m = local::<i32>(call, "mask", md, mask as *const c_void)?;
+    apart::<T, _>(call, sd, src, dd, dst, |s, d| {
+        if unpack {
+            unstructured::unpack_into(sd, s, md, m, dd, d)
+        } else {
+            unstructured::pack_into(sd, s, md, m, dd, d).map(|_| ())
+        }
+    })
+}
+
+/// Runs the reduction `which` (0 SUM, 1 PRODUCT, 2 MAXVAL, 3 MINVAL).
+fn reduction(
+    call: &str,
+    which: usize,
+    d: &Dad,
+    k: ElemKind,
+    a: *const c_void,
+    result: *mut c_void,
+) -> HpfResult<()> {
+    typed!(k, reduce_into(call, which, d, a, result))
+}
+
+twins! {
+    /// Creates a processor grid of all processes (collective): `dims[ndims]`
+    /// sizes, zero entries filled with a balanced factorisation and written
+    /// back; the handle goes to `*grid`. Returns `HPF_OK`, `HPF_ENOTINIT`,
+    /// `HPF_EBADARG` (1 <= ndims <= 3, product must equal the process count).
+    c hpf_grid_create;
+    /// `HPF_GRID_CREATE(NDIMS, DIMS, GRID, IERR)`: a grid of all processes;
+    /// zero entries of DIMS are filled in (collective).
+    fortran hpf_grid_create_ "HPF_GRID_CREATE";
+    (ndims: int, dims: ints_out, grid: ints_out) {
+        capi::grid_create(CALL, ndims, dims, grid)
+    }
+
+    /// Stores this process's grid rank in `*rank` and its coordinates in
+    /// `coords[ndims]` (either may be NULL). Returns `HPF_OK` or
+    /// `HPF_EBADHANDLE`.
+    c hpf_grid_info;
+    /// `HPF_GRID_INFO(GRID, RANK, COORDS, IERR)`: this process's grid rank
+    /// and its coordinates (from 0).
+    fortran hpf_grid_info_ "HPF_GRID_INFO";
+    (grid: handle, rank: ints_out, coords: ints_out) {
+        capi::grid_info(CALL, grid, rank, coords)
+    }
+
+    /// Releases DAD handle `dad`. Returns `HPF_OK` or `HPF_EBADHANDLE`.
+    c hpf_dad_free;
+    /// `HPF_DAD_FREE(DAD, IERR)`.
+    fortran hpf_dad_free_ "HPF_DAD_FREE";
+    (dad: handle) {
+        capi::dad_free(CALL, dad)
+    }
+
+    /// `*result = SUM(a)` over the array with DAD `dad` and element type
+    /// `type` (collective; 0 for an empty array; the reduction order is
+    /// documented in hpf-rts/README.md). Returns `HPF_OK`, `HPF_EBADHANDLE`,
+    /// `HPF_EBADARG` (type, NULL pointers) or `HPF_ESYSTEM`.
+    c hpf_sum;
+    /// `HPF_SUM(DAD, TYPE, A, RESULT, IERR)`: RESULT = SUM(A) (collective).
+    fortran hpf_sum_ "HPF_SUM";
+    (dad: dad, ty: ty, a: cbuf, result: mbuf) {
+        reduction(CALL, 0, &dad, ty, a, result)
+    }
+
+    /// `*result = PRODUCT(a)` (1 for an empty array); as `hpf_sum`.
+    c hpf_product;
+    /// `HPF_PRODUCT(DAD, TYPE, A, RESULT, IERR)`: RESULT = PRODUCT(A).
+    fortran hpf_product_ "HPF_PRODUCT";
+    (dad: dad, ty: ty, a: cbuf, result: mbuf) {
+        reduction(CALL, 1, &dad, ty, a, result)
+    }
+
+    /// `*result = MAXVAL(a)` (-HUGE for an empty array); as `hpf_sum`.
+    c hpf_maxval;
+    /// `HPF_MAXVAL(DAD, TYPE, A, RESULT, IERR)`: RESULT = MAXVAL(A).
+    fortran hpf_maxval_ "HPF_MAXVAL";
+    (dad: dad, ty: ty, a: cbuf, result: mbuf) {
+        reduction(CALL, 2, &dad, ty, a, result)
+    }
+
+    /// `*result = MINVAL(a)` (HUGE for an empty array); as `hpf_sum`.
+    c hpf_minval;
+    /// `HPF_MINVAL(DAD, TYPE, A, RESULT, IERR)`: RESULT = MINVAL(A).
+    fortran hpf_minval_ "HPF_MINVAL";
+    (dad: dad, ty: ty, a: cbuf, result: mbuf) {
+        reduction(CALL, 3, &dad, ty, a, result)
+    }
+
+    /// Fills the whole overlap area of `a` (DAD `dad`) from the owners of the
+    /// cells, corners included; `periodic[rank]` (non-zero: wrap around; NULL:
+    /// none periodic). Cells past a non-periodic end stay unchanged. The
+    /// schedule is planned on the first call and reused. Collective. Returns
+    /// `HPF_OK`, `HPF_EBADHANDLE`, `HPF_EBADARG` or `HPF_ESYSTEM`.
+    c hpf_shift_overlap;
+    /// `HPF_SHIFT_OVERLAP(DAD, TYPE, A, PERIODIC, IERR)`: fills the overlap
+    /// area of A; PERIODIC(d) non-zero wraps dimension d.
+    fortran hpf_shift_overlap_ "HPF_SHIFT_OVERLAP";
+    (dad: dad, ty: ty, a: mbuf, periodic: ints) {
+        let per = capi::flags(CALL, "periodic", dad.rank(), periodic)?;
+        typed!(ty, halo_in(&dad, a, &per))
+    }
+
+    /// `dst = src` between arrays of the same shape on the same grid with any
+    /// two DADs (remap, e.g. BLOCK to CYCLIC(k)); only owned cells of `dst`
+    /// are written. The schedule is planned once per pair of DADs. Collective.
+    /// Returns `HPF_OK`, `HPF_EBADHANDLE`, `HPF_EMISMATCH` (shape or grid),
+    /// `HPF_EBADARG` or `HPF_ESYSTEM`.
+    c hpf_copy;
+    /// `HPF_COPY(SDAD, SRC, DDAD, DST, TYPE, IERR)`: DST = SRC between two
+    /// DADs of the same shape (remap).
+    fortran hpf_copy_ "HPF_COPY";
+    (src_dad: dad, src: cbuf, dst_dad: dad, dst: mbuf, ty: ty) {
+        typed!(ty, copy_in(&src_dad, src, &dst_dad, dst))
+    }
+
+    /// `dst = CSHIFT(src, shift, dim)` (dim 1-based) for two arrays with DAD
+    /// `dad` in separate memory: `dst(i) = src(lb + mod(i - lb + shift, n))`
+    /// along `dim`. Only owned cells of `dst` are written. Collective. Returns
+    /// `HPF_OK`, `HPF_EBADHANDLE`, `HPF_EBADARG` or `HPF_ESYSTEM`.
+    c hpf_cshift;
+    /// `HPF_CSHIFT(DAD, TYPE, SRC, DST, SHIFT, DIM, IERR)`: DST =
+    /// CSHIFT(SRC, SHIFT, DIM).
+    fortran hpf_cshift_ "HPF_CSHIFT";
+    (dad: dad, ty: ty, src: cbuf, dst: mbuf, shift: long, dim: dim) {
+        typed!(ty, cshift_in(&dad, src, dst, shift, dim))
+    }
+
+    /// `dst = EOSHIFT(src, shift, boundary, dim)` (dim 1-based) for two arrays
+    /// with DAD `dad` in separate memory: along `dim`, `dst(i) = src(i +
+    /// shift)` where that lies in the array, else `*boundary` (one element of
+    /// `type`; NULL: zero, Fortran's default). Collective. Returns `HPF_OK`,
+    /// `HPF_EBADHANDLE`, `HPF_EBADARG` or `HPF_ESYSTEM`.
+    c hpf_eoshift;
+    /// `HPF_EOSHIFT(DAD, TYPE, SRC, DST, SHIFT, BOUNDARY, DIM, IERR)`: DST =
+    /// EOSHIFT(SRC, SHIFT, BOUNDARY, DIM), BOUNDARY a scalar of TYPE.
+    fortran hpf_eoshift_ "HPF_EOSHIFT";
+    (dad: dad, ty: ty, src: cbuf, dst: mbuf, shift: long, boundary: cbuf, dim: dim) {
+        typed!(ty, eoshift_in(&dad, src, dst, shift, boundary, dim))
+    }
+
+    /// `dst = TRANSPOSE(src)` for a rank-2 `src` (DAD `src_dad`) and `dst`
+    /// (DAD `dst_dad`, the reversed shape, same grid, any distribution). Only
+    /// owned cells of `dst` are written; the schedule is planned once per pair
+    /// of DADs. Collective. Returns `HPF_OK`, `HPF_EBADHANDLE`,
+    /// `HPF_EMISMATCH`, `HPF_EBADARG` or `HPF_ESYSTEM`.
+    c hpf_transpose;
+    /// `HPF_TRANSPOSE(SDAD, SRC, DDAD, DST, TYPE, IERR)`: DST =
+    /// TRANSPOSE(SRC).
+    fortran hpf_transpose_ "HPF_TRANSPOSE";
+    (src_dad: dad, src: cbuf, dst_dad: dad, dst: mbuf, ty: ty) {
+        typed!(ty, transpose_in(&src_dad, src, &dst_dad, dst))
+    }
+
+    /// `dst = SPREAD(src, dim, ncopies)` (dim 1-based): `dst` (DAD `dst_dad`)
+    /// has one dimension more than `src`, of extent `ncopies` at `dim`, and
+    /// holds a copy of `src` at each index of it. Collective. Returns
+    /// `HPF_OK`, `HPF_EBADHANDLE`, `HPF_EMISMATCH`, `HPF_EBADARG` or
+    /// `HPF_ESYSTEM`.
+    c hpf_spread;
+    /// `HPF_SPREAD(SDAD, SRC, DIM, DDAD, DST, TYPE, IERR)`: DST =
+    /// SPREAD(SRC, DIM, NCOPIES), NCOPIES being DST's extent at DIM.
+    fortran hpf_spread_ "HPF_SPREAD";
+    (src_dad: dad, src: cbuf, dim: dim, dst_dad: dad, dst: mbuf, ty: ty) {
+        typed!(ty, spread_in(&src_dad, src, dim, &dst_dad, dst))
+    }
+
+    /// `c = MATMUL(a, b)` for rank-2 arrays on one grid (A m×k, B k×n, C m×n,
+    /// any distributions; SUMMA with local products on the system BLAS). Only
+    /// owned cells of `c` are written. Collective. Returns `HPF_OK`,
+    /// `HPF_EBADHANDLE`, `HPF_EMISMATCH` (shapes, grids), `HPF_EBADARG` (rank,
+    /// type, NULL or shared memory) or `HPF_ESYSTEM`.
+    c hpf_matmul;
+    /// `HPF_MATMUL(ADAD, A, BDAD, B, CDAD, C, TYPE, IERR)`: C = MATMUL(A, B)
+    /// for rank-2 arrays.
+    fortran hpf_matmul_ "HPF_MATMUL";
+    (a_dad: dad, a: cbuf, b_dad: dad, b: cbuf, c_dad: dad, c: mbuf, ty: ty) {
+        typed!(ty, matmul_in(&a_dad, a, &b_dad, b, &c_dad, c))
+    }
+
+    /// `dst = RESHAPE(src, SHAPE(dst))`: the first size(dst) elements of
+    /// `src` in array element order fill `dst` in array element order (any
+    /// two DADs on one grid; `src` has at least as many elements, as
+    /// Fortran's RESHAPE without PAD requires). The schedule is planned once
+    /// per pair of DADs. Collective. Returns `HPF_OK`, `HPF_EBADHANDLE`,
+    /// `HPF_EMISMATCH` (too few elements, grids), `HPF_EBADARG` or
+    /// `HPF_ESYSTEM`.
+    c hpf_reshape;
+    /// `HPF_RESHAPE(SDAD, SRC, DDAD, DST, TYPE, IERR)`: DST =
+    /// RESHAPE(SRC, SHAPE(DST)).
+    fortran hpf_reshape_ "HPF_RESHAPE";
+    (src_dad: dad, src: cbuf, dst_dad: dad, dst: mbuf, ty: ty) {
+        typed!(ty, reshape_in(&src_dad, src, &dst_dad, dst))
+    }
+
+    /// `r(1:COUNT(mask)) = PACK(a, mask)`: the elements of `a` where the
+    /// LOGICAL array `mask` (C ints, non-zero true; DAD `mask_dad` of `a`'s
+    /// shape, any distribution) is true, in array element order, into the
+    /// rank-1 `r`. `r` needs at least COUNT(mask) elements; the ones past it
+    /// keep their values, so `r` filled with VECTOR beforehand gives
+    /// `PACK(a, mask, VECTOR)`. Every process gets the whole mask first (one
+    /// allgather); the plan is made per call. Collective. Returns `HPF_OK`,
+    /// `HPF_EBADHANDLE`, `HPF_EMISMATCH` (shapes, `r` too short, grids),
+    /// `HPF_EBADARG` (rank of `r`, NULL or shared memory) or `HPF_ESYSTEM`.
+    c hpf_pack;
+    /// `HPF_PACK(ADAD, A, MDAD, MASK, RDAD, R, TYPE, IERR)`: R(1:COUNT(MASK))
+    /// = PACK(A, MASK); the rest of R is left alone (VECTOR).
+    fortran hpf_pack_ "HPF_PACK";
+    (a_dad: dad, a: cbuf, mask_dad: dad, mask: ints, r_dad: dad, r: mbuf, ty: ty) {
+        typed!(ty, masked_in(false, &a_dad, a, &mask_dad, mask, &r_dad, r))
+    }
+
+    /// `r = UNPACK(v, mask, FIELD)` with `r` holding FIELD beforehand: `r`
+    /// (DAD `r_dad`) has the shape of `mask` (DAD `mask_dad`) and where the
+    /// mask is true takes the next element of the rank-1 `v` in array
+    /// element order; elsewhere it keeps its value. `v` needs at least
+    /// COUNT(mask) elements. Collective. Returns `HPF_OK`, `HPF_EBADHANDLE`,
+    /// `HPF_EMISMATCH` (shapes, `v` too short, grids), `HPF_EBADARG` or
+    /// `HPF_ESYSTEM`.
+    c hpf_unpack;
+    /// `HPF_UNPACK(VDAD, V, MDAD, MASK, RDAD, R, TYPE, IERR)`: R =
+    /// UNPACK(V, MASK, R).
+    fortran hpf_unpack_ "HPF_UNPACK";
+    (v_dad: dad, v: cbuf, mask_dad: dad, mask: ints, r_dad: dad, r: mbuf, ty: ty) {
+        typed!(ty, masked_in(true, &v_dad, v, &mask_dad, mask, &r_dad, r))
+    }
+}
