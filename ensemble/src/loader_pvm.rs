@@ -52,7 +52,17 @@ fn load_and_wait(pvm: &Pvm, app: &Application, exes: &[PathBuf]) -> i32 {
         let exe = exes[i].to_string_lossy();
         let args: Vec<&str> = p.params.iter().map(String::as_str).collect();
         let tid = match pvm.spawn(&exe, &args, 1) {
-            Ok(v) if !v.is_empty() => v[0],
+            Ok(v) if !v.is_empty() => {
+                shim_core::log::tracing::debug!(
+                    target: "ensemble",
+                    process = i + 1,
+                    label = %p.label(),
+                    %exe,
+                    tid = ?v[0],
+                    "loader spawned a component"
+                );
+                v[0]
+            }
             Ok(_) => {
                 eprintln!(
                     "ensemble: cannot spawn process {} ({}) from {exe}",

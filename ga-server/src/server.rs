@@ -188,7 +188,10 @@ pub fn run() -> i32 {
             .ok()
             .as_deref(),
     ) {
-        eprintln!("{}", s.counts.report(&s.host));
+        // One write for the whole line, so that the launcher's output
+        // forwarding cannot splice another server's line into it.
+        let line = format!("{}\n", s.counts.report(&s.host));
+        let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), line.as_bytes());
     }
     for (_, a) in s.arrays.drain() {
         remove_segment(&a.seg_name);

@@ -38,6 +38,7 @@ pub fn init() -> HpfResult<()> {
     }
     let membership = shim_core::join("hpf-rts").map_err(|e| HpfError::core("hpf_init", e))?;
     let ctx = Context::create(CONTEXT_NAME).map_err(|e| HpfError::core("hpf_init", e))?;
+    shim_core::log::tracing::debug!(target: "hpf", "HPF run-time started");
     *rt = Some(Runtime {
         membership,
         ctx,

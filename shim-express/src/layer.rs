@@ -159,6 +159,13 @@ impl Express {
         let nprocs = ids.len() as i32 - off;
         let is_host = has_host && rank == 0;
         let nodes = world.split((!is_host).then_some(0), rank)?;
+        shim_core::log::tracing::debug!(
+            target: "express",
+            nprocs,
+            host = has_host,
+            is_host,
+            "Express started"
+        );
         let dir = DIRECTORY.get_or_init(|| Directory {
             ctx,
             ids,
@@ -277,6 +284,11 @@ impl Express {
             let g = if members.len() as i32 == self.nprocs {
                 Group::of(nodes)
             } else {
+                shim_core::log::tracing::debug!(
+                    target: "express",
+                    ?members,
+                    "{call}: a communicator for a new node list"
+                );
                 Group::create(nodes, members).map_err(|e| ExError::core(call, e))?
             };
             self.lists.insert(members.to_vec(), g);

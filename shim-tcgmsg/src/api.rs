@@ -50,6 +50,7 @@ pub fn pbegin() -> TcgResult<()> {
     let core = |e: shim_core::CoreError| TcgError::new(format!("PBEGIN: {e}"), -1);
     let membership = shim_core::join("tcgmsg").map_err(core)?;
     let t = Tcg::start(membership)?;
+    shim_core::log::tracing::debug!(target: "tcgmsg", node = t.me, "PBEGIN: TCGMSG started");
     NODE.store(i64::from(t.me), Ordering::SeqCst);
     t.comm.barrier().map_err(core)?;
     *STATE.lock() = Some(t);

@@ -209,10 +209,13 @@ fn ga_across_hosts() {
     r.assert_ok("ga_basic with a ga-server per host");
     // Every server did work for the other hosts' ranks: its counters say so.
     let mut remote_by_host: BTreeMap<String, u64> = BTreeMap::new();
-    for l in r.stderr.lines() {
-        let Some(rest) = l.strip_prefix("ga-server on ") else {
+    // Each report starts with "ga-server on "; reports are taken apart at
+    // that text rather than at line ends, which output forwarding may move.
+    for l in r.stderr.split("ga-server on ").skip(1) {
+        let rest = l.lines().next().unwrap_or("");
+        if !rest.contains(" requests, ") {
             continue;
-        };
+        }
         let (host, counts) = rest.split_once(": ").unwrap_or((rest, ""));
         let remote = counts
             .split(", ")

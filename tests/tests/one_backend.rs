@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 use std::time::Duration;
-use tests::mpirun::{mpi_env, run_with_timeout, stage};
+use tests::mpirun::{mpi_env, run_with_timeout, stage, Run};
 use tests::native::build;
+use tests::tally;
 
 fn ga_server() -> PathBuf {
     let server = stage().join("bin/ga-server");
@@ -52,7 +53,9 @@ fn program() -> &'static PathBuf {
     })
 }
 
-fn run_one_backend(n: u32, ending: &str) {
+/// Runs the program on `n` compute ranks beside one data server, with
+/// `env` on the compute ranks, and checks every rank's tally.
+fn run_one_backend_env(n: u32, ending: &str, env: &[(&str, &str)]) -> Run {
     let exe = program();
     let libs = installed_libraries(exe);
     assert_eq!(
@@ -62,6 +65,9 @@ fn run_one_backend(n: u32, ending: &str) {
     );
 
     let mut cmd = Command::new("mpiexec");
+    for (k, v) in env {
+        cmd.arg("-x").arg(format!("{k}={v}"));
+    }
     cmd.arg("-n")
         .arg(n.to_string())
         .arg(exe)
@@ -71,19 +77,7 @@ fn run_one_backend(n: u32, ending: &str) {
     mpi_env(&mut cmd);
     let r = run_with_timeout(cmd, Duration::from_secs(120));
     assert!(!r.timed_out, "hung:\n{}\n{}", r.stdout, r.stderr);
-    for rank in 0..n {
-        let prefix = format!("one_backend rank {rank}: ");
-        let line = r
-            .stdout
-            .lines()
-            .find(|l| l.starts_with(&prefix))
-            .unwrap_or_else(|| panic!("no tally from rank {rank}:\n{}\n{}", r.stdout, r.stderr));
-        assert!(
-            line.ends_with(" 0 failed") && !line.contains(": 0 passed"),
-            "{line}\n{}",
-            r.stderr
-        );
-    }
+    tally::ranks_ok(&r, "one_backend", n as usize);
     assert_eq!(
         r.stdout.matches("one_backend rank ").count(),
         n as usize,
@@ -92,6 +86,40 @@ fn run_one_backend(n: u32, ending: &str) {
     );
     assert!(!r.stderr.contains("FAILED"), "{}", r.stderr);
     assert_eq!(r.code, Some(0), "{}\n{}", r.stdout, r.stderr);
+    r
+}
+
+fn run_one_backend(n: u32, ending: &str) {
+    run_one_backend_env(n, ending, &[]);
+}
+
+/// Each layer logs its own decisions under its own name, and a layer left
+/// out of `MPBRIDGE_LOG` stays quiet.
+#[test]
+fn each_layer_logs_its_start_when_asked() {
+    let r = run_one_backend_env(
+        2,
+        "mpi",
+        &[("MPBRIDGE_LOG", "tcgmsg=debug,express=debug,ga=debug")],
+    );
+    for (layer, what) in [
+        ("tcgmsg", "PBEGIN: TCGMSG started"),
+        ("express", "Express started"),
+        ("ga", "GA client connected"),
+    ] {
+        let lines: Vec<&str> = r
+            .stderr
+            .lines()
+            .filter(|l| l.contains(&format!(" {layer}: ")) && l.contains(what))
+            .collect();
+        assert_eq!(lines.len(), 2, "one '{what}' per rank:\n{}", r.stderr);
+        assert!(lines.iter().all(|l| l.starts_with("[rank ")), "{lines:?}");
+    }
+    assert!(
+        !r.stderr.contains(" core: ") && !r.stderr.contains(" pvm: "),
+        "layers left out stay quiet:\n{}",
+        r.stderr
+    );
 }
 
 /// A program that owns MPI: `MPI_Init` first, `MPI_Finalize` last.

@@ -179,6 +179,16 @@ pub(crate) fn connect(call: &'static str) -> GaResult<()> {
     } else {
         None
     };
+    shim_core::log::tracing::debug!(
+        target: "ga",
+        rank = me,
+        nproc,
+        node = my_node,
+        servers = ?server,
+        remote,
+        own_counter = counter.is_some(),
+        "GA client connected"
+    );
     *g = Some(Client {
         me,
         nproc,
