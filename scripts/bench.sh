@@ -649,7 +649,10 @@ main() {
     echo "$CSV_HEADER" >"$CSV"
     warn_if_busy
 
+    local step=0
     for layer in "${layers[@]}"; do
+        step=$((step + 1))
+        echo "== [$step/${#layers[@]}] layer $layer ($((${#layers[@]} - step)) left after it)"
         "bench_$layer"
     done
 
