@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the mpbridge benchmarks against the staged library, writes
-# target/bench/results.csv and target/bench/results.svg, and checks the
+# target/bench/results.csv and one figure per layer (target/bench/LAYER.svg,
+# drawn by bench/plot.py with matplotlib), and checks the
 # performance targets.  Run through `make bench` (which stages first), or
 # directly after `make stage`.
 #
@@ -24,7 +25,7 @@ STAGE=${MPB_STAGE:-$ROOT/target/stage}
 OUT=${MPB_BENCH_OUT:-$ROOT/target/bench}
 JOB_TIMEOUT=${MPB_BENCH_TIMEOUT:-300}
 CSV=$OUT/results.csv
-SVG=$OUT/results.svg
+
 CSV_HEADER='layer,op,bytes,ours_us,baseline,baseline_us,ratio'
 
 # Layers in the order they run.
@@ -625,6 +626,17 @@ check_targets() {
     echo "bench: all $checked targets met"
 }
 
+# A python3 that has matplotlib: Debian's (python3-matplotlib), else the
+# first python3 on PATH that imports it.
+plot_python() {
+    local py
+    for py in /usr/bin/python3 "$(command -v python3 || true)"; do
+        [ -n "$py" ] && [ -x "$py" ] && "$py" -c 'import matplotlib' 2>/dev/null &&
+            { echo "$py"; return 0; }
+    done
+    return 1
+}
+
 # ---- main -------------------------------------------------------------------
 
 main() {
@@ -643,7 +655,7 @@ main() {
     STAGE=$(cd "$STAGE" && pwd)
     command -v mpicc >/dev/null || die "mpicc not found (install an MPI, e.g. openmpi-bin and libopenmpi-dev)"
     command -v mpiexec >/dev/null || die "mpiexec not found (install an MPI, e.g. openmpi-bin)"
-    command -v python3 >/dev/null || die "python3 not found (needed for the plot)"
+    PLOT_PY=$(plot_python) || die "no python3 with matplotlib found (install python3-matplotlib)"
 
     mkdir -p "$OUT"
     echo "$CSV_HEADER" >"$CSV"
@@ -656,7 +668,8 @@ main() {
         "bench_$layer"
     done
 
-    python3 bench/plot.py "$CSV" "$SVG"
+    printf '%s' "$TARGETS" >"$OUT/targets.txt"
+    "$PLOT_PY" bench/plot.py "$CSV" "$OUT/targets.txt" "$OUT"
     print_results
     warn_if_busy
     check_targets "${layers[@]}"

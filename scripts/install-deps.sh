@@ -17,6 +17,7 @@ PACKAGES=(
     libscalapack-openmpi-dev     # ...and the ScaLAPACK it links against; HPF NUMROC check
     libopenblas-dev              # BLAS for GA dgemm
     python3 make
+    python3-matplotlib           # benchmark figures (bench/plot.py)
     iproute2 util-linux mount hostname   # scripts/cluster.sh: hosts as namespaces
 )
 
