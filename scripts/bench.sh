@@ -40,6 +40,7 @@ core pingpong mpi 4194304 1.05
 core ring4 mpi 8 0.7
 core ring8 mpi 8 0.7
 core idle-cpu none 8 0.05
+core pingpong-traced core-untraced 8 1.5
 pvm send-recv-raw mpi 8 1.2
 pvm send-recv-raw mpi 4194304 1.25
 pvm psend-precv mpi 8 0.9
@@ -216,6 +217,7 @@ bench_core() {
     echo "== core: ping-pong, mpb_send/mpb_recv against MPI_Send/MPI_Recv"
     cc_stage "$OUT/core_pingpong" bench/core_pingpong.c
     run_mpi 2 "$OUT/core_pingpong" --csv "$CSV"
+    bench_core_traced
     echo "== core: 8-byte token around a ring of 4 and 8 processes on this machine's cores"
     cc_stage "$OUT/core_ring" bench/core_ring.c
     run_mpi 4 "$OUT/core_ring" --csv "$CSV"
@@ -224,6 +226,30 @@ bench_core() {
     cc_stage "$OUT/core_idle" bench/core_idle.c
     run_mpi 2 "$OUT/core_idle" --csv "$CSV"
     bench_core_tcp
+}
+
+# The 8-byte core ping-pong again with MPBRIDGE_TRACE on (every send and
+# receive written to a trace file), against MPI in the same job: row
+# core,pingpong-traced vs mpi; and the traced time over the untraced one
+# of the same run: row core,pingpong-traced vs core-untraced (what
+# tracing costs).
+bench_core_traced() {
+    echo "== core: 8-byte ping-pong with MPBRIDGE_TRACE on, against MPI_Send/MPI_Recv"
+    local dir="$OUT/core-trace"
+    rm -rf "$dir"
+    : >"$OUT/core_traced.csv"
+    run_mpi 2 -x MPBRIDGE_TRACE="$dir" "$OUT/core_pingpong" --csv "$OUT/core_traced.csv" \
+        --min-bytes 8 --max-bytes 8
+    sed 's/^core,pingpong,/core,pingpong-traced,/' "$OUT/core_traced.csv" >>"$CSV"
+    awk -F, '
+        $1 == "core" && $2 == "pingpong" && $3 == 8 { plain_us = $4 }
+        $1 == "core" && $2 == "pingpong-traced" && $3 == 8 && $5 == "mpi" { traced_us = $4 }
+        END {
+            if (plain_us > 0 && traced_us > 0)
+                printf "core,pingpong-traced,8,%.3f,core-untraced,%.3f,%.3f\n",
+                    traced_us, plain_us, traced_us / plain_us
+        }' "$CSV" >>"$CSV"
+    ls "$dir"/*.trace >/dev/null 2>&1 || die "the traced ping-pong wrote no trace files in $dir"
 }
 
 # The core ping-pong between two hosts of scripts/cluster.sh (MPI's TCP

@@ -9,6 +9,7 @@ use crate::lifecycle::{join, leave, Membership};
 use crate::procid::ProcId;
 use crate::ptr;
 use crate::queue::Match;
+use crate::trace;
 use std::ffi::{c_char, c_int, c_void};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -158,7 +159,19 @@ pub extern "C" fn mpb_send(
             return MPB_EINVAL;
         };
         match context(ctx).and_then(|c| c.send(dest, tag, 0, data)) {
-            Ok(()) => MPB_OK,
+            Ok(()) => {
+                if trace::on() {
+                    trace::record(
+                        "core",
+                        trace::Event::Send {
+                            to: dest,
+                            tag,
+                            bytes: len,
+                        },
+                    );
+                }
+                MPB_OK
+            }
             Err(e) => report("mpb_send", &e),
         }
     })
@@ -184,6 +197,10 @@ fn recv_common(
     };
     match c.recv_into(pat, b, timeout) {
         Ok(r) => {
+            if trace::on() {
+                let (from, tag, bytes) = (r.source, r.tag, r.len);
+                trace::record("core", trace::Event::Recv { from, tag, bytes });
+            }
             ptr::put(out.0, r.source.raw() as c_int);
             ptr::put(out.1, r.tag);
             ptr::put(out.2, r.len);
