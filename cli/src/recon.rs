@@ -323,16 +323,38 @@ fn measure(o: &Options) -> Result<Machine, String> {
         links: Vec::new(),
         rate: 1.0,
     };
+    let pairs = if o.links && matches!(launch, Launch::Mpiexec { .. }) {
+        hosts.len() * hosts.len().saturating_sub(1) / 2
+    } else {
+        0
+    };
+    // On a terminal a bar counts the measurements; elsewhere it draws
+    // nothing and the lines below are printed as they are.
+    let bar = indicatif::ProgressBar::new((2 * hosts.len() + pairs) as u64).with_style(
+        indicatif::ProgressStyle::with_template("recon [{bar:30}] {pos}/{len} {msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let say = |line: String| {
+        if bar.is_hidden() {
+            eprintln!("{line}");
+        } else {
+            bar.println(line);
+        }
+    };
     for (name, slots) in &hosts {
+        bar.set_message(format!("{name}: the kernel alone"));
         let alone = run_kernels(&launch, name, 1, o.seconds)?[0];
+        bar.inc(1);
         let k = o.copies.unwrap_or((*slots).max(2));
+        bar.set_message(format!("{name}: {k} copies of the kernel"));
         let together: f64 = run_kernels(&launch, name, k, (o.seconds * 0.7).max(0.1))?
             .iter()
             .sum();
+        bar.inc(1);
         let scalability = ((together / alone).round() as u32).clamp(1, k);
-        eprintln!(
+        say(format!(
             "recon: {name}: {alone:.4e} alone, {together:.4e} with {k} copies: scalability {scalability}"
-        );
+        ));
         m.hosts.push(Host {
             name: name.clone(),
             speed: alone,
@@ -340,12 +362,13 @@ fn measure(o: &Options) -> Result<Machine, String> {
             slots: *slots,
         });
     }
-    if o.links && matches!(launch, Launch::Mpiexec { .. }) {
+    if pairs > 0 {
         let port0 = 42_000 + (std::process::id() % 8_000) as u16;
         for a in 0..hosts.len() {
             for b in a + 1..hosts.len() {
                 let port = port0 + (a * hosts.len() + b) as u16;
                 let (ha, hb) = (&hosts[a].0, &hosts[b].0);
+                bar.set_message(format!("link {ha} - {hb}"));
                 let c = launch.command(&[
                     (ha.clone(), 1, vec!["--serve".into(), port.to_string()]),
                     (
@@ -359,9 +382,10 @@ fn measure(o: &Options) -> Result<Machine, String> {
                     .lines()
                     .find_map(probe::parse_link_line)
                     .ok_or(format!("{ha}-{hb}: no link measurement in:\n{text}"))?;
-                eprintln!(
+                bar.inc(1);
+                say(format!(
                     "recon: {ha} - {hb}: latency {latency:.3e} s, bandwidth {bandwidth:.3e} B/s"
-                );
+                ));
                 m.links.push(LinkCost {
                     a,
                     b,
@@ -371,6 +395,7 @@ fn measure(o: &Options) -> Result<Machine, String> {
             }
         }
     }
+    bar.finish_and_clear();
     m.normalise();
     Ok(m)
 }
