@@ -341,6 +341,7 @@ pub fn contiguous(count: &[usize], strides: &[usize]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     #[test]
     fn default_grid_is_near_square_and_covers() {
@@ -443,5 +444,80 @@ mod tests {
         assert!(contiguous(&[3, 5], &[5, 1]));
         assert!(!contiguous(&[3, 5], &[6, 1]));
         assert!(contiguous(&[1, 1, 4], &[9, 9, 1]));
+    }
+
+    /// An array's shape, rank count and chunk minimums, and a patch inside
+    /// it, with up to three dimensions.
+    fn grid_and_patch() -> impl Strategy<Value = (Vec<i64>, i64, Vec<i64>, Vec<i64>, Vec<i64>)> {
+        (1usize..=3)
+            .prop_flat_map(|n| {
+                (
+                    proptest::collection::vec(1i64..=9, n),
+                    1i64..=6,
+                    proptest::collection::vec(0i64..=4, n),
+                )
+            })
+            .prop_flat_map(|(dims, nproc, chunk)| {
+                let corners: Vec<_> = dims.iter().map(|&d| (0..d, 0..d)).collect();
+                (Just(dims), Just(nproc), Just(chunk), corners)
+            })
+            .prop_map(|(dims, nproc, chunk, corners)| {
+                let lo = corners.iter().map(|&(a, b)| a.min(b)).collect();
+                let hi = corners.iter().map(|&(a, b)| a.max(b)).collect();
+                (dims, nproc, chunk, lo, hi)
+            })
+    }
+
+    /// Every element of `lo..=hi`, in C order.
+    fn elements(lo: &[i64], hi: &[i64]) -> Vec<Vec<i64>> {
+        let mut out = vec![vec![]];
+        for d in 0..lo.len() {
+            out = out
+                .into_iter()
+                .flat_map(|e| {
+                    (lo[d]..=hi[d]).map(move |i| {
+                        let mut e = e.clone();
+                        e.push(i);
+                        e
+                    })
+                })
+                .collect();
+        }
+        out
+    }
+
+    proptest! {
+        /// Against a model that asks the owner of every single element:
+        /// `parts` cuts a patch into pieces that cover each element once,
+        /// each inside the block of the owner it names, and that owner is
+        /// the element's owner.
+        #[test]
+        fn parts_of_a_patch_match_the_owner_of_each_element(
+            (dims, nproc, chunk, lo, hi) in grid_and_patch(),
+            chunked in proptest::bool::ANY,
+        ) {
+            let dist = if chunked { Distribution::Chunk(chunk) } else { Distribution::Default };
+            let g = Grid::new("t", &dims, nproc, &dist).unwrap();
+            prop_assert!(g.total_blocks() <= nproc);
+            g.check_patch("t", "a", &lo, &hi).unwrap();
+            let n = dims.len();
+            let mut seen = std::collections::HashMap::new();
+            g.parts(&lo, &hi, |owner, plo, phi| -> Result<(), TestCaseError> {
+                let (blo, bhi) = g.block_of(owner).expect("a part's owner has a block");
+                for d in 0..n {
+                    prop_assert!(blo[d] <= plo[d] && plo[d] <= phi[d] && phi[d] <= bhi[d]);
+                }
+                for e in elements(&plo[..n], &phi[..n]) {
+                    prop_assert_eq!(g.owner(&e), owner);
+                    *seen.entry(e).or_insert(0) += 1;
+                }
+                Ok(())
+            })?;
+            let all = elements(&lo, &hi);
+            prop_assert_eq!(seen.len(), all.len());
+            for e in all {
+                prop_assert_eq!(seen.get(&e).copied(), Some(1), "element {:?}", e);
+            }
+        }
     }
 }
