@@ -273,19 +273,7 @@ fn fixed_part(dad: &Dad, axes: &[Axis], r: usize) -> Option<(usize, Vec<usize>, 
 mod tests {
     use super::*;
     use crate::dad::{numroc, DimSpec, Dist};
-
-    /// Deterministic pseudo-random numbers (splitmix64).
-    struct Rng(u64);
-
-    impl Rng {
-        fn below(&mut self, n: u64) -> u64 {
-            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            (z ^ (z >> 31)) % n
-        }
-    }
+    use proptest::prelude::*;
 
     /// The subscripts a triplet selects, by walking it.
     fn walk(lo: i64, hi: i64, stride: i64) -> Vec<i64> {
@@ -331,37 +319,48 @@ mod tests {
         (c, local)
     }
 
-    /// For random dimensions, distributions and triplets: the owned section
-    /// elements of every coordinate are exactly those the naive model
-    /// assigns it, with the same local indices, and together they cover the
-    /// section once.
-    #[test]
-    fn owned_section_elements_match_the_naive_model() {
-        let mut rng = Rng(42);
-        let mut checked = 0;
-        for _ in 0..3000 {
-            let n = rng.below(30) as usize;
-            let p = 1 + rng.below(6) as usize;
-            let dist = match rng.below(4) {
-                0 => Dist::Collapsed,
-                1 => Dist::Block,
-                2 => Dist::Cyclic,
-                _ => Dist::BlockCyclic(1 + rng.below(5) as usize),
-            };
-            let lb = rng.below(9) as i64 - 4;
+    /// A dimension (extent, processes, distribution, lower bound) and a
+    /// triplet inside it: its ends lie within the bounds, so every
+    /// subscript it walks does too.
+    fn dim_and_triplet() -> impl Strategy<Value = (usize, usize, Dist, i64, i64, i64, i64)> {
+        let dist = prop_oneof![
+            Just(Dist::Collapsed),
+            Just(Dist::Block),
+            Just(Dist::Cyclic),
+            (1usize..=5).prop_map(Dist::BlockCyclic),
+        ];
+        (0usize..30, 1usize..=6, dist, -4i64..=4, -4i64..=4)
+            .prop_flat_map(|(n, p, dist, lb, stride)| {
+                let stride = if stride == 0 { 1 } else { stride };
+                let ends = if n == 0 {
+                    lb..lb + 1
+                } else {
+                    lb..lb + n as i64
+                };
+                (Just((n, p, dist, lb, stride)), ends.clone(), ends)
+            })
+            .prop_map(|((n, p, dist, lb, stride), lo, hi)| {
+                // An empty dimension takes only the empty triplet.
+                let (lo, hi) = if n == 0 {
+                    (lb, lb - stride.signum())
+                } else {
+                    (lo, hi)
+                };
+                (n, p, dist, lb, stride, lo, hi)
+            })
+    }
+
+    proptest! {
+        /// The owned section elements of every coordinate are exactly
+        /// those the naive model assigns it, with the same local indices,
+        /// and together they cover the section once.
+        #[test]
+        fn owned_section_elements_match_the_naive_model(
+            (n, p, dist, lb, stride, lo, hi) in dim_and_triplet()
+        ) {
             let d = DimMap::of(DimSpec::new(lb, n, dist, 0), p);
-            let mut stride = rng.below(9) as i64 - 4;
-            if stride == 0 {
-                stride = 1;
-            }
-            let lo = lb + rng.below(n.max(1) as u64 + 2) as i64 - 1;
-            let hi = lb + rng.below(n.max(1) as u64 + 2) as i64 - 1;
             let subs = walk(lo, hi, stride);
-            let in_bounds = subs.iter().all(|&x| x >= lb && x < lb + n as i64);
-            if !in_bounds {
-                continue;
-            }
-            checked += 1;
+            prop_assert!(subs.iter().all(|&x| x >= lb && x < lb + n as i64));
             let ax = Axis {
                 first: subs.first().map_or(0, |&x| (x - lb) as usize),
                 step: stride,
@@ -380,19 +379,18 @@ mod tests {
                     })
                     .collect();
                 let got = ax.owned(&d, c);
-                assert_eq!(got, want, "{dist:?} n={n} p={p} {lo}:{hi}:{stride} c={c}");
+                prop_assert_eq!(&got, &want, "coordinate {}", c);
                 for (t, l) in got {
                     covered[t] += 1;
-                    assert!(l < d.count(c));
+                    prop_assert!(l < d.count(c));
                 }
             }
-            assert!(covered.iter().all(|&k| k == 1), "{dist:?} n={n} p={p}");
+            prop_assert!(covered.iter().all(|&k| k == 1));
             if matches!(dist, Dist::BlockCyclic(_) | Dist::Cyclic) {
                 let owned: usize = (0..procs).map(|c| d.count(c)).sum();
-                assert_eq!(owned, n);
-                assert_eq!(d.count(0), numroc(n, d.block, 0, 0, p));
+                prop_assert_eq!(owned, n);
+                prop_assert_eq!(d.count(0), numroc(n, d.block, 0, 0, p));
             }
         }
-        assert!(checked > 1000, "only {checked} cases in bounds");
     }
 }
