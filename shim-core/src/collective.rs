@@ -294,7 +294,10 @@ impl Group {
                 CoreError::InvalidArgument("a gathered length does not fit memory".into())
             })?);
         }
-        let total: usize = lens.iter().sum();
+        let total = lens
+            .iter()
+            .try_fold(0usize, |a, &l| a.checked_add(l))
+            .ok_or_else(|| CoreError::InvalidArgument("gathered lengths overflow".into()))?;
         let tails: Vec<usize> = lens.iter().map(|&l| l.saturating_sub(slot)).collect();
         let tail = if tails.iter().any(|&t| t > 0) {
             Some(self.allgatherv_known(&mine[head..], &tails)?)
