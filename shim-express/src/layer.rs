@@ -7,6 +7,10 @@
 //! collective over every process of the job (the core creates the layer's
 //! context on all of them), so every process, host included, must make an
 //! Express call; `exparam` is the usual first one.
+//!
+//! What never changes after the start (the context and the node
+//! numbering) is also kept in a [`Directory`] outside the state's lock,
+//! for the message path.
 
 use crate::error::{ExError, ExResult, EXBADLIST, EXBADNODE, EXNOTMEMBER, EXSYSERR};
 use crate::grid::Grid;

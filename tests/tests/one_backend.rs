@@ -1,7 +1,8 @@
 //! One backend per process: a C program that uses PVM, TCGMSG, Express and
 //! Global Arrays at once, linked with the four drop-in names, runs beside
 //! one `ga-server` under `mpiexec`; no message crosses from one API to
-//! another.
+//! another. With `MPBRIDGE_LOG`, each layer logs its start under its own
+//! name.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
