@@ -10,7 +10,7 @@
 //! tested below in C (`ga/ga_group_arrays.c`) and Fortran
 //! (`ga_fortran/group_arrays.F90`).
 
-use tests::ga_compare::{assert_tally, build, run, same_as_debian, Ga};
+use tests::ga_compare::{assert_tally, build, run, same_as_debian, same_as_debian_with, Ga};
 
 #[test]
 fn c_processor_groups_match_debian_ga() {
@@ -35,37 +35,14 @@ fn fortran_processor_groups_match_debian_ga() {
 /// make `MPI_Win_allocate` fail ("invalid window") in Open MPI 4.1.
 #[test]
 fn c_arrays_on_groups_match_debian_ga() {
-    const NAME: &str = "ga_group_arrays";
-    let ours = build("ga/ga_group_arrays.c", Ga::Ours);
-    let theirs = build("ga/ga_group_arrays.c", Ga::Debian);
-    let debian_env = [("OMPI_MCA_osc", "pt2pt")];
-    let mut four = String::new();
-    for np in 1..=4u32 {
-        let want = run(&theirs, Ga::Debian, np, &[], &debian_env);
-        assert_tally(
-            &want,
-            NAME,
-            &format!("{NAME} with Debian's GA on {np} ranks"),
-            19 * np,
-        );
-        let got = run(&ours, Ga::Ours, np, &[], &[]);
-        assert_tally(&got, NAME, &format!("{NAME} on {np} ranks"), 19 * np);
-        assert_eq!(
-            got.stdout, want.stdout,
-            "{NAME} on {np} ranks differs from Debian's GA"
-        );
-        four = want.stdout;
-    }
-    let got = run(&ours, Ga::Ours, 4, &[], &[("MPBRIDGE_GA_REMOTE", "1")]);
-    assert_tally(
-        &got,
-        NAME,
-        &format!("{NAME} through the server on 4 ranks"),
-        76,
-    );
-    assert_eq!(
-        got.stdout, four,
-        "{NAME} through the server differs from Debian's GA"
+    let pt2pt = [("OMPI_MCA_osc", "pt2pt")];
+    same_as_debian_with(
+        "ga/ga_group_arrays.c",
+        "ga_group_arrays",
+        |np| 19 * np,
+        &[1, 2, 3, 4],
+        4,
+        &pt2pt,
     );
 }
 
@@ -78,37 +55,14 @@ fn c_arrays_on_groups_match_debian_ga() {
 /// component, as above).
 #[test]
 fn fortran_arrays_on_groups_match_debian_ga() {
-    const NAME: &str = "group_arrays";
-    let ours = build("ga_fortran/group_arrays.F90", Ga::Ours);
-    let theirs = build("ga_fortran/group_arrays.F90", Ga::Debian);
-    let debian_env = [("OMPI_MCA_osc", "pt2pt")];
-    let mut four = String::new();
-    for np in 1..=4u32 {
-        let want = run(&theirs, Ga::Debian, np, &[], &debian_env);
-        assert_tally(
-            &want,
-            NAME,
-            &format!("{NAME} with Debian's GA on {np} ranks"),
-            15 * np,
-        );
-        let got = run(&ours, Ga::Ours, np, &[], &[]);
-        assert_tally(&got, NAME, &format!("{NAME} on {np} ranks"), 15 * np);
-        assert_eq!(
-            got.stdout, want.stdout,
-            "{NAME} on {np} ranks differs from Debian's GA"
-        );
-        four = want.stdout;
-    }
-    let got = run(&ours, Ga::Ours, 4, &[], &[("MPBRIDGE_GA_REMOTE", "1")]);
-    assert_tally(
-        &got,
-        NAME,
-        &format!("{NAME} through the server on 4 ranks"),
-        60,
-    );
-    assert_eq!(
-        got.stdout, four,
-        "{NAME} through the server differs from Debian's GA"
+    let pt2pt = [("OMPI_MCA_osc", "pt2pt")];
+    same_as_debian_with(
+        "ga_fortran/group_arrays.F90",
+        "group_arrays",
+        |np| 15 * np,
+        &[1, 2, 3, 4],
+        4,
+        &pt2pt,
     );
 }
 
