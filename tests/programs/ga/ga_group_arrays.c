@@ -15,6 +15,7 @@
 #include "ga.h"
 #include "macdecls.h"
 #include "../tally.h"
+#include "ga_record.h"
 
 #define NV 24
 #define ROWS 6
@@ -185,18 +186,7 @@ int main(int argc, char **argv) {
     GA_Destroy(w);
     GA_Destroy(a);
     /* h is left to GA_Terminate. */
-    CHECK(k <= NV, "record fits (%d)", k);
-
-    GA_Lgop(&v[0][0], 8 * NV, "+");
-    if (me == 0)
-        for (int p = 0; p < np; p++) {
-            printf("rank %d:", p);
-            for (int i = 0; i < k; i++) printf(" %ld", v[p][i]);
-            printf("\n");
-        }
-    int t[2] = {passed, failed};
-    GA_Igop(t, 2, "+");
-    if (me == 0) printf("ga_group_arrays: %d passed, %d failed\n", t[0], t[1]);
+    print_records_and_tally("ga_group_arrays", &v[0][0], NV, k, me, np);
     GA_Terminate();
     MPI_Finalize();
     return 0;

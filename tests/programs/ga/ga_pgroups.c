@@ -13,6 +13,7 @@
 #include "ga-mpi.h"
 #include "macdecls.h"
 #include "../tally.h"
+#include "ga_record.h"
 
 #define NV 20
 
@@ -103,18 +104,7 @@ int main(int argc, char **argv) {
     GA_Pgroup_set_default(GA_Pgroup_get_world());
     CHECK_EQ(GA_Nnodes(), np, "GA_Nnodes after the world is the default again");
     CHECK_EQ(GA_Pgroup_destroy(dup), 1, "GA_Pgroup_destroy");
-    CHECK(k <= NV, "record fits (%d)", k);
-
-    GA_Lgop(&v[0][0], 8 * NV, "+");
-    if (me == 0)
-        for (int p = 0; p < np; p++) {
-            printf("rank %d:", p);
-            for (int i = 0; i < k; i++) printf(" %ld", v[p][i]);
-            printf("\n");
-        }
-    int t[2] = {passed, failed};
-    GA_Igop(t, 2, "+");
-    if (me == 0) printf("ga_pgroups: %d passed, %d failed\n", t[0], t[1]);
+    print_records_and_tally("ga_pgroups", &v[0][0], NV, k, me, np);
     GA_Terminate();
     MPI_Finalize();
     return 0;

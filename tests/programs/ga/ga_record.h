@@ -1,0 +1,25 @@
+/* The end of the GA test programs that keep a record per rank: row `me` of
+ * a table of 8 rows of `nv` longs, zero elsewhere, is this rank's record.
+ * The rows are summed over the ranks, rank 0 prints the first `k` values
+ * of each rank's row ("rank P: ..."), and the tallies of all ranks are
+ * added up and printed as "NAME: N passed, M failed". Include after
+ * tally.h and ga.h. */
+#ifndef MPBRIDGE_TEST_GA_RECORD_H
+#define MPBRIDGE_TEST_GA_RECORD_H
+
+static void print_records_and_tally(const char *name, long *v, int nv, int k, int me, int np)
+{
+    CHECK(k <= nv, "record fits (%d)", k);
+    GA_Lgop(v, 8 * nv, "+");
+    if (me == 0)
+        for (int p = 0; p < np; p++) {
+            printf("rank %d:", p);
+            for (int i = 0; i < k; i++) printf(" %ld", v[p * nv + i]);
+            printf("\n");
+        }
+    int t[2] = {passed, failed};
+    GA_Igop(t, 2, "+");
+    if (me == 0) printf("%s: %d passed, %d failed\n", name, t[0], t[1]);
+}
+
+#endif
