@@ -188,25 +188,3 @@ pub fn this_hostname() -> String {
         .trim()
         .to_string()
 }
-
-/// One `NAME ... passed, 0 failed` line per process.
-pub fn tallies_ok(r: &Run, name: &str, procs: usize) {
-    let lines: Vec<&str> = r
-        .stdout
-        .lines()
-        .filter(|l| l.starts_with(name) && l.contains(" passed, "))
-        .collect();
-    assert_eq!(
-        lines.len(),
-        procs,
-        "{name}: one tally per process\n--- stdout\n{}\n--- stderr\n{}",
-        r.stdout,
-        r.stderr
-    );
-    assert!(
-        lines.iter().all(|l| l.ends_with(" 0 failed")),
-        "{name}:\n{}\n{}",
-        r.stdout,
-        r.stderr
-    );
-}

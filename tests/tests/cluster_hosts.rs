@@ -12,10 +12,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::process::Command;
 use tests::cluster::{
-    cluster_dir, cluster_up, mpiexec_across, tallies_ok, this_hostname, Seen, Watch, HOSTS, LIMIT,
+    cluster_dir, cluster_up, mpiexec_across, this_hostname, Seen, Watch, HOSTS, LIMIT,
 };
 use tests::mpirun::{mpi_env, run_with_timeout, stage, workspace_root};
 use tests::native::build;
+use tests::tally::tallies_ok;
 
 /// Each rank of an MPI job reports a different host of the cluster (none
 /// of them this machine's own name), and a token passes around all of

@@ -20,9 +20,10 @@ mod ensemble_common;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::process::Command;
-use tests::cluster::{cluster_up, tallies_ok, Watch, HOSTS, LIMIT};
+use tests::cluster::{cluster_up, Watch, HOSTS, LIMIT};
 use tests::mpirun::{mpi_env, run_with_timeout, stage, Run};
 use tests::native::build;
+use tests::tally::tallies_ok;
 
 const SPEEDS: [u32; HOSTS] = [1150, 331, 1662];
 
