@@ -252,22 +252,31 @@ bench_core_traced() {
     ls "$dir"/*.trace >/dev/null 2>&1 || die "the traced ping-pong wrote no trace files in $dir"
 }
 
+# two_hosts_up ROWS: brings up a two-host cluster of scripts/cluster.sh
+# (taken down again when the script exits, unless the caller does it
+# first). Returns 1, saying that the ROWS rows are missing and why, when
+# this machine cannot make one (not root, no namespaces); any other failure
+# ends the benchmark.
+two_hosts_up() {
+    local rc=0 msg
+    msg=$(bash scripts/cluster.sh up -n 2 2>&1 >/dev/null) || rc=$?
+    if [ "$rc" -eq 3 ]; then
+        echo "bench.sh: no $1 rows: $msg" >&2
+        return 1
+    elif [ "$rc" -ne 0 ]; then
+        bash scripts/cluster.sh down || true
+        die "cluster.sh up failed: $msg"
+    fi
+    trap 'bash scripts/cluster.sh down || true' EXIT
+}
+
 # The core ping-pong between two hosts of scripts/cluster.sh (MPI's TCP
 # transport over the cluster's bridge), against raw MPI in the same job:
 # rows core,pingpong-tcp. Without a cluster (not root, no namespaces) the
 # rows are missing, with the reason printed.
 bench_core_tcp() {
     echo "== core: ping-pong across two hosts of a one-machine cluster (TCP), against MPI_Send/MPI_Recv"
-    local rc=0 msg
-    msg=$(bash scripts/cluster.sh up -n 2 2>&1 >/dev/null) || rc=$?
-    if [ "$rc" -eq 3 ]; then
-        echo "bench.sh: no pingpong-tcp rows: $msg" >&2
-        return 0
-    elif [ "$rc" -ne 0 ]; then
-        bash scripts/cluster.sh down || true
-        die "cluster.sh up failed: $msg"
-    fi
-    trap 'bash scripts/cluster.sh down || true' EXIT
+    two_hosts_up pingpong-tcp || return 0
     local args bytes
     mapfile -t args <"${MPBRIDGE_CLUSTER_DIR:-/run/mpbridge-cluster}/mpiexec-args"
     : >"$OUT/core_tcp.csv"
@@ -447,16 +456,8 @@ bench_ga() {
 bench_ga_hosts() {
     echo "== ga: get across two hosts of a one-machine cluster through the other host's ga-server, against MPI and GA 5.8"
     local server=$STAGE/bin/ga-server reps=${MPB_BENCH_GA_REPS:-3}
-    local rc=0 msg rep bytes ours="" base=""
-    msg=$(bash scripts/cluster.sh up -n 2 2>&1 >/dev/null) || rc=$?
-    if [ "$rc" -eq 3 ]; then
-        echo "bench.sh: no get-remote-host rows: $msg" >&2
-        return 0
-    elif [ "$rc" -ne 0 ]; then
-        bash scripts/cluster.sh down || true
-        die "cluster.sh up failed: $msg"
-    fi
-    trap 'bash scripts/cluster.sh down || true' EXIT
+    local rep bytes ours="" base=""
+    two_hosts_up get-remote-host || return 0
     local args
     mapfile -t args <"${MPBRIDGE_CLUSTER_DIR:-/run/mpbridge-cluster}/mpiexec-args"
     local ucx=(--mca pml ucx --mca pml_ucx_tls any --mca pml_ucx_devices any --mca osc ucx)
