@@ -75,12 +75,15 @@ pub fn init(call: &str, dims: &mut [i32], periods: &[bool]) -> ExResult<i32> {
                 format!("{call}: the host is not a node and is in no grid"),
             ));
         };
-        size(call, x.nprocs, dims)?;
+        size(call, x.nprocs(), dims)?;
         let total: i64 = dims.iter().map(|&d| d as i64).product();
-        if total != x.nprocs as i64 {
+        if total != x.nprocs() as i64 {
             return Err(bad_grid(
                 call,
-                format!("a {dims:?} grid has {total} places for {} nodes", x.nprocs),
+                format!(
+                    "a {dims:?} grid has {total} places for {} nodes",
+                    x.nprocs()
+                ),
             ));
         }
         let comm = core(call, mpi::cart_create(nodes, dims, periods, false))?

@@ -113,7 +113,7 @@ pub fn dispatch(call: &str) -> ExResult<()> {
             });
             let held = i.and_then(|i| x.held.remove(i));
             x.refresh_busy();
-            Ok((x.ctx, x.handlers.clone(), held))
+            Ok((x.ctx(), x.handlers.clone(), held))
         })?;
         if handlers.is_empty() {
             return Ok(());

@@ -56,7 +56,7 @@ pub fn param(call: &str) -> ExResult<NodeEnv> {
     with(call, |x| {
         Ok(NodeEnv {
             procnum: x.me,
-            nprocs: x.nprocs,
+            nprocs: x.nprocs(),
             host: x.host(),
             taskid: x.my_id.raw() as i32,
         })
@@ -65,12 +65,8 @@ pub fn param(call: &str) -> ExResult<NodeEnv> {
 
 /// One process's Express state.
 pub struct Express {
-    /// The layer's context on the core.
-    pub ctx: Context,
-    /// The node numbering (never changes once started).
+    /// The layer's context and node numbering (never change once started).
     dir: &'static Directory,
-    /// Number of nodes.
-    pub nprocs: i32,
     /// This process's node number (`nprocs` on the host).
     pub me: i32,
     /// This process's core id.
@@ -177,9 +173,7 @@ impl Express {
             nprocs,
         });
         Ok(Express {
-            ctx,
             dir,
-            nprocs,
             me: if is_host { nprocs } else { rank - off },
             my_id,
             nodes,
@@ -204,7 +198,7 @@ impl Express {
     /// The host's node number, or [`EXNOHOST`].
     pub fn host(&self) -> i32 {
         if self.dir.has_host {
-            self.nprocs
+            self.nprocs()
         } else {
             EXNOHOST
         }
@@ -212,12 +206,22 @@ impl Express {
 
     /// Whether this process is the host.
     pub fn is_host(&self) -> bool {
-        self.dir.has_host && self.me == self.nprocs
+        self.dir.has_host && self.me == self.nprocs()
     }
 
     /// The node numbering.
     pub fn dir(&self) -> &'static Directory {
         self.dir
+    }
+
+    /// The layer's context on the core.
+    pub fn ctx(&self) -> Context {
+        self.dir.ctx
+    }
+
+    /// Number of nodes.
+    pub fn nprocs(&self) -> i32 {
+        self.dir.nprocs
     }
 
     /// The core id of node `node` (see [`Directory::id_of`]).
@@ -239,7 +243,7 @@ impl Express {
             ));
         }
         if nnodes == ALLNODES {
-            return Ok((0..self.nprocs).collect());
+            return Ok((0..self.nprocs()).collect());
         }
         let Some(list) = list else {
             return Err(ExError::new(
@@ -257,12 +261,12 @@ impl Express {
                 ));
             }
         }
-        if let Some(&bad) = v.iter().find(|&&n| n < 0 || n >= self.nprocs) {
+        if let Some(&bad) = v.iter().find(|&&n| n < 0 || n >= self.nprocs()) {
             return Err(ExError::new(
                 EXBADLIST,
                 format!(
                     "{call}: node {bad} in the node list is not a node (0..{})",
-                    self.nprocs - 1
+                    self.nprocs() - 1
                 ),
             ));
         }
@@ -285,7 +289,7 @@ impl Express {
             ));
         }
         if !self.lists.contains_key(members) {
-            let g = if members.len() as i32 == self.nprocs {
+            let g = if members.len() as i32 == self.nprocs() {
                 Group::of(nodes)
             } else {
                 shim_core::log::tracing::debug!(

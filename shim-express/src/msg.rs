@@ -84,7 +84,7 @@ pub fn pump(call: &str) -> ExResult<()> {
 }
 
 fn serve_posted(x: &mut Express, call: &str) -> ExResult<()> {
-    let ctx = x.ctx;
+    let ctx = x.ctx();
     let ids: Vec<i32> = x
         .pending
         .iter()
