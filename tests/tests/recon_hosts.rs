@@ -132,18 +132,30 @@ fn cluster_speeds_match_the_quotas() {
     };
     let out = workspace_root().join("target/test-programs/recon-cluster.vpm");
     std::fs::create_dir_all(out.parent().unwrap()).unwrap();
-    let r = recon(
-        &["--cluster", "--seconds", "2", "-o", out.to_str().unwrap()],
-        Duration::from_secs(300),
-    );
-    r.assert_ok("mpbridge recon --cluster");
-    let text = std::fs::read_to_string(&out).expect("machine file");
-    let h = hosts(&text);
-    assert_eq!(h.len(), 3, "{text}");
     let slowest = ["host1", "host2", "host3"]
         .iter()
         .map(|n| quota(n))
         .fold(f64::INFINITY, f64::min);
+    // A measurement on a busy machine may miss: up to three tries, the
+    // last one checked in full.
+    let mut tries = 0;
+    let (r, text, h) = loop {
+        tries += 1;
+        let r = recon(
+            &["--cluster", "--seconds", "2", "-o", out.to_str().unwrap()],
+            Duration::from_secs(300),
+        );
+        r.assert_ok("mpbridge recon --cluster");
+        let text = std::fs::read_to_string(&out).expect("machine file");
+        let h = hosts(&text);
+        let close = h
+            .iter()
+            .all(|(name, speed, _, _)| (speed / (quota(name) / slowest) - 1.0).abs() <= 0.10);
+        if close || tries == 3 {
+            break (r, text, h);
+        }
+    };
+    assert_eq!(h.len(), 3, "{text}");
     for (name, speed, scal, slots) in &h {
         let want = quota(name) / slowest;
         assert!(
