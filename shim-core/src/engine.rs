@@ -154,13 +154,14 @@ pub(crate) struct Engine {
     pub ctl_inbox: Vec<Vec<u8>>,
     /// Same-node channels (`None` when off or unavailable).
     pub shm: Option<Channels>,
-    /// Reused buffer for envelopes read out of the channels.
-    pub scratch: Vec<u8>,
     /// Polls on rings left before the next full poll.
     pub ring_polls_to_full: u32,
     /// Where each peer met so far runs: (node key, process id).
     pub peer_procs: IdMap<ProcId, (u64, u32)>,
 }
+
+/// Ring records up to this size are read out to the stack.
+const SMALL_RECORD: usize = 256;
 
 fn payload_of(bytes: &[u8]) -> &[u8] {
     &bytes[HEADER_LEN..]
@@ -255,6 +256,11 @@ impl Engine {
             return Err(CoreError::UnknownContext(context));
         };
         let comm = ctx.comm;
+        // A peer on this node with a ring: no route lookup unless the
+        // payload has to follow through MPI.
+        if self.shm.as_ref().is_some_and(|c| c.has(dest)) {
+            return self.send_ring(context, Some(comm), None, dest, tag, encoding, payload);
+        }
         if let Some(route) = self.routes.get(&dest).copied() {
             return self.send_on(context, Some(comm), route, dest, tag, encoding, payload);
         }
@@ -312,7 +318,15 @@ impl Engine {
         payload: Payload<'_>,
     ) -> CoreResult<()> {
         if self.shm.as_ref().is_some_and(|c| c.has(dest)) {
-            return self.send_ring(context, context_comm, route, dest, tag, encoding, payload);
+            return self.send_ring(
+                context,
+                context_comm,
+                Some(route),
+                dest,
+                tag,
+                encoding,
+                payload,
+            );
         }
         let (comm, rank) = self.mpi_route(context, context_comm, route, dest)?;
         let bytes = payload.as_slice();
@@ -365,13 +379,14 @@ impl Engine {
 
     /// Sends through the same-node channel to `dest`: the envelope, with
     /// the payload when it fits, goes into the ring; a larger payload
-    /// follows through MPI (received in ring order by the peer).
+    /// follows through MPI (received in ring order by the peer). `route`
+    /// is looked up here when the caller has not.
     #[allow(clippy::too_many_arguments)]
     fn send_ring(
         &mut self,
         context: u32,
         context_comm: Option<Comm>,
-        route: Route,
+        route: Option<Route>,
         dest: ProcId,
         tag: i32,
         encoding: u32,
@@ -379,7 +394,9 @@ impl Engine {
     ) -> CoreResult<()> {
         let bytes = payload.as_slice();
         let max = self.shm.as_ref().map_or(0, |c| c.max_body());
-        let inline = bytes.len() <= INLINE_MAX && HEADER_LEN + bytes.len() <= max;
+        // The ring takes any payload it has room for: one copy in, one
+        // out, where MPI would switch to its rendezvous protocol.
+        let inline = HEADER_LEN + bytes.len() <= max;
         let header = Header {
             context,
             source: self.me,
@@ -390,25 +407,39 @@ impl Engine {
         };
         let mut h = [0u8; HEADER_LEN];
         header.write(&mut h);
-        let parts: [&[u8]; 2] = [&h, if inline { bytes } else { &[] }];
-        self.push_ring(dest, &parts)?;
+        self.push_ring(dest, &h, if inline { bytes } else { &[] })?;
         if inline {
             return Ok(());
         }
+        let route = match route {
+            Some(r) => r,
+            None => self
+                .routes
+                .get(&dest)
+                .copied()
+                .ok_or(CoreError::UnknownPeer(dest))?,
+        };
         let (comm, rank) = self.mpi_route(context, context_comm, route, dest)?;
         self.send_payload(payload, rank, comm)
     }
 
     /// Writes one record to `dest`'s ring, serving this process's own
     /// arrivals while the ring is full; fails once `dest` is gone.
-    fn push_ring(&mut self, dest: ProcId, parts: &[&[u8]]) -> CoreResult<()> {
+    fn push_ring(&mut self, dest: ProcId, head: &[u8], body: &[u8]) -> CoreResult<()> {
+        // The common case first: room in the ring, no clock read.
+        let Some(ch) = self.shm.as_mut() else {
+            return Err(CoreError::UnknownPeer(dest));
+        };
+        if ch.push(dest, head, body) == Push::Sent {
+            return Ok(());
+        }
         let mut backoff = Backoff::new();
         let mut checked = std::time::Instant::now();
         loop {
             let Some(ch) = self.shm.as_mut() else {
                 return Err(CoreError::UnknownPeer(dest));
             };
-            if ch.push(dest, parts) == Push::Sent {
+            if ch.push(dest, head, body) == Push::Sent {
                 return Ok(());
             }
             if checked.elapsed() > PEER_CHECK {
@@ -678,33 +709,52 @@ impl Engine {
         Ok(n)
     }
 
-    /// One record arrived through a ring: its envelope is read out and the
-    /// record released before anything else happens.
+    /// One record arrived through a ring. A small one is copied out and
+    /// released before anything else happens; a larger one is handled
+    /// where it lies (straight into a waiting receive's buffer) and
+    /// released after. Handling an arrival never polls the rings, so the
+    /// record cannot be seen twice.
     fn arrive_ring(&mut self, rec: Record, want: Option<&mut Want<'_>>) -> CoreResult<()> {
-        let mut buf = std::mem::take(&mut self.scratch);
-        buf.clear();
+        if rec.len <= SMALL_RECORD {
+            let mut small = [0u8; SMALL_RECORD];
+            if let Some(ch) = self.shm.as_mut() {
+                ch.read_into(rec.off, &mut small[..rec.len]);
+                ch.pop(rec);
+            }
+            return self.arrive_record(&small[..rec.len], want);
+        }
+        let Some(inbox) = self.shm.as_ref().map(Channels::inbox) else {
+            return Ok(());
+        };
+        let r = self.arrive_record(inbox.bytes(rec.off, rec.len), want);
         if let Some(ch) = self.shm.as_mut() {
-            ch.read_append(rec.off, rec.len, &mut buf);
             ch.pop(rec);
         }
-        let r = match Header::read(&buf) {
+        r
+    }
+
+    /// Files the envelope (and inline payload) of one ring record.
+    fn arrive_record(&mut self, bytes: &[u8], want: Option<&mut Want<'_>>) -> CoreResult<()> {
+        match Header::read(bytes) {
             Ok(header) => {
-                let route = self.routes.get(&header.source).copied();
+                // Only a payload that follows through MPI needs the route.
+                let route = match header.body {
+                    Body::Separate => self.routes.get(&header.source).copied(),
+                    Body::Inline => None,
+                };
                 let from = match route {
-                    Some(route) if header.body == Body::Separate => {
+                    Some(route) => {
                         Some(self.mpi_route(header.context, None, route, header.source)?)
                     }
-                    _ => None,
+                    None => None,
                 };
-                self.arrive_header(header, from, &buf, want)
+                self.arrive_header(header, from, bytes, want)
             }
             Err(e) => {
                 eprintln!("mpbridge: dropped a same-node message: {e}");
                 Ok(())
             }
-        };
-        self.scratch = buf;
-        r
+        }
     }
 
     /// One header message arrived.

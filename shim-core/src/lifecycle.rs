@@ -322,7 +322,6 @@ fn start_engine() -> CoreResult<Engine> {
         granted: Default::default(),
         ctl_inbox: Vec::new(),
         shm: None,
-        scratch: Vec::new(),
         ring_polls_to_full: 0,
         peer_procs: Default::default(),
     };

@@ -216,13 +216,13 @@ impl Channels {
         self.layout.ring(0).max_body()
     }
 
-    /// Writes one record (the concatenation of `parts`) to `peer` and
-    /// wakes it if it sleeps. The caller checked [`has`](Self::has).
-    pub fn push(&mut self, peer: ProcId, parts: &[&[u8]]) -> Push {
+    /// Writes one record (`head` then `body`) to `peer` and wakes it if
+    /// it sleeps. The caller checked [`has`](Self::has).
+    pub fn push(&mut self, peer: ProcId, head: &[u8], body: &[u8]) -> Push {
         let Some(o) = self.outs.get_mut(&peer) else {
             return Push::Full;
         };
-        if !o.prod.try_push(&o.region, parts) {
+        if !o.prod.try_push(&o.region, head, body) {
             return Push::Full;
         }
         mem::full_fence();
@@ -309,9 +309,14 @@ impl Channels {
         Some(Record { slot, off, len })
     }
 
-    /// Appends bytes of a record's body to `v`.
-    pub fn read_append(&self, off: usize, n: usize, v: &mut Vec<u8>) {
-        self.inbox.read_append(off, n, v);
+    /// This process's inbox region (to read a record where it lies).
+    pub fn inbox(&self) -> Arc<Region> {
+        Arc::clone(&self.inbox)
+    }
+
+    /// Copies bytes of a record's body into `dst`.
+    pub fn read_into(&self, off: usize, dst: &mut [u8]) {
+        self.inbox.read(off, dst);
     }
 
     /// Releases a record returned by [`next`](Self::next).

@@ -1,6 +1,8 @@
 //! One single-producer, single-consumer ring of records inside a region.
 //!
-//! A record is an 8-byte word followed by its body, padded to 8 bytes. The
+//! A record is an 8-byte word followed by its body, padded to a whole
+//! cache line (64 bytes), so a small message is one line for the consumer
+//! to fetch and never straddles two. The
 //! word holds the body length (low half) and a stamp (high half) made from
 //! the ring's lap number at the record's position, so a slot the producer
 //! has not written in this lap never looks ready and nothing has
@@ -46,8 +48,12 @@ impl RingAt {
     }
 }
 
+/// Records start on cache-line boundaries.
+const LINE: usize = 64;
+
+/// Bytes a record with an `n`-byte body takes in the ring.
 fn padded(n: usize) -> u64 {
-    (8 + n.div_ceil(8) * 8) as u64
+    (8 + n).div_ceil(LINE) as u64 * LINE as u64
 }
 
 /// The producer's side: its own write position and its last view of the
@@ -69,10 +75,10 @@ impl Producer {
         }
     }
 
-    /// Writes one record whose body is `parts` concatenated; `false` when
+    /// Writes one record whose body is `head` then `body`; `false` when
     /// the ring has no room now (nothing written).
-    pub fn try_push(&mut self, r: &Region, parts: &[&[u8]]) -> bool {
-        let n: usize = parts.iter().map(|p| p.len()).sum();
+    pub fn try_push(&mut self, r: &Region, head: &[u8], body: &[u8]) -> bool {
+        let n = head.len() + body.len();
         debug_assert!(n <= self.at.max_body());
         let need = padded(n);
         let cap = self.at.cap as u64;
@@ -96,11 +102,7 @@ impl Producer {
             self.tail += skip;
         }
         let off = self.at.offset(self.tail);
-        let mut at = self.at.data + off + 8;
-        for p in parts {
-            r.write(at, p);
-            at += p.len();
-        }
+        r.write_two(self.at.data + off + 8, head, body);
         // The word after this record still holds bytes of the last lap,
         // which could look like a ready record: clear it first, so the
         // consumer only ever finds a published word or zero.
@@ -183,7 +185,7 @@ mod tests {
             // laps (stamp 2, 3, ...) to a consumer that reads stale bytes.
             let body: Vec<u8> = (0..len).map(|i| (next_in as usize + i) as u8 % 4).collect();
             let tag = next_in.to_le_bytes();
-            while !p.try_push(&r, &[&tag, &body]) {
+            while !p.try_push(&r, &tag, &body) {
                 let (o, n) = c.peek(&r).expect("a full ring has a record");
                 let mut got = vec![0u8; n];
                 r.read(o, &mut got);
