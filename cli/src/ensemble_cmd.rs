@@ -14,7 +14,7 @@ use std::process::Command;
 use clap::{Args, Subcommand};
 
 use ensemble_lang::model::{Application, Environment};
-use ensemble_lang::plan::{is_local_host, mpmd_args, LaunchUnit};
+use ensemble_lang::plan::{is_local_host, mpmd_args, weighted, LaunchUnit};
 use ensemble_lang::render::{render, Colour};
 use ensemble_lang::{Diagnostic, HostMap, Severity};
 
@@ -95,7 +95,14 @@ struct Opts {
     /// mpiexec to use (default: the one on PATH)
     #[arg(long, value_name = "PATH")]
     mpiexec: Option<OsString>,
-    /// (run) Print the mpiexec command instead of running it
+    /// (run) Place a script that has weights but no allocation on the
+    /// virtual machine in FILE (written by 'mpbridge recon') by the mpC
+    /// dispatcher's scheme: heaviest process first, each onto the host
+    /// that finishes its work soonest
+    #[arg(long, value_name = "FILE")]
+    machine: Option<PathBuf>,
+    /// (run) Print the mpiexec command instead of running it (and, for a
+    /// placement by weight, the placement as '#' lines before it)
     #[arg(long)]
     dry_run: bool,
     /// (run, PVM) Start only the loader and let pvm_spawn start every
@@ -319,8 +326,72 @@ fn locate(app: &Application, component: &str) -> Option<PathBuf> {
     host::find_program(std::ffi::OsStr::new(loc))
 }
 
-/// Real host of every process (`None`: this machine or anywhere).
-fn placements(app: &Application, hosts: &HostMap) -> Result<Vec<Option<String>>, String> {
+/// Real host of every process (`None`: this machine or anywhere): the
+/// allocation's hosts, or with `--machine` and weights but no allocation,
+/// the hosts the weights choose.
+fn placements(
+    app: &Application,
+    hosts: &HostMap,
+    opts: &Opts,
+) -> Result<Vec<Option<String>>, String> {
+    if let Some(file) = &opts.machine {
+        if weighted::wants_placement(app) {
+            let p = place_by_weight(app, file)?;
+            let width = app
+                .processes
+                .iter()
+                .map(|p| p.label().len())
+                .max()
+                .unwrap_or(0);
+            let mut lines = format!(
+                "# placed by weight on {} (estimated {:.4} s):\n",
+                file.display(),
+                p.time
+            );
+            for (i, proc_) in app.processes.iter().enumerate() {
+                lines.push_str(&format!(
+                    "#   {:width$}  weight {:>8}  on {}\n",
+                    proc_.label(),
+                    p.weights[i],
+                    p.hosts[i]
+                ));
+            }
+            if opts.dry_run {
+                print!("{lines}");
+            } else {
+                eprint!("{lines}");
+            }
+            return Ok(p
+                .hosts
+                .into_iter()
+                .map(|h| (!is_local_host(&h)).then_some(h))
+                .collect());
+        }
+        if !app.weights.is_empty() {
+            eprintln!(
+                "mpbridge ensemble run: note: the script allocates its processes itself; \
+                 --machine is not used"
+            );
+        }
+    }
+    allocated(app, hosts)
+}
+
+/// The placement by weight on the machine file `file`.
+fn place_by_weight(app: &Application, file: &Path) -> Result<weighted::WeightedPlacement, String> {
+    let text = std::fs::read_to_string(file).map_err(|e| {
+        format!(
+            "cannot read the virtual machine file {}: {e}",
+            file.display()
+        )
+    })?;
+    let machine = mpc_map::Machine::parse(&text)
+        .map_err(|e| format!("virtual machine file {}: {e}", file.display()))?;
+    weighted::place(app, &machine)
+}
+
+/// The allocation's real host of every process.
+fn allocated(app: &Application, hosts: &HostMap) -> Result<Vec<Option<String>>, String> {
     (0..app.processes.len())
         .map(|p| match app.allocation.get(&p) {
             None => Ok(None),
@@ -350,7 +421,7 @@ fn run_cmd(script: &Path, opts: &Opts) -> u8 {
         Ok(v) => v,
         Err(e) => return fail(e),
     };
-    let places = match placements(&app, &hosts) {
+    let places = match placements(&app, &hosts, opts) {
         Ok(v) => v,
         Err(e) => return fail(e),
     };

@@ -154,6 +154,16 @@ pub struct ArgumentDecl {
     pub span: Span,
 }
 
+/// `P[i]: weight [for ...];` (relative work of a process, for placement
+/// on a virtual machine).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WeightDecl {
+    pub procs: Vec<ProcRef>,
+    pub weight: Expr,
+    pub rule: Option<ForClause>,
+    pub span: Span,
+}
+
 /// `NAME: "path";`
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LocationDecl {
@@ -198,6 +208,7 @@ pub struct Script {
     pub roots: Vec<RootDecl>,
     pub port_contexts: Vec<PortContextDecl>,
     pub arguments: Vec<ArgumentDecl>,
+    pub weights: Vec<WeightDecl>,
     pub locations: Vec<LocationDecl>,
     pub proc_params: Vec<ProcParamDecl>,
 }

@@ -572,6 +572,36 @@ pub fn expand(
         }
     }
 
+    // Weights (either annotation): a later line for a process replaces
+    // an earlier one.
+    let mut weighed: Vec<(usize, Weight)> = Vec::new();
+    for d in &script.weights {
+        let xr = &x;
+        let r = for_each(&d.rule, &mut env, &mut |env| {
+            let v = eval(&d.weight, env)?;
+            if v < 1 {
+                return Err((
+                    d.weight.span(),
+                    format!("weight {v}: a weight is a whole number of at least 1"),
+                ));
+            }
+            for p in xr.procs(&d.procs, env)? {
+                weighed.push((
+                    p,
+                    Weight {
+                        value: v as u64,
+                        span: d.span,
+                    },
+                ));
+            }
+            Ok(())
+        });
+        if let Err(e) = r {
+            x.error(e);
+        }
+    }
+    x.app.weights.extend(weighed);
+
     // MPI annotation.
     let has_mpi_text = !(script.contexts.is_empty()
         && script.roots.is_empty()

@@ -98,6 +98,14 @@ pub struct Placement {
     pub span: Span,
 }
 
+/// A process's relative work from the annotation's `Weights`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weight {
+    /// At least 1.
+    pub value: u64,
+    pub span: Span,
+}
+
 /// The MPI annotation: each process's virtual envelope bindings.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MpiAnnotation {
@@ -129,6 +137,9 @@ pub struct Application {
     pub locations: BTreeMap<String, Location>,
     /// Process index to host, for the processes the allocation names.
     pub allocation: BTreeMap<usize, Placement>,
+    /// Process index to its weight, for the processes `Weights` names
+    /// (placement on a virtual machine; the others weigh 1).
+    pub weights: BTreeMap<usize, Weight>,
     /// Present when `environment MPI;`.
     pub mpi: Option<MpiAnnotation>,
     /// What the script said beyond the launch model: port-type

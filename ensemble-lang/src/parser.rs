@@ -32,6 +32,7 @@ enum Section {
     Roots,
     Ports,
     Arguments,
+    Weights,
     Allocation,
     Location,
     ProcParams,
@@ -163,6 +164,7 @@ impl<'a> Parser<'a> {
                 | Section::Roots
                 | Section::Ports
                 | Section::Arguments
+                | Section::Weights
         );
         if script.name.is_empty() && word != "application" && word != "parameters" {
             return self.err("`Application NAME` to start the script");
@@ -205,6 +207,7 @@ impl<'a> Parser<'a> {
             "roots" if in_annotation => (1, Part::Parallel, Section::Roots),
             "ports" if in_annotation => (1, Part::Parallel, Section::Ports),
             "arguments" if in_annotation => (1, Part::Parallel, Section::Arguments),
+            "weights" if in_annotation => (1, Part::Parallel, Section::Weights),
             "location" | "locations" => (1, Part::Sequential, Section::Location),
             _ => return Ok(false),
         };
@@ -276,7 +279,7 @@ impl<'a> Parser<'a> {
                         self.end_statement("`RequestID` statement")?;
                         s.request_id = Some(sp);
                     } else {
-                        return self.err("`RequestID : default;` or one of `Contexts`, `Roots`, `Ports`, `Arguments`");
+                        return self.err("`RequestID : default;` or one of `Contexts`, `Roots`, `Ports`, `Arguments`, `Weights`");
                     }
                 }
                 Section::Allocation => {
@@ -298,6 +301,10 @@ impl<'a> Parser<'a> {
                 Section::Arguments => {
                     let d = self.argument_decl()?;
                     s.arguments.push(d);
+                }
+                Section::Weights => {
+                    let d = self.weight_decl()?;
+                    s.weights.push(d);
                 }
                 Section::Location => {
                     let d = self.location()?;
@@ -643,6 +650,21 @@ impl<'a> Parser<'a> {
             procs,
             name,
             value,
+            rule,
+            span,
+        })
+    }
+
+    fn weight_decl(&mut self) -> PResult<WeightDecl> {
+        let span = self.span();
+        let procs = self.proc_list()?;
+        self.expect_sym(":", "after the processes (`W[1..3]: 600;`)")?;
+        let weight = self.expr()?;
+        let rule = self.rule()?;
+        self.end_statement("weight")?;
+        Ok(WeightDecl {
+            procs,
+            weight,
             rule,
             span,
         })

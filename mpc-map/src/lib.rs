@@ -17,5 +17,5 @@ pub mod select;
 pub mod vpm;
 
 pub use nettype::NetType;
-pub use select::{estimate, select, Placement, Slot};
+pub use select::{estimate, machine_slots, select, select_all, Placement, Slot};
 pub use vpm::{Host, Machine};

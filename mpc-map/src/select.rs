@@ -76,24 +76,66 @@ pub fn select(
     free: &[Slot],
     busy: &[Load],
 ) -> Result<Placement, String> {
-    let n = t.node_count();
-    let nh = m.hosts.len();
-    if parent.host >= nh {
+    if parent.host >= m.hosts.len() {
         return Err(format!(
             "the parent's host {} is not in the machine",
             parent.host
         ));
     }
+    greedy(m, t, Some(parent), free, busy)
+}
+
+/// Maps every node of `t`, the parent included, onto the `free`
+/// processes by the same scheme (for a job placed before it starts, such
+/// as an Ensemble composition, where no node is running yet).
+pub fn select_all(
+    m: &Machine,
+    t: &NetType,
+    free: &[Slot],
+    busy: &[Load],
+) -> Result<Placement, String> {
+    greedy(m, t, None, free, busy)
+}
+
+/// The processes of the machine's slots: host by host in file order,
+/// `slots` of each, numbered from 0.
+pub fn machine_slots(m: &Machine) -> Vec<Slot> {
+    let mut out = Vec::new();
+    for (host, h) in m.hosts.iter().enumerate() {
+        for _ in 0..h.slots {
+            out.push(Slot {
+                proc: out.len(),
+                host,
+            });
+        }
+    }
+    out
+}
+
+fn greedy(
+    m: &Machine,
+    t: &NetType,
+    parent: Option<Slot>,
+    free: &[Slot],
+    busy: &[Load],
+) -> Result<Placement, String> {
+    let n = t.node_count();
+    let nh = m.hosts.len();
     if let Some(s) = free.iter().find(|s| s.host >= nh) {
         return Err(format!(
             "process {} is on host {}, not in the machine",
             s.proc, s.host
         ));
     }
-    if free.len() < n - 1 {
+    let need = n - usize::from(parent.is_some());
+    if free.len() < need {
+        let what = if parent.is_some() {
+            "a network of"
+        } else {
+            "placing"
+        };
         return Err(format!(
-            "a network of {n} nodes needs {} free processes, {} are free",
-            n - 1,
+            "{what} {n} nodes needs {need} free processes, {} are free",
             free.len()
         ));
     }
@@ -110,12 +152,15 @@ pub fn select(
     }
     let mut procs = vec![usize::MAX; n];
     let mut hosts = vec![usize::MAX; n];
-    let root = t.parent();
-    procs[root] = parent.proc;
-    hosts[root] = parent.host;
-    load[parent.host].add(t.powers()[root]);
+    let root = parent.map(|p| {
+        let root = t.parent();
+        procs[root] = p.proc;
+        hosts[root] = p.host;
+        load[p.host].add(t.powers()[root]);
+        root
+    });
 
-    let mut order: Vec<usize> = (0..n).filter(|&v| v != root).collect();
+    let mut order: Vec<usize> = (0..n).filter(|&v| Some(v) != root).collect();
     order.sort_by(|&a, &b| t.powers()[b].total_cmp(&t.powers()[a]).then(a.cmp(&b)));
     for v in order {
         let w = t.powers()[v];
@@ -360,5 +405,34 @@ mod tests {
         ];
         let p = select(&m, &t, Slot { proc: 0, host: 0 }, &free(2, 2), &busy).unwrap();
         assert_eq!(p.hosts, vec![0, 0]);
+    }
+
+    #[test]
+    fn without_a_parent_every_node_is_placed_by_the_scheme() {
+        // Equal hosts, equal weights: round-robin by slot from the first host.
+        let mut m = machine(&[1.0; 3], 1);
+        for h in &mut m.hosts {
+            h.slots = 3;
+        }
+        let t = NetType::line(0, vec![1.0; 7], vec![]).unwrap();
+        let p = select_all(&m, &t, &machine_slots(&m), &[]).unwrap();
+        assert_eq!(p.hosts, vec![0, 1, 2, 0, 1, 2, 0]);
+        assert_eq!(p.procs, vec![0, 3, 6, 1, 4, 7, 2]);
+        // The heaviest node goes first, to the fastest host, wherever it
+        // is in the list.
+        let m = machine(&[1.0, 3.0], 1);
+        let mut m2 = m.clone();
+        for h in &mut m2.hosts {
+            h.slots = 4;
+        }
+        let t = NetType::line(0, vec![1.0, 1.0, 6.0], vec![]).unwrap();
+        let p = select_all(&m2, &t, &machine_slots(&m2), &[]).unwrap();
+        assert_eq!(p.hosts[2], 1, "{:?}", p.hosts);
+        // Slots bound the placement.
+        let e = select_all(&m, &t, &machine_slots(&m), &[]).unwrap_err();
+        assert!(
+            e.contains("placing 3 nodes needs 3 free processes, 2 are free"),
+            "{e}"
+        );
     }
 }

@@ -9,6 +9,7 @@
 //! - [`dispatcher`]: the dispatcher's service loop.
 //! - [`wire`]: the messages between processes and the dispatcher.
 //! - [`net`]: networks, subnetworks and region descriptors.
+//! - [`patience`]: waiting processes sleep instead of spinning in MPI.
 //! - [`hmpi`]: benchmark-driven speeds, time estimates, automatic group size.
 //! - [`capi`] and [`capi_hmpi`]: the C API of `mpc.h`; [`handles`] holds
 //!   its network handles.
@@ -20,6 +21,7 @@ pub mod error;
 pub mod handles;
 pub mod hmpi;
 pub mod net;
+pub mod patience;
 mod ptr;
 pub mod runtime;
 pub mod wire;

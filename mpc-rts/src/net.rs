@@ -137,16 +137,18 @@ pub fn offer(once: bool) -> MpcResult<Offered> {
 }
 
 /// Frees a network (collective over its members). A hired member tells
-/// the dispatcher it is between networks.
+/// the dispatcher it is between networks before the members' barrier, so
+/// that word is on its way before the parent can ask for the next network
+/// (a collective creation then waits for it to offer itself again).
 pub fn free(net: Net, call: &str) -> MpcResult<()> {
-    if let Some(g) = &net.group {
-        g.barrier().map_err(|e| MpcError::core(call, e))?;
-    }
     let hired = net.id != 0 && net.me.is_some_and(|m| m != net.ty.parent());
-    drop(net);
     if hired {
         runtime::with(call, |rt| rt.notify(call, &Request::Left))?;
     }
+    if let Some(g) = &net.group {
+        g.barrier().map_err(|e| MpcError::core(call, e))?;
+    }
+    drop(net);
     Ok(())
 }
 

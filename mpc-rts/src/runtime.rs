@@ -60,13 +60,21 @@ pub fn init() -> MpcResult<()> {
     if started() {
         return Ok(());
     }
-    let membership = shim_core::join(CONTEXT_NAME).map_err(|e| MpcError::core(call, e))?;
+    crate::patience::start(shim_core::mpi::is_initialized());
+    let membership = match shim_core::join(CONTEXT_NAME) {
+        Ok(m) => m,
+        Err(e) => {
+            crate::patience::stop();
+            return Err(MpcError::core(call, e));
+        }
+    };
     let ctx = Context::create(CONTEXT_NAME).map_err(|e| MpcError::core(call, e))?;
     let ids = shim_core::world_ids().map_err(|e| MpcError::core(call, e))?;
     let rank = shim_core::world_rank().map_err(|e| MpcError::core(call, e))? as usize;
     let n = ids.len();
     if n < 2 {
         let _ = shim_core::leave(membership);
+        crate::patience::stop();
         return Err(MpcError::new(
             MPC_ERR_SYSTEM,
             format!("{call}: the job has {n} process; it needs at least 2 (the last one is the dispatcher)"),
@@ -126,7 +134,9 @@ pub fn finalize() -> MpcResult<()> {
         ..
     } = rt;
     drop(computing);
-    shim_core::leave(membership).map_err(|e| MpcError::core("MPC_Finalize", e))
+    let left = shim_core::leave(membership).map_err(|e| MpcError::core("MPC_Finalize", e));
+    crate::patience::stop();
+    left
 }
 
 /// Receives the first message matching `m`, polling and sleeping (0.1 ms

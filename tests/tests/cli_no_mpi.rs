@@ -62,11 +62,18 @@ fn the_command_crate_graph_has_the_language_and_no_mpi() {
         .filter(|c| MPI_CRATES.contains(&c.as_str()))
         .collect();
     assert!(mpi.is_empty(), "mpbridge-cli depends on {mpi:?}");
+    // The language places compositions with the MPI-free mapping crate
+    // and uses nothing else.
     let lang = crate_graph("ensemble-lang");
     assert_eq!(
         lang,
-        ["ensemble-lang"],
+        ["ensemble-lang", "mpc-map"],
         "the language crate depends on more"
+    );
+    assert_eq!(
+        crate_graph("mpc-map"),
+        ["mpc-map"],
+        "the mapping crate depends on more"
     );
 }
 

@@ -101,3 +101,107 @@ fn the_launch_line_carries_each_envelope() {
     assert!(line.contains("-ens:groups Servers,TG1,TG2,TG3"), "{line}");
     assert!(line.contains("-ens:arg RingSize=3"), "{line}");
 }
+
+/// The terminal-servers composition with weights (servers 4, terminals 1)
+/// and no allocation, written beside the components, and a virtual
+/// machine file in the form `mpbridge recon` writes.
+fn weighted_servers(machine: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = components();
+    let src = std::fs::read_to_string(example("getmax-mpi-servers.ens")).expect("read the example");
+    let src = src.replace(
+        "Arguments\nS[1..3].RingSize = 3;",
+        "Arguments\nS[1..3].RingSize = 3;\nWeights\nS[1..3]: 4; T[1..6]: 1;",
+    );
+    assert!(src.contains("Weights"), "the example changed: {src}");
+    let script = dir.join("getmax-weighted.ens");
+    std::fs::write(&script, src).expect("write the weighted script");
+    let vpm = dir.join(format!("weighted-{}.vpm", machine.len()));
+    std::fs::write(&vpm, machine).expect("write the machine file");
+    (script, vpm)
+}
+
+#[test]
+fn weights_place_the_servers_on_the_fast_host() {
+    let (script, vpm) = weighted_servers(
+        "# mpbridge virtual parallel machine\n\
+         host host1 speed 1.0000 scalability 1 slots 3\n\
+         host host2 speed 4.0000 scalability 1 slots 6\nrate 1.0e0\n",
+    );
+    let dir = components().display().to_string();
+    let v = vpm.display().to_string();
+    let r = ensemble(
+        "run",
+        &script,
+        &["--path", &dir, "--machine", &v, "--dry-run"],
+        LIMIT,
+    );
+    r.assert_ok("weighted dry run");
+    let placed = |label: &str| {
+        r.stdout
+            .lines()
+            .find(|l| l.starts_with("#") && l.contains(&format!(" {label} ")))
+            .and_then(|l| l.split_whitespace().last())
+            .unwrap_or_else(|| panic!("no placement line for {label}\n{}", dump(&r)))
+            .to_string()
+    };
+    // Heaviest first: the three servers fill the fast host's time, the
+    // first three terminals go to the slow host, the rest to the fast one.
+    for s in ["S[1]", "S[2]", "S[3]", "T[4]", "T[5]", "T[6]"] {
+        assert_eq!(placed(s), "host2", "{s}\n{}", dump(&r));
+    }
+    for t in ["T[1]", "T[2]", "T[3]"] {
+        assert_eq!(placed(t), "host1", "{t}\n{}", dump(&r));
+    }
+    assert!(r.stdout.contains("estimated 3.7500 s"), "{}", dump(&r));
+    // The launch line starts each process on its host, in process order
+    // (T[1..6], then S[1..3]).
+    let line = r.stdout.lines().last().unwrap_or_default();
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let hosts: Vec<&str> = words
+        .windows(2)
+        .filter(|w| w[0] == "-host")
+        .map(|w| w[1])
+        .collect();
+    let mut want = vec!["host1"; 3];
+    want.extend(["host2"; 6]);
+    assert_eq!(hosts, want, "{line}");
+}
+
+#[test]
+fn without_a_machine_or_with_too_few_slots() {
+    let (script, vpm) = weighted_servers("host host1 slots 4\nhost host2 slots 4\n");
+    let dir = components().display().to_string();
+    let r = ensemble("run", &script, &["--path", &dir, "--dry-run"], LIMIT);
+    r.assert_ok("dry run without a machine");
+    assert!(
+        !r.stdout.contains("# placed") && !r.stdout.contains("-host"),
+        "{}",
+        dump(&r)
+    );
+    let v = vpm.display().to_string();
+    let r = ensemble(
+        "run",
+        &script,
+        &["--path", &dir, "--machine", &v, "--dry-run"],
+        LIMIT,
+    );
+    assert_eq!(r.code, Some(1), "{}", dump(&r));
+    assert!(
+        r.stderr.contains("9 processes") && r.stderr.contains("8 slots"),
+        "{}",
+        dump(&r)
+    );
+}
+
+#[test]
+fn a_composition_placed_by_weight_runs() {
+    let (script, vpm) = weighted_servers("host localhost speed 2 slots 9\n");
+    let truth = largest_parameter(&script, &BTreeMap::new()).to_string();
+    let v = vpm.display().to_string();
+    let r = run_script(&script, &["--machine", &v], LIMIT);
+    r.assert_ok("weighted servers");
+    assert!(r.stderr.contains("# placed by weight"), "{}", dump(&r));
+    let printed = values_after(&r.stdout, "The maximum is ");
+    assert_eq!(printed.len(), 6, "{}", dump(&r));
+    assert!(printed.iter().all(|p| *p == truth), "{}", dump(&r));
+}

@@ -114,3 +114,13 @@ fn a_bad_machine_file_is_reported() {
         r.stderr
     );
 }
+
+#[test]
+fn processes_waiting_in_mpi_sleep_instead_of_spinning() {
+    // The host comes 1.2 s late to a barrier; the two members waiting in
+    // it must use under half the share of a processor a spinning process
+    // gets (each measures that share first; without the naps a waiting
+    // process takes about all of it).
+    let r = mpiexec_env(4, &program(), &["patience"], &[], LIMIT);
+    tallies_pass(&r, 3);
+}

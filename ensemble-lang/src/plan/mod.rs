@@ -1,12 +1,15 @@
 //! Launch planning: what both loaders start, as one MPMD `mpiexec` line
 //! with one application context per process (consecutive identical ones
 //! merged into `-n K`). [`mpi`] plans an `environment MPI;` composition,
-//! [`pvm`] one for the PVM loader.
+//! [`pvm`] one for the PVM loader; [`weighted`] chooses hosts for a
+//! composition without an allocation from its weights and a virtual
+//! machine file.
 
 use std::path::PathBuf;
 
 pub mod mpi;
 pub mod pvm;
+pub mod weighted;
 
 /// One process to start.
 #[derive(Clone, Debug, PartialEq, Eq)]

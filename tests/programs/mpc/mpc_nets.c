@@ -9,12 +9,19 @@
  *   mpc_nets deadlock  two members of one network each ask for a network
  *                      bigger than the free processes: the dispatcher
  *                      ends the job with MPC_Abort
+ *   mpc_nets patience  the host comes late to a barrier of a 3-node
+ *                      network; the members waiting in MPI_Barrier use
+ *                      little CPU (they sleep, not spin)
  *
  * Run on 4 processes (host, two free, dispatcher). Each computing process
  * prints "mpc_nets rank R: N passed, M failed". */
+#define _POSIX_C_SOURCE 200809L
 #include <mpc.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
 #include "../tally.h"
 
 static int me;
@@ -236,6 +243,59 @@ static int run_deadlock(void)
     return 0;
 }
 
+/* CPU seconds this process has used. */
+static double cpu_seconds(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return (double)u.ru_utime.tv_sec + 1e-6 * (double)u.ru_utime.tv_usec +
+           (double)u.ru_stime.tv_sec + 1e-6 * (double)u.ru_stime.tv_usec;
+}
+
+/* The host comes late to the second barrier of a network; its members
+ * wait there, first measuring the share of a processor a spinning process
+ * gets on this machine now. Waiting must take under half that share. */
+static int run_patience(void)
+{
+    const char *y = getenv("OMPI_MCA_mpi_yield_when_idle");
+    CHECK(y && strcmp(y, "1") == 0, "MPC_Init asks Open MPI to yield when idle (%s)", y ? y : "unset");
+    MPC_Net net = 0;
+    if (MPC_Is_host()) {
+        int dims[1] = {3};
+        MPC_Nettype t = {1, 1, dims, NULL, 0, NULL, NULL, NULL, 0};
+        EXPECT(MPC_Net_create(&t, &net), MPC_OK);
+        MPI_Comm c;
+        EXPECT(MPC_Net_comm(net, &c), MPC_OK);
+        MPI_Barrier(c);
+        const struct timespec late = {1, 200000000};
+        nanosleep(&late, NULL);
+        MPI_Barrier(c);
+        EXPECT(MPC_Net_free(&net), MPC_OK);
+    } else {
+        int rc;
+        while ((rc = MPC_Offer(&net)) == MPC_OK) {
+            MPI_Comm c;
+            EXPECT(MPC_Net_comm(net, &c), MPC_OK);
+            MPI_Barrier(c);
+            double s0 = MPI_Wtime(), sc0 = cpu_seconds();
+            while (MPI_Wtime() - s0 < 0.3)
+                ;
+            double share = (cpu_seconds() - sc0) / (MPI_Wtime() - s0);
+            double w0 = MPI_Wtime(), c0 = cpu_seconds();
+            MPI_Barrier(c);
+            double wall = MPI_Wtime() - w0, cpu = cpu_seconds() - c0;
+            printf("mpc_nets patience of rank %d: spinning gets %.3f of a processor; waiting %.3f s took %.4f s\n",
+                   me, share, wall, cpu);
+            CHECK(wall > 0.5, "waited %.3f s for the late host", wall);
+            CHECK(cpu < 0.5 * share * wall,
+                  "waiting %.3f s in MPI_Barrier took %.4f s of CPU (a spinning process gets %.3f)", wall, cpu, share);
+            EXPECT(MPC_Net_free(&net), MPC_OK);
+        }
+        EXPECT(rc, MPC_DONE);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "mpc";
@@ -246,6 +306,8 @@ int main(int argc, char **argv)
         run_hmpi();
     else if (strcmp(mode, "deadlock") == 0)
         run_deadlock();
+    else if (strcmp(mode, "patience") == 0)
+        run_patience();
     else
         run_mpc();
     EXPECT(MPC_Finalize(), MPC_OK);
