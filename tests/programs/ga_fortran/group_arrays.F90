@@ -16,18 +16,14 @@ program group_arrays
   integer g_a, g_b, g_h, g_w, dims(2), chunk(2), lo(2), hi(2), ld(1)
   integer width(2), mask(2), nbh, i, j, nbad
   double precision two, five, dot, x(6, 8), frame(9, 4)
-  integer npass, nfail, mme
-  common /tally/ npass, nfail, mme
 
-  npass = 0
-  nfail = 0
   ierr = 0
   call mpi_init(ierr)
   call ga_initialize()
+  call start_tally()
   call ok(ma_init(MT_F_DBL, 100000, 100000), 'ma_init')
   me = ga_nodeid()
   np = ga_nnodes()
-  mme = me
   rec = 0
   k = 0
 

@@ -13,17 +13,13 @@ program pgroups
   double precision d(1)
   integer comm
   integer*4 comm4, size4, ierr4
-  integer npass, nfail, mme
-  common /tally/ npass, nfail, mme
 
-  npass = 0
-  nfail = 0
   ierr = 0
   call mpi_init(ierr)
   call ga_initialize()
+  call start_tally()
   me = ga_nodeid()
   np = ga_nnodes()
-  mme = me
   rec = 0
   k = 0
 
