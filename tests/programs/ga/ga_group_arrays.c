@@ -27,12 +27,8 @@ static double value_of(int first, int i, int j) {
 }
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
-    GA_Initialize();
-    int me = GA_Nodeid(), np = GA_Nnodes();
-    tally_who = me;
-    long v[8][NV];
-    memset(v, 0, sizeof v);
+    int np, me = start_ga_record(&argc, &argv, &np);
+    long v[8][NV] = {{0}};
     long *mine = v[me];
     int k = 0;
 
