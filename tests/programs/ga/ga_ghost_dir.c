@@ -100,8 +100,5 @@ int main(int argc, char **argv) {
     }
     GA_Sync();
     GA_Destroy(g);
-    print_records_and_tally("ga_ghost_dir", &v[0][0], NV, k, me, np);
-    GA_Terminate();
-    MPI_Finalize();
-    return 0;
+    return finish_ga_record("ga_ghost_dir", &v[0][0], NV, k, me, np);
 }

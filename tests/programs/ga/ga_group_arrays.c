@@ -182,8 +182,5 @@ int main(int argc, char **argv) {
     GA_Destroy(w);
     GA_Destroy(a);
     /* h is left to GA_Terminate. */
-    print_records_and_tally("ga_group_arrays", &v[0][0], NV, k, me, np);
-    GA_Terminate();
-    MPI_Finalize();
-    return 0;
+    return finish_ga_record("ga_group_arrays", &v[0][0], NV, k, me, np);
 }

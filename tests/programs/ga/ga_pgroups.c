@@ -100,8 +100,5 @@ int main(int argc, char **argv) {
     GA_Pgroup_set_default(GA_Pgroup_get_world());
     CHECK_EQ(GA_Nnodes(), np, "GA_Nnodes after the world is the default again");
     CHECK_EQ(GA_Pgroup_destroy(dup), 1, "GA_Pgroup_destroy");
-    print_records_and_tally("ga_pgroups", &v[0][0], NV, k, me, np);
-    GA_Terminate();
-    MPI_Finalize();
-    return 0;
+    return finish_ga_record("ga_pgroups", &v[0][0], NV, k, me, np);
 }
