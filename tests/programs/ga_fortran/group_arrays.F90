@@ -112,12 +112,7 @@ program group_arrays
   call ga_sync()
   call ok(ga_destroy(g_w), 'destroy the ghost array')
 
-  call ga_igop(6, rec, nv * 8, '+')
-  if (me .eq. 0) then
-    do p = 1, np
-      print '(a,i0,a,12(1x,i0))', 'rank ', p - 1, ':', rec(1:k, p)
-    end do
-  end if
+  call print_records(rec, nv, k, np)
   call finish('group_arrays')
   call ga_terminate()
   call mpi_finalize(ierr)

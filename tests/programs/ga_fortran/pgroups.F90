@@ -81,12 +81,7 @@ program pgroups
   call ok(ga_nnodes() .eq. np, 'world is the default again')
   if (me .eq. 0 .or. me .eq. np - 1) call ok(ga_pgroup_destroy(g), 'ga_pgroup_destroy')
 
-  call ga_igop(6, rec, nv * 8, '+')
-  if (me .eq. 0) then
-    do p = 1, np
-      print '(a,i0,a,14(1x,i0))', 'rank ', p - 1, ':', rec(1:k, p)
-    end do
-  end if
+  call print_records(rec, nv, k, np)
   call finish('pgroups')
   call ga_terminate()
   call mpi_finalize(ierr)
