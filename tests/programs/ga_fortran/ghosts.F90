@@ -18,10 +18,7 @@ program ghosts
   integer blo(2), bhi(2), dimension, idir, side(2), nbad, nupd
   logical flag, want
 
-  ierr = 0
-  call mpi_init(ierr)
-  call ga_initialize()
-  call start_tally()
+  call start_mpi_ga()
   ! Debian's GA takes its ghost-update buffers from MA.
   call ok(ma_init(MT_F_DBL, 200000, 200000), 'ma_init')
   me = ga_nodeid()

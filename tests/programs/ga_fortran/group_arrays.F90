@@ -17,10 +17,7 @@ program group_arrays
   integer width(2), mask(2), nbh, i, j, nbad
   double precision two, five, dot, x(6, 8), frame(9, 4)
 
-  ierr = 0
-  call mpi_init(ierr)
-  call ga_initialize()
-  call start_tally()
+  call start_mpi_ga()
   call ok(ma_init(MT_F_DBL, 100000, 100000), 'ma_init')
   me = ga_nodeid()
   np = ga_nnodes()

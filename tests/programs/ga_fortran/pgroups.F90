@@ -14,10 +14,7 @@ program pgroups
   integer comm
   integer*4 comm4, size4, ierr4
 
-  ierr = 0
-  call mpi_init(ierr)
-  call ga_initialize()
-  call start_tally()
+  call start_mpi_ga()
   me = ga_nodeid()
   np = ga_nnodes()
   rec = 0

@@ -17,10 +17,7 @@ program strided
   integer ierr
 
   ! Debian's GA needs MPI started by the program.
-  ierr = 0
-  call mpi_init(ierr)
-  call ga_initialize()
-  call start_tally()
+  call start_mpi_ga()
   me = ga_nodeid()
   np = ga_nnodes()
 
