@@ -17,72 +17,40 @@ pub const TRANS: c_int = 112;
 /// CBLAS operand transposed and conjugated.
 pub const CONJ_TRANS: c_int = 113;
 
-#[link(name = "openblas")]
-extern "C" {
-    fn cblas_sgemm(
-        order: c_int,
-        ta: c_int,
-        tb: c_int,
-        m: c_int,
-        n: c_int,
-        k: c_int,
-        alpha: f32,
-        a: *const f32,
-        lda: c_int,
-        b: *const f32,
-        ldb: c_int,
-        beta: f32,
-        c: *mut f32,
-        ldc: c_int,
-    );
-    fn cblas_dgemm(
-        order: c_int,
-        ta: c_int,
-        tb: c_int,
-        m: c_int,
-        n: c_int,
-        k: c_int,
-        alpha: f64,
-        a: *const f64,
-        lda: c_int,
-        b: *const f64,
-        ldb: c_int,
-        beta: f64,
-        c: *mut f64,
-        ldc: c_int,
-    );
-    fn cblas_cgemm(
-        order: c_int,
-        ta: c_int,
-        tb: c_int,
-        m: c_int,
-        n: c_int,
-        k: c_int,
-        alpha: *const c_void,
-        a: *const c_void,
-        lda: c_int,
-        b: *const c_void,
-        ldb: c_int,
-        beta: *const c_void,
-        c: *mut c_void,
-        ldc: c_int,
-    );
-    fn cblas_zgemm(
-        order: c_int,
-        ta: c_int,
-        tb: c_int,
-        m: c_int,
-        n: c_int,
-        k: c_int,
-        alpha: *const c_void,
-        a: *const c_void,
-        lda: c_int,
-        b: *const c_void,
-        ldb: c_int,
-        beta: *const c_void,
-        c: *mut c_void,
-        ldc: c_int,
-    );
+/// Declares the `cblas_?gemm` routines, which differ only in how they take
+/// the scalars (by value for real types, by address for complex ones) and
+/// the element type of the operands.
+macro_rules! declare_gemm {
+    ($($f:ident($scalar:ty, $elem:ty);)*) => {
+        #[link(name = "openblas")]
+        extern "C" {
+            $(
+                fn $f(
+                    order: c_int,
+                    ta: c_int,
+                    tb: c_int,
+                    m: c_int,
+                    n: c_int,
+                    k: c_int,
+                    alpha: $scalar,
+                    a: *const $elem,
+                    lda: c_int,
+                    b: *const $elem,
+                    ldb: c_int,
+                    beta: $scalar,
+                    c: *mut $elem,
+                    ldc: c_int,
+                );
+            )*
+        }
+    };
+}
+
+declare_gemm! {
+    cblas_sgemm(f32, f32);
+    cblas_dgemm(f64, f64);
+    cblas_cgemm(*const c_void, c_void);
+    cblas_zgemm(*const c_void, c_void);
 }
 
 /// The integer arguments of one `C = alpha·op(A)·op(B) + beta·C`, in CBLAS
@@ -114,30 +82,16 @@ pub trait Scalar: Copy {
     unsafe fn gemm(d: &Dims, alpha: Self, a: *const Self, b: *const Self, beta: Self, c: *mut Self);
 }
 
-macro_rules! real_gemm {
-    ($t:ty, $f:ident) => {
+/// Implements [`Scalar`] for `$t` on `$f`, whose operands are `$elem` and
+/// whose scalars are `$scalar` of a reference `$x` to `alpha` or `beta`.
+macro_rules! impl_gemm {
+    ($t:ty, $f:ident, $elem:ty, |$x:ident| $scalar:expr) => {
         impl Scalar for $t {
             unsafe fn gemm(d: &Dims, alpha: $t, a: *const $t, b: *const $t, beta: $t, c: *mut $t) {
+                let (alpha, beta) = (&alpha, &beta);
                 // SAFETY: FFI call; the caller's contract (see the trait)
-                // gives operands that cover `d` for the call.
-                unsafe {
-                    $f(
-                        d.order, d.ta, d.tb, d.m, d.n, d.k, alpha, a, d.lda, b, d.ldb, beta, c,
-                        d.ldc,
-                    )
-                }
-            }
-        }
-    };
-}
-
-macro_rules! complex_gemm {
-    ($t:ty, $f:ident) => {
-        impl Scalar for $t {
-            unsafe fn gemm(d: &Dims, alpha: $t, a: *const $t, b: *const $t, beta: $t, c: *mut $t) {
-                // SAFETY: FFI call; the caller's contract (see the trait)
-                // gives operands that cover `d` for the call; `[re, im]` is
-                // the complex layout CBLAS reads, and `alpha` and `beta`
+                // gives operands that cover `d` for the call; `[re, im]`
+                // is the complex layout CBLAS reads, and `alpha` and `beta`
                 // live on this frame for the call.
                 unsafe {
                     $f(
@@ -147,13 +101,19 @@ macro_rules! complex_gemm {
                         d.m,
                         d.n,
                         d.k,
-                        &alpha as *const $t as *const c_void,
-                        a as *const c_void,
+                        {
+                            let $x = alpha;
+                            $scalar
+                        },
+                        a.cast::<$elem>(),
                         d.lda,
-                        b as *const c_void,
+                        b.cast::<$elem>(),
                         d.ldb,
-                        &beta as *const $t as *const c_void,
-                        c as *mut c_void,
+                        {
+                            let $x = beta;
+                            $scalar
+                        },
+                        c.cast::<$elem>(),
                         d.ldc,
                     )
                 }
@@ -162,21 +122,35 @@ macro_rules! complex_gemm {
     };
 }
 
-real_gemm!(f32, cblas_sgemm);
-real_gemm!(f64, cblas_dgemm);
-complex_gemm!([f32; 2], cblas_cgemm);
-complex_gemm!([f64; 2], cblas_zgemm);
+impl_gemm!(f32, cblas_sgemm, f32, |x| *x);
+impl_gemm!(f64, cblas_dgemm, f64, |x| *x);
+impl_gemm!([f32; 2], cblas_cgemm, c_void, |x| (x as *const [f32; 2])
+    .cast::<c_void>());
+impl_gemm!([f64; 2], cblas_zgemm, c_void, |x| (x as *const [f64; 2])
+    .cast::<c_void>());
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn dims(order: c_int, ta: c_int, tb: c_int, m: c_int, n: c_int, k: c_int) -> Dims {
+    /// `c = alpha·op(a)·op(b) + beta·c` on operands of `m`×`k` and `k`×`n`
+    /// (before `op`), stored densely in `order`.
+    #[allow(clippy::too_many_arguments)]
+    fn product<T: Scalar>(
+        order: c_int,
+        (ta, tb): (c_int, c_int),
+        (m, n, k): (c_int, c_int, c_int),
+        alpha: T,
+        a: &[T],
+        b: &[T],
+        beta: T,
+        c: &mut [T],
+    ) {
         let rows = order == ROW_MAJOR;
         let ld = |r: c_int, c: c_int| if rows { c } else { r };
         let (ar, ac) = if ta == NO_TRANS { (m, k) } else { (k, m) };
         let (br, bc) = if tb == NO_TRANS { (k, n) } else { (n, k) };
-        Dims {
+        let d = Dims {
             order,
             ta,
             tb,
@@ -186,75 +160,62 @@ mod tests {
             lda: ld(ar, ac),
             ldb: ld(br, bc),
             ldc: ld(m, n),
-        }
+        };
+        assert!(a.len() >= (m * k) as usize && b.len() >= (k * n) as usize);
+        assert!(c.len() >= (m * n) as usize);
+        // SAFETY: dense operands of the sizes just checked, distinct borrows.
+        unsafe { T::gemm(&d, alpha, a.as_ptr(), b.as_ptr(), beta, c.as_mut_ptr()) }
     }
+
+    const PLAIN: (c_int, c_int) = (NO_TRANS, NO_TRANS);
 
     #[test]
     fn real_products_in_both_orders() {
         // A = [1 2; 3 4], B = [5 6; 7 8]: A·B = [19 22; 43 50].
-        let a_rows = [1.0f64, 2.0, 3.0, 4.0];
-        let b_rows = [5.0f64, 6.0, 7.0, 8.0];
+        let a = [1.0f64, 2.0, 3.0, 4.0];
+        let b = [5.0f64, 6.0, 7.0, 8.0];
         let mut c = [1.0f64; 4];
-        let d = dims(ROW_MAJOR, NO_TRANS, NO_TRANS, 2, 2, 2);
-        // SAFETY: 2×2 operands, leading dimension 2.
-        unsafe {
-            f64::gemm(
-                &d,
-                1.0,
-                a_rows.as_ptr(),
-                b_rows.as_ptr(),
-                2.0,
-                c.as_mut_ptr(),
-            )
-        };
+        product(ROW_MAJOR, PLAIN, (2, 2, 2), 1.0, &a, &b, 2.0, &mut c);
         assert_eq!(c, [21.0, 24.0, 45.0, 52.0]);
 
-        // The same operands read column-major are Aᵀ and Bᵀ: Aᵀ·Bᵀ = (B·A)ᵀ.
+        // The same operands read column-major are Aᵀ and Bᵀ: Aᵀ·Bᵀ = (B·A)ᵀ,
+        // and B·A = [23 34; 31 46] stored by columns reads as B·A by rows.
+        let (a, b) = (a.map(|x| x as f32), b.map(|x| x as f32));
         let mut c = [0.0f32; 4];
-        let (a, b) = (a_rows.map(|x| x as f32), b_rows.map(|x| x as f32));
-        let d = dims(COL_MAJOR, NO_TRANS, NO_TRANS, 2, 2, 2);
-        // SAFETY: as above.
-        unsafe { f32::gemm(&d, 1.0, a.as_ptr(), b.as_ptr(), 0.0, c.as_mut_ptr()) };
-        // B·A = [23 34; 31 46]; its transpose stored column-major is B·A by rows.
+        product(COL_MAJOR, PLAIN, (2, 2, 2), 1.0, &a, &b, 0.0, &mut c);
         assert_eq!(c, [23.0, 34.0, 31.0, 46.0]);
     }
 
     #[test]
     fn transposed_and_conjugated_complex_operands() {
-        // 1×1 products: (1+2i)ᴴ·(3+4i) = (1-2i)(3+4i) = 11-2i.
-        let a = [[1.0f32, 2.0]];
-        let b = [[3.0f32, 4.0]];
+        // (1+2i)ᴴ·(3+4i) = (1-2i)(3+4i) = 11-2i.
         let mut c = [[0.0f32; 2]];
-        let d = dims(ROW_MAJOR, CONJ_TRANS, NO_TRANS, 1, 1, 1);
-        // SAFETY: 1×1 operands.
-        unsafe {
-            <[f32; 2]>::gemm(
-                &d,
-                [1.0, 0.0],
-                a.as_ptr(),
-                b.as_ptr(),
-                [0.0, 0.0],
-                c.as_mut_ptr(),
-            )
-        };
+        let t = (CONJ_TRANS, NO_TRANS);
+        product(
+            ROW_MAJOR,
+            t,
+            (1, 1, 1),
+            [1.0, 0.0],
+            &[[1.0, 2.0]],
+            &[[3.0, 4.0]],
+            [0.0, 0.0],
+            &mut c,
+        );
         assert_eq!(c, [[11.0, -2.0]]);
 
         // alpha = i, beta = 1, c = 1: i·(1+2i)(3+4i) + 1 = i(-5+10i) + 1 = -9-5i.
-        let a = [[1.0f64, 2.0]];
-        let b = [[3.0f64, 4.0]];
         let mut c = [[1.0f64, 0.0]];
-        let d = dims(COL_MAJOR, TRANS, NO_TRANS, 1, 1, 1);
-        // SAFETY: 1×1 operands.
-        unsafe {
-            <[f64; 2]>::gemm(
-                &d,
-                [0.0, 1.0],
-                a.as_ptr(),
-                b.as_ptr(),
-                [1.0, 0.0],
-                c.as_mut_ptr(),
-            )
-        };
+        let t = (TRANS, NO_TRANS);
+        product(
+            COL_MAJOR,
+            t,
+            (1, 1, 1),
+            [0.0, 1.0],
+            &[[1.0, 2.0]],
+            &[[3.0, 4.0]],
+            [1.0, 0.0],
+            &mut c,
+        );
         assert_eq!(c, [[-9.0, -5.0]]);
     }
 }
