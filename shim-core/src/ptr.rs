@@ -2,6 +2,12 @@
 //! conversions every layer's C and Fortran ABI shares: a NULL, misaligned
 //! or impossibly large argument gives `None` (or is skipped for an optional
 //! out-parameter), so each layer reports it with its own error code.
+//!
+//! The functions take pointers straight from C and Fortran entry points,
+//! where the memory contract is the caller's (as for [`crate::cstr`]); so
+//! they are not `unsafe fn`, like each layer's private pointer conversions.
+
+#![allow(clippy::not_unsafe_ptr_arg_deref)]
 
 use std::ffi::{c_char, c_void, CStr};
 
