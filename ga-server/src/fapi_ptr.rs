@@ -24,38 +24,9 @@ pub fn write<T: Copy>(p: *mut T, v: T) -> bool {
     true
 }
 
-/// `n` elements of an input array argument; `None` for NULL (unless empty)
-/// or a size that cannot exist.
-pub fn slice<'a, T>(p: *const T, n: usize) -> Option<&'a [T]> {
-    if n == 0 {
-        return Some(&[]);
-    }
-    if p.is_null() || n.checked_mul(std::mem::size_of::<T>())? > isize::MAX as usize {
-        return None;
-    }
-    if !p.is_aligned() {
-        return None;
-    }
-    // SAFETY: non-NULL and aligned; the GA API requires the caller's array
-    // to hold `n` elements for the duration of the call.
-    Some(unsafe { std::slice::from_raw_parts(p, n) })
-}
-
-/// `n` elements of an output array argument.
-pub fn slice_mut<'a, T>(p: *mut T, n: usize) -> Option<&'a mut [T]> {
-    if n == 0 {
-        return Some(&mut []);
-    }
-    if p.is_null() || n.checked_mul(std::mem::size_of::<T>())? > isize::MAX as usize {
-        return None;
-    }
-    if !p.is_aligned() {
-        return None;
-    }
-    // SAFETY: non-NULL and aligned; the GA API requires the caller's array
-    // to have room for `n` elements for the duration of the call.
-    Some(unsafe { std::slice::from_raw_parts_mut(p, n) })
-}
+/// Input and output array arguments: `None` for NULL (unless empty),
+/// misaligned, or a size that cannot exist.
+pub use shim_core::ptr::{slice, slice_mut};
 
 /// A `CHARACTER` argument as text: its full Fortran length, cut at a NUL,
 /// trailing blanks removed.

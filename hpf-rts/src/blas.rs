@@ -1,48 +1,10 @@
-//! The FFI edge to the system BLAS (Debian's OpenBLAS, `cblas_?gemm`):
-//! the local block products of MATMUL. Column-major, no transposition,
+//! The local block products of MATMUL on the system BLAS (through
+//! `cblas-gemm`). Column-major, no transposition,
 //! `C += A * B`.
 
 use crate::error::{HpfError, HpfResult};
+use cblas_gemm::{Dims, Scalar, COL_MAJOR, NO_TRANS};
 use std::ffi::c_int;
-
-const COL_MAJOR: c_int = 102;
-const NO_TRANS: c_int = 111;
-
-#[link(name = "openblas")]
-extern "C" {
-    fn cblas_sgemm(
-        order: c_int,
-        ta: c_int,
-        tb: c_int,
-        m: c_int,
-        n: c_int,
-        k: c_int,
-        alpha: f32,
-        a: *const f32,
-        lda: c_int,
-        b: *const f32,
-        ldb: c_int,
-        beta: f32,
-        c: *mut f32,
-        ldc: c_int,
-    );
-    fn cblas_dgemm(
-        order: c_int,
-        ta: c_int,
-        tb: c_int,
-        m: c_int,
-        n: c_int,
-        k: c_int,
-        alpha: f64,
-        a: *const f64,
-        lda: c_int,
-        b: *const f64,
-        ldb: c_int,
-        beta: f64,
-        c: *mut f64,
-        ldc: c_int,
-    );
-}
 
 /// Shape of one local product `C(m×n) += A(m×k) * B(k×n)`, each operand
 /// column-major with its leading dimension.
@@ -100,60 +62,27 @@ impl GemmShape {
     }
 }
 
-/// `C += A * B` in single precision.
-pub fn sgemm(s: GemmShape, a: &[f32], b: &[f32], c: &mut [f32]) -> HpfResult<()> {
+/// `C += A * B` in single or double precision.
+pub fn gemm<T: Scalar + From<u8>>(s: GemmShape, a: &[T], b: &[T], c: &mut [T]) -> HpfResult<()> {
     let [m, n, k, lda, ldb, ldc] = s.check(a.len(), b.len(), c.len())?;
     if m == 0 || n == 0 || k == 0 {
         return Ok(());
     }
+    let d = Dims {
+        order: COL_MAJOR,
+        ta: NO_TRANS,
+        tb: NO_TRANS,
+        m,
+        n,
+        k,
+        lda,
+        ldb,
+        ldc,
+    };
+    let one = T::from(1);
     // SAFETY: `check` proved that each slice covers its operand with the
     // given leading dimension; the slices stay borrowed for the call and
     // `c` is not aliased by `a` or `b` (distinct borrows).
-    unsafe {
-        cblas_sgemm(
-            COL_MAJOR,
-            NO_TRANS,
-            NO_TRANS,
-            m,
-            n,
-            k,
-            1.0,
-            a.as_ptr(),
-            lda,
-            b.as_ptr(),
-            ldb,
-            1.0,
-            c.as_mut_ptr(),
-            ldc,
-        )
-    }
-    Ok(())
-}
-
-/// `C += A * B` in double precision.
-pub fn dgemm(s: GemmShape, a: &[f64], b: &[f64], c: &mut [f64]) -> HpfResult<()> {
-    let [m, n, k, lda, ldb, ldc] = s.check(a.len(), b.len(), c.len())?;
-    if m == 0 || n == 0 || k == 0 {
-        return Ok(());
-    }
-    // SAFETY: as in `sgemm`.
-    unsafe {
-        cblas_dgemm(
-            COL_MAJOR,
-            NO_TRANS,
-            NO_TRANS,
-            m,
-            n,
-            k,
-            1.0,
-            a.as_ptr(),
-            lda,
-            b.as_ptr(),
-            ldb,
-            1.0,
-            c.as_mut_ptr(),
-            ldc,
-        )
-    }
+    unsafe { T::gemm(&d, one, a.as_ptr(), b.as_ptr(), one, c.as_mut_ptr()) };
     Ok(())
 }

@@ -66,15 +66,18 @@ pub trait Element: Copy + Default + PartialOrd + Debug + Send + Sync + 'static {
     fn as_bytes_mut(s: &mut [Self]) -> &mut [u8];
 }
 
-macro_rules! integer {
-    ($t:ty, $kind:expr) => {
+/// Implements [`Element`] for `$t`: its kind, its zero and one, its
+/// addition and multiplication (wrapping for integers), and its largest
+/// value (the negated largest for the identity of MAXVAL).
+macro_rules! element {
+    ($t:ty, $kind:expr, $zero:expr, $one:expr, $plus:expr, $times:expr) => {
         impl Element for $t {
             const KIND: ElemKind = $kind;
             fn zero() -> Self {
-                0
+                $zero
             }
             fn one() -> Self {
-                1
+                $one
             }
             fn neg_huge() -> Self {
                 -<$t>::MAX
@@ -83,10 +86,10 @@ macro_rules! integer {
                 <$t>::MAX
             }
             fn plus(self, other: Self) -> Self {
-                self.wrapping_add(other)
+                ($plus)(self, other)
             }
             fn times(self, other: Self) -> Self {
-                self.wrapping_mul(other)
+                ($times)(self, other)
             }
             fn put(self, out: &mut Vec<u8>) {
                 out.extend_from_slice(&self.to_ne_bytes());
@@ -106,47 +109,35 @@ macro_rules! integer {
     };
 }
 
-macro_rules! real {
-    ($t:ty, $kind:expr) => {
-        impl Element for $t {
-            const KIND: ElemKind = $kind;
-            fn zero() -> Self {
-                0.0
-            }
-            fn one() -> Self {
-                1.0
-            }
-            fn neg_huge() -> Self {
-                -<$t>::MAX
-            }
-            fn huge() -> Self {
-                <$t>::MAX
-            }
-            fn plus(self, other: Self) -> Self {
-                self + other
-            }
-            fn times(self, other: Self) -> Self {
-                self * other
-            }
-            fn put(self, out: &mut Vec<u8>) {
-                out.extend_from_slice(&self.to_ne_bytes());
-            }
-            fn get(b: &[u8]) -> Self {
-                let mut a = [0u8; std::mem::size_of::<$t>()];
-                a.copy_from_slice(&b[..std::mem::size_of::<$t>()]);
-                <$t>::from_ne_bytes(a)
-            }
-            fn as_bytes(s: &[Self]) -> &[u8] {
-                crate::ptr::bytes(s)
-            }
-            fn as_bytes_mut(s: &mut [Self]) -> &mut [u8] {
-                crate::ptr::bytes_mut(s)
-            }
-        }
-    };
-}
-
-integer!(i32, ElemKind::Integer4);
-integer!(i64, ElemKind::Integer8);
-real!(f32, ElemKind::Real4);
-real!(f64, ElemKind::Real8);
+element!(
+    i32,
+    ElemKind::Integer4,
+    0,
+    1,
+    i32::wrapping_add,
+    i32::wrapping_mul
+);
+element!(
+    i64,
+    ElemKind::Integer8,
+    0,
+    1,
+    i64::wrapping_add,
+    i64::wrapping_mul
+);
+element!(
+    f32,
+    ElemKind::Real4,
+    0.0,
+    1.0,
+    std::ops::Add::add,
+    std::ops::Mul::mul
+);
+element!(
+    f64,
+    ElemKind::Real8,
+    0.0,
+    1.0,
+    std::ops::Add::add,
+    std::ops::Mul::mul
+);

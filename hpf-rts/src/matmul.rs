@@ -73,7 +73,7 @@ impl Gemm for i64 {
 
 impl Gemm for f32 {
     fn gemm(s: GemmShape, a: &[f32], b: &[f32], c: &mut [f32]) -> HpfResult<()> {
-        blas::sgemm(s, a, b, c)
+        blas::gemm(s, a, b, c)
     }
     fn bytes(s: &mut [f32]) -> &mut [u8] {
         ptr::bytes_mut(s)
@@ -82,7 +82,7 @@ impl Gemm for f32 {
 
 impl Gemm for f64 {
     fn gemm(s: GemmShape, a: &[f64], b: &[f64], c: &mut [f64]) -> HpfResult<()> {
-        blas::dgemm(s, a, b, c)
+        blas::gemm(s, a, b, c)
     }
     fn bytes(s: &mut [f64]) -> &mut [u8] {
         ptr::bytes_mut(s)

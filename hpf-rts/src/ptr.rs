@@ -4,37 +4,14 @@
 
 use std::ffi::c_void;
 
-fn usable<T>(p: *const c_void, n: usize) -> bool {
-    !p.is_null()
-        && (p as usize).is_multiple_of(std::mem::align_of::<T>())
-        && n.checked_mul(std::mem::size_of::<T>())
-            .is_some_and(|b| b <= isize::MAX as usize)
-}
-
 /// A readable array of `n` elements of `T`; NULL only with `n` 0.
 pub fn slice<'a, T>(p: *const c_void, n: usize) -> Option<&'a [T]> {
-    if n == 0 {
-        return Some(&[]);
-    }
-    if !usable::<T>(p, n) {
-        return None;
-    }
-    // SAFETY: non-NULL and aligned; the caller's contract gives `n`
-    // initialised elements that stay valid for the call.
-    Some(unsafe { std::slice::from_raw_parts(p as *const T, n) })
+    shim_core::ptr::slice(p as *const T, n)
 }
 
 /// A writable array of `n` elements of `T`; NULL only with `n` 0.
 pub fn slice_mut<'a, T>(p: *mut c_void, n: usize) -> Option<&'a mut [T]> {
-    if n == 0 {
-        return Some(&mut []);
-    }
-    if !usable::<T>(p as *const c_void, n) {
-        return None;
-    }
-    // SAFETY: non-NULL and aligned; the caller's contract gives `n`
-    // writable elements, not otherwise accessed during the call.
-    Some(unsafe { std::slice::from_raw_parts_mut(p as *mut T, n) })
+    shim_core::ptr::slice_mut(p as *mut T, n)
 }
 
 /// Copies `n` elements of `T` from `p`.

@@ -4,32 +4,8 @@
 
 use std::ffi::c_char;
 
-fn usable<T>(p: *const T, n: usize) -> bool {
-    !p.is_null()
-        && (p as usize).is_multiple_of(std::mem::align_of::<T>())
-        && n.checked_mul(std::mem::size_of::<T>())
-            .is_some_and(|b| b <= isize::MAX as usize)
-}
-
-/// `n` readable elements at `p`; NULL is fine only for `n` 0.
-pub fn slice<'a, T>(p: *const T, n: usize) -> Option<&'a [T]> {
-    if n == 0 {
-        return Some(&[]);
-    }
-    // SAFETY: non-NULL and aligned; the C caller promises `n` initialised
-    // elements valid for the duration of the call.
-    usable(p, n).then(|| unsafe { std::slice::from_raw_parts(p, n) })
-}
-
-/// `n` writable elements at `p`; NULL is fine only for `n` 0.
-pub fn slice_mut<'a, T>(p: *mut T, n: usize) -> Option<&'a mut [T]> {
-    if n == 0 {
-        return Some(&mut []);
-    }
-    // SAFETY: non-NULL and aligned; the C caller promises `n` writable
-    // elements nobody else touches during the call.
-    usable(p as *const T, n).then(|| unsafe { std::slice::from_raw_parts_mut(p, n) })
-}
+/// `n` readable or writable elements at `p`; NULL is fine only for `n` 0.
+pub use shim_core::ptr::{slice, slice_mut};
 
 /// The value at `p`.
 pub fn read<T: Copy>(p: *const T) -> Option<T> {

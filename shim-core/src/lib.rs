@@ -18,6 +18,8 @@
 //!   counter in an MPI window) the only place in mpbridge that calls MPI.
 //! - [`ffi_guard`]: the panic boundary for exported C and Fortran functions.
 //! - [`cstr`]: C string arguments as bytes or text, for every layer's C ABI.
+//! - [`ptr`]: checked pointer arguments (arrays, buffers, values passed by
+//!   address), for every layer's C and Fortran ABI.
 //! - [`log`]: decision logs on stderr when `MPBRIDGE_LOG` asks for them.
 //! - [`trace`]: per-process event files when `MPBRIDGE_TRACE` names a directory.
 //! - [`exit_status`]: a first-launch process's exit status for `mpbridge run`.
@@ -39,7 +41,7 @@ pub mod log;
 pub mod mpi;
 pub mod onesided;
 pub mod procid;
-mod ptr;
+pub mod ptr;
 pub(crate) mod queue;
 pub mod roles;
 pub(crate) mod shm;

@@ -42,11 +42,7 @@ program pvmf_basic
   call pvmfsiblings(ntids, -1, idum)
   call ok(ntids == nexpect, 'pvmfsiblings counts every rank')
   call ok(idum == 12345, 'index -1 leaves sibling unchanged')
-  me = -1
-  do i = 0, ntids - 1
-    call pvmfsiblings(ntids, i, tids(i))
-    if (tids(i) == mytid) me = i
-  end do
+  call find_siblings(mytid, ntids, tids, me)
   call ok(me >= 0, 'own tid is among the siblings')
   call pvmfsiblings(ntids, ntids, t)
   call ok(t == PvmNoTask, 'index ntids gives PvmNoTask')
@@ -301,10 +297,7 @@ program pvmf_basic
   call pvmfsend(tids(nxt), 70, info)
   call pvmfrecv(tids(prv), 70, bufid)
 
-  call pvmfexit(info)
-  call ok(info == PvmOk, 'pvmfexit')
-  print '(a,i0,a,i0,a,i0,a)', 'pvmf_basic rank ', me, ': ', npass, &
-        ' passed, ', nfail, ' failed'
+  call pvmf_finish('pvmf_basic rank', me)
 end program pvmf_basic
 
 include 'pvmf_tally.inc'

@@ -46,10 +46,8 @@ c     Ends with 'pvmf_child: N passed, M failed'.
       call pvmfsend(ptid, 2, info)
       call ok(info .eq. PvmOk, 'answer sent')
 
-      call pvmfexit(info)
-      call ok(info .eq. PvmOk, 'pvmfexit')
-      print '(a,i0,a,i0,a)', 'pvmf_child: ', npass, ' passed, ',
-     &      nfail, ' failed'
+      call pvmfin('pvmf_child')
       end
 
       include 'tally_fixed.inc'
+      include 'pvmf_finish_fixed.inc'

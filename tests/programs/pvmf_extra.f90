@@ -32,11 +32,7 @@ program pvmf_extra
   call pvmfmytid(mytid)
   call pvmfsiblings(ntids, -1, i)
   call ok(ntids == 2, 'run on two ranks')
-  me = -1
-  do i = 0, ntids - 1
-    call pvmfsiblings(ntids, i, tids(i))
-    if (tids(i) == mytid) me = i
-  end do
+  call find_siblings(mytid, ntids, tids, me)
   other = tids(1 - me)
 
   ! Errors below are expected: do not print them.
@@ -251,10 +247,7 @@ program pvmf_extra
   call pvmfsend(other, 70, info)
   call pvmfrecv(other, 70, b)
 
-  call pvmfexit(info)
-  call ok(info == PvmOk, 'pvmfexit')
-  print '(a,i0,a,i0,a,i0,a)', 'pvmf_extra rank ', me, ': ', npass, &
-        ' passed, ', nfail, ' failed'
+  call pvmf_finish('pvmf_extra rank', me)
 end program pvmf_extra
 
 ! The message handler: counts its calls and unpacks one INTEGER.

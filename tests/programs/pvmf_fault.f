@@ -96,10 +96,8 @@ c        The process goes once the parent has its word.
          call pvmfpstat(tids(j), st)
          call ok(st .eq. PvmNoTask, 'a dead child has no status')
    50 continue
-      call pvmfexit(info)
-      call ok(info .eq. PvmOk, 'pvmfexit')
-      print '(a,i0,a,i0,a)', 'pvmf_fault: ', npass, ' passed, ',
-     &      nfail, ' failed'
+      call pvmfin('pvmf_fault')
       end
 
       include 'tally_fixed.inc'
+      include 'pvmf_finish_fixed.inc'

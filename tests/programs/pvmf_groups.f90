@@ -130,10 +130,7 @@ program pvmf_groups
       call pvmfrecv(-1, 20, bufid)
     end do
   end if
-  call pvmfexit(info)
-  call ok(info == PvmOk, 'pvmfexit')
-  print '(a,i0,a,i0,a,i0,a)', 'pvmf_groups inst ', inum, ': ', npass, &
-        ' passed, ', nfail, ' failed'
+  call pvmf_finish('pvmf_groups inst', inum)
 end program pvmf_groups
 
 ! A reduce function: x(i) = x(i) * y(i) for REAL*8.

@@ -169,10 +169,7 @@ program pvmf_pack
   call pvmfinitsend(PVMDEFAULT, bufid)
   call pvmfsend(tids(peer), 140, info)
   call pvmfrecv(tids(peer), 140, bufid)
-  call pvmfexit(info)
-  call ok(info == PvmOk, 'pvmfexit')
-  print '(a,i0,a,i0,a,i0,a)', 'pvmf_pack rank ', me, ': ', npass, &
-        ' passed, ', nfail, ' failed'
+  call pvmf_finish('pvmf_pack rank', me)
 end program pvmf_pack
 
 subroutine fill(d, who)

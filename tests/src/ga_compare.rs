@@ -5,7 +5,7 @@
 //! `mpicc`, Fortran ones (`.F90`, preprocessed) with `mpifort
 //! -fdefault-integer-8`, as Debian builds GA's Fortran interface.
 
-use crate::mpirun::{mpi_env, run_with_timeout, stage, workspace_root, Run};
+use crate::mpirun::{ga_server, mpiexec_beside_server, mpiexec_env, stage, workspace_root, Run};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -106,18 +106,11 @@ pub fn build(source: &str, ga: Ga) -> PathBuf {
 /// Runs a program built by [`build`] on `np` compute ranks: ours beside one
 /// `ga-server`, Debian's alone. `env` is set for every rank.
 pub fn run(exe: &Path, ga: Ga, np: u32, args: &[&str], env: &[(&str, &str)]) -> Run {
-    let mut cmd = Command::new("mpiexec");
-    for (k, v) in env {
-        cmd.arg("-x").arg(format!("{k}={v}"));
+    let limit = Duration::from_secs(120);
+    match ga {
+        Ga::Ours => mpiexec_beside_server(&ga_server(), np, exe, args, env, limit),
+        Ga::Debian => mpiexec_env(np, exe, args, env, limit),
     }
-    cmd.arg("-n").arg(np.to_string()).arg(exe).args(args);
-    if ga == Ga::Ours {
-        let server = stage().join("bin/ga-server");
-        assert!(server.is_file(), "{} is not installed", server.display());
-        cmd.args([":", "-n", "1"]).arg(server);
-    }
-    mpi_env(&mut cmd);
-    run_with_timeout(cmd, Duration::from_secs(120))
 }
 
 /// The program's tally line (`NAME: N passed, 0 failed` from C programs,

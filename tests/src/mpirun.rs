@@ -35,6 +35,26 @@ impl Run {
         );
         self
     }
+
+    /// Panics with the standard output unless it contains `text`.
+    pub fn assert_stdout_has(&self, text: &str) -> &Self {
+        assert!(
+            self.stdout.contains(text),
+            "no {text:?} in:\n{}",
+            self.stdout
+        );
+        self
+    }
+
+    /// Panics with the standard error unless it contains `text`.
+    pub fn assert_stderr_has(&self, text: &str) -> &Self {
+        assert!(
+            self.stderr.contains(text),
+            "no {text:?} in:\n{}",
+            self.stderr
+        );
+        self
+    }
 }
 
 /// The environment every run gets: Open MPI as root and with more ranks
@@ -130,13 +150,54 @@ pub fn mpiexec_env(
     env: &[(&str, &str)],
     timeout: Duration,
 ) -> Run {
+    run_with_timeout(mpiexec_command(n, prog, args, env), timeout)
+}
+
+/// `mpiexec -x NAME=value... -n N prog args...`, ready to run or extend.
+fn mpiexec_command(n: u32, prog: &Path, args: &[&str], env: &[(&str, &str)]) -> Command {
     let mut cmd = Command::new("mpiexec");
     for (k, v) in env {
         cmd.arg("-x").arg(format!("{k}={v}"));
     }
     cmd.arg("-n").arg(n.to_string()).arg(prog).args(args);
     mpi_env(&mut cmd);
+    cmd
+}
+
+/// The installed GA data server (`bin/ga-server` of [`stage`]).
+pub fn ga_server() -> PathBuf {
+    let server = stage().join("bin/ga-server");
+    assert!(server.is_file(), "{} is not installed", server.display());
+    server
+}
+
+/// `mpiexec -n N prog args... : -n 1 server`: `n` compute ranks beside one
+/// data server, with `NAME=value` on every rank and a hard timeout.
+pub fn mpiexec_beside_server(
+    server: &Path,
+    n: u32,
+    prog: &Path,
+    args: &[&str],
+    env: &[(&str, &str)],
+    timeout: Duration,
+) -> Run {
+    let mut cmd = mpiexec_command(n, prog, args, env);
+    cmd.args([":", "-n", "1"]).arg(server);
     run_with_timeout(cmd, timeout)
+}
+
+/// Runs `cmd` to its end and returns its standard output; panics naming
+/// `what`, with the standard error, when it cannot start or fails.
+pub fn stdout_of(cmd: &mut Command, what: &str) -> String {
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {what}: {e}"));
+    assert!(
+        out.status.success(),
+        "{what} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 /// The workspace root.

@@ -19,6 +19,19 @@ pub const F77_STYLE: &[&str] = &[
 /// Arrays and its TCGMSG.
 pub const INTEGER_8: &[&str] = &["-fdefault-integer-8"];
 
+/// The C identifier `text` ends with (before trailing blanks; empty when
+/// it ends with none): the name in front of a declaration's `(`.
+pub fn trailing_identifier(text: &str) -> &str {
+    let t = text.trim_end();
+    let start = t
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| c.is_ascii_alphanumeric() || *c == '_')
+        .last()
+        .map_or(t.len(), |(i, _)| i);
+    &t[start..]
+}
+
 /// Compiles `tests/programs/<source>` with `mpicc` (C) or `mpifort`
 /// (Fortran) against the installed tree; returns the executable's path.
 pub fn build(source: &str, extra_libs: &[&str]) -> PathBuf {

@@ -67,16 +67,9 @@ fn bash_complete(words: &[&str]) -> Vec<String> {
         words[words.len() - 1],
         words[words.len() - 2],
     );
-    let out = Command::new("bash")
-        .args(["--norc", "-c", &program])
-        .output()
-        .expect("run bash");
-    assert!(
-        out.status.success(),
-        "bash completion failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout)
+    let mut bash = Command::new("bash");
+    bash.args(["--norc", "-c", &program]);
+    tests::mpirun::stdout_of(&mut bash, "bash completion")
         .lines()
         .map(str::to_string)
         .collect()

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 use std::process::Command;
-use tests::mpirun::{stage, workspace_root};
+use tests::mpirun::{stage, stdout_of, workspace_root};
 
 /// Crates that would bring MPI into a program.
 const MPI_CRATES: [&str; 5] = ["mpi-sys", "shim-core", "shim-pvm", "ensemble", "mpc-rts"];
@@ -13,17 +13,16 @@ const MPI_CRATES: [&str; 5] = ["mpi-sys", "shim-core", "shim-pvm", "ensemble", "
 /// The package names in `cargo tree -p PACKAGE` (every edge kind).
 fn crate_graph(package: &str) -> Vec<String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-    let out = Command::new(cargo)
-        .current_dir(workspace_root())
-        .args(["tree", "--offline", "--prefix", "none", "-p", package])
-        .output()
-        .expect("run cargo tree");
-    assert!(
-        out.status.success(),
-        "cargo tree -p {package} failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout)
+    let mut tree = Command::new(cargo);
+    tree.current_dir(workspace_root()).args([
+        "tree",
+        "--offline",
+        "--prefix",
+        "none",
+        "-p",
+        package,
+    ]);
+    stdout_of(&mut tree, &format!("cargo tree -p {package}"))
         .lines()
         .filter_map(|l| l.split_whitespace().next())
         .map(str::to_string)
@@ -32,14 +31,9 @@ fn crate_graph(package: &str) -> Vec<String> {
 
 /// The shared libraries `ldd` says `exe` loads.
 fn loaded_libraries(exe: &Path) -> Vec<String> {
-    let out = Command::new("ldd").arg(exe).output().expect("run ldd");
-    assert!(
-        out.status.success(),
-        "ldd {} failed:\n{}",
-        exe.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout)
+    let mut ldd = Command::new("ldd");
+    ldd.arg(exe);
+    stdout_of(&mut ldd, &format!("ldd {}", exe.display()))
         .lines()
         .filter_map(|l| l.split_whitespace().next())
         .map(str::to_string)

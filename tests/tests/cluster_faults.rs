@@ -68,16 +68,9 @@ fn wait_for_file(file: &Path) {
 
 /// Takes `host`'s network link down; returns when.
 fn unplug(host: &str) -> Instant {
-    let out = Command::new("bash")
-        .arg(script())
-        .args(["unplug", host])
-        .output()
-        .expect("cluster.sh unplug");
-    assert!(
-        out.status.success(),
-        "unplug {host}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let mut unplug = Command::new("bash");
+    unplug.arg(script()).args(["unplug", host]);
+    tests::mpirun::stdout_of(&mut unplug, &format!("cluster.sh unplug {host}"));
     Instant::now()
 }
 

@@ -196,11 +196,7 @@ fn host_node_farm_with_dontcare_receives() {
             "{}",
             r.stdout
         );
-        assert!(
-            r.stdout.contains("ex_farm nodes did 60 tasks"),
-            "{}",
-            r.stdout
-        );
+        r.assert_stdout_has("ex_farm nodes did 60 tasks");
     }
 }
 

@@ -289,41 +289,7 @@ fn int_calls_refuse_extents_beyond_int_max() {
 /// `tests/programs/<source>` linked with Debian's GA 5.8 (`libga-openmpi.a`
 /// on ARMCI-MPI) instead of ours, to show what GA itself does.
 fn build_with_debian_ga(source: &str) -> PathBuf {
-    let lib = Path::new("/usr/lib/x86_64-linux-gnu");
-    let ga = lib.join("libga-openmpi.a");
-    assert!(
-        ga.is_file(),
-        "Debian's GA is not installed (libglobalarrays-dev)"
-    );
-    let src = tests::mpirun::workspace_root()
-        .join("tests/programs")
-        .join(source);
-    let dir = tests::mpirun::workspace_root().join("target/test-programs");
-    std::fs::create_dir_all(&dir).expect("create target/test-programs");
-    let stem = src.file_stem().expect("file name").to_string_lossy();
-    let exe = dir.join(format!("{stem}-debian-ga"));
-    let out = Command::new("mpicc")
-        .args(["-Wall", "-Wextra", "-Werror", "-std=c11", "-O1"])
-        .arg(&src)
-        .arg("-o")
-        .arg(&exe)
-        .arg(&ga)
-        .arg(lib.join("libarmci-openmpi.a"))
-        .args([
-            "-lscalapack-openmpi",
-            "-llapack",
-            "-lblas",
-            "-lgfortran",
-            "-lm",
-        ])
-        .output()
-        .expect("run mpicc");
-    assert!(
-        out.status.success(),
-        "linking {source} with Debian's GA failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    exe
+    tests::ga_compare::build(source, tests::ga_compare::Ga::Debian)
 }
 
 /// MA keeps a stack and a heap of their own, as GA's MA does: the figures

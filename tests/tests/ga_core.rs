@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
-use tests::mpirun::{mpi_env, run_with_timeout, Run};
+use tests::mpirun::{mpiexec_beside_server, Run};
 
 const LIMIT: Duration = Duration::from_secs(120);
 
@@ -30,19 +30,13 @@ fn server_bin() -> PathBuf {
 
 /// Runs `ga_core MODE` on `n` compute ranks plus one server.
 fn run(n: u32, mode: &str, remote: bool) -> Run {
-    let mut cmd = Command::new("mpiexec");
-    mpi_env(&mut cmd);
-    if remote {
-        cmd.env("MPBRIDGE_GA_REMOTE", "1")
-            .args(["-x", "MPBRIDGE_GA_REMOTE"]);
-    }
-    cmd.arg("-n")
-        .arg(n.to_string())
-        .arg(env!("CARGO_BIN_EXE_ga_core"))
-        .arg(mode)
-        .args([":", "-n", "1"])
-        .arg(server_bin());
-    run_with_timeout(cmd, LIMIT)
+    let env: &[(&str, &str)] = if remote {
+        &[("MPBRIDGE_GA_REMOTE", "1")]
+    } else {
+        &[]
+    };
+    let prog = Path::new(env!("CARGO_BIN_EXE_ga_core"));
+    mpiexec_beside_server(&server_bin(), n, prog, &[mode], env, LIMIT)
 }
 
 fn segments() -> Vec<String> {

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;
 use std::time::Duration;
-use tests::mpirun::{mpi_env, run_with_timeout, stage, workspace_root, Run};
+use tests::mpirun::{mpiexec_beside_server, stage, workspace_root, Run};
 
 const LIMIT: Duration = Duration::from_secs(120);
 
@@ -91,18 +91,7 @@ fn run(exe: &Path, n: u32, args: &[&str]) -> Run {
 
 /// As [`run`] with extra environment variables for every rank.
 fn run_env(exe: &Path, n: u32, args: &[&str], env: &[(&str, &str)]) -> Run {
-    let mut cmd = Command::new("mpiexec");
-    for (k, v) in env {
-        cmd.arg("-x").arg(format!("{k}={v}"));
-    }
-    cmd.arg("-n")
-        .arg(n.to_string())
-        .arg(exe)
-        .args(args)
-        .args([":", "-n", "1"])
-        .arg(server());
-    mpi_env(&mut cmd);
-    run_with_timeout(cmd, LIMIT)
+    mpiexec_beside_server(&server(), n, exe, args, env, LIMIT)
 }
 
 /// Runs program `name` on each rank count and checks its summary line.

@@ -228,16 +228,8 @@ fn declared_name(line: &str) -> Option<String> {
         return None;
     }
     let open = l.find('(')?;
-    let name: String = l[..open]
-        .trim_end()
-        .chars()
-        .rev()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-        .collect::<String>()
-        .chars()
-        .rev()
-        .collect();
-    (!name.is_empty()).then_some(name)
+    let name = tests::native::trailing_identifier(&l[..open]);
+    (!name.is_empty()).then(|| name.to_string())
 }
 
 /// Every function our `ga.h` declares that Debian's `ga.h` declares too
@@ -267,17 +259,11 @@ fn ga_h_prototypes_match_debian_ga() {
     src.push_str("int main(void) { return 0; }\n");
     let file = scratch().join("debian_prototypes.c");
     std::fs::write(&file, &src).unwrap();
-    let out = Command::new("mpicc")
-        .args(["-fsyntax-only", "-Werror"])
+    let mut cc = Command::new("mpicc");
+    cc.args(["-fsyntax-only", "-Werror"])
         .arg(format!("-I{}", stage().join("include").display()))
-        .arg(&file)
-        .output()
-        .expect("mpicc");
-    assert!(
-        out.status.success(),
-        "our ga.h disagrees with Debian's prototypes:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+        .arg(&file);
+    tests::mpirun::stdout_of(&mut cc, "our ga.h against Debian's prototypes (mpicc)");
     for f in [
         "NGA_Put64",
         "NGA_Locate_region64",

@@ -10,7 +10,7 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
-use tests::mpirun::{mpi_env, run_with_timeout, stage, workspace_root, Run};
+use tests::mpirun::{ga_server, mpiexec_beside_server, stage, workspace_root, Run};
 
 const SHM: &str = "/dev/shm";
 
@@ -30,16 +30,15 @@ fn ga_hold() -> PathBuf {
 
 /// `mpiexec -n 2 ga_hold GO : -n 1 ga-server`.
 fn run_hold(go: &Path) -> Run {
-    let server = stage().join("bin/ga-server");
-    assert!(server.is_file(), "{} is not installed", server.display());
-    let mut cmd = Command::new("mpiexec");
-    cmd.args(["-n", "2"])
-        .arg(ga_hold())
-        .arg(go)
-        .args([":", "-n", "1"])
-        .arg(&server);
-    mpi_env(&mut cmd);
-    run_with_timeout(cmd, Duration::from_secs(120))
+    let go = go.to_str().expect("UTF-8 path");
+    mpiexec_beside_server(
+        &ga_server(),
+        2,
+        &ga_hold(),
+        &[go],
+        &[],
+        Duration::from_secs(120),
+    )
 }
 
 /// A file path of this test's own that does not exist yet.

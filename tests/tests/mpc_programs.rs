@@ -68,11 +68,7 @@ fn heterompi_groups_fixed_and_automatic_size() {
         })
         .sum();
     assert_eq!(members, 2, "{}", r.stdout);
-    assert!(
-        r.stdout.contains("mpc_nets member rank 0: 1"),
-        "{}",
-        r.stdout
-    );
+    r.assert_stdout_has("mpc_nets member rank 0: 1");
 }
 
 #[test]
@@ -108,11 +104,8 @@ fn a_bad_machine_file_is_reported() {
         Duration::from_secs(60),
     );
     assert!(!r.timed_out && r.code != Some(0), "{}", r.stderr);
-    assert!(
-        r.stderr.contains("line 1") && r.stderr.contains("speed 'fast'"),
-        "{}",
-        r.stderr
-    );
+    r.assert_stderr_has("line 1")
+        .assert_stderr_has("speed 'fast'");
 }
 
 #[test]

@@ -26,17 +26,9 @@ fn header_functions(header: &str) -> Vec<String> {
             continue;
         }
         for (i, _) in l.match_indices('(') {
-            let before = l[..i].trim_end();
-            let name: String = before
-                .chars()
-                .rev()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                .collect::<String>()
-                .chars()
-                .rev()
-                .collect();
+            let name = tests::native::trailing_identifier(&l[..i]);
             if !name.is_empty() && !name.starts_with(char::is_numeric) {
-                names.push(name);
+                names.push(name.to_string());
             }
         }
     }

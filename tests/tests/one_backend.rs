@@ -8,19 +8,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 use std::time::Duration;
-use tests::mpirun::{mpi_env, run_with_timeout, stage, Run};
+use tests::mpirun::{ga_server, mpiexec_beside_server, stage, Run};
 use tests::native::build;
 use tests::tally;
-
-fn ga_server() -> PathBuf {
-    let server = stage().join("bin/ga-server");
-    assert!(
-        server.is_file(),
-        "{} is missing: the data server is not installed",
-        server.display()
-    );
-    server
-}
 
 /// The libraries from the installed tree that `exe` loads, as real files.
 fn installed_libraries(exe: &Path) -> Vec<PathBuf> {
@@ -65,18 +55,14 @@ fn run_one_backend_env(n: u32, ending: &str, env: &[(&str, &str)]) -> Run {
         "-lpvm3 -ltcgmsg -lexpress -lga must all be the one library: {libs:?}"
     );
 
-    let mut cmd = Command::new("mpiexec");
-    for (k, v) in env {
-        cmd.arg("-x").arg(format!("{k}={v}"));
-    }
-    cmd.arg("-n")
-        .arg(n.to_string())
-        .arg(exe)
-        .arg(ending)
-        .args([":", "-n", "1"])
-        .arg(ga_server());
-    mpi_env(&mut cmd);
-    let r = run_with_timeout(cmd, Duration::from_secs(120));
+    let r = mpiexec_beside_server(
+        &ga_server(),
+        n,
+        exe,
+        &[ending],
+        env,
+        Duration::from_secs(120),
+    );
     assert!(!r.timed_out, "hung:\n{}\n{}", r.stdout, r.stderr);
     tally::ranks_ok(&r, "one_backend", n as usize);
     assert_eq!(

@@ -459,11 +459,7 @@ fn trsg_reduce_scatter_gather_with_its_own_tasks() {
         "Test OK: Sum of Squares of first 15 integers is 1240",
         1,
     );
-    assert!(
-        r.stdout.contains("Test Ok: Received (5.000000, 1.000000)"),
-        "{}",
-        r.stdout
-    );
+    r.assert_stdout_has("Test Ok: Received (5.000000, 1.000000)");
     assert!(!r.stdout.contains("ERROR"), "{}", r.stdout);
     assert_eq!(r.code, Some(0), "{}", r.stderr);
 }

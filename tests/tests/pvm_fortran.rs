@@ -134,16 +134,8 @@ fn basic_api_on_one_three_and_four_ranks() {
     );
     // With PvmAutoErr 1, errors are printed: one found by the C layer, one
     // by the Fortran layer (under the Fortran routine's name).
-    assert!(
-        r.stderr.contains("pvm_send(): Bad parameter"),
-        "{}",
-        r.stderr
-    );
-    assert!(
-        r.stderr.contains("pvmfpack(): Bad parameter"),
-        "{}",
-        r.stderr
-    );
+    r.assert_stderr_has("pvm_send(): Bad parameter");
+    r.assert_stderr_has("pvmfpack(): Bad parameter");
 }
 
 #[test]

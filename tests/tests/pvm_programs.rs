@@ -50,11 +50,7 @@ fn rust_api_token_ring_on_four_ranks() {
     );
     let r = mpiexec(4, &ring, &[], Duration::from_secs(60));
     r.assert_ok("pvm_ring");
-    assert!(
-        r.stdout.contains("pvm_ring: 1 passed, 0 failed"),
-        "{}",
-        r.stdout
-    );
+    r.assert_stdout_has("pvm_ring: 1 passed, 0 failed");
 }
 
 /// A parent is told when its children exit, including one killed while

@@ -133,21 +133,10 @@ fn a_traced_master_slave_run_merges_into_json_and_a_diagram() {
         "{summary}"
     );
 
-    let py = Command::new("python3")
-        .arg("-c")
-        .arg(CHECK_JSON)
-        .arg(&json)
-        .output()
-        .expect("run python3");
-    assert!(
-        py.status.success(),
-        "python's check of the JSON failed:\n{}",
-        String::from_utf8_lossy(&py.stderr)
-    );
-    assert_eq!(
-        String::from_utf8_lossy(&py.stdout).trim(),
-        sends.to_string()
-    );
+    let mut check = Command::new("python3");
+    check.arg("-c").arg(CHECK_JSON).arg(&json);
+    let checked = tests::mpirun::stdout_of(&mut check, "python's check of the JSON");
+    assert_eq!(checked.trim(), sends.to_string());
 
     let drawing = std::fs::read_to_string(&svg).expect("the SVG was written");
     assert_eq!(

@@ -6,7 +6,9 @@
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
-use tests::mpirun::{mpi_env, mpiexec, run_with_timeout, stage, workspace_root, Run};
+use tests::mpirun::{
+    ga_server, mpi_env, mpiexec, mpiexec_beside_server, run_with_timeout, workspace_root, Run,
+};
 use tests::native::{build, build_with, INTEGER_8};
 use tests::tally;
 
@@ -50,11 +52,7 @@ fn basic_semantics_on_one_to_four_nodes() {
         r.assert_ok("tcg_basic");
         tallies_ok(&r, "tcg_basic", n as usize);
         for k in 0..n {
-            assert!(
-                r.stdout.contains(&format!("hello from node {k} of {n}")),
-                "{}",
-                r.stdout
-            );
+            r.assert_stdout_has(&format!("hello from node {k} of {n}"));
         }
     }
 }
@@ -184,23 +182,12 @@ fn fortran_fixed_form_async_probe_and_pfcopy() {
 #[test]
 fn beside_a_data_server_rank() {
     let exe = c_program("tcg_server");
-    let server = stage().join("bin/ga-server");
-    assert!(server.is_file(), "{} not installed", server.display());
+    let server = ga_server();
     for n in [1, 3] {
-        let mut cmd = Command::new("mpiexec");
-        cmd.args(["-n", &n.to_string()])
-            .arg(&exe)
-            .args([":", "-n", "1"])
-            .arg(&server);
-        mpi_env(&mut cmd);
-        let r = run_with_timeout(cmd, LIMIT);
+        let r = mpiexec_beside_server(&server, n, &exe, &[], &[], LIMIT);
         r.assert_ok("tcg_server");
         tallies_ok(&r, "tcg_server", n as usize);
-        assert!(
-            r.stdout.contains(&format!("tcg_server node 0 of {n}:")),
-            "{}",
-            r.stdout
-        );
+        r.assert_stdout_has(&format!("tcg_server node 0 of {n}:"));
     }
 }
 
@@ -223,23 +210,11 @@ fn nxtval_without_a_data_server() {
 #[test]
 fn a_program_that_never_uses_the_server_ends_beside_one() {
     let exe = c_program("tcg_basic");
-    let server = stage().join("bin/ga-server");
-    assert!(server.is_file(), "{} not installed", server.display());
     let n = 2;
     let dir = scratch("tcg_basic_beside_server");
-    let mut cmd = Command::new("mpiexec");
-    cmd.args(["-n", &n.to_string()])
-        .arg(&exe)
-        .arg(&dir)
-        .args([":", "-n", "1"])
-        .arg(&server);
-    mpi_env(&mut cmd);
-    let r = run_with_timeout(cmd, LIMIT);
+    let dir = dir.to_str().expect("UTF-8 path");
+    let r = mpiexec_beside_server(&ga_server(), n as u32, &exe, &[dir], &[], LIMIT);
     r.assert_ok("tcg_basic beside a ga-server");
     tallies_ok(&r, "tcg_basic", n);
-    assert!(
-        r.stdout.contains(&format!("hello from node 1 of {n}")),
-        "{}",
-        r.stdout
-    );
+    r.assert_stdout_has(&format!("hello from node 1 of {n}"));
 }

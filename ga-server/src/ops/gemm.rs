@@ -8,80 +8,8 @@
 use super::elem::{decode, encode, scalar, Num, C32, C64};
 use super::patch::{check_patch, get_rect, own_part, put_rect, relabel};
 use crate::core::{self, fmt_patch, ElemType, GaError, GaResult, Handle};
-use std::ffi::{c_int, c_void};
-
-const ROW_MAJOR: c_int = 101;
-const NO_TRANS: c_int = 111;
-const TRANS: c_int = 112;
-const CONJ_TRANS: c_int = 113;
-
-#[link(name = "openblas")]
-extern "C" {
-    fn cblas_sgemm(
-        order: c_int,
-        ta: c_int,
-        tb: c_int,
-        m: c_int,
-        n: c_int,
-        k: c_int,
-        alpha: f32,
-        a: *const f32,
-        lda: c_int,
-        b: *const f32,
-        ldb: c_int,
-        beta: f32,
-        c: *mut f32,
-        ldc: c_int,
-    );
-    fn cblas_dgemm(
-        order: c_int,
-        ta: c_int,
-        tb: c_int,
-        m: c_int,
-        n: c_int,
-        k: c_int,
-        alpha: f64,
-        a: *const f64,
-        lda: c_int,
-        b: *const f64,
-        ldb: c_int,
-        beta: f64,
-        c: *mut f64,
-        ldc: c_int,
-    );
-    fn cblas_cgemm(
-        order: c_int,
-        ta: c_int,
-        tb: c_int,
-        m: c_int,
-        n: c_int,
-        k: c_int,
-        alpha: *const c_void,
-        a: *const c_void,
-        lda: c_int,
-        b: *const c_void,
-        ldb: c_int,
-        beta: *const c_void,
-        c: *mut c_void,
-        ldc: c_int,
-    );
-    fn cblas_zgemm(
-        order: c_int,
-        ta: c_int,
-        tb: c_int,
-        m: c_int,
-        n: c_int,
-        k: c_int,
-        alpha: *const c_void,
-        a: *const c_void,
-        lda: c_int,
-        b: *const c_void,
-        ldb: c_int,
-        beta: *const c_void,
-        c: *mut c_void,
-        ldc: c_int,
-    );
-}
+use cblas_gemm::{Dims, Scalar, CONJ_TRANS, NO_TRANS, ROW_MAJOR, TRANS};
+use std::ffi::c_int;
 
 /// One local product `c = alpha·op(a)·op(b) + beta·c` (row-major).
 struct Local<'a, T> {
@@ -98,9 +26,12 @@ struct Local<'a, T> {
     ldc: c_int,
 }
 
-/// Element types with a BLAS gemm.
+/// Element types with a BLAS gemm, each with the CBLAS element of the
+/// same layout.
 trait Gemm: Num {
-    fn gemm(alpha: Self, beta: Self, l: Local<'_, Self>);
+    type Blas: Scalar;
+    /// The value as the CBLAS element.
+    fn blas(self) -> Self::Blas;
 }
 
 /// Checks the buffer sizes a row-major gemm reads and writes.
@@ -113,104 +44,66 @@ fn sizes_ok<T>(l: &Local<'_, T>) -> bool {
 }
 
 impl Gemm for f32 {
-    fn gemm(alpha: f32, beta: f32, l: Local<'_, f32>) {
-        assert!(sizes_ok(&l), "gemm buffers too small");
-        // SAFETY: FFI call; the buffers hold the rows and leading
-        // dimensions given (checked just above) and live for the call.
-        unsafe {
-            cblas_sgemm(
-                ROW_MAJOR,
-                l.ta,
-                l.tb,
-                l.m,
-                l.n,
-                l.k,
-                alpha,
-                l.a.as_ptr(),
-                l.lda,
-                l.b.as_ptr(),
-                l.ldb,
-                beta,
-                l.c.as_mut_ptr(),
-                l.ldc,
-            )
-        }
+    type Blas = f32;
+    fn blas(self) -> f32 {
+        self
     }
 }
 
 impl Gemm for f64 {
-    fn gemm(alpha: f64, beta: f64, l: Local<'_, f64>) {
-        assert!(sizes_ok(&l), "gemm buffers too small");
-        // SAFETY: as for f32.
-        unsafe {
-            cblas_dgemm(
-                ROW_MAJOR,
-                l.ta,
-                l.tb,
-                l.m,
-                l.n,
-                l.k,
-                alpha,
-                l.a.as_ptr(),
-                l.lda,
-                l.b.as_ptr(),
-                l.ldb,
-                beta,
-                l.c.as_mut_ptr(),
-                l.ldc,
-            )
-        }
+    type Blas = f64;
+    fn blas(self) -> f64 {
+        self
     }
 }
 
+/// `C32` is `repr(C) {float re, im}`: the layout of `[f32; 2]`.
 impl Gemm for C32 {
-    fn gemm(alpha: C32, beta: C32, l: Local<'_, C32>) {
-        assert!(sizes_ok(&l), "gemm buffers too small");
-        // SAFETY: as for f32; C32 is repr(C) {float re, im}, the layout
-        // cblas_cgemm expects, and alpha/beta outlive the call.
-        unsafe {
-            cblas_cgemm(
-                ROW_MAJOR,
-                l.ta,
-                l.tb,
-                l.m,
-                l.n,
-                l.k,
-                &alpha as *const C32 as *const c_void,
-                l.a.as_ptr() as *const c_void,
-                l.lda,
-                l.b.as_ptr() as *const c_void,
-                l.ldb,
-                &beta as *const C32 as *const c_void,
-                l.c.as_mut_ptr() as *mut c_void,
-                l.ldc,
-            )
-        }
+    type Blas = [f32; 2];
+    fn blas(self) -> [f32; 2] {
+        [self.re, self.im]
     }
 }
 
+/// `C64` is `repr(C) {double re, im}`: the layout of `[f64; 2]`.
 impl Gemm for C64 {
-    fn gemm(alpha: C64, beta: C64, l: Local<'_, C64>) {
-        assert!(sizes_ok(&l), "gemm buffers too small");
-        // SAFETY: as for C32, with C64 = repr(C) {double re, im}.
-        unsafe {
-            cblas_zgemm(
-                ROW_MAJOR,
-                l.ta,
-                l.tb,
-                l.m,
-                l.n,
-                l.k,
-                &alpha as *const C64 as *const c_void,
-                l.a.as_ptr() as *const c_void,
-                l.lda,
-                l.b.as_ptr() as *const c_void,
-                l.ldb,
-                &beta as *const C64 as *const c_void,
-                l.c.as_mut_ptr() as *mut c_void,
-                l.ldc,
-            )
-        }
+    type Blas = [f64; 2];
+    fn blas(self) -> [f64; 2] {
+        [self.re, self.im]
+    }
+}
+
+/// Runs one local product on BLAS.
+fn local_gemm<T: Gemm>(alpha: T, beta: T, l: Local<'_, T>) {
+    assert!(sizes_ok(&l), "gemm buffers too small");
+    assert_eq!(std::mem::size_of::<T>(), std::mem::size_of::<T::Blas>());
+    let d = Dims {
+        order: ROW_MAJOR,
+        ta: l.ta,
+        tb: l.tb,
+        m: l.m,
+        n: l.n,
+        k: l.k,
+        lda: l.lda,
+        ldb: l.ldb,
+        ldc: l.ldc,
+    };
+    let (a, b) = (
+        l.a.as_ptr() as *const T::Blas,
+        l.b.as_ptr() as *const T::Blas,
+    );
+    // SAFETY: the buffers hold the rows and leading dimensions given
+    // (checked just above) and live for the call; `T` and `T::Blas` have
+    // the same layout (see the impls above); `c` is a distinct borrow.
+    unsafe {
+        T::Blas::gemm(
+            &d,
+            alpha.blas(),
+            a,
+            b,
+            beta.blas(),
+            l.c.as_mut_ptr() as *mut T::Blas,
+        )
     }
 }
 
@@ -383,7 +276,7 @@ fn product<T: Gemm>(
         } else {
             decode(&get_rect(call, c, T::SIZE, &rlo, &rhi)?)
         };
-        T::gemm(
+        local_gemm(
             al,
             be,
             Local {

@@ -11,6 +11,7 @@
 #include "ga.h"
 #include "macdecls.h"
 #include "../tally.h"
+#include "ga_finish.h"
 
 #define R 13
 #define C 10
@@ -640,11 +641,5 @@ int main(int argc, char **argv) {
     products();
     cluster_and_misc();
     print_patches();
-    int ok = failed == 0;
-    GA_Igop(&failed, 1, "+");
-    GA_Igop(&passed, 1, "+");
-    if (me == 0) printf("ga_api64: %d passed, %d failed\n", passed, failed);
-    GA_Terminate();
-    MPI_Finalize();
-    return ok ? 0 : 1;
+    return finish_ga("ga_api64", me);
 }

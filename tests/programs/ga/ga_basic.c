@@ -9,6 +9,7 @@
 #include "ga-mpi.h"
 #include "macdecls.h"
 #include "../tally.h"
+#include "ga_finish.h"
 
 #define ROWS 13
 #define COLS 9
@@ -468,10 +469,5 @@ int main(int argc, char **argv) {
     GA_Destroy(gi);
     GA_Destroy(gf);
     GA_Destroy(g);
-    int ok = failed == 0;
-    GA_Igop(&failed, 1, "+");
-    if (me == 0) printf("ga_basic: %d passed, %d failed\n", passed, failed);
-    GA_Terminate();
-    MPI_Finalize();
-    return ok ? 0 : 1;
+    return finish_ga("ga_basic", me);
 }

@@ -8,6 +8,7 @@
 #include "ga.h"
 #include "macdecls.h"
 #include "../tally.h"
+#include "ga_finish.h"
 
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
@@ -34,10 +35,5 @@ int main(int argc, char **argv) {
     CHECK(on == 1 && off == 0, "debug flag kept: %d %d", on, off);
     if (me == 0) printf("debug %d %d %d\n", before, on, off);
     for (int n = 0; n < 3; n++) GA_Destroy(g[n]);
-    int t[2] = {passed, failed};
-    GA_Igop(t, 2, "+");
-    if (me == 0) printf("ga_flags: %d passed, %d failed\n", t[0], t[1]);
-    GA_Terminate();
-    MPI_Finalize();
-    return 0;
+    return finish_ga("ga_flags", me);
 }

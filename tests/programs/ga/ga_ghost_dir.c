@@ -56,12 +56,8 @@ static int wrong_cells(const int *p, const int gd[2], const int gld[1], const in
 }
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
-    GA_Initialize();
-    int me = GA_Nodeid(), np = GA_Nnodes();
-    tally_who = me;
-    long v[8][NV];
-    memset(v, 0, sizeof v);
+    int np, me = start_ga_record(&argc, &argv, &np);
+    long v[8][NV] = {{0}};
     long *mine = v[me];
     int k = 0;
 
@@ -104,8 +100,5 @@ int main(int argc, char **argv) {
     }
     GA_Sync();
     GA_Destroy(g);
-    print_records_and_tally("ga_ghost_dir", &v[0][0], NV, k, me, np);
-    GA_Terminate();
-    MPI_Finalize();
-    return 0;
+    return finish_ga_record("ga_ghost_dir", &v[0][0], NV, k, me, np);
 }

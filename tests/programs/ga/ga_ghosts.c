@@ -16,6 +16,7 @@
 #include "ga.h"
 #include "macdecls.h"
 #include "../tally.h"
+#include "ga_finish.h"
 
 static int me, np;
 
@@ -308,10 +309,5 @@ int main(int argc, char **argv) {
     ghost_dir();
     periodic();
     handle_route();
-    int t[2] = {passed, failed};
-    GA_Igop(t, 2, "+");
-    if (me == 0) printf("ga_ghosts: %d passed, %d failed\n", t[0], t[1]);
-    GA_Terminate();
-    MPI_Finalize();
-    return 0;
+    return finish_ga("ga_ghosts", me);
 }

@@ -27,12 +27,8 @@ static double value_of(int first, int i, int j) {
 }
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
-    GA_Initialize();
-    int me = GA_Nodeid(), np = GA_Nnodes();
-    tally_who = me;
-    long v[8][NV];
-    memset(v, 0, sizeof v);
+    int np, me = start_ga_record(&argc, &argv, &np);
+    long v[8][NV] = {{0}};
     long *mine = v[me];
     int k = 0;
 
@@ -186,8 +182,5 @@ int main(int argc, char **argv) {
     GA_Destroy(w);
     GA_Destroy(a);
     /* h is left to GA_Terminate. */
-    print_records_and_tally("ga_group_arrays", &v[0][0], NV, k, me, np);
-    GA_Terminate();
-    MPI_Finalize();
-    return 0;
+    return finish_ga_record("ga_group_arrays", &v[0][0], NV, k, me, np);
 }

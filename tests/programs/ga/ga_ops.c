@@ -9,6 +9,7 @@
 #include "ga.h"
 #include "macdecls.h"
 #include "../tally.h"
+#include "ga_finish.h"
 
 #define M 11
 #define K 7
@@ -313,10 +314,5 @@ int main(int argc, char **argv) {
     transpose_symmetrize();
     gemm();
     integer_ops();
-    int ok = failed == 0;
-    GA_Igop(&failed, 1, "+");
-    if (me == 0) printf("ga_ops: %d passed, %d failed\n", passed, failed);
-    GA_Terminate();
-    MPI_Finalize();
-    return ok ? 0 : 1;
+    return finish_ga("ga_ops", me);
 }

@@ -18,12 +18,8 @@
 #define NV 20
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
-    GA_Initialize();
-    int me = GA_Nodeid(), np = GA_Nnodes();
-    tally_who = me;
-    long v[8][NV];
-    memset(v, 0, sizeof v);
+    int np, me = start_ga_record(&argc, &argv, &np);
+    long v[8][NV] = {{0}};
     long *mine = v[me];
     int k = 0;
 
@@ -104,8 +100,5 @@ int main(int argc, char **argv) {
     GA_Pgroup_set_default(GA_Pgroup_get_world());
     CHECK_EQ(GA_Nnodes(), np, "GA_Nnodes after the world is the default again");
     CHECK_EQ(GA_Pgroup_destroy(dup), 1, "GA_Pgroup_destroy");
-    print_records_and_tally("ga_pgroups", &v[0][0], NV, k, me, np);
-    GA_Terminate();
-    MPI_Finalize();
-    return 0;
+    return finish_ga_record("ga_pgroups", &v[0][0], NV, k, me, np);
 }

@@ -1,13 +1,26 @@
-/* The end of the GA test programs that keep a record per rank: row `me` of
- * a table of 8 rows of `nv` longs, zero elsewhere, is this rank's record.
- * The rows are summed over the ranks, rank 0 prints the first `k` values
- * of each rank's row ("rank P: ..."), and the tallies of all ranks are
- * added up and printed as "NAME: N passed, M failed". Include after
- * tally.h and ga.h. */
+/* The start and end of the GA test programs that keep a record per rank:
+ * row `me` of a table of 8 rows of `nv` longs, zero elsewhere, is this
+ * rank's record. start_ga_record starts MPI and GA, names the rank in the
+ * tally's failure lines and returns the rank (and the rank count in *np).
+ * finish_ga_record sums the rows over the ranks, has rank 0 print the
+ * first `k` values of each rank's row ("rank P: ..."), and ends as
+ * finish_ga (ga_finish.h) does, returning the exit status. Include
+ * after mpi.h, tally.h and ga.h. */
 #ifndef MPBRIDGE_TEST_GA_RECORD_H
 #define MPBRIDGE_TEST_GA_RECORD_H
 
-static void print_records_and_tally(const char *name, long *v, int nv, int k, int me, int np)
+#include "ga_finish.h"
+
+static int start_ga_record(int *argc, char ***argv, int *np)
+{
+    MPI_Init(argc, argv);
+    GA_Initialize();
+    *np = GA_Nnodes();
+    tally_who = GA_Nodeid();
+    return tally_who;
+}
+
+static int finish_ga_record(const char *name, long *v, int nv, int k, int me, int np)
 {
     CHECK(k <= nv, "record fits (%d)", k);
     GA_Lgop(v, 8 * nv, "+");
@@ -17,9 +30,7 @@ static void print_records_and_tally(const char *name, long *v, int nv, int k, in
             for (int i = 0; i < k; i++) printf(" %ld", v[p * nv + i]);
             printf("\n");
         }
-    int t[2] = {passed, failed};
-    GA_Igop(t, 2, "+");
-    if (me == 0) printf("%s: %d passed, %d failed\n", name, t[0], t[1]);
+    return finish_ga(name, me);
 }
 
 #endif

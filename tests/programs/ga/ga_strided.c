@@ -14,6 +14,7 @@
 #include "ga.h"
 #include "macdecls.h"
 #include "../tally.h"
+#include "ga_finish.h"
 
 #define A0 11
 #define A1 10
@@ -221,10 +222,5 @@ int main(int argc, char **argv) {
     three_d();
     two_d_int64();
     one_d_long();
-    int t[2] = {passed, failed};
-    GA_Igop(t, 2, "+");
-    if (me == 0) printf("ga_strided: %d passed, %d failed\n", t[0], t[1]);
-    GA_Terminate();
-    MPI_Finalize();
-    return 0;
+    return finish_ga("ga_strided", me);
 }

@@ -7,6 +7,7 @@
 #include "ga.h"
 #include "macdecls.h"
 #include "../tally.h"
+#include "ga_finish.h"
 
 #define NN 64
 
@@ -76,10 +77,5 @@ int main(int argc, char **argv) {
     free(all);
     GA_Destroy(b);
     GA_Destroy(a);
-    int ok = failed == 0;
-    GA_Igop(&failed, 1, "+");
-    if (me == 0) printf("ga_testc: %d passed, %d failed\n", passed, failed);
-    GA_Terminate();
-    MPI_Finalize();
-    return ok ? 0 : 1;
+    return finish_ga("ga_testc", me);
 }

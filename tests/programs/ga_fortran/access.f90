@@ -7,8 +7,7 @@ program access
   implicit none
   include 'mafdecls.fh'
   include 'global.fh'
-  integer npass, nfail, me
-  common /tally/ npass, nfail, me
+  integer me
   integer n, m
   parameter (n = 17, m = 11)
   double precision buf(n, m)
@@ -18,9 +17,8 @@ program access
   integer hs, hh, ih, id
   logical good
 
-  npass = 0
-  nfail = 0
   call ga_initialize()
+  call start_tally()
   me = ga_nodeid()
   np = ga_nnodes()
   call ok(ma_init(MT_DBL, 100000, 100000), 'ma_init')

@@ -8,8 +8,7 @@ program basic
   include 'mafdecls.fh'
   include 'global.fh'
   include 'ga-mpi.fh'
-  integer npass, nfail, me
-  common /tally/ npass, nfail, me
+  integer me
   integer n, m
   parameter (n = 20, m = 13)
   double precision a(n, m), buf(n, m), one(n, m), alpha, x(3)
@@ -24,9 +23,8 @@ program basic
   character(len=16) aname
   logical good
 
-  npass = 0
-  nfail = 0
   call ga_initialize()
+  call start_tally()
   me = ga_nodeid()
   np = ga_nnodes()
   call ok(np .ge. 1 .and. me .ge. 0 .and. me .lt. np, 'nodeid/nnodes')

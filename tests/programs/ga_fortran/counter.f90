@@ -5,17 +5,15 @@ program counter
   implicit none
   include 'mafdecls.fh'
   include 'global.fh'
-  integer npass, nfail, me
-  common /tally/ npass, nfail, me
+  integer me
   integer ntask, nacc
   parameter (ntask = 400, nacc = 40)
   integer taken(ntask), np, g_c, g_s, t, mine, k, one(1), lo(1), hi(1)
   integer dims(1), chunk(1), total(1), ld(1), t2
   double precision ones(8, 8), buf(8, 8), alpha
 
-  npass = 0
-  nfail = 0
   call ga_initialize()
+  call start_tally()
   me = ga_nodeid()
   np = ga_nnodes()
 

@@ -17,19 +17,12 @@ program ghosts
   integer gd(2), gld(1), g_a, g_b, idx, i, j, a, b, me, np, ierr, k
   integer blo(2), bhi(2), dimension, idir, side(2), nbad, nupd
   logical flag, want
-  integer npass, nfail, mme
-  common /tally/ npass, nfail, mme
 
-  npass = 0
-  nfail = 0
-  ierr = 0
-  call mpi_init(ierr)
-  call ga_initialize()
+  call start_mpi_ga()
   ! Debian's GA takes its ghost-update buffers from MA.
   call ok(ma_init(MT_F_DBL, 200000, 200000), 'ma_init')
   me = ga_nodeid()
   np = ga_nnodes()
-  mme = me
 
   dims = (/ n1, n2 /)
   width = (/ 1, 2 /)

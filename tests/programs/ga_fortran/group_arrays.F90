@@ -16,18 +16,11 @@ program group_arrays
   integer g_a, g_b, g_h, g_w, dims(2), chunk(2), lo(2), hi(2), ld(1)
   integer width(2), mask(2), nbh, i, j, nbad
   double precision two, five, dot, x(6, 8), frame(9, 4)
-  integer npass, nfail, mme
-  common /tally/ npass, nfail, mme
 
-  npass = 0
-  nfail = 0
-  ierr = 0
-  call mpi_init(ierr)
-  call ga_initialize()
+  call start_mpi_ga()
   call ok(ma_init(MT_F_DBL, 100000, 100000), 'ma_init')
   me = ga_nodeid()
   np = ga_nnodes()
-  mme = me
   rec = 0
   k = 0
 
@@ -116,12 +109,7 @@ program group_arrays
   call ga_sync()
   call ok(ga_destroy(g_w), 'destroy the ghost array')
 
-  call ga_igop(6, rec, nv * 8, '+')
-  if (me .eq. 0) then
-    do p = 1, np
-      print '(a,i0,a,12(1x,i0))', 'rank ', p - 1, ':', rec(1:k, p)
-    end do
-  end if
+  call print_records(rec, nv, k, np)
   call finish('group_arrays')
   call ga_terminate()
   call mpi_finalize(ierr)

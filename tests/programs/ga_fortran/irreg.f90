@@ -5,8 +5,7 @@ program irreg
   implicit none
   include 'mafdecls.fh'
   include 'global.fh'
-  integer npass, nfail, me
-  common /tally/ npass, nfail, me
+  integer me
   integer n, m
   parameter (n = 20, m = 9)
   double precision a(n, m), buf(n, m)
@@ -15,9 +14,8 @@ program irreg
   integer ia(6, 5, 4), ib(6, 5, 4), elo, ehi, last3
   logical good
 
-  npass = 0
-  nfail = 0
   call ga_initialize()
+  call start_tally()
   me = ga_nodeid()
   np = ga_nnodes()
 

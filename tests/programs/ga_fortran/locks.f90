@@ -5,15 +5,13 @@ program locks
   implicit none
   include 'mafdecls.fh'
   include 'global.fh'
-  integer npass, nfail, me
-  common /tally/ npass, nfail, me
+  integer me
   integer iters
   parameter (iters = 25)
   integer np, g_v, k, v(2), lo(1), hi(1), ld(1), dims(1), chunk(1)
 
-  npass = 0
-  nfail = 0
   call ga_initialize_ltd(100000000)
+  call start_tally()
   me = ga_nodeid()
   np = ga_nnodes()
   dims(1) = 2

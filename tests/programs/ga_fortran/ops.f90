@@ -7,8 +7,7 @@ program ops
   implicit none
   include 'mafdecls.fh'
   include 'global.fh'
-  integer npass, nfail, me
-  common /tally/ npass, nfail, me
+  integer me
   integer n, m, k
   parameter (n = 12, m = 9, k = 7)
   double precision a(n, k), at(k, n), b(k, m), bt(m, k), c(n, m), c0(n, m)
@@ -17,10 +16,9 @@ program ops
   integer np, g_a, g_at, g_b, g_bt, g_c, g_x, g_y, g_z, g_s, g_t
   integer i, j, lo(2), hi(2), lo2(2), hi2(2)
 
-  npass = 0
-  nfail = 0
   tol = 1d-9
   call ga_initialize()
+  call start_tally()
   me = ga_nodeid()
   np = ga_nnodes()
   do j = 1, k

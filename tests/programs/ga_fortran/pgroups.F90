@@ -13,17 +13,10 @@ program pgroups
   double precision d(1)
   integer comm
   integer*4 comm4, size4, ierr4
-  integer npass, nfail, mme
-  common /tally/ npass, nfail, mme
 
-  npass = 0
-  nfail = 0
-  ierr = 0
-  call mpi_init(ierr)
-  call ga_initialize()
+  call start_mpi_ga()
   me = ga_nodeid()
   np = ga_nnodes()
-  mme = me
   rec = 0
   k = 0
 
@@ -85,12 +78,7 @@ program pgroups
   call ok(ga_nnodes() .eq. np, 'world is the default again')
   if (me .eq. 0 .or. me .eq. np - 1) call ok(ga_pgroup_destroy(g), 'ga_pgroup_destroy')
 
-  call ga_igop(6, rec, nv * 8, '+')
-  if (me .eq. 0) then
-    do p = 1, np
-      print '(a,i0,a,14(1x,i0))', 'rank ', p - 1, ':', rec(1:k, p)
-    end do
-  end if
+  call print_records(rec, nv, k, np)
   call finish('pgroups')
   call ga_terminate()
   call mpi_finalize(ierr)

@@ -14,18 +14,12 @@ program strided
   integer imodel(12, 15), iwhole(12, 15), ibuf(7, 8), ialpha
   integer dims(3), chunk(3), lo(3), hi(3), skip(3), ld(2)
   integer g_a, g_i, i, j, k, a, b, c, nbad, npad, me, np
-  integer npass, nfail, mme, ierr
-  common /tally/ npass, nfail, mme
+  integer ierr
 
-  npass = 0
-  nfail = 0
   ! Debian's GA needs MPI started by the program.
-  ierr = 0
-  call mpi_init(ierr)
-  call ga_initialize()
+  call start_mpi_ga()
   me = ga_nodeid()
   np = ga_nnodes()
-  mme = me
 
   dims = (/ n1, n2, n3 /)
   chunk = 0

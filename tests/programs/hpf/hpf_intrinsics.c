@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "../tally.h"
+#include "hpf_cells.h"
 
 #define M 11
 #define N 7
@@ -35,25 +36,14 @@ static int dad(int rank, const long long *ext, const int *dist, const int *pdim)
     return h;
 }
 
-static double *alloc_for(int d)
-{
-    long long n = 0;
-    hpf_dad_local_size(d, &n);
-    return calloc((size_t)(n > 0 ? n : 1), sizeof(double));
-}
+static double *alloc_for(int d) { return local_buffer(d, sizeof(double)); }
 
 /* The owned cells of a rank-2 buffer set from f(i, j) (1-based). */
 static void fill2(int d, double *buf, double (*f)(long long, long long))
 {
-    long long cnt[2], stride[2];
-    hpf_dad_local_shape(d, cnt, NULL, stride);
-    for (long long j = 0; j < cnt[1]; j++)
-        for (long long i = 0; i < cnt[0]; i++) {
-            long long gi, gj;
-            hpf_dad_local_to_global(d, 1, i, &gi);
-            hpf_dad_local_to_global(d, 2, j, &gj);
-            buf[i * stride[0] + j * stride[1]] = f(gi, gj);
-        }
+    struct cells2 c = owned_cells2(d);
+    for (long long k = 0; k < c.n; k++) buf[c.at[k]] = f(c.gi[k], c.gj[k]);
+    free_cells2(c);
 }
 
 /* The whole array (rank `rank`, extents ext) on every process. */

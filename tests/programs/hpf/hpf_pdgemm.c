@@ -17,6 +17,7 @@
 #include <stdlib.h>
 
 #include "../tally.h"
+#include "hpf_cells.h"
 
 void Cblacs_pinfo(int *me, int *np);
 void Cblacs_get(int ctxt, int what, int *val);
@@ -50,17 +51,10 @@ static int dad2(long long m, long long n, int d0, int b0, int d1, int b1)
 /* A local buffer of `dad` filled with f(i, j). */
 static double *fill(int dad, double (*f)(long long, long long))
 {
-    long long n = 0, cnt[2], stride[2];
-    hpf_dad_local_size(dad, &n);
-    hpf_dad_local_shape(dad, cnt, NULL, stride);
-    double *buf = calloc((size_t)(n > 0 ? n : 1), sizeof(double));
-    for (long long j = 0; j < cnt[1]; j++)
-        for (long long i = 0; i < cnt[0]; i++) {
-            long long gi, gj;
-            hpf_dad_local_to_global(dad, 1, i, &gi);
-            hpf_dad_local_to_global(dad, 2, j, &gj);
-            buf[i * stride[0] + j * stride[1]] = f(gi, gj);
-        }
+    double *buf = local_buffer(dad, sizeof(double));
+    struct cells2 c = owned_cells2(dad);
+    for (long long k = 0; k < c.n; k++) buf[c.at[k]] = f(c.gi[k], c.gj[k]);
+    free_cells2(c);
     return buf;
 }
 
@@ -68,19 +62,14 @@ static double *fill(int dad, double (*f)(long long, long long))
  * product `ref` (m rows, column-major) by more than the rounding bound. */
 static int wrong(int dad, const double *c, const double *ref, const double *mag, int m, int k)
 {
-    long long cnt[2], stride[2];
-    hpf_dad_local_shape(dad, cnt, NULL, stride);
+    struct cells2 cells = owned_cells2(dad);
     int bad = 0;
-    for (long long j = 0; j < cnt[1]; j++)
-        for (long long i = 0; i < cnt[0]; i++) {
-            long long gi, gj;
-            hpf_dad_local_to_global(dad, 1, i, &gi);
-            hpf_dad_local_to_global(dad, 2, j, &gj);
-            long long at = (gi - 1) + m * (gj - 1);
-            double got = c[i * stride[0] + j * stride[1]];
-            if (fabs(got - ref[at]) > 4.0 * (k + 2) * 2.3e-16 * mag[at])
-                bad++;
-        }
+    for (long long q = 0; q < cells.n; q++) {
+        long long at = (cells.gi[q] - 1) + m * (cells.gj[q] - 1);
+        double got = c[cells.at[q]];
+        if (fabs(got - ref[at]) > 4.0 * (k + 2) * 2.3e-16 * mag[at]) bad++;
+    }
+    free_cells2(cells);
     return bad;
 }
 

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "../tally.h"
+#include "hpf_cells.h"
 
 #define M 9
 #define N 7
@@ -30,13 +31,6 @@ static int dad(int rank, const long long *ext, const int *dist, const int *pdim)
     return h;
 }
 
-static void *alloc_for(int d, size_t size)
-{
-    long long n = 0;
-    hpf_dad_local_size(d, &n);
-    return calloc((size_t)(n > 0 ? n : 1), size);
-}
-
 static double f(long long i, long long j) { return (double)(i * 100 + j); }
 static int masked(long long i, long long j) { return (i + 2 * j) % 3 == 0; }
 
@@ -44,16 +38,12 @@ static int masked(long long i, long long j) { return (i + 2 * j) % 3 == 0; }
  * masked (1-based subscripts). */
 static void fill2(int d, double *x, int *m)
 {
-    long long cnt[2], stride[2];
-    hpf_dad_local_shape(d, cnt, NULL, stride);
-    for (long long j = 0; j < cnt[1]; j++)
-        for (long long i = 0; i < cnt[0]; i++) {
-            long long gi, gj;
-            hpf_dad_local_to_global(d, 1, i, &gi);
-            hpf_dad_local_to_global(d, 2, j, &gj);
-            if (x) x[i * stride[0] + j * stride[1]] = f(gi, gj);
-            if (m) m[i * stride[0] + j * stride[1]] = masked(gi, gj);
-        }
+    struct cells2 c = owned_cells2(d);
+    for (long long k = 0; k < c.n; k++) {
+        if (x) x[c.at[k]] = f(c.gi[k], c.gj[k]);
+        if (m) m[c.at[k]] = masked(c.gi[k], c.gj[k]);
+    }
+    free_cells2(c);
 }
 
 /* The whole array (rank `rank`, extents ext) on every process. */
@@ -77,7 +67,7 @@ int main(void)
     int bc[2] = {HPF_BLOCK, HPF_CYCLIC}, cb[2] = {HPF_CYCLIC, HPF_BLOCK};
     int bb[2] = {HPF_BLOCK, HPF_BLOCK}, pd[2] = {0, 1};
     int a = dad(2, ext, bc, pd);
-    double *x = alloc_for(a, sizeof(double));
+    double *x = local_buffer(a, sizeof(double));
     fill2(a, x, NULL);
     double serial[M * N];
     for (int j = 1; j <= N; j++)
@@ -88,7 +78,7 @@ int main(void)
         long long vext[1] = {M * N};
         int vd[1] = {HPF_CYCLIC_K}, vp[1] = {0};
         int v = dad(1, vext, vd, vp);
-        double *y = alloc_for(v, sizeof(double)), whole[M * N];
+        double *y = local_buffer(v, sizeof(double)), whole[M * N];
         EXPECT(hpf_reshape(a, x, v, y, HPF_REAL8), HPF_OK);
         gather(v, y, 1, vext, whole);
         int bad = 0;
@@ -101,7 +91,7 @@ int main(void)
     {
         long long rext[2] = {N - 1, M};
         int r = dad(2, rext, cb, pd);
-        double *y = alloc_for(r, sizeof(double)), whole[(N - 1) * M];
+        double *y = local_buffer(r, sizeof(double)), whole[(N - 1) * M];
         EXPECT(hpf_reshape(a, x, r, y, HPF_REAL8), HPF_OK);
         gather(r, y, 2, rext, whole);
         int bad = 0;
@@ -109,7 +99,7 @@ int main(void)
         CHECK(bad == 0, "RESHAPE to (N-1) x M: %d cells wrong", bad);
         long long big[2] = {N + 1, M};
         int b = dad(2, big, cb, pd);
-        double *z = alloc_for(b, sizeof(double));
+        double *z = local_buffer(b, sizeof(double));
         EXPECT(hpf_reshape(a, x, b, z, HPF_REAL8), HPF_EMISMATCH);
         free(y), free(z);
         hpf_dad_free(r), hpf_dad_free(b);
@@ -117,7 +107,7 @@ int main(void)
 
     /* PACK with a (CYCLIC, BLOCK) mask. */
     int md = dad(2, ext, cb, pd);
-    int *mask = alloc_for(md, sizeof(int));
+    int *mask = local_buffer(md, sizeof(int));
     fill2(md, NULL, mask);
     long long count = -1;
     EXPECT(hpf_count(md, mask, &count), HPF_OK);
@@ -130,7 +120,7 @@ int main(void)
         long long pext[1] = {count + 4};
         int pdd[1] = {HPF_BLOCK}, pp[1] = {1};
         int r = dad(1, pext, pdd, pp);
-        double *y = alloc_for(r, sizeof(double)), whole[M * N + 4];
+        double *y = local_buffer(r, sizeof(double)), whole[M * N + 4];
         long long cnt;
         hpf_dad_local_shape(r, &cnt, NULL, NULL);
         for (long long l = 0; l < cnt; l++) y[l] = -1.0;
@@ -142,7 +132,7 @@ int main(void)
 
         /* UNPACK the packed vector into a FIELD of 0.5 on (BLOCK, BLOCK). */
         int u = dad(2, ext, bb, pd);
-        double *z = alloc_for(u, sizeof(double)), back[M * N];
+        double *z = local_buffer(u, sizeof(double)), back[M * N];
         long long ucnt[2], ustride[2];
         hpf_dad_local_shape(u, ucnt, NULL, ustride);
         for (long long j = 0; j < ucnt[1]; j++)
@@ -161,7 +151,7 @@ int main(void)
         long long pext[1] = {count - 1};
         int pdd[1] = {HPF_CYCLIC}, pp[1] = {0};
         int r = dad(1, pext, pdd, pp);
-        double *y = alloc_for(r, sizeof(double));
+        double *y = local_buffer(r, sizeof(double));
         EXPECT(hpf_pack(a, x, md, mask, r, y, HPF_REAL8), HPF_EMISMATCH);
         free(y);
         hpf_dad_free(r);
