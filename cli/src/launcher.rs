@@ -490,7 +490,12 @@ fn launch(opts: &RunOptions) -> u8 {
     if opts.cluster {
         // On the cluster the launcher stays, to watch the hosts.
         let pvm = host::find_program(&opts.program).is_some_and(|p| pvm_faults::is_pvm_program(&p));
-        return cluster_run::run_watched(command, opts, pvm);
+        return cluster_run::run_watched(
+            "mpbridge run",
+            command,
+            opts.hostfile.as_deref().map(std::path::Path::new),
+            pvm,
+        );
     }
     // Replace this process, so signals and the exit status are mpiexec's own.
     let err = command.exec();
