@@ -179,13 +179,17 @@ pub fn export_to_every_app(args: &mut Vec<OsString>) {
 /// Runs a `--cluster` job's mpiexec under the launcher's host watch (see
 /// `host_watch`): the job learns of hosts that go down through the
 /// down-hosts file, and ends when one does (a PVM program after a grace
-/// time). `who` starts the messages; `hostfile` names the hosts watched.
-/// Returns the launcher's exit status.
+/// time). `who` starts the messages; `hostfile` names the hosts watched;
+/// `statuses`, for a PVM job in Open MPI's recovery mode, the directory
+/// where its first `ranks` processes leave their exit statuses (see
+/// `pvm_faults`), from which the job's status is taken. Returns the
+/// launcher's exit status.
 pub fn run_watched(
     who: &str,
     command: std::process::Command,
     hostfile: Option<&Path>,
     pvm: bool,
+    statuses: Option<(&Path, u32)>,
 ) -> u8 {
     use crate::host_watch;
     let dir = cluster_dir(std::env::var_os(DIR_ENV));
@@ -215,7 +219,18 @@ pub fn run_watched(
         pvm,
         std::env::var("MPBRIDGE_HOST_DOWN_GRACE").ok().as_deref(),
     );
-    host_watch::run_watched(who, watched, hosts, &job_dir, grace)
+    let (code, host_lost) = host_watch::run_watched(who, watched, hosts, &job_dir, grace);
+    match statuses {
+        Some((dir, ranks)) if !host_lost => {
+            let ended = crate::pvm_faults::read_statuses(dir, ranks);
+            let (code, lines) = crate::pvm_faults::job_status(i32::from(code), &ended);
+            for l in lines {
+                eprintln!("{who}: {l}");
+            }
+            code
+        }
+        _ => code,
+    }
 }
 
 fn run_unwatched(who: &str, mut command: std::process::Command) -> u8 {

@@ -514,6 +514,7 @@ fn launch(units: &[LaunchUnit], opts: &Opts) -> u8 {
             cmd,
             cluster_hostfile.as_deref(),
             pvm,
+            None,
         );
     }
     match cmd.status() {

@@ -177,14 +177,14 @@ pub fn grace(pvm: bool, setting: Option<&str>) -> Duration {
 /// starts its messages, `job_dir` is the job's directory (see
 /// [`make_job_dir`]), removed at the end. Returns mpiexec's exit status,
 /// or 1 when a host went down and the job was ended (the message names
-/// the host).
+/// the host); and whether that happened.
 pub fn run_watched(
     who: &str,
     mut command: Command,
     hosts: Vec<Host>,
     job_dir: &Path,
     grace: Duration,
-) -> u8 {
+) -> (u8, bool) {
     let down_file = &down_file(job_dir);
     crate::pvm_faults::end_with_launcher(&mut command);
     let mut child = match command.spawn() {
@@ -192,11 +192,12 @@ pub fn run_watched(
         Err(e) => {
             eprintln!("{who}: cannot run mpiexec: {e}");
             let _ = std::fs::remove_dir_all(job_dir);
-            return if e.kind() == std::io::ErrorKind::NotFound {
+            let code = if e.kind() == std::io::ErrorKind::NotFound {
                 127
             } else {
                 126
             };
+            return (code, false);
         }
     };
     let mut down: Vec<String> = Vec::new();
@@ -238,14 +239,15 @@ pub fn run_watched(
     };
     let _ = std::fs::remove_dir_all(job_dir);
     if !down.is_empty() && termed_at.is_some() {
-        return 1;
+        return (1, true);
     }
-    match status {
+    let code = match status {
         Some(s) => s.code().map(|c| c as u8).unwrap_or_else(|| {
             128 + std::os::unix::process::ExitStatusExt::signal(&s).unwrap_or(0) as u8
         }),
         None => 1,
-    }
+    };
+    (code, false)
 }
 
 #[cfg(test)]
