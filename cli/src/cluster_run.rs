@@ -179,26 +179,34 @@ pub fn export_to_every_app(args: &mut Vec<OsString>) {
 /// Runs a `--cluster` job's mpiexec under the launcher's host watch (see
 /// `host_watch`): the job learns of hosts that go down through the
 /// down-hosts file, and ends when one does (a PVM program after a grace
-/// time). Returns the launcher's exit status.
-pub fn run_watched(mut command: std::process::Command, opts: &RunOptions, pvm: bool) -> u8 {
+/// time). `who` starts the messages; `hostfile` names the hosts watched;
+/// `statuses`, for a PVM job in Open MPI's recovery mode, the directory
+/// where its first `ranks` processes leave their exit statuses (see
+/// `pvm_faults`), from which the job's status is taken. Returns the
+/// launcher's exit status.
+pub fn run_watched(
+    who: &str,
+    command: std::process::Command,
+    hostfile: Option<&Path>,
+    pvm: bool,
+    statuses: Option<(&Path, u32)>,
+) -> u8 {
     use crate::host_watch;
     let dir = cluster_dir(std::env::var_os(DIR_ENV));
-    let hostfile = opts
-        .hostfile
-        .as_ref()
+    let hostfile = hostfile
         .and_then(|f| std::fs::read_to_string(f).ok())
         .unwrap_or_default();
     let hosts = host_watch::hosts(&dir, &hostfile);
-    let file = match host_watch::make_down_file() {
-        Ok(f) => f,
+    let job_dir = match host_watch::make_job_dir() {
+        Ok(d) => d,
         Err(e) => {
-            eprintln!("mpbridge run: cannot make the down-hosts file ({e}); hosts are not watched");
-            return run_unwatched(command);
+            eprintln!("{who}: cannot make the job directory ({e}); hosts are not watched");
+            return run_unwatched(who, command);
         }
     };
-    // The file's option goes first: mpiexec's options end at the program.
-    let mut args: Vec<OsString> = host_watch::job_args(&file);
-    args.extend(command.get_args().map(|a| a.to_os_string()));
+    // The options go first (mpiexec's options end at the program) and
+    // after every `:` of an MPMD line.
+    let args = host_watch::with_job_args(&job_dir, command.get_args().map(|a| a.to_os_string()));
     let mut watched = std::process::Command::new(command.get_program());
     watched.args(args);
     for (k, v) in command.get_envs() {
@@ -211,15 +219,25 @@ pub fn run_watched(mut command: std::process::Command, opts: &RunOptions, pvm: b
         pvm,
         std::env::var("MPBRIDGE_HOST_DOWN_GRACE").ok().as_deref(),
     );
-    command = watched;
-    host_watch::run_watched(command, hosts, &file, grace)
+    let (code, host_lost) = host_watch::run_watched(who, watched, hosts, &job_dir, grace);
+    match statuses {
+        Some((dir, ranks)) if !host_lost => {
+            let ended = crate::pvm_faults::read_statuses(dir, ranks);
+            let (code, lines) = crate::pvm_faults::job_status(i32::from(code), &ended);
+            for l in lines {
+                eprintln!("{who}: {l}");
+            }
+            code
+        }
+        _ => code,
+    }
 }
 
-fn run_unwatched(mut command: std::process::Command) -> u8 {
+fn run_unwatched(who: &str, mut command: std::process::Command) -> u8 {
     match command.status() {
         Ok(s) => s.code().map(|c| c as u8).unwrap_or(1),
         Err(e) => {
-            eprintln!("mpbridge run: cannot run mpiexec: {e}");
+            eprintln!("{who}: cannot run mpiexec: {e}");
             126
         }
     }

@@ -526,9 +526,11 @@ fn launch(units: &[LaunchUnit], opts: &Opts) -> u8 {
         current_ld_preload: current_preload.as_deref(),
     });
     let mut args: Vec<String> = Vec::new();
+    let mut cluster_hostfile: Option<PathBuf> = None;
     if opts.cluster {
         match crate::cluster_run::job_options() {
             Ok((hostfile, more)) => {
+                cluster_hostfile = Some(PathBuf::from(&hostfile));
                 args.push("--hostfile".into());
                 args.push(hostfile.to_string_lossy().into_owned());
                 args.extend(more.iter().map(|a| a.to_string_lossy().into_owned()));
@@ -574,6 +576,17 @@ fn launch(units: &[LaunchUnit], opts: &Opts) -> u8 {
     cmd.args(&args);
     for (k, v) in &env {
         cmd.env(k, v);
+    }
+    if opts.cluster {
+        // On the cluster the launcher stays, to watch the hosts.
+        let pvm = args.iter().any(|a| a.ends_with(LOADER));
+        return crate::cluster_run::run_watched(
+            "mpbridge ensemble run",
+            cmd,
+            cluster_hostfile.as_deref(),
+            pvm,
+            None,
+        );
     }
     match cmd.status() {
         Ok(st) => match st.code() {

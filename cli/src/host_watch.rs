@@ -5,6 +5,11 @@
 //! hosts itself, several times a second: a host is down when its holder
 //! process is gone or its network link lost its carrier.
 //!
+//! Each job gets a directory in the temporary directory, which every host
+//! shares (`MPBRIDGE_JOB_DIR`): there its processes keep the files that
+//! show they run (shim-core's `liveness`), and the launcher keeps the
+//! down-hosts file. It goes when the job ends.
+//!
 //! When a host goes down the launcher says so, naming the host, and adds
 //! its name to the down-hosts file (`MPBRIDGE_HOSTS_DOWN`, one name a
 //! line), which PVM tasks read to answer `pvm_notify(PvmHostDelete)` and
@@ -103,32 +108,59 @@ fn real_carrier(link: &str) -> Option<String> {
     Some(std::fs::read_to_string(dir.join("carrier")).unwrap_or_else(|_| "0".into()))
 }
 
-/// A fresh down-hosts file (empty) for one job.
-pub fn make_down_file() -> std::io::Result<PathBuf> {
+/// The variable that names the job's shared directory (read by
+/// shim-core's `liveness`: each process keeps a locked file there, so the
+/// death of a process on another host is seen).
+pub const JOB_DIR_ENV: &str = "MPBRIDGE_JOB_DIR";
+
+/// A fresh directory for one job (in the temporary directory, which every
+/// host of the cluster shares), with an empty down-hosts file in it.
+pub fn make_job_dir() -> std::io::Result<PathBuf> {
     for n in 0..100u32 {
-        let f =
-            std::env::temp_dir().join(format!("mpbridge-hosts-down-{}-{n}", std::process::id()));
-        match std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&f)
-        {
-            Ok(_) => return Ok(f),
+        let d = std::env::temp_dir().join(format!("mpbridge-job-{}-{n}", std::process::id()));
+        match std::fs::create_dir(&d) {
+            Ok(()) => {
+                std::fs::write(down_file(&d), "")?;
+                return Ok(d);
+            }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
             Err(e) => return Err(e),
         }
     }
-    Err(std::io::Error::other(
-        "no free file name for the down-hosts file",
-    ))
+    Err(std::io::Error::other("no free name for the job directory"))
 }
 
-/// The `-x` options that tell the job where the down-hosts file is.
-pub fn job_args(file: &Path) -> Vec<OsString> {
-    let mut v = OsString::from(DOWN_FILE_ENV);
-    v.push("=");
-    v.push(file);
-    vec![OsString::from("-x"), v]
+/// The down-hosts file of job directory `dir`.
+pub fn down_file(dir: &Path) -> PathBuf {
+    dir.join("hosts-down")
+}
+
+/// The `-x` options that tell the job where its directory and its
+/// down-hosts file are.
+pub fn job_args(dir: &Path) -> Vec<OsString> {
+    let mut down = OsString::from(DOWN_FILE_ENV);
+    down.push("=");
+    down.push(down_file(dir));
+    let mut job = OsString::from(JOB_DIR_ENV);
+    job.push("=");
+    job.push(dir);
+    vec![OsString::from("-x"), down, OsString::from("-x"), job]
+}
+
+/// Puts the job's `-x` options (see [`job_args`]) in front of mpiexec's
+/// `args` and after every `:` of an MPMD line, so every program of the
+/// job gets them.
+pub fn with_job_args(dir: &Path, args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
+    let mine = job_args(dir);
+    let mut out = mine.clone();
+    for a in args {
+        let colon = a == ":";
+        out.push(a);
+        if colon {
+            out.extend(mine.iter().cloned());
+        }
+    }
+    out
 }
 
 /// The grace time after a host went down: `MPBRIDGE_HOST_DOWN_GRACE`
@@ -141,26 +173,31 @@ pub fn grace(pvm: bool, setting: Option<&str>) -> Duration {
     }
 }
 
-/// Runs `command` (mpiexec) to its end while watching `hosts`. Returns
-/// mpiexec's exit status, or 1 when a host went down and the job was
-/// ended (the message names the host).
+/// Runs `command` (mpiexec) to its end while watching `hosts`; `who`
+/// starts its messages, `job_dir` is the job's directory (see
+/// [`make_job_dir`]), removed at the end. Returns mpiexec's exit status,
+/// or 1 when a host went down and the job was ended (the message names
+/// the host); and whether that happened.
 pub fn run_watched(
+    who: &str,
     mut command: Command,
     hosts: Vec<Host>,
-    down_file: &Path,
+    job_dir: &Path,
     grace: Duration,
-) -> u8 {
+) -> (u8, bool) {
+    let down_file = &down_file(job_dir);
     crate::pvm_faults::end_with_launcher(&mut command);
     let mut child = match command.spawn() {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("mpbridge run: cannot run mpiexec: {e}");
-            let _ = std::fs::remove_file(down_file);
-            return if e.kind() == std::io::ErrorKind::NotFound {
+            eprintln!("{who}: cannot run mpiexec: {e}");
+            let _ = std::fs::remove_dir_all(job_dir);
+            let code = if e.kind() == std::io::ErrorKind::NotFound {
                 127
             } else {
                 126
             };
+            return (code, false);
         }
     };
     let mut down: Vec<String> = Vec::new();
@@ -177,7 +214,7 @@ pub fn run_watched(
                 continue;
             }
             if let Some(why) = down_reason(h, real_cmdline, real_carrier) {
-                eprintln!("mpbridge run: host {} is down ({why})", h.name);
+                eprintln!("{who}: host {} is down ({why})", h.name);
                 down.push(h.name.clone());
                 let text: String = down.iter().map(|d| format!("{d}\n")).collect();
                 let _ = std::fs::write(down_file, text);
@@ -187,7 +224,7 @@ pub fn run_watched(
         let now = Instant::now();
         if termed_at.is_none() && end_at.is_some_and(|t| now >= t) {
             eprintln!(
-                "mpbridge run: ending the job: host {} is down",
+                "{who}: ending the job: host {} is down",
                 down.join(", host ")
             );
             let _ = Command::new("kill")
@@ -200,16 +237,17 @@ pub fn run_watched(
         }
         std::thread::sleep(EVERY);
     };
-    let _ = std::fs::remove_file(down_file);
+    let _ = std::fs::remove_dir_all(job_dir);
     if !down.is_empty() && termed_at.is_some() {
-        return 1;
+        return (1, true);
     }
-    match status {
+    let code = match status {
         Some(s) => s.code().map(|c| c as u8).unwrap_or_else(|| {
             128 + std::os::unix::process::ExitStatusExt::signal(&s).unwrap_or(0) as u8
         }),
         None => 1,
-    }
+    };
+    (code, false)
 }
 
 #[cfg(test)]
@@ -276,14 +314,33 @@ mod tests {
     }
 
     #[test]
-    fn the_job_is_told_where_the_file_is() {
-        let args = job_args(Path::new("/tmp/f"));
-        assert_eq!(
-            args,
-            [
-                OsString::from("-x"),
-                OsString::from("MPBRIDGE_HOSTS_DOWN=/tmp/f")
-            ]
+    fn every_program_of_the_job_is_told_where_its_files_are() {
+        let dir = Path::new("/tmp/j");
+        let args = with_job_args(
+            dir,
+            ["-n", "1", "a", ":", "-n", "2", "b"].map(OsString::from),
         );
+        let x = [
+            "-x",
+            "MPBRIDGE_HOSTS_DOWN=/tmp/j/hosts-down",
+            "-x",
+            "MPBRIDGE_JOB_DIR=/tmp/j",
+        ];
+        let want: Vec<OsString> = x
+            .iter()
+            .chain(&["-n", "1", "a", ":"])
+            .chain(&x)
+            .chain(&["-n", "2", "b"])
+            .map(OsString::from)
+            .collect();
+        assert_eq!(args, want);
+    }
+
+    #[test]
+    fn a_job_directory_starts_with_an_empty_down_file() {
+        let d = make_job_dir().unwrap();
+        let text = std::fs::read_to_string(down_file(&d));
+        let _ = std::fs::remove_dir_all(&d);
+        assert_eq!(text.unwrap(), "");
     }
 }

@@ -306,7 +306,7 @@ pub fn run(opts: &RunOptions) -> u8 {
 }
 
 fn launch(opts: &RunOptions) -> u8 {
-    let (opts, cluster_args) = match cluster_run::prepare(opts) {
+    let (opts, mut cluster_args) = match cluster_run::prepare(opts) {
         Ok(prepared) => prepared,
         Err(msg) => {
             eprintln!("mpbridge run: --cluster: {msg}");
@@ -424,15 +424,22 @@ fn launch(opts: &RunOptions) -> u8 {
         loopback_preload: preload.as_deref(),
         current_ld_preload: current_preload.as_deref(),
     });
-    // A PVM program on one machine survives the death of a task.
+    // A PVM program on one machine or on the cluster (whose hosts share
+    // the temporary directory) survives the death of a task.
     let pvm_job = flavour == Flavour::OpenMpi
-        && one_machine
-        && !opts.cluster
+        && (one_machine || opts.cluster)
         && host::find_program(&opts.program).is_some_and(|p| pvm_faults::is_pvm_program(&p));
     let status_dir = if pvm_job {
         match pvm_faults::make_status_dir() {
             Ok(dir) => {
                 env.extend(pvm_faults::env(&dir));
+                if opts.cluster {
+                    // The ranks on other hosts get it too.
+                    let mut x = OsString::from(pvm_faults::STATUS_DIR_ENV);
+                    x.push("=");
+                    x.push(&dir);
+                    cluster_args.extend([OsString::from("-x"), x]);
+                }
                 Some(dir)
             }
             Err(e) => {
@@ -484,13 +491,23 @@ fn launch(opts: &RunOptions) -> u8 {
     for (name, value) in &plan.env {
         command.env(name, value);
     }
-    if let Some(dir) = status_dir {
-        return run_pvm_job(command, &dir, opts.np);
-    }
     if opts.cluster {
         // On the cluster the launcher stays, to watch the hosts.
         let pvm = host::find_program(&opts.program).is_some_and(|p| pvm_faults::is_pvm_program(&p));
-        return cluster_run::run_watched(command, opts, pvm);
+        let code = cluster_run::run_watched(
+            "mpbridge run",
+            command,
+            opts.hostfile.as_deref().map(std::path::Path::new),
+            pvm,
+            status_dir.as_deref().map(|d| (d, opts.np)),
+        );
+        if let Some(dir) = status_dir {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+        return code;
+    }
+    if let Some(dir) = status_dir {
+        return run_pvm_job(command, &dir, opts.np);
     }
     // Replace this process, so signals and the exit status are mpiexec's own.
     let err = command.exec();

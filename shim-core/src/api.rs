@@ -39,9 +39,10 @@ pub fn is_linked(id: ProcId) -> CoreResult<bool> {
     with_engine(|e| Ok(id == e.me || e.routes.contains_key(&id)))
 }
 
-/// Whether peer `id` is known to have ended: it runs on this node and its
-/// process is gone (killed, crashed, or ended without leaving). A peer on
-/// another node, or one not met yet, is never reported gone.
+/// Whether peer `id` is known to have ended: its process is gone (killed,
+/// crashed, or ended without leaving). A peer on another node is seen
+/// gone only through the launcher's job directory (see [`crate::liveness`]);
+/// one not met yet is never reported gone.
 pub fn peer_gone(id: ProcId) -> CoreResult<bool> {
     with_engine(|e| Ok(id != e.me && !e.peer_alive(id)))
 }

@@ -457,11 +457,13 @@ impl Engine {
 
     /// Whether a peer still runs, as far as this process can tell: a peer
     /// on this node is looked up by its process id (whatever path its
-    /// messages take); one on another node counts as running.
+    /// messages take); one on another node by its file in the job
+    /// directory (see `liveness`), and counts as running without one.
     pub fn peer_alive(&self, peer: ProcId) -> bool {
         match self.peer_procs.get(&peer) {
             Some(&(node, pid)) if node == crate::shm::host_key() => crate::shm::pid_alive(pid),
-            _ => true,
+            Some(&(node, pid)) => !crate::liveness::ended_elsewhere(node, pid),
+            None => true,
         }
     }
 

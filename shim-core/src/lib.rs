@@ -23,6 +23,8 @@
 //! - [`log`]: decision logs on stderr when `MPBRIDGE_LOG` asks for them.
 //! - [`trace`]: per-process event files when `MPBRIDGE_TRACE` names a directory.
 //! - [`exit_status`]: a first-launch process's exit status for `mpbridge run`.
+//! - [`liveness`]: whether a process on another node still runs (lock files
+//!   in the launcher's shared job directory).
 
 pub mod api;
 pub mod backoff;
@@ -37,6 +39,7 @@ pub mod exit_status;
 pub mod ffi_guard;
 pub mod idhash;
 pub mod lifecycle;
+pub mod liveness;
 pub mod log;
 pub mod mpi;
 pub mod onesided;

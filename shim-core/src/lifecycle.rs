@@ -325,6 +325,8 @@ fn start_engine() -> CoreResult<Engine> {
         ring_polls_to_full: 0,
         peer_procs: Default::default(),
     };
+    // Before this process's node and pid reach any peer.
+    crate::liveness::register();
     e.open_world_channels(world)?;
     e.create_context(crate::engine::CONTROL_CONTEXT)?;
     for (comm, pid) in links {

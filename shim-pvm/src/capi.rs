@@ -195,7 +195,10 @@ pub extern "C" fn pvm_config(
     static TABLE: shim_core::Lock<Option<Table>> = shim_core::Lock::new(None);
     static ARCH: &std::ffi::CStr = c"LINUX64";
     entry("pvm_config", || {
-        let hosts = with_task(|t| Ok(t.machine.present()))?;
+        let hosts = with_task(|t| {
+            t.sync_machine();
+            Ok(t.machine.present())
+        })?;
         let names: Vec<std::ffi::CString> = hosts
             .iter()
             .map(|h| std::ffi::CString::new(h.name.as_str()).unwrap_or_default())
@@ -229,7 +232,9 @@ pub extern "C" fn pvm_config(
 /// `msgtag` per task in `tids` when it exits (at once for tasks that are
 /// gone); `PvmHostDelete` one per host id in `tids` when that host leaves
 /// the machine (deleted, or found down; at once for a host not in it);
-/// hosts are never added and routes never change under MPI. Returns PvmOk, or
+/// `PvmHostAdd` `cnt` messages (-1: no end; 0 ends the requests with this
+/// tag), one each time a host comes into the machine, with the count of
+/// new hosts and their ids; routes never change under MPI. Returns PvmOk, or
 /// PvmBadParam for a negative tag, an unknown event, a count below 1 for
 /// `PvmTaskExit`/`PvmHostDelete`/`PvmRouteDelete`, a tid that names no
 /// task, or a missing tid array.
@@ -248,7 +253,7 @@ pub extern "C" fn pvm_notify(what: c_int, msgtag: c_int, cnt: c_int, tids: *mut 
             _ => Vec::new(),
         };
         crate::ops::check_notify(what, msgtag, cnt, &list)?;
-        with_task(|t| t.notify(what, msgtag, &list)).map(|_| 0)
+        with_task(|t| t.notify_counted(what, msgtag, cnt, &list)).map(|_| 0)
     })
 }
 

@@ -252,7 +252,9 @@ fn per_host(
 /// Puts hosts of the launcher's allocation back into the machine (see
 /// `hosts`): each `infos[i]` is the host id of a host that came back,
 /// PvmDupHost for a host already in the machine, PvmCantStart for a host
-/// outside the allocation, PvmBadParam for an empty name. Returns the
+/// outside the allocation, PvmBadParam for an empty name. Every task of
+/// the job sees a host come back (when the launcher gives the job a shared
+/// directory), and `PvmHostAdd` requests are answered. Returns the
 /// number added, PvmBadParam (nhost < 1 or NULL hosts).
 #[no_mangle]
 pub extern "C" fn pvm_addhosts(hosts: *mut *mut c_char, nhost: c_int, infos: *mut c_int) -> c_int {
@@ -261,8 +263,10 @@ pub extern "C" fn pvm_addhosts(hosts: *mut *mut c_char, nhost: c_int, infos: *mu
     })
 }
 
-/// Takes hosts out of the machine, ending the tasks known to run there
-/// and answering `PvmHostDelete` requests for them: each `infos[i]` is
+/// Takes hosts out of the machine of every task of the job (when the
+/// launcher gives it a shared directory; else of the caller's), ending the
+/// tasks known to run there and answering `PvmHostDelete` requests for
+/// them: each `infos[i]` is
 /// PvmOk, PvmNoHost for a host not in the machine, PvmNotImpl for the
 /// host of the job's first task (the machine cannot lose it), PvmBadParam
 /// for an empty name. Returns the number deleted, PvmBadParam.

@@ -11,10 +11,17 @@
 //! hosts; a deleted host keeps its number, so adding it back gives it the
 //! same id again.
 //!
-//! Each task keeps its own view of the machine: a host one task deletes
-//! leaves that task's `pvm_config` and placement, and that task's
-//! `PvmHostDelete` requests for it are answered; other tasks learn of it
-//! only when the host really fails.
+//! Each task keeps its own view of the machine. Under a launcher that
+//! gives the job a shared directory (`MPBRIDGE_JOB_DIR`, see shim-core's
+//! `liveness`), `pvm_addhosts` and `pvm_delhosts` append what they changed
+//! to the machine's log there (`pvm-hosts`, lines `add NAME TID` and
+//! `del NAME TID`), and every task applies the others' lines when it looks
+//! at the machine (`pvm_config`) or serves its system messages: so a host
+//! one task deletes leaves every task's `pvm_config`, and the
+//! `PvmHostDelete` and `PvmHostAdd` requests of every task are answered,
+//! as under PVM's daemons. Without the directory the change stays the
+//! caller's own. A host that fails leaves every task's machine through the
+//! launcher's down-hosts file.
 
 use crate::consts::err;
 use std::collections::BTreeMap;
@@ -51,6 +58,22 @@ struct HostWatch {
     ctx: i32,
 }
 
+/// A `pvm_notify(PvmHostAdd)` request: the notice's tag and context, and
+/// how many notices are still to come (-1: no end).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct AddWatch {
+    tag: i32,
+    ctx: i32,
+    left: i32,
+}
+
+/// One change of the machine, as another task logged it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    Added(String),
+    Deleted(String),
+}
+
 /// The machine as this task sees it.
 #[derive(Clone, Debug, Default)]
 pub struct Machine {
@@ -66,6 +89,32 @@ pub struct Machine {
     down_len: u64,
     /// When it was last looked at.
     down_checked: Option<std::time::Instant>,
+    add_watches: Vec<AddWatch>,
+    /// The machine's log shared by the job's tasks, if there is one.
+    log_file: Option<std::path::PathBuf>,
+    /// How much of it was read.
+    log_read: u64,
+}
+
+/// The machine's log in the job directory.
+const LOG_NAME: &str = "pvm-hosts";
+
+/// The changes in log `text` made by tasks other than `me`.
+fn parse_log(text: &str, me: i32) -> Vec<Change> {
+    text.lines()
+        .filter_map(|l| {
+            let mut w = l.split_whitespace();
+            let (what, name, by) = (w.next()?, w.next()?, w.next()?.parse::<i32>().ok()?);
+            if by == me {
+                return None;
+            }
+            match what {
+                "add" => Some(Change::Added(name.to_string())),
+                "del" => Some(Change::Deleted(name.to_string())),
+                _ => None,
+            }
+        })
+        .collect()
 }
 
 /// The host id of the host at `index` (from 0).
@@ -135,7 +184,58 @@ impl Machine {
         m.down_file = std::env::var_os(DOWN_FILE_ENV)
             .filter(|v| !v.is_empty())
             .map(std::path::PathBuf::from);
+        m.log_file = shim_core::liveness::job_dir().map(|d| d.join(LOG_NAME));
         m
+    }
+
+    /// Appends `change`, made by task `me`, to the machine's log (nothing
+    /// without one). One write of one line, so lines of different tasks
+    /// never mix.
+    pub fn log(&self, change: &Change, me: i32) {
+        use std::io::Write;
+        let Some(file) = &self.log_file else {
+            return;
+        };
+        let line = match change {
+            Change::Added(n) => format!("add {n} {me}\n"),
+            Change::Deleted(n) => format!("del {n} {me}\n"),
+        };
+        let written = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(file)
+            .and_then(|mut f| f.write_all(line.as_bytes()));
+        if let Err(e) = written {
+            eprintln!(
+                "mpbridge: cannot tell the other tasks of a machine change ({}): {e}",
+                file.display()
+            );
+        }
+    }
+
+    /// The changes other tasks than `me` logged since the last call (whole
+    /// lines only).
+    pub fn logged_changes(&mut self, me: i32) -> Vec<Change> {
+        let Some(file) = &self.log_file else {
+            return Vec::new();
+        };
+        let len = std::fs::metadata(file).map(|m| m.len()).unwrap_or(0);
+        if len <= self.log_read {
+            return Vec::new();
+        }
+        let Ok(bytes) = std::fs::read(file) else {
+            return Vec::new();
+        };
+        let Some(start) = usize::try_from(self.log_read)
+            .ok()
+            .filter(|&s| s <= bytes.len())
+        else {
+            return Vec::new();
+        };
+        let fresh = &bytes[start..];
+        let whole = fresh.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        self.log_read += whole as u64;
+        parse_log(&String::from_utf8_lossy(&fresh[..whole]), me)
     }
 
     /// Host ids of hosts in the machine that the launcher's down-hosts
@@ -340,6 +440,33 @@ impl Machine {
         None
     }
 
+    /// `pvm_notify(PvmHostAdd)`: `count` notices with `tag` in context
+    /// `ctx` (-1: no end); 0 ends the requests with that tag and context.
+    pub fn watch_adds(&mut self, tag: i32, ctx: i32, count: i32) {
+        self.add_watches.retain(|w| !(w.tag == tag && w.ctx == ctx));
+        if count != 0 {
+            self.add_watches.push(AddWatch {
+                tag,
+                ctx,
+                left: count,
+            });
+        }
+    }
+
+    /// A host came into the machine: the `(tag, context)` of every
+    /// `PvmHostAdd` request, each counting one notice down (a request
+    /// whose count runs out is dropped).
+    pub fn host_came(&mut self) -> Vec<(i32, i32)> {
+        let due = self.add_watches.iter().map(|w| (w.tag, w.ctx)).collect();
+        for w in &mut self.add_watches {
+            if w.left > 0 {
+                w.left -= 1;
+            }
+        }
+        self.add_watches.retain(|w| w.left != 0);
+        due
+    }
+
     /// The host ids some `PvmHostDelete` request waits for.
     #[cfg(test)]
     fn watched_hosts(&self) -> Vec<i32> {
@@ -358,9 +485,57 @@ impl crate::task::Task {
             .unwrap_or_default()
     }
 
-    /// `pvm_addhosts` for host `name` (see [`Machine::add`]).
+    /// `pvm_addhosts` for host `name` (see [`Machine::add`]): a host put
+    /// back is logged for the other tasks, and this task's `PvmHostAdd`
+    /// requests are answered.
     pub fn add_host(&mut self, name: &str) -> i32 {
-        self.machine.add(name)
+        self.sync_machine();
+        let code = self.machine.add(name);
+        if code > 0 {
+            self.machine.log(&Change::Added(name.to_string()), self.me);
+            self.host_added(code);
+        }
+        code
+    }
+
+    /// Host `dtid` came into the machine: queues the notices of the
+    /// `PvmHostAdd` requests (body: the count of new hosts, 1, and its id).
+    fn host_added(&mut self, dtid: i32) {
+        for (tag, ctx) in self.machine.host_came() {
+            self.msg
+                .notify_ints(tag, ctx, crate::task::Task::daemon_tid(dtid), &[1, dtid]);
+        }
+    }
+
+    /// Applies the machine changes other tasks logged: a deleted host
+    /// leaves the machine (its `PvmHostDelete` notices come), an added one
+    /// comes back (its `PvmHostAdd` notices come).
+    pub fn sync_machine(&mut self) {
+        for change in self.machine.logged_changes(self.me) {
+            match change {
+                Change::Deleted(name) => {
+                    if let Some(d) = self.machine.by_name(&name).map(|h| h.dtid) {
+                        self.host_gone(d);
+                    }
+                }
+                Change::Added(name) => {
+                    if self.machine.by_name(&name).is_none() {
+                        let d = self.machine.add(&name);
+                        if d > 0 {
+                            self.host_added(d);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// `pvm_notify(PvmHostAdd)`: `count` notices (-1: no end; 0 or a
+    /// cancel: the requests with this tag end).
+    pub fn watch_host_adds(&mut self, cancel: bool, tag: i32, count: i32) {
+        let ctx = self.msg.context;
+        self.machine
+            .watch_adds(tag, ctx, if cancel { 0 } else { count });
     }
 
     /// `pvm_delhosts` for host `name`: takes it out of the machine, asks
@@ -368,12 +543,15 @@ impl crate::task::Task {
     /// answers the `PvmHostDelete` requests for it. Returns PvmOk,
     /// PvmNoHost, or PvmNotImpl for the first task's host.
     pub fn delete_host(&mut self, name: &str) -> i32 {
+        self.sync_machine();
         let master = self.master_host();
         let dtid = self.machine.dtid_of_name(name);
         let (code, tasks) = self.machine.delete(name, &master);
         if code != err::OK {
             return code;
         }
+        self.machine
+            .log(&Change::Deleted(name.to_string()), self.me);
         for t in tasks {
             if t != self.me && !self.is_gone(t) {
                 let _ = self.kill(t);
@@ -397,6 +575,7 @@ impl crate::task::Task {
     /// `PvmHostDelete` notices are queued, and the tasks known to run
     /// there count as ended (their `PvmTaskExit` notices too).
     pub fn check_hosts_down(&mut self) {
+        self.sync_machine();
         for dtid in self.machine.newly_down() {
             self.host_gone(dtid);
             let lost: Vec<crate::task::Watch> = self
@@ -535,6 +714,47 @@ mod tests {
         m.down_checked = None;
         assert!(m.newly_down().is_empty());
         let _ = std::fs::remove_file(&file);
+    }
+
+    #[test]
+    fn logged_changes_of_other_tasks_are_read_once_and_whole() {
+        let file = std::env::temp_dir().join(format!("mpb-hostlog-{}", std::process::id()));
+        let _ = std::fs::remove_file(&file);
+        let mut me = three();
+        me.log_file = Some(file.clone());
+        let mut other = three();
+        other.log_file = Some(file.clone());
+        me.log(&Change::Deleted("host2".into()), 0x40001);
+        other.log(&Change::Added("host2".into()), 0x80001);
+        // A line still being written is left for the next read.
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&file)
+            .and_then(|mut f| std::io::Write::write_all(&mut f, b"del host3 0x"))
+            .unwrap();
+        assert_eq!(me.logged_changes(0x40001), [Change::Added("host2".into())]);
+        assert!(me.logged_changes(0x40001).is_empty());
+        assert_eq!(
+            other.logged_changes(0x80001),
+            [Change::Deleted("host2".into())]
+        );
+        let _ = std::fs::remove_file(&file);
+        // Without a log nothing is written or read.
+        let mut alone = three();
+        alone.log(&Change::Deleted("host3".into()), 1);
+        assert!(alone.logged_changes(1).is_empty());
+    }
+
+    #[test]
+    fn host_add_requests_count_down() {
+        let mut m = three();
+        m.watch_adds(4, 0, 2);
+        m.watch_adds(5, 0, -1);
+        assert_eq!(m.host_came(), [(4, 0), (5, 0)]);
+        assert_eq!(m.host_came(), [(4, 0), (5, 0)]);
+        assert_eq!(m.host_came(), [(5, 0)]);
+        m.watch_adds(5, 0, 0);
+        assert!(m.host_came().is_empty());
     }
 
     #[test]

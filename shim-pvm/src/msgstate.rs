@@ -450,6 +450,21 @@ impl MsgState {
         self.queued.push_back(id);
     }
 
+    /// Queues a notice whose body is `ints` (packed as PVM ints), from
+    /// `src`, as if received.
+    pub fn notify_ints(&mut self, tag: i32, ctx: i32, src: i32, ints: &[i32]) {
+        let mut msg = MsgBuf::new(Encoding::Default);
+        let _ = msg.pk_int(ints, ints.len(), 1);
+        let wire = msg.wire(&|_, _, _, _| Vec::new()).into_owned();
+        let id = self.add(Buf {
+            msg: MsgBuf::received(Encoding::Default, wire),
+            tag,
+            src,
+            ctx,
+        });
+        self.queued.push_back(id);
+    }
+
     /// `pvm_getopt`.
     pub fn getopt(&self, what: i32) -> PvmResult<i32> {
         usize::try_from(what)

@@ -523,14 +523,29 @@ impl Task {
     /// `pvm_notify` for task exits: the watched tasks tell this one when
     /// they exit; unknown tasks count as already gone.
     pub fn notify(&mut self, what: i32, tag: i32, tids: &[i32]) -> PvmResult<()> {
-        check_notify(what, tag, tids.len() as i32, tids)?;
+        self.notify_counted(what, tag, tids.len() as i32, tids)
+    }
+
+    /// `pvm_notify` with the caller's count (`PvmHostAdd` takes a count
+    /// of notices instead of tids).
+    pub fn notify_counted(
+        &mut self,
+        what: i32,
+        tag: i32,
+        count: i32,
+        tids: &[i32],
+    ) -> PvmResult<()> {
+        check_notify(what, tag, count, tids)?;
         if what & !notify::CANCEL == notify::HOST_DELETE {
             self.watch_hosts(what & notify::CANCEL != 0, tag, tids);
             return Ok(());
         }
+        if what & !notify::CANCEL == notify::HOST_ADD {
+            self.watch_host_adds(what & notify::CANCEL != 0, tag, count);
+            return Ok(());
+        }
         if what & !notify::CANCEL != notify::TASK_EXIT {
-            // Hosts are never added and routes never change under MPI:
-            // nothing to report.
+            // Routes never change under MPI: nothing to report.
             return Ok(());
         }
         let ctx = self.msg.context;

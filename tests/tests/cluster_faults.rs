@@ -6,6 +6,10 @@
 //!   host went down and ends the job after its grace time.
 //! - A GA job whose third `ga-server` host goes ends within 30 s with a
 //!   message that names the host.
+//! - An Ensemble composition started by `mpbridge ensemble run --cluster`
+//!   (two processes that sleep, on host1 and host3 by its allocation
+//!   section and `--hostmap`) ends within 30 s of host3 going, with a
+//!   message that names the host.
 //!
 //! The cluster is made afresh for each case and taken down at the end, also
 //! when a check fails; skipped, with the reason printed, where the machine
@@ -160,6 +164,44 @@ fn ga_job_ends_when_a_server_host_goes() {
     assert_ne!(r.code, Some(0), "{}", r.stderr);
 }
 
+fn ensemble_job_ends_when_a_host_goes() {
+    let script =
+        tests::mpirun::workspace_root().join("tests/programs/ensemble/sleepers-two-hosts.ens");
+    let map = marker("hostmap");
+    std::fs::write(&map, "first host1\nsecond host3\n").expect("write the host map");
+    let map_arg = map.display().to_string();
+    let job = std::thread::spawn(move || {
+        let mut cmd = Command::new(stage().join("bin/mpbridge"));
+        cmd.args(["ensemble", "run", "--cluster", "--hostmap", &map_arg])
+            .arg(script);
+        mpi_env(&mut cmd);
+        run_with_timeout(cmd, LIMIT)
+    });
+    wait_for_processes("sleep", &["host1", "host3"]);
+    let at = unplug("host3");
+    let r = job.join().expect("job thread");
+    let took = at.elapsed();
+    let _ = std::fs::remove_file(&map);
+    assert!(
+        !r.timed_out,
+        "the Ensemble job hung:\n{}\n{}",
+        r.stdout, r.stderr
+    );
+    assert!(
+        took < Duration::from_secs(30),
+        "ended {took:?} after the host went"
+    );
+    assert!(
+        r.stderr
+            .contains("mpbridge ensemble run: host host3 is down (its network link is down)")
+            && r.stderr
+                .contains("mpbridge ensemble run: ending the job: host host3 is down"),
+        "{}",
+        r.stderr
+    );
+    assert_ne!(r.code, Some(0), "{}", r.stderr);
+}
+
 #[test]
 fn jobs_notice_a_host_that_goes_down() {
     let Some(cluster) = cluster_up("cluster_faults", HOSTS, &[]) else {
@@ -167,8 +209,13 @@ fn jobs_notice_a_host_that_goes_down() {
     };
     pvm_master_hears_that_its_host_went();
     drop(cluster);
-    let Some(_cluster) = cluster_up("cluster_faults", HOSTS, &[]) else {
+    let Some(cluster) = cluster_up("cluster_faults", HOSTS, &[]) else {
         return;
     };
     ga_job_ends_when_a_server_host_goes();
+    drop(cluster);
+    let Some(_cluster) = cluster_up("cluster_faults", HOSTS, &[]) else {
+        return;
+    };
+    ensemble_job_ends_when_a_host_goes();
 }

@@ -5,6 +5,9 @@
 //!   speeds; PvmTaskHost spawns land on the named host (its hostname and
 //!   pvm_tidtohost say so); default spawns are dealt over the hosts;
 //!   pvm_addhosts/pvm_delhosts and PvmHostDelete notices.
+//! - `pvm_remote_events`: deaths of tasks on other hosts reach the
+//!   master's PvmTaskExit notices; pvm_delhosts and pvm_addhosts reach a
+//!   task on another host (its pvm_config, PvmHostDelete, PvmHostAdd).
 //! - Debian's prebuilt `master1`/`slave1` and `gexample`, unchanged, with
 //!   their spawned tasks on every host.
 //! - The published Ensemble composition `getmax-full.ens` with its
@@ -182,6 +185,25 @@ fn ensemble_allocation_on_the_hosts() {
     );
 }
 
+/// Events that cross hosts (`pvm_remote_events`): children on two other
+/// hosts killed without pvm_exit are reported to the master's
+/// pvm_notify(PvmTaskExit) within 3 s; a host the master deletes leaves
+/// the pvm_config of a task on another host, whose PvmHostDelete notice
+/// comes; adding it back gives the master's and that task's PvmHostAdd
+/// notices.
+fn pvm_events_across_hosts() {
+    let exe = build("cluster/pvm_remote_events.c", &["pvm3"]);
+    let r = run_on_cluster(&exe, &[], None);
+    r.assert_ok("pvm_remote_events on the cluster");
+    assert!(
+        r.stdout.contains("pvm_remote_events: remote exits heard"),
+        "{}\n{}",
+        r.stdout,
+        r.stderr
+    );
+    tallies_ok(&r, "pvm_remote_events", 1);
+}
+
 #[test]
 fn pvm_across_three_hosts_of_different_speeds() {
     let speeds = SPEEDS.map(|s| s.to_string()).join(",");
@@ -189,6 +211,7 @@ fn pvm_across_three_hosts_of_different_speeds() {
         return;
     };
     pvm_machine_on_the_cluster();
+    pvm_events_across_hosts();
     master1_spreads_its_slaves();
     gexample_on_every_host();
     ensemble_allocation_on_the_hosts();
