@@ -61,7 +61,12 @@ fn every_published_and_example_script_round_trips() {
         // The syntax tree, printed, reads back as the same tree and model.
         let text = print::script(&tree);
         let again = syntax(&text, &path);
-        assert_eq!(bare(again), bare(tree.clone()), "{}:\n{text}", path.display());
+        assert_eq!(
+            bare(again),
+            bare(tree.clone()),
+            "{}:\n{text}",
+            path.display()
+        );
         assert_eq!(
             model(&text, &path).without_places(),
             app.without_places(),
@@ -96,10 +101,7 @@ fn published_tree_prints_as_a_readable_script() {
         "environment PVM3;",
         "R: \"relay\";",
     ] {
-        assert!(
-            text.lines().any(|l| l == line),
-            "`{line}` missing:\n{text}"
-        );
+        assert!(text.lines().any(|l| l == line), "`{line}` missing:\n{text}");
     }
 }
 
@@ -119,7 +121,11 @@ fn expressions_keep_their_grouping() {
         let src = format!("Application E\nParameters\nX = {e};\n");
         let tree = syntax(&src, file);
         let text = print::script(&tree);
-        assert_eq!(bare(syntax(&text, file)), bare(tree), "{e} printed as:\n{text}");
+        assert_eq!(
+            bare(syntax(&text, file)),
+            bare(tree),
+            "{e} printed as:\n{text}"
+        );
     }
     // Only the parentheses that change the grouping are written.
     let tree = syntax("Application E\nParameters\nX = ((a * (b)) + (c));\n", file);
@@ -169,16 +175,27 @@ fn expr() -> impl Strategy<Value = Expr> {
     ];
     leaf.prop_recursive(4, 24, 3, |inner| {
         prop_oneof![
-            (prop::sample::select(UNARY_OPS), inner.clone())
-                .prop_map(|(op, a)| Expr::Unary(op, Box::new(a), sp())),
+            (prop::sample::select(UNARY_OPS), inner.clone()).prop_map(|(op, a)| Expr::Unary(
+                op,
+                Box::new(a),
+                sp()
+            )),
             (
                 prop::sample::select(BINARY_OPS),
                 inner.clone(),
                 inner.clone()
             )
-                .prop_map(|(op, a, b)| Expr::Binary(op, Box::new(a), Box::new(b), sp())),
-            (pick(FUNCS), prop::collection::vec(inner, 0..3))
-                .prop_map(|(f, args)| Expr::Call(f, args, sp())),
+                .prop_map(|(op, a, b)| Expr::Binary(
+                    op,
+                    Box::new(a),
+                    Box::new(b),
+                    sp()
+                )),
+            (pick(FUNCS), prop::collection::vec(inner, 0..3)).prop_map(|(f, args)| Expr::Call(
+                f,
+                args,
+                sp()
+            )),
         ]
     })
 }
@@ -287,20 +304,24 @@ fn script_tree() -> impl Strategy<Value = Script> {
                     tag,
                     rule,
                     span: sp(),
-                }
-            )
+                },
+            ),
         ),
     );
     let parallel = (
-        prop::option::of(
-            prop::sample::select(ENVIRONMENTS).prop_map(|n| EnvDecl {
-                name: n.to_string(),
-                span: sp(),
-            }),
-        ),
+        prop::option::of(prop::sample::select(ENVIRONMENTS).prop_map(|n| EnvDecl {
+            name: n.to_string(),
+            span: sp(),
+        })),
         prop::option::of(prop::sample::select(ANNOTATIONS)),
         any::<bool>(),
-        v((proc_ref(true), pick(WORDS), pick(WORDS), prop::option::of(expr()), rule())
+        v((
+            proc_ref(true),
+            pick(WORDS),
+            pick(WORDS),
+            prop::option::of(expr()),
+            rule(),
+        )
             .prop_map(|(p, context, group, index, rule)| ContextDecl {
                 procs: vec![p],
                 context,
@@ -312,18 +333,21 @@ fn script_tree() -> impl Strategy<Value = Script> {
                 rule,
                 span: sp(),
             })),
-        v(
-            (proc_ref(true), pick(WORDS), proc_ref(false), pick(WORDS), rule()).prop_map(
-                |(p, root, target, context, rule)| RootDecl {
-                    procs: vec![p],
-                    root,
-                    target,
-                    context,
-                    rule,
-                    span: sp(),
-                }
-            )
-        ),
+        v((
+            proc_ref(true),
+            pick(WORDS),
+            proc_ref(false),
+            pick(WORDS),
+            rule(),
+        )
+            .prop_map(|(p, root, target, context, rule)| RootDecl {
+                procs: vec![p],
+                root,
+                target,
+                context,
+                rule,
+                span: sp(),
+            })),
         v(
             (proc_ref(true), pick(PORT_TYPES), pick(WORDS), rule()).prop_map(
                 |(p, port_type, context, rule)| PortContextDecl {
@@ -332,8 +356,8 @@ fn script_tree() -> impl Strategy<Value = Script> {
                     context,
                     rule,
                     span: sp(),
-                }
-            )
+                },
+            ),
         ),
         v(
             (proc_ref(true), pick(WORDS), value(), rule()).prop_map(|(p, name, value, rule)| {
@@ -344,14 +368,16 @@ fn script_tree() -> impl Strategy<Value = Script> {
                     rule,
                     span: sp(),
                 }
-            })
+            }),
         ),
-        v((procs(), host(), rule()).prop_map(|(procs, host, rule)| AllocDecl {
-            procs,
-            host,
-            host_span: sp(),
-            rule,
-        })),
+        v(
+            (procs(), host(), rule()).prop_map(|(procs, host, rule)| AllocDecl {
+                procs,
+                host,
+                host_span: sp(),
+                rule,
+            }),
+        ),
     );
     let sequential = (
         v(
@@ -359,7 +385,7 @@ fn script_tree() -> impl Strategy<Value = Script> {
                 component,
                 path,
                 span: sp(),
-            })
+            }),
         ),
         v(
             (procs(), prop::collection::vec(value(), 1..3), rule()).prop_map(
@@ -368,14 +394,23 @@ fn script_tree() -> impl Strategy<Value = Script> {
                     values,
                     rule,
                     span: sp(),
-                }
-            )
+                },
+            ),
         ),
     );
     (pcg, parallel, sequential).prop_map(
         |(
             (name, params, components, compat, connections),
-            (environment, annotation, request_id, contexts, roots, port_contexts, arguments, allocation),
+            (
+                environment,
+                annotation,
+                request_id,
+                contexts,
+                roots,
+                port_contexts,
+                arguments,
+                allocation,
+            ),
             (locations, proc_params),
         )| Script {
             name,
@@ -417,7 +452,10 @@ fn application() -> impl Strategy<Value = Application> {
         prop_oneof![4 => -3..12i64, 1 => any::<i64>()],
         prop::sample::subsequence(PORT_TYPES, 0..=3).prop_shuffle(),
         prop::collection::vec(0..4u32, 3),
-        v(prop_oneof!["[ -~]{0,8}", any::<i64>().prop_map(|n| n.to_string())]),
+        v(prop_oneof![
+            "[ -~]{0,8}",
+            any::<i64>().prop_map(|n| n.to_string())
+        ]),
     )
         .prop_map(|(component, index, types, counts, params)| Process {
             component,
@@ -439,118 +477,126 @@ fn application() -> impl Strategy<Value = Application> {
             .filter(|p| seen.insert((p.component.clone(), p.index)))
             .collect::<Vec<_>>()
     });
-    (procs, any::<bool>(), app_name()).prop_flat_map(|(processes, is_mpi, name)| {
-        let n = processes.len();
-        let end = move || {
-            (0..n, pick(PORT_TYPES), 0..5u32).prop_map(|(process, port_type, port)| Endpoint {
-                process,
-                port_type,
-                port,
-            })
-        };
-        let channels = v((end(), end())).prop_flat_map(|ends| {
-            let k = ends.len();
-            prop_oneof![
-                Just((1..=k as i32).collect::<Vec<_>>()),
-                prop::collection::btree_set(1..i32::MAX, k)
-                    .prop_map(|s| s.into_iter().collect::<Vec<_>>())
-                    .prop_shuffle(),
-            ]
-            .prop_map(move |tags| {
-                ends.iter()
-                    .zip(tags)
-                    .map(|((a, b), tag)| Channel {
-                        a: a.clone(),
-                        b: b.clone(),
-                        tag,
-                        span: sp(),
-                    })
-                    .collect::<Vec<_>>()
-            })
-        });
-        let word_pair = move || (0..n, pick(WORDS), pick(WORDS));
-        let mpi = (
-            v((word_pair(), prop::option::of(0..9i64)).prop_map(|((p, c, g), i)| {
-                let group = i.map_or(g.clone(), |i| format!("{g}[{i}]"));
-                (p, c, group)
-            })),
-            v((0..n, pick(WORDS), pick(WORDS), 0..n)),
-            v((0..n, pick(PORT_TYPES), pick(WORDS))),
-            v((word_pair(), prop_oneof!["[ -~]{0,8}", (-5..50i64).prop_map(|n| n.to_string())])
-                .prop_map(|((p, a, _), val)| (p, a, val))),
-        )
-            .prop_map(|(contexts, roots, port_contexts, topology_args)| MpiAnnotation {
-                contexts,
-                roots,
-                port_contexts,
-                topology_args,
-            });
-        let facts = (
-            map(pick(VARS), any::<i64>()),
-            v(prop_oneof![
-                prop::collection::vec(pick(PORT_TYPES), 1..4).prop_map(|t| (t, true)),
-                (pick(PORT_TYPES), pick(PORT_TYPES)).prop_map(|(a, b)| (vec![a, b], false)),
-            ]),
-            map(pick(COMPONENTS), "[ -~]{0,12}"),
-            map(0..n, host()),
-        );
-        (
-            Just(processes),
-            Just(is_mpi),
-            Just(name),
-            channels,
-            mpi,
-            facts,
-        )
-    })
-    .prop_map(
-        |(processes, is_mpi, name, channels, mpi, (params, compat, locations, allocation))| {
-            let component_spans = processes
-                .iter()
-                .map(|p| (p.component.clone(), sp()))
-                .collect();
-            let mpi = is_mpi.then_some(mpi);
-            let m = mpi.clone().unwrap_or_default();
-            Application {
-                name,
-                source: PathBuf::new(),
-                info: ScriptInfo {
-                    params,
-                    compat: compat
-                        .into_iter()
-                        .map(|(types, class)| CompatRule {
-                            types,
-                            class,
+    (procs, any::<bool>(), app_name())
+        .prop_flat_map(|(processes, is_mpi, name)| {
+            let n = processes.len();
+            let end = move || {
+                (0..n, pick(PORT_TYPES), 0..5u32).prop_map(|(process, port_type, port)| Endpoint {
+                    process,
+                    port_type,
+                    port,
+                })
+            };
+            let channels = v((end(), end())).prop_flat_map(|ends| {
+                let k = ends.len();
+                prop_oneof![
+                    Just((1..=k as i32).collect::<Vec<_>>()),
+                    prop::collection::btree_set(1..i32::MAX, k)
+                        .prop_map(|s| s.into_iter().collect::<Vec<_>>())
+                        .prop_shuffle(),
+                ]
+                .prop_map(move |tags| {
+                    ends.iter()
+                        .zip(tags)
+                        .map(|((a, b), tag)| Channel {
+                            a: a.clone(),
+                            b: b.clone(),
+                            tag,
                             span: sp(),
                         })
-                        .collect(),
-                    endpoint_spans: vec![(sp(), sp()); channels.len()],
-                    component_spans,
-                    context_spans: vec![sp(); m.contexts.len()],
-                    root_spans: vec![sp(); m.roots.len()],
-                    port_context_spans: vec![sp(); m.port_contexts.len()],
-                    arg_spans: vec![sp(); m.topology_args.len()],
-                    environment_span: sp(),
-                },
-                processes,
+                        .collect::<Vec<_>>()
+                })
+            });
+            let word_pair = move || (0..n, pick(WORDS), pick(WORDS));
+            let mpi = (
+                v(
+                    (word_pair(), prop::option::of(0..9i64)).prop_map(|((p, c, g), i)| {
+                        let group = i.map_or(g.clone(), |i| format!("{g}[{i}]"));
+                        (p, c, group)
+                    }),
+                ),
+                v((0..n, pick(WORDS), pick(WORDS), 0..n)),
+                v((0..n, pick(PORT_TYPES), pick(WORDS))),
+                v((
+                    word_pair(),
+                    prop_oneof!["[ -~]{0,8}", (-5..50i64).prop_map(|n| n.to_string())],
+                )
+                    .prop_map(|((p, a, _), val)| (p, a, val))),
+            )
+                .prop_map(|(contexts, roots, port_contexts, topology_args)| {
+                    MpiAnnotation {
+                        contexts,
+                        roots,
+                        port_contexts,
+                        topology_args,
+                    }
+                });
+            let facts = (
+                map(pick(VARS), any::<i64>()),
+                v(prop_oneof![
+                    prop::collection::vec(pick(PORT_TYPES), 1..4).prop_map(|t| (t, true)),
+                    (pick(PORT_TYPES), pick(PORT_TYPES)).prop_map(|(a, b)| (vec![a, b], false)),
+                ]),
+                map(pick(COMPONENTS), "[ -~]{0,12}"),
+                map(0..n, host()),
+            );
+            (
+                Just(processes),
+                Just(is_mpi),
+                Just(name),
                 channels,
-                environment: if is_mpi {
-                    Environment::Mpi
-                } else {
-                    Environment::Pvm3
-                },
-                locations: locations
-                    .into_iter()
-                    .map(|(c, path)| (c, Location { path, span: sp() }))
-                    .collect(),
-                allocation: allocation
-                    .into_iter()
-                    .map(|(p, host)| (p, Placement { host, span: sp() }))
-                    .collect(),
                 mpi,
-            }
-        },
-    )
+                facts,
+            )
+        })
+        .prop_map(
+            |(processes, is_mpi, name, channels, mpi, (params, compat, locations, allocation))| {
+                let component_spans = processes
+                    .iter()
+                    .map(|p| (p.component.clone(), sp()))
+                    .collect();
+                let mpi = is_mpi.then_some(mpi);
+                let m = mpi.clone().unwrap_or_default();
+                Application {
+                    name,
+                    source: PathBuf::new(),
+                    info: ScriptInfo {
+                        params,
+                        compat: compat
+                            .into_iter()
+                            .map(|(types, class)| CompatRule {
+                                types,
+                                class,
+                                span: sp(),
+                            })
+                            .collect(),
+                        endpoint_spans: vec![(sp(), sp()); channels.len()],
+                        component_spans,
+                        context_spans: vec![sp(); m.contexts.len()],
+                        root_spans: vec![sp(); m.roots.len()],
+                        port_context_spans: vec![sp(); m.port_contexts.len()],
+                        arg_spans: vec![sp(); m.topology_args.len()],
+                        environment_span: sp(),
+                    },
+                    processes,
+                    channels,
+                    environment: if is_mpi {
+                        Environment::Mpi
+                    } else {
+                        Environment::Pvm3
+                    },
+                    locations: locations
+                        .into_iter()
+                        .map(|(c, path)| (c, Location { path, span: sp() }))
+                        .collect(),
+                    allocation: allocation
+                        .into_iter()
+                        .map(|(p, host)| (p, Placement { host, span: sp() }))
+                        .collect(),
+                    mpi,
+                }
+            },
+        )
 }
 
 proptest! {
