@@ -41,6 +41,7 @@ core ring4 mpi 8 0.7
 core ring8 mpi 8 0.7
 core idle-cpu none 8 0.05
 core pingpong-traced core-untraced 8 1.5
+core pingpong-log-filtered core-log-unset 8 1.02
 pvm send-recv-raw mpi 8 1.2
 pvm send-recv-raw mpi 4194304 1.25
 pvm psend-precv mpi 8 0.9
@@ -218,6 +219,7 @@ bench_core() {
     cc_stage "$OUT/core_pingpong" bench/core_pingpong.c
     run_mpi 2 "$OUT/core_pingpong" --csv "$CSV"
     bench_core_traced
+    bench_core_log_filtered
     echo "== core: 8-byte token around a ring of 4 and 8 processes on this machine's cores"
     cc_stage "$OUT/core_ring" bench/core_ring.c
     run_mpi 4 "$OUT/core_ring" --csv "$CSV"
@@ -250,6 +252,43 @@ bench_core_traced() {
                     traced_us, plain_us, traced_us / plain_us
         }' "$CSV" >>"$CSV"
     ls "$dir"/*.trace >/dev/null 2>&1 || die "the traced ping-pong wrote no trace files in $dir"
+}
+
+# The 8-byte core ping-pong again with MPBRIDGE_LOG set to a filter that
+# matches nothing on the core message path (pvm=debug: the logger is
+# installed and asked at every decision point, but no core event passes),
+# against MPI in the same job: row core,pingpong-log-filtered vs mpi. And
+# what a logger that is on but filtered costs the message path: that
+# run's mpbridge/MPI ratio over the mpbridge/MPI ratio of the plain run
+# (MPBRIDGE_LOG unset), as row core,pingpong-log-filtered vs
+# core-log-unset (ours_us and baseline_us are the two runs' mpbridge
+# times; the ratio divides out the MPI times, so load that slows both
+# kinds in one run does not count).
+bench_core_log_filtered() {
+    echo "== core: 8-byte ping-pong with MPBRIDGE_LOG=pvm=debug (nothing on the core path passes), against MPI_Send/MPI_Recv"
+    : >"$OUT/core_log_filtered.csv"
+    local err="$OUT/core_log_filtered.err"
+    if ! (run_mpi 2 -x MPBRIDGE_LOG=pvm=debug "$OUT/core_pingpong" \
+        --csv "$OUT/core_log_filtered.csv" --min-bytes 8 --max-bytes 8) 2>"$err"; then
+        cat "$err" >&2
+        die "the core ping-pong with MPBRIDGE_LOG=pvm=debug failed"
+    fi
+    cat "$err" >&2
+    # Log lines start with the process ([rank 0 t40001]); none may pass.
+    if grep -q '^\[rank ' "$err"; then
+        die "MPBRIDGE_LOG=pvm=debug let log lines through on the core ping-pong (see above)"
+    fi
+    sed 's/^core,pingpong,/core,pingpong-log-filtered,/' "$OUT/core_log_filtered.csv" >>"$CSV"
+    awk -F, '
+        $1 == "core" && $2 == "pingpong" && $3 == 8 { plain_us = $4; plain_ratio = $7 }
+        $1 == "core" && $2 == "pingpong-log-filtered" && $3 == 8 && $5 == "mpi" {
+            filtered_us = $4; filtered_ratio = $7
+        }
+        END {
+            if (plain_ratio > 0 && filtered_ratio > 0)
+                printf "core,pingpong-log-filtered,8,%.3f,core-log-unset,%.3f,%.3f\n",
+                    filtered_us, plain_us, filtered_ratio / plain_ratio
+        }' "$CSV" >>"$CSV"
 }
 
 # two_hosts_up ROWS: brings up a two-host cluster of scripts/cluster.sh

@@ -61,6 +61,10 @@ enum Kind {
         op: String,
         group: String,
     },
+    /// Another library call (a GA operation).
+    Call {
+        op: String,
+    },
     Exit,
 }
 
@@ -134,6 +138,9 @@ fn parse_line(line: &str) -> Result<Record, String> {
         "coll" => Kind::Coll {
             op: field(&fields, "op")?.to_string(),
             group: field(&fields, "group")?.to_string(),
+        },
+        "call" => Kind::Call {
+            op: field(&fields, "op")?.to_string(),
         },
         "exit" => Kind::Exit,
         other => return Err(format!("unknown event '{other}'")),
@@ -307,6 +314,7 @@ fn to_json(tasks: &[Task], messages: &[Message]) -> String {
                     format!("{op} {group}"),
                     format!("\"op\":{},\"group\":{}", json_str(op), json_str(group)),
                 ),
+                Kind::Call { op } => (op.clone(), format!("\"op\":{}", json_str(op))),
                 Kind::Exit => ("exit".to_string(), String::new()),
             };
             if let Some(id) = flow_of.get(&(pid, ei)) {

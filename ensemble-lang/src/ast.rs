@@ -212,3 +212,223 @@ pub struct Script {
     pub locations: Vec<LocationDecl>,
     pub proc_params: Vec<ProcParamDecl>,
 }
+
+/// Setting every source position to the default, to compare trees that
+/// came from different texts (such as a script and its printed form).
+pub trait ClearSpans {
+    fn clear_spans(&mut self);
+}
+
+impl ClearSpans for Span {
+    fn clear_spans(&mut self) {
+        *self = Span::default();
+    }
+}
+
+impl<T: ClearSpans> ClearSpans for Option<T> {
+    fn clear_spans(&mut self) {
+        if let Some(x) = self {
+            x.clear_spans();
+        }
+    }
+}
+
+impl<T: ClearSpans> ClearSpans for Vec<T> {
+    fn clear_spans(&mut self) {
+        self.iter_mut().for_each(ClearSpans::clear_spans);
+    }
+}
+
+impl ClearSpans for Expr {
+    fn clear_spans(&mut self) {
+        match self {
+            Expr::Int(_, s) | Expr::Name(_, s) => s.clear_spans(),
+            Expr::Unary(_, a, s) => {
+                a.clear_spans();
+                s.clear_spans();
+            }
+            Expr::Binary(_, a, b, s) => {
+                a.clear_spans();
+                b.clear_spans();
+                s.clear_spans();
+            }
+            Expr::Call(_, args, s) => {
+                args.clear_spans();
+                s.clear_spans();
+            }
+        }
+    }
+}
+
+impl ClearSpans for IndexSet {
+    fn clear_spans(&mut self) {
+        match self {
+            IndexSet::One(e) => e.clear_spans(),
+            IndexSet::Range(a, b) => {
+                a.clear_spans();
+                b.clear_spans();
+            }
+        }
+    }
+}
+
+impl ClearSpans for ProcRef {
+    fn clear_spans(&mut self) {
+        self.index.clear_spans();
+        self.span.clear_spans();
+    }
+}
+
+impl ClearSpans for ForClause {
+    fn clear_spans(&mut self) {
+        for (_, lo, hi, s) in &mut self.vars {
+            lo.clear_spans();
+            hi.clear_spans();
+            s.clear_spans();
+        }
+        self.cond.clear_spans();
+    }
+}
+
+impl ClearSpans for Value {
+    fn clear_spans(&mut self) {
+        match self {
+            Value::Int(e) => e.clear_spans(),
+            Value::Str(_, s) => s.clear_spans(),
+        }
+    }
+}
+
+impl ClearSpans for (String, Expr, Span) {
+    fn clear_spans(&mut self) {
+        self.1.clear_spans();
+        self.2.clear_spans();
+    }
+}
+
+impl ClearSpans for ComponentDecl {
+    fn clear_spans(&mut self) {
+        self.procs.clear_spans();
+        self.ports.clear_spans();
+        self.rule.clear_spans();
+        self.span.clear_spans();
+    }
+}
+
+impl ClearSpans for EndpointRef {
+    fn clear_spans(&mut self) {
+        self.index.clear_spans();
+        self.port.clear_spans();
+        self.span.clear_spans();
+        self.port_span.clear_spans();
+    }
+}
+
+impl ClearSpans for ConnectionDecl {
+    fn clear_spans(&mut self) {
+        self.a.clear_spans();
+        self.b.clear_spans();
+        self.tag.clear_spans();
+        self.rule.clear_spans();
+        self.span.clear_spans();
+    }
+}
+
+impl ClearSpans for CompatDecl {
+    fn clear_spans(&mut self) {
+        self.span.clear_spans();
+    }
+}
+
+impl ClearSpans for AllocDecl {
+    fn clear_spans(&mut self) {
+        self.procs.clear_spans();
+        self.host_span.clear_spans();
+        self.rule.clear_spans();
+    }
+}
+
+impl ClearSpans for GroupName {
+    fn clear_spans(&mut self) {
+        self.index.clear_spans();
+        self.span.clear_spans();
+    }
+}
+
+impl ClearSpans for ContextDecl {
+    fn clear_spans(&mut self) {
+        self.procs.clear_spans();
+        self.group.clear_spans();
+        self.rule.clear_spans();
+        self.span.clear_spans();
+    }
+}
+
+impl ClearSpans for RootDecl {
+    fn clear_spans(&mut self) {
+        self.procs.clear_spans();
+        self.target.clear_spans();
+        self.rule.clear_spans();
+        self.span.clear_spans();
+    }
+}
+
+impl ClearSpans for PortContextDecl {
+    fn clear_spans(&mut self) {
+        self.procs.clear_spans();
+        self.rule.clear_spans();
+        self.span.clear_spans();
+    }
+}
+
+impl ClearSpans for ArgumentDecl {
+    fn clear_spans(&mut self) {
+        self.procs.clear_spans();
+        self.value.clear_spans();
+        self.rule.clear_spans();
+        self.span.clear_spans();
+    }
+}
+
+impl ClearSpans for LocationDecl {
+    fn clear_spans(&mut self) {
+        self.span.clear_spans();
+    }
+}
+
+impl ClearSpans for ProcParamDecl {
+    fn clear_spans(&mut self) {
+        self.procs.clear_spans();
+        self.values.clear_spans();
+        self.rule.clear_spans();
+        self.span.clear_spans();
+    }
+}
+
+impl ClearSpans for EnvDecl {
+    fn clear_spans(&mut self) {
+        self.span.clear_spans();
+    }
+}
+
+impl ClearSpans for Script {
+    fn clear_spans(&mut self) {
+        self.name_span.clear_spans();
+        self.params.clear_spans();
+        self.components.clear_spans();
+        self.compat.clear_spans();
+        self.connections.clear_spans();
+        self.environment.clear_spans();
+        if let Some((_, s)) = &mut self.annotation {
+            s.clear_spans();
+        }
+        self.request_id.clear_spans();
+        self.allocation.clear_spans();
+        self.contexts.clear_spans();
+        self.roots.clear_spans();
+        self.port_contexts.clear_spans();
+        self.arguments.clear_spans();
+        self.locations.clear_spans();
+        self.proc_params.clear_spans();
+    }
+}

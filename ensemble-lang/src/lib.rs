@@ -9,8 +9,9 @@
 //! starts; [`to_dot`] / [`draw_svg`] draw the process communication graph;
 //! [`plan`] turns a checked application into the `mpiexec` line that starts
 //! it, and [`envargs`] is the command-line form of an MPI process's
-//! envelope that the plan writes and the runtime reads. The grammar is in
-//! the crate's README.
+//! envelope that the plan writes and the runtime reads. [`parse_syntax`]
+//! gives the syntax tree before expansion, and [`print`] writes a tree or
+//! a model back as script text. The grammar is in the crate's README.
 
 pub mod ast;
 pub mod check;
@@ -23,6 +24,7 @@ pub mod lexer;
 pub mod model;
 pub mod parser;
 pub mod plan;
+pub mod print;
 #[cfg(feature = "render")]
 pub mod render;
 
@@ -43,10 +45,17 @@ pub fn parse_str(
     file: &Path,
     params: &BTreeMap<String, i64>,
 ) -> Result<Application, Vec<Diagnostic>> {
+    let script = parse_syntax(src, file)?;
+    expand::expand(&script, file, params)
+}
+
+/// Reads the script held in `src` into its syntax tree, without
+/// expanding it (rules, ranges and parameters as written); `file` names
+/// it in messages. [`print::script`] writes the tree back as text.
+pub fn parse_syntax(src: &str, file: &Path) -> Result<ast::Script, Vec<Diagnostic>> {
     let syntax = |(span, msg): (model::Span, String)| vec![Diagnostic::error(file, span, msg)];
     let tokens = lexer::lex(src).map_err(syntax)?;
-    let script = parser::parse(&tokens).map_err(syntax)?;
-    expand::expand(&script, file, params)
+    parser::parse(&tokens).map_err(syntax)
 }
 
 /// Reads and parses the script at `path` (see [`parse_str`]).

@@ -241,3 +241,45 @@ impl Application {
         out
     }
 }
+
+impl Application {
+    /// The model with every source position set to the default and no
+    /// source file, to compare models read from different texts (such as
+    /// a script and its printed form).
+    pub fn without_places(&self) -> Application {
+        let mut a = self.clone();
+        a.source = PathBuf::new();
+        for p in &mut a.processes {
+            p.span = Span::default();
+        }
+        for c in &mut a.channels {
+            c.span = Span::default();
+        }
+        for l in a.locations.values_mut() {
+            l.span = Span::default();
+        }
+        for pl in a.allocation.values_mut() {
+            pl.span = Span::default();
+        }
+        let info = &mut a.info;
+        for r in &mut info.compat {
+            r.span = Span::default();
+        }
+        for s in &mut info.endpoint_spans {
+            *s = (Span::default(), Span::default());
+        }
+        for s in info.component_spans.values_mut() {
+            *s = Span::default();
+        }
+        for v in [
+            &mut info.context_spans,
+            &mut info.root_spans,
+            &mut info.port_context_spans,
+            &mut info.arg_spans,
+        ] {
+            v.iter_mut().for_each(|s| *s = Span::default());
+        }
+        info.environment_span = Span::default();
+        a
+    }
+}

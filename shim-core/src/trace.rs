@@ -1,6 +1,7 @@
 //! Message traces: with `MPBRIDGE_TRACE=DIR` every process writes its
 //! events (sends, receives with the matched source and tag, spawns, exits,
-//! group and collective calls) with wall-clock timestamps to its own file
+//! group and collective calls, other library calls such as GA operations)
+//! with wall-clock timestamps to its own file
 //! `DIR/<id>.trace`; `mpbridge trace DIR` merges the files.
 //!
 //! Each line is one event: `time_us kind layer field=value...`, the
@@ -12,6 +13,7 @@
 //! 1732612345124100 recv pvm from=t40002 tag=6 bytes=8
 //! 1732612345124300 spawn pvm program=worker children=t80001,t80002
 //! 1732612345124400 coll pvm op=barrier group=workers
+//! 1732612345124500 call ga op=NGA_Put
 //! 1732612345125000 exit pvm
 //! ```
 //!
@@ -67,6 +69,8 @@ pub enum Event<'a> {
     },
     /// A group or collective call (`op`: barrier, bcast, reduce, ...).
     Collective { op: &'a str, group: &'a str },
+    /// Another call of the layer's API (a GA operation: `NGA_Put`, ...).
+    Call { op: &'a str },
     /// The process leaves the layer.
     Exit,
 }
@@ -129,6 +133,7 @@ pub fn record(layer: &str, event: Event<'_>) {
             layer,
             format_args!("op={} group={}", no_blanks(op), no_blanks(group)),
         ),
+        Event::Call { op } => write_line("call", layer, format_args!("op={}", no_blanks(op))),
         Event::Exit => write_line("exit", layer, format_args!("")),
     }
 }

@@ -7,6 +7,7 @@ use crate::pack::Encoding;
 use crate::task::{family_body, from_core, id_of, sys_tag, tid_of, Task};
 use crate::tev::{self, ev};
 use crate::{PvmError, PvmResult};
+use shim_core::log::tracing::debug;
 use shim_core::{Context, CoreError, Match};
 use std::time::{Duration, Instant};
 
@@ -418,10 +419,21 @@ impl Task {
         }
         let mut slots: Vec<i32> = claimed.clone();
         let rest = ntask - claimed.len() as i32;
+        if !claimed.is_empty() {
+            debug!(target: "pvm", task, ?claimed, "pvm_spawn: claiming pre-launched tasks");
+        }
         let mut started: Vec<i32> = Vec::new();
         if rest > 0 {
             match shim_core::spawn::find_executable(task).or_else(|| pvm_path_lookup(task)) {
-                None => slots.extend(std::iter::repeat_n(err::NO_FILE, rest as usize)),
+                None => {
+                    debug!(
+                        target: "pvm",
+                        task,
+                        count = rest,
+                        "pvm_spawn: no such executable on PATH or in PVM's bin directories; PvmNoFile"
+                    );
+                    slots.extend(std::iter::repeat_n(err::NO_FILE, rest as usize))
+                }
                 Some(path) => {
                     // A named host takes them all; otherwise they are dealt
                     // out over the machine's hosts, one backend spawn per host.
@@ -430,6 +442,13 @@ impl Task {
                         None => self.machine.spread(rest),
                     };
                     for (on, count) in placements {
+                        debug!(
+                            target: "pvm",
+                            path = %path.display(),
+                            count,
+                            host = %on.as_deref().unwrap_or("any"),
+                            "pvm_spawn: starting new tasks"
+                        );
                         let got = self.spawn_on(&path.to_string_lossy(), task, args, count, on)?;
                         for s in got {
                             if s > 0 {
@@ -487,6 +506,7 @@ impl Task {
             Ok(got) => got,
             Err(CoreError::InvalidArgument(_)) => return Err(PvmError(err::BAD_PARAM)),
             Err(e) => {
+                debug!(target: "pvm", task, count, error = %e, "pvm_spawn: the backend started none; PvmOutOfRes");
                 eprintln!("mpbridge: pvm_spawn of {task}: {e}");
                 return Ok(vec![err::OUT_OF_RES; count as usize]);
             }
@@ -514,8 +534,14 @@ impl Task {
         }
         let id = id_of(tid).ok_or(PvmError(err::NO_TASK))?;
         match self.sys.send(id, sys_tag::KILL, 0, &[]) {
-            Ok(()) => Ok(()),
-            Err(CoreError::UnknownPeer(_)) => Err(PvmError(err::NO_TASK)),
+            Ok(()) => {
+                debug!(target: "pvm", tid = %format_args!("t{tid:x}"), "pvm_kill: asked the task to end");
+                Ok(())
+            }
+            Err(CoreError::UnknownPeer(_)) => {
+                debug!(target: "pvm", tid = %format_args!("t{tid:x}"), "pvm_kill: no such task; PvmNoTask");
+                Err(PvmError(err::NO_TASK))
+            }
             Err(e) => Err(from_core(e)),
         }
     }

@@ -8,6 +8,7 @@
 use crate::consts::err;
 use crate::msgstate::MsgState;
 use crate::{PvmError, PvmResult};
+use shim_core::log::tracing::debug;
 use shim_core::{Context, Match, Membership, ProcId};
 use std::time::Duration;
 
@@ -278,7 +279,8 @@ impl Task {
         };
         // A process that ends without pvm_exit still leaves PVM first.
         shim_core::lifecycle::before_finalize(crate::state::leave_at_exit);
-        if parent.is_some() {
+        if let Some(p) = parent {
+            debug!(target: "pvm", parent = %format_args!("t{p:x}"), "enrolled: spawned by pvm_spawn");
             task.origin = Origin::Spawned;
             // A spawned task starts in its parent's context at spawn time,
             // which came with the spawn itself: it holds before this task's
@@ -299,6 +301,11 @@ impl Task {
                     .filter(|(f, _)| f.appnum == first_app)
                     .map(|(_, t)| *t)
                     .collect(),
+            );
+            debug!(
+                target: "pvm",
+                tasks = task.siblings.as_ref().map_or(0, Vec::len),
+                "enrolled: started by the launcher"
             );
             if me == task.world_tids[0] {
                 task.pool = task
@@ -330,9 +337,11 @@ impl Task {
                     self.msg.context = c;
                     self.siblings = Some(sibs);
                     self.origin = Origin::Claimed;
+                    debug!(target: "pvm", parent = %format_args!("t{p:x}"), "enrolled: pre-launched task claimed by pvm_spawn");
                     return Ok(());
                 }
                 sys_tag::RELEASE => {
+                    debug!(target: "pvm", "pre-launched task not claimed by any pvm_spawn: leaving");
                     self.leave();
                     std::process::exit(0);
                 }
@@ -376,7 +385,10 @@ impl Task {
             };
             let from = tid_of(m.source);
             match m.tag {
-                sys_tag::KILL => return Ok(true),
+                sys_tag::KILL => {
+                    debug!(target: "pvm", by = %format_args!("t{from:x}"), "killed by pvm_kill");
+                    return Ok(true);
+                }
                 sys_tag::NOTIFY_ME if m.data.len() == 8 => {
                     let w = bytes_ids(&m.data);
                     self.watchers.push((from, w[0], w[1]));
@@ -438,6 +450,11 @@ impl Task {
         if gone.is_empty() {
             return;
         }
+        debug!(
+            target: "pvm",
+            gone = ?gone.iter().map(|t| format!("t{t:x}")).collect::<Vec<_>>(),
+            "watched tasks ended without pvm_exit: their exit notices are queued"
+        );
         for t in &gone {
             self.ended.insert(*t);
             if let Some(id) = id_of(*t) {
@@ -461,6 +478,12 @@ impl Task {
         // process keeps serving group requests here until every other task
         // has left PVM.
         crate::groups::leave_all(self);
+        debug!(
+            target: "pvm",
+            watchers = self.watchers.len(),
+            released = self.pool.len(),
+            "leaving PVM: exit notices to the watchers, unclaimed pre-launched tasks released"
+        );
         for (w, tag, c) in std::mem::take(&mut self.watchers) {
             if let Some(id) = id_of(w) {
                 let body = ids_bytes(&[tag, c]);

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
-use tests::mpirun::{mpiexec_beside_server, Run};
+use tests::mpirun::{mpiexec_beside_server, stage, Run};
 
 const LIMIT: Duration = Duration::from_secs(120);
 
@@ -30,13 +30,17 @@ fn server_bin() -> PathBuf {
 
 /// Runs `ga_core MODE` on `n` compute ranks plus one server.
 fn run(n: u32, mode: &str, remote: bool) -> Run {
-    let env: &[(&str, &str)] = if remote {
-        &[("MPBRIDGE_GA_REMOTE", "1")]
-    } else {
-        &[]
-    };
+    run_env(n, mode, remote, &[])
+}
+
+/// [`run`] with `env` set on every rank.
+fn run_env(n: u32, mode: &str, remote: bool, env: &[(&str, &str)]) -> Run {
+    let mut env = env.to_vec();
+    if remote {
+        env.push(("MPBRIDGE_GA_REMOTE", "1"));
+    }
     let prog = Path::new(env!("CARGO_BIN_EXE_ga_core"));
-    mpiexec_beside_server(&server_bin(), n, prog, &[mode], env, LIMIT)
+    mpiexec_beside_server(&server_bin(), n, prog, &[mode], &env, LIMIT)
 }
 
 fn segments() -> Vec<String> {
@@ -66,6 +70,53 @@ fn put_get_acc_read_inc_nxtval_locks_on_one_to_four_ranks() {
         let r = run(n, "all", false);
         passed(&r, "all", &format!("ga_core all on {n} ranks"));
     }
+}
+
+#[test]
+fn traced_ga_operations_are_recorded_and_merged() {
+    let dir = std::env::temp_dir().join(format!("mpbridge-ga-trace-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.display().to_string();
+    let r = run_env(2, "all", false, &[("MPBRIDGE_TRACE", &d)]);
+    passed(&r, "all", "ga_core all with MPBRIDGE_TRACE");
+    // Each compute rank records its GA calls; the server records none.
+    let mut with_calls = 0;
+    for f in std::fs::read_dir(&dir).unwrap().flatten() {
+        let text = std::fs::read_to_string(f.path()).unwrap();
+        let calls: Vec<&str> = text.lines().filter(|l| l.contains(" call ga ")).collect();
+        if calls.is_empty() {
+            continue;
+        }
+        with_calls += 1;
+        for op in ["op=NGA_Put", "op=NGA_Get", "op=NGA_Acc"] {
+            assert!(
+                calls.iter().any(|l| l.ends_with(op)),
+                "{}: no {op}:\n{text}",
+                f.path().display()
+            );
+        }
+    }
+    assert_eq!(with_calls, 2, "one file per compute rank with GA calls");
+    // The merged trace shows them as events of the `ga` category.
+    let json = dir.join("app.json");
+    let out = Command::new(stage().join("bin/mpbridge"))
+        .arg("trace")
+        .arg(&dir)
+        .arg("-o")
+        .arg(&json)
+        .output()
+        .expect("run mpbridge trace");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let merged = std::fs::read_to_string(&json).unwrap();
+    assert!(
+        merged.contains("\"name\":\"NGA_Put\",\"cat\":\"ga\""),
+        "{merged}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

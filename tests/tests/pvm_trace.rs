@@ -188,6 +188,42 @@ fn core_debug_logs_show_connections_being_set_up() {
 }
 
 #[test]
+fn pvm_debug_logs_show_spawn_decisions_and_clean_up() {
+    // master1 spawns its slaves: the master logs where they start, each
+    // slave that it was spawned, and every task that it leaves PVM; the
+    // core's lines stay filtered out.
+    let r = run_pvm(1, "master1", &[("MPBRIDGE_LOG", "pvm=debug")]);
+    assert!(r.stdout.contains("SUCCESSFUL"), "{}", r.stdout);
+    let pvm: Vec<&str> = r.stderr.lines().filter(|l| l.contains(" pvm: ")).collect();
+    let master_starts = pvm
+        .iter()
+        .filter(|l| l.starts_with("[rank 0 t40001]") && l.contains("pvm_spawn: starting new tasks"))
+        .count();
+    assert!(
+        master_starts >= 1,
+        "no spawn decision logged:\n{}",
+        r.stderr
+    );
+    let spawned = pvm
+        .iter()
+        .filter(|l| l.contains("enrolled: spawned by pvm_spawn") && l.contains("parent=t40001"))
+        .count();
+    let leaving = pvm.iter().filter(|l| l.contains("leaving PVM")).count();
+    assert!(spawned >= 1, "the slaves log their spawn:\n{}", r.stderr);
+    assert_eq!(
+        leaving,
+        spawned + 1,
+        "every task logs leaving:\n{}",
+        r.stderr
+    );
+    assert!(
+        !r.stderr.contains(" core: "),
+        "core lines are filtered out:\n{}",
+        r.stderr
+    );
+}
+
+#[test]
 fn per_layer_levels_filter_the_log() {
     let r = run_pvm(2, "spmd", &[("MPBRIDGE_LOG", "core=info,pvm=debug")]);
     assert!(r.stdout.contains("token ring done"), "{}", r.stdout);

@@ -108,7 +108,12 @@ pub(crate) fn with<R>(
 ) -> GaResult<R> {
     let mut g = CLIENT.lock().unwrap_or_else(|e| e.into_inner());
     match g.as_mut() {
-        Some(c) if !c.left => f(c),
+        Some(c) if !c.left => {
+            if shim_core::trace::on() {
+                shim_core::trace::record("ga", shim_core::trace::Event::Call { op: call });
+            }
+            f(c)
+        }
         Some(_) => Err(GaError::new(call, "GA has been terminated in this process")),
         None => Err(GaError::new(
             call,
