@@ -283,6 +283,11 @@ pub fn distribution(g: Handle, proc_: i32) -> GaResult<Option<(Vec<i64>, Vec<i64
     client::with(CALL, |c| {
         let a = c.array(CALL, g)?;
         let (count, what) = if a.grid.is_cyclic() {
+            // Calls that walk the processes (printing, comparing
+            // distributions) may ask past the last block: nothing there.
+            if proc_ >= 0 && proc_ as i64 >= a.grid.total_blocks() {
+                return Ok(None);
+            }
             (a.grid.total_blocks(), "block")
         } else {
             (a.nprocs(), "process")
