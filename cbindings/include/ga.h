@@ -345,6 +345,41 @@ extern size_t NGA_Memory_avail(void);
 extern size_t GA_Inquire_memory(void);
 extern size_t NGA_Inquire_memory(void);
 
+/* --- block-cyclic arrays --------------------------------------------- */
+/* Set on a handle from GA_Create_handle after GA_Set_data. For these
+   arrays NGA_Distribution, NGA_Locate and NGA_Locate_region number blocks
+   (C order over the block grid), not processes. Each block is kept as a
+   tile; a process's tiles lie end to end in block order. */
+extern void GA_Set_block_cyclic(int g_a, int dims[]);
+extern void NGA_Set_block_cyclic(int g_a, int dims[]);
+extern void GA_Set_block_cyclic64(int g_a, int64_t dims[]);
+extern void NGA_Set_block_cyclic64(int g_a, int64_t dims[]);
+extern void GA_Set_block_cyclic_proc_grid(int g_a, int block[], int proc_grid[]);
+extern void NGA_Set_block_cyclic_proc_grid(int g_a, int block[], int proc_grid[]);
+extern void GA_Set_block_cyclic_proc_grid64(int g_a, int64_t block[], int64_t proc_grid[]);
+extern void NGA_Set_block_cyclic_proc_grid64(int g_a, int64_t block[], int64_t proc_grid[]);
+extern void GA_Set_tiled_proc_grid(int g_a, int block[], int proc_grid[]);
+extern void NGA_Set_tiled_proc_grid(int g_a, int block[], int proc_grid[]);
+extern void GA_Set_tiled_proc_grid64(int g_a, int64_t block[], int64_t proc_grid[]);
+extern void NGA_Set_tiled_proc_grid64(int g_a, int64_t block[], int64_t proc_grid[]);
+extern void GA_Get_block_info(int g_a, int num_blocks[], int block_dims[]);
+extern void NGA_Get_block_info(int g_a, int num_blocks[], int block_dims[]);
+extern int  GA_Total_blocks(int g_a);
+extern int  NGA_Total_blocks(int g_a);
+extern int  NGA_Locate_num_blocks(int g_a, int lo[], int hi[]);
+extern void NGA_Access_block(int g_a, int idx, void *ptr, int ld[]);
+extern void NGA_Access_block64(int g_a, int64_t idx, void *ptr, int64_t ld[]);
+extern void NGA_Access_block_grid(int g_a, int index[], void *ptr, int ld[]);
+extern void NGA_Access_block_grid64(int g_a, int64_t index[], void *ptr, int64_t ld[]);
+extern void NGA_Access_block_segment(int g_a, int proc, void *ptr, int *len);
+extern void NGA_Access_block_segment64(int g_a, int proc, void *ptr, int64_t *len);
+extern void NGA_Release_block(int g_a, int idx);
+extern void NGA_Release_update_block(int g_a, int idx);
+extern void NGA_Release_block_grid(int g_a, int index[]);
+extern void NGA_Release_update_block_grid(int g_a, int index[]);
+extern void NGA_Release_block_segment(int g_a, int proc);
+extern void NGA_Release_update_block_segment(int g_a, int proc);
+
 /* --- ghost cells and periodic transfers ----------------------------- */
 /* A ghost cell shows the periodic image of the element it stands for.
    NGA_Update_ghost_dir counts `dimension` from the last C dimension, as

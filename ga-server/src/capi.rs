@@ -58,6 +58,9 @@ struct Pending {
     width: Option<Vec<i64>>,
     /// Processor group from GA_Set_pgroup (None: the default group).
     pgroup: Option<i32>,
+    /// Block sizes and process grid from GA_Set_block_cyclic*,
+    /// GA_Set_tiled_proc_grid.
+    cyclic: Option<(Vec<i64>, Option<Vec<i64>>)>,
 }
 
 struct Handles {
@@ -952,6 +955,33 @@ pub(crate) fn set_pending_ghosts(
     })
 }
 
+/// A block-cyclic distribution on a handle awaiting GA_Allocate: `read`
+/// gets the array's number of dimensions and gives the block sizes and
+/// the process grid, if any.
+pub(crate) fn set_pending_cyclic(
+    call: &'static str,
+    g: c_int,
+    read: impl FnOnce(usize) -> GaResult<(Vec<i64>, Option<Vec<i64>>)>,
+) -> GaResult<()> {
+    with_pending(call, g, |p| {
+        if p.dims.is_empty() {
+            return err(call, "call GA_Set_data first");
+        }
+        let (block, grid) = read(p.dims.len())?;
+        if let Some(d) = block.iter().position(|&b| b < 1) {
+            return err(
+                call,
+                format!("block size {} in dimension {d} must be positive", block[d]),
+            );
+        }
+        if let Some(d) = grid.as_ref().and_then(|g| g.iter().position(|&x| x < 1)) {
+            return err(call, format!("process grid entry {d} must be positive"));
+        }
+        p.cyclic = Some((block, grid));
+        Ok(())
+    })
+}
+
 fn set_data<I: CIndex>(call: &'static str, g: c_int, ndim: c_int, dims: *const I, ty: c_int) {
     run(call, || {
         let d = check_dims(call, ndim, dims)?;
@@ -1097,9 +1127,10 @@ pub extern "C" fn GA_Allocate(g: c_int) -> c_int {
                 format!("handle {g}: call GA_Set_data before GA_Allocate"),
             );
         };
-        let dist = match (p.irregular, p.chunk) {
-            (Some((block, map)), _) => Distribution::Irregular { block, map },
-            (None, Some(c)) if c.iter().any(|&x| x > 0) => Distribution::Chunk(c),
+        let dist = match (p.cyclic, p.irregular, p.chunk) {
+            (Some((block, grid)), _, _) => Distribution::BlockCyclic { block, grid },
+            (None, Some((block, map)), _) => Distribution::Irregular { block, map },
+            (None, None, Some(c)) if c.iter().any(|&x| x > 0) => Distribution::Chunk(c),
             _ => Distribution::Default,
         };
         let grp = p.pgroup.unwrap_or_else(core::pgroups::default_group);
@@ -1407,7 +1438,14 @@ fn distribution<I: CIndex>(call: &'static str, g: c_int, iproc: c_int, lo: *mut 
     run(call, || {
         let h = resolve(g);
         let (_, d) = inquire(call, h)?;
-        let np = core::array_nprocs(h).map_err(relabel(call))?;
+        // For a block-cyclic array iproc numbers a block, as in GA.
+        let np = match core::cyclic_kind(h).map_err(relabel(call))? {
+            (true, _) => {
+                let (nb, _) = core::block_info(call, h)?;
+                nb.iter().product::<i64>() as c_int
+            }
+            _ => core::array_nprocs(h).map_err(relabel(call))?,
+        };
         if iproc < 0 || iproc >= np {
             return err(
                 call,

@@ -125,10 +125,10 @@ struct Tables {
 /// What `ga_set_data`, `ga_set_array_name`, `ga_set_chunk` and
 /// `ga_set_irreg_distr` recorded for a handle not yet allocated (C order).
 #[derive(Default)]
-struct Pending {
+pub(crate) struct Pending {
     data: Option<(i64, Vec<i64>)>,
     name: String,
-    dist: Option<Distribution>,
+    pub(crate) dist: Option<Distribution>,
     /// Processor group from `ga_set_pgroup` (None: the default group).
     pgroup: Option<i32>,
     /// Ghost widths from `ga_set_ghosts`, C order (None: no ghost cells).
@@ -1092,7 +1092,7 @@ pub extern "C" fn nga_create_handle_() -> FInt {
 
 /// Runs `f` on the pending description of handle `g_a`; ends the job if
 /// the handle is not one from `ga_create_handle` awaiting `ga_allocate`.
-fn with_pending(call: &str, g_a: *const FInt, f: impl FnOnce(&mut Pending)) {
+pub(crate) fn with_pending(call: &str, g_a: *const FInt, f: impl FnOnce(&mut Pending)) {
     let g = int(call, g_a);
     let mut t = TABLES.lock();
     match t.pending.get_mut(&g) {
@@ -1166,7 +1166,7 @@ pub extern "C" fn nga_set_array_name_(g_a: *const FInt, name: *const c_char, nam
 }
 
 /// The recorded dimensions (Fortran order) of a pending handle.
-fn pending_dims(call: &str, g_a: *const FInt) -> Vec<i64> {
+pub(crate) fn pending_dims(call: &str, g_a: *const FInt) -> Vec<i64> {
     let mut dims = None;
     with_pending(call, g_a, |p| dims = p.data.as_ref().map(|d| d.1.clone()));
     dims.unwrap_or_else(|| fail(call, "call ga_set_data first"))
@@ -1475,11 +1475,23 @@ fn proc_arg(call: &str, p: *const FInt) -> i32 {
 
 /// Process `iproc`'s block in Fortran terms; lo = 0, hi = −1 in every
 /// dimension when it owns nothing. `iproc` counts in the array's group.
-fn fdistribution(call: &str, a: &Arr, iproc: i32) -> (Vec<i64>, Vec<i64>) {
-    let np = core::array_nprocs(a.h).unwrap_or_else(|e| fail_core(call, e));
-    if iproc >= np {
-        fail(call, format!("process {iproc} is outside 0..{}", np - 1));
+/// For a block-cyclic array `iproc` numbers a block, as in GA.
+fn fdistribution(call: &str, a: &Arr, iproc: i64) -> (Vec<i64>, Vec<i64>) {
+    let (np, what) = match core::cyclic_kind(a.h).unwrap_or_else(|e| fail_core(call, e)) {
+        (true, _) => {
+            let (nb, _) =
+                core::block_info("nga_distribution", a.h).unwrap_or_else(|e| fail_core(call, e));
+            (nb.iter().product::<i64>(), "block")
+        }
+        _ => (
+            i64::from(core::array_nprocs(a.h).unwrap_or_else(|e| fail_core(call, e))),
+            "process",
+        ),
+    };
+    if iproc < 0 || iproc >= np {
+        fail(call, format!("{what} {iproc} is outside 0..{}", np - 1));
     }
+    let iproc = iproc as i32;
     match core::distribution(a.h, iproc).unwrap_or_else(|e| fail_core(call, e)) {
         Some((lo, hi)) => (to_f(&lo), to_f(&hi)),
         None => (vec![0; a.ndim()], vec![-1; a.ndim()]),
@@ -1511,7 +1523,7 @@ pub extern "C" fn ga_distribution_(
                 ),
             );
         }
-        let (lo, hi) = fdistribution(C, &a, proc_arg(C, iproc));
+        let (lo, hi) = fdistribution(C, &a, int(C, iproc));
         out(C, ilo, lo[0]);
         out(C, ihi, hi[0]);
         let owns = hi[0] >= lo[0];
@@ -1540,7 +1552,7 @@ pub extern "C" fn nga_distribution_(
     const C: &str = "nga_distribution";
     entry(C, || {
         let a = Arr::get(C, g_a);
-        let (l, h) = fdistribution(C, &a, proc_arg(C, iproc));
+        let (l, h) = fdistribution(C, &a, int(C, iproc));
         ints_mut(C, lo, a.ndim()).copy_from_slice(&l);
         ints_mut(C, hi, a.ndim()).copy_from_slice(&h);
     })

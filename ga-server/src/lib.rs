@@ -17,6 +17,7 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod capi;
+mod capi_cyclic;
 pub(crate) mod capi_ghosts;
 pub mod capi_ops;
 mod capi_pgroups;
@@ -40,6 +41,7 @@ mod sys;
 // The Fortran API (`ga_*`/`nga_*`, gfortran conventions) and MA for Fortran.
 pub mod fapi;
 mod fapi_aliases;
+mod fapi_cyclic;
 mod fapi_ghosts;
 pub mod fapi_ops;
 mod fapi_pgroups;

@@ -69,6 +69,19 @@ impl NodeLayout {
         elem: usize,
         owners: &[(i32, Option<Bounds>)],
     ) -> Result<NodeLayout, String> {
+        Self::build_aligned(dims, name, elem, owners, |_| true)
+    }
+
+    /// [`NodeLayout::build`] where only the blocks `i` with `align(i)` start
+    /// on a [`BLOCK_ALIGN`] boundary; the others follow the block before
+    /// them directly (so blocks of one process can form one run).
+    pub fn build_aligned(
+        dims: &[i64],
+        name: &str,
+        elem: usize,
+        owners: &[(i32, Option<Bounds>)],
+        align: impl Fn(usize) -> bool,
+    ) -> Result<NodeLayout, String> {
         let n = dims.len();
         let too_big = |what: String| {
             format!(
@@ -95,7 +108,7 @@ impl NodeLayout {
                     crate::core::fmt_patch(&lo[..n], &hi[..n])
                 ))
             })?;
-            let off = round_up(cur, BLOCK_ALIGN)
+            let off = round_up(cur, if align(i) { BLOCK_ALIGN } else { 1 })
                 .filter(|o| *o <= isize::MAX as usize)
                 .ok_or_else(|| too_big(format!("offset {cur}")))?;
             cur = off

@@ -301,8 +301,8 @@ fn exported() -> std::collections::BTreeSet<String> {
 
 /// Lowest counts reached so far: a change that drops an export fails here.
 /// Raise them as the API fills in (issue 16 asks for all of Debian's).
-const C_FLOOR: usize = 306;
-const FORTRAN_FLOOR: usize = 278;
+const C_FLOOR: usize = 335;
+const FORTRAN_FLOOR: usize = 297;
 
 /// How much of Debian's GA 5.8 a relinked program finds: every function
 /// Debian's `ga.h` declares (the `int` and `int64_t` forms) is looked up
@@ -379,6 +379,9 @@ fn exports_cover_debian_ga() {
         "NGA_Strided_acc64",
         "GA_Set_memory_limit",
         "NGA_Put64",
+        "GA_Set_block_cyclic_proc_grid",
+        "NGA_Access_block_segment64",
+        "ga_set_tiled_proc_grid_",
     ] {
         assert!(ours.contains(f), "{f} is not exported");
     }

@@ -29,8 +29,9 @@ pub(crate) struct Array {
     pub dist: Distribution,
     /// This node's segment.
     pub seg: Mapping,
-    /// Per compute rank: byte offset of its block and lock word in its
-    /// node's segment; block lo and block strides.
+    /// Per block (for one block per process: per rank in the group): byte
+    /// offset of the block and of its lock word in its node's segment;
+    /// block lo and block strides.
     pub off: Vec<usize>,
     pub lock_off: Vec<usize>,
     pub blo: Vec<[i64; MAX_DIM]>,
@@ -59,9 +60,9 @@ pub(crate) struct Placement {
 }
 
 impl Array {
-    /// The compute rank of block owner `owner` (a rank in the group).
-    pub fn compute_rank(&self, owner: i64) -> usize {
-        self.members[owner as usize] as usize
+    /// The compute rank holding block `block`.
+    pub fn compute_rank(&self, block: i64) -> usize {
+        self.members[self.grid.process_of_block(block) as usize] as usize
     }
 
     /// Number of processes in the array's group.
@@ -461,8 +462,19 @@ impl Client {
             }
             w[d] = width[d];
         }
+        if grid.is_cyclic() && w[..n].iter().any(|&x| x > 0) {
+            return Err(GaError::new(
+                call,
+                format!("'{name}' is block-cyclic: ghost cells are not available on such arrays"),
+            ));
+        }
         // Framed blocks in the server's shifted indices: lo..=hi + 2w.
-        let blocks: Vec<Option<Bounds>> = (0..np)
+        let nblocks = if grid.is_cyclic() {
+            grid.total_blocks() as usize
+        } else {
+            np
+        };
+        let blocks: Vec<Option<Bounds>> = (0..nblocks)
             .map(|p| {
                 grid.block_of(p as i64).map(|(lo, mut hi)| {
                     for d in 0..n {
@@ -472,21 +484,44 @@ impl Client {
                 })
             })
             .collect();
-        let mut off = vec![0usize; np];
-        let mut lock_off = vec![0usize; np];
-        let mut blo = vec![[0i64; MAX_DIM]; np];
-        let mut bstr = vec![[0usize; MAX_DIM]; np];
+        let mut off = vec![0usize; nblocks];
+        let mut lock_off = vec![0usize; nblocks];
+        let mut blo = vec![[0i64; MAX_DIM]; nblocks];
+        let mut bstr = vec![[0usize; MAX_DIM]; nblocks];
         let mut my_layout = None;
         for node in 0..self.server.len() as u32 {
-            let owners: Vec<(i32, Option<Bounds>)> = (0..np)
-                .filter(|&p| self.node_of[members[p] as usize] == node)
-                .map(|p| (p as i32, blocks[p]))
-                .collect();
-            if owners.is_empty() {
+            // The group's first member on the node asks its server.
+            let Some(leader) = (0..np).find(|&p| self.node_of[members[p] as usize] == node) else {
                 continue;
+            };
+            let leader = leader as i32;
+            // Blocks are entered by number (for one block per process, the
+            // process's rank in the group).
+            let owners: Vec<(i32, Option<Bounds>)> = (0..nblocks)
+                .filter(|&b| {
+                    let p = grid.process_of_block(b as i64) as usize;
+                    self.node_of[members[p] as usize] == node
+                })
+                .map(|b| (b as i32, blocks[b]))
+                .collect();
+            // A process's tiles of a block-cyclic array lie end to end (its
+            // segment, as NGA_Access_block_segment shows it); owners ranked
+            // by process keep them together.
+            let mut owners = owners;
+            let layout = if grid.is_cyclic() {
+                owners.sort_by_key(|&(b, _)| (grid.process_of_block(b as i64), b));
+                let firsts: Vec<bool> = (0..owners.len())
+                    .map(|i| {
+                        i == 0
+                            || grid.process_of_block(owners[i].0 as i64)
+                                != grid.process_of_block(owners[i - 1].0 as i64)
+                    })
+                    .collect();
+                NodeLayout::build_aligned(dims, name, elem, &owners, |i| firsts[i])
+            } else {
+                NodeLayout::build(dims, name, elem, &owners)
             }
-            let layout =
-                NodeLayout::build(dims, name, elem, &owners).map_err(|m| GaError::new(call, m))?;
+            .map_err(|m| GaError::new(call, m))?;
             for b in &layout.blocks {
                 let p = b.owner as usize;
                 off[p] = b.off as usize;
@@ -500,7 +535,6 @@ impl Client {
             for (i, (p, _)) in owners.iter().enumerate() {
                 lock_off[*p as usize] = 64 * (i + 1);
             }
-            let leader = owners[0].0;
             if node == self.my_node {
                 my_layout = Some((layout, leader));
             }

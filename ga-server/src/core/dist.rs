@@ -1,16 +1,35 @@
-//! Distribution arithmetic: block grids, owners, and the parts of a patch.
+//! Distribution arithmetic: block grids, which process holds each block,
+//! and the parts of a patch.
 
 use super::types::{fmt_patch, Distribution, GaError, GaResult};
 use crate::ptr::MAX_DIM;
 
 /// How an array is cut into blocks: `starts[d]` are the 0-based first
-/// indices of the blocks along dimension d; block (b0, b1, ...) belongs to
-/// compute rank b0·n1·n2… + b1·n2… + … (row-major over the grid).
+/// indices of the blocks along dimension d; block (b0, b1, ...) has the
+/// index b0·n1·n2… + b1·n2… + … (row-major over the grid). `deal` says
+/// which process holds each block.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Grid {
     pub dims: Vec<i64>,
     pub starts: Vec<Vec<i64>>,
+    pub deal: Deal,
 }
+
+/// Which process of the array's group holds block k.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Deal {
+    /// Process k (at most one block per process).
+    OnePerProcess,
+    /// Process k mod nproc.
+    RoundRobin(i64),
+    /// The process at the block's coordinates modulo this process grid,
+    /// numbered in C order.
+    ProcGrid(Vec<i64>),
+}
+
+/// Most blocks a block-cyclic array may have (each is a tile with its own
+/// bookkeeping in every process).
+pub const MAX_BLOCKS: i64 = 1 << 16;
 
 fn prime_factors(mut n: i64) -> Vec<i64> {
     let mut f = Vec::new();
@@ -54,6 +73,7 @@ impl Grid {
         dist: &Distribution,
     ) -> GaResult<Grid> {
         let n = dims.len();
+        let mut deal = Deal::OnePerProcess;
         let starts = match dist {
             Distribution::Default => Grid::near_square(dims, nproc, &vec![0; n]),
             Distribution::Chunk(c) => {
@@ -117,11 +137,124 @@ impl Grid {
                 }
                 out
             }
+            Distribution::BlockCyclic { block, grid } => {
+                let (starts, d) = Grid::cyclic(call, dims, nproc, block, grid.as_deref())?;
+                deal = d;
+                starts
+            }
         };
         Ok(Grid {
             dims: dims.to_vec(),
             starts,
+            deal,
         })
+    }
+
+    /// Block starts and the deal of a block-cyclic distribution, checked.
+    fn cyclic(
+        call: &'static str,
+        dims: &[i64],
+        nproc: i64,
+        block: &[i64],
+        grid: Option<&[i64]>,
+    ) -> GaResult<(Vec<Vec<i64>>, Deal)> {
+        let n = dims.len();
+        if block.len() != n {
+            return Err(GaError::new(
+                call,
+                format!(
+                    "block has {} entries for a {n}-dimensional array",
+                    block.len()
+                ),
+            ));
+        }
+        if let Some(d) = (0..n).find(|&d| block[d] < 1) {
+            return Err(GaError::new(
+                call,
+                format!("block size {} in dimension {d} must be positive", block[d]),
+            ));
+        }
+        let counts: Vec<i64> = (0..n).map(|d| (dims[d] - 1) / block[d] + 1).collect();
+        let total = counts.iter().try_fold(1i64, |p, &c| p.checked_mul(c));
+        if total.is_none_or(|t| t > MAX_BLOCKS) {
+            return Err(GaError::new(
+                call,
+                format!(
+                    "blocks of {block:?} cut the array {dims:?} into more than {MAX_BLOCKS} blocks"
+                ),
+            ));
+        }
+        let deal = match grid {
+            None => Deal::RoundRobin(nproc.max(1)),
+            Some(g) => {
+                if g.len() != n || g.iter().any(|&x| x < 1) {
+                    return Err(GaError::new(
+                        call,
+                        format!("process grid {g:?} needs {n} positive entries"),
+                    ));
+                }
+                let prod = g.iter().try_fold(1i64, |p, &x| p.checked_mul(x));
+                if prod != Some(nproc) {
+                    return Err(GaError::new(
+                        call,
+                        format!("process grid {g:?} does not hold exactly {nproc} processes"),
+                    ));
+                }
+                Deal::ProcGrid(g.to_vec())
+            }
+        };
+        let starts = (0..n)
+            .map(|d| (0..counts[d]).map(|b| b * block[d]).collect())
+            .collect();
+        Ok((starts, deal))
+    }
+
+    /// Whether blocks are dealt out cyclically (a process may hold several).
+    pub fn is_cyclic(&self) -> bool {
+        self.deal != Deal::OnePerProcess
+    }
+
+    /// The process (rank in the array's group) holding block `b`.
+    pub fn process_of_block(&self, b: i64) -> i64 {
+        match &self.deal {
+            Deal::OnePerProcess => b,
+            Deal::RoundRobin(np) => b % np,
+            Deal::ProcGrid(pg) => {
+                let mut rest = b;
+                let mut coord = [0i64; MAX_DIM];
+                for d in (0..self.ndim()).rev() {
+                    let nb = self.starts[d].len() as i64;
+                    coord[d] = rest % nb;
+                    rest /= nb;
+                }
+                (0..self.ndim()).fold(0, |p, d| p * pg[d] + coord[d] % pg[d])
+            }
+        }
+    }
+
+    /// The blocks process `p` holds, in increasing block order.
+    pub fn blocks_of_process(&self, p: i64) -> Vec<i64> {
+        match &self.deal {
+            Deal::OnePerProcess => {
+                if p >= 0 && p < self.total_blocks() {
+                    vec![p]
+                } else {
+                    vec![]
+                }
+            }
+            _ => (0..self.total_blocks())
+                .filter(|&b| self.process_of_block(b) == p)
+                .collect(),
+        }
+    }
+
+    /// The block of process `p` when each process holds at most one
+    /// (`None` for block-cyclic arrays and for processes holding none).
+    pub fn own_block(&self, p: i64) -> Option<([i64; MAX_DIM], [i64; MAX_DIM])> {
+        if self.is_cyclic() {
+            return None;
+        }
+        self.block_of(p)
     }
 
     /// GA-like default: split the dimension with the largest blocks by the
@@ -178,7 +311,8 @@ impl Grid {
             .unwrap_or(self.dims[d] - 1)
     }
 
-    /// Block of compute rank `p`: lo, hi (inclusive); `None` if it owns none.
+    /// Block number `p` (for arrays with one block per process, process
+    /// p's block): lo, hi (inclusive); `None` if there is no such block.
     pub fn block_of(&self, p: i64) -> Option<([i64; MAX_DIM], [i64; MAX_DIM])> {
         if p < 0 || p >= self.total_blocks() {
             return None;
@@ -203,7 +337,8 @@ impl Grid {
             .saturating_sub(1)
     }
 
-    /// Owner of element `subs` (checked by the caller).
+    /// Block holding element `subs` (checked by the caller); for arrays
+    /// with one block per process, its owner.
     pub fn owner(&self, subs: &[i64]) -> i64 {
         let mut p = 0i64;
         for d in 0..self.ndim() {
@@ -244,7 +379,8 @@ impl Grid {
         Ok(())
     }
 
-    /// Calls `f(owner, plo, phi)` for each owner's part of the (checked) patch.
+    /// Calls `f(block, plo, phi)` for each block's part of the (checked)
+    /// patch ([`Grid::process_of_block`] names its owner).
     pub fn parts<E>(
         &self,
         lo: &[i64],
@@ -436,6 +572,39 @@ mod tests {
         let n: i32 = seen.iter().sum();
         assert_eq!(n, 5 * 7);
         assert!(seen.iter().all(|&c| c <= 1));
+    }
+
+    #[test]
+    fn block_cyclic_deals_blocks_round_robin_or_by_grid() {
+        let rr = Distribution::BlockCyclic {
+            block: vec![2, 2],
+            grid: None,
+        };
+        let g = Grid::new("t", &[7, 5], 4, &rr).unwrap();
+        assert_eq!(g.nblocks(), vec![4, 3]);
+        assert_eq!(g.owner(&[6, 4]), 11);
+        assert_eq!(g.process_of_block(11), 3);
+        assert_eq!(g.blocks_of_process(1), vec![1, 5, 9]);
+        assert!(g.own_block(1).is_none());
+        let pg = Distribution::BlockCyclic {
+            block: vec![2, 2],
+            grid: Some(vec![2, 2]),
+        };
+        let g = Grid::new("t", &[7, 5], 4, &pg).unwrap();
+        // Block (0, 1) is at grid (0, 1): process 1; block (1, 0): process 2.
+        assert_eq!(g.process_of_block(1), 1);
+        assert_eq!(g.process_of_block(3), 2);
+        assert_eq!(g.blocks_of_process(3), vec![4, 10]);
+        let bad = Distribution::BlockCyclic {
+            block: vec![2, 2],
+            grid: Some(vec![3, 1]),
+        };
+        assert!(Grid::new("t", &[7, 5], 4, &bad).is_err());
+        let zero = Distribution::BlockCyclic {
+            block: vec![0, 2],
+            grid: None,
+        };
+        assert!(Grid::new("t", &[7, 5], 4, &zero).is_err());
     }
 
     #[test]

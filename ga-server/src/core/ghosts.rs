@@ -68,7 +68,7 @@ pub fn access_ghosts(call: &'static str, g: Handle) -> GaResult<Option<FramedBlo
         let a = c.array(call, g)?;
         let n = a.grid.ndim();
         let me = a.grank as usize;
-        Ok(a.grid.block_of(me as i64).map(|(lo, hi)| {
+        Ok(a.grid.own_block(me as i64).map(|(lo, hi)| {
             let ext: Vec<i64> = (0..n).map(|d| hi[d] - lo[d] + 1 + 2 * a.width[d]).collect();
             (
                 ptr::address(&a.seg, a.off[me]),
@@ -185,7 +185,7 @@ pub fn get_ghost_block(
         let n = a.grid.ndim();
         let me = a.grank as usize;
         let ustr = user_strides(call, lo, hi, ld, n)?;
-        if let Some((blo, bhi)) = a.grid.block_of(me as i64) {
+        if let Some((blo, bhi)) = a.grid.own_block(me as i64) {
             let inside = (0..n).all(|d| {
                 lo[d] >= blo[d] - a.width[d] && hi[d] <= bhi[d] + a.width[d] && lo[d] <= hi[d]
             });
@@ -386,7 +386,7 @@ impl Client {
             let a = self.arrays[i]
                 .as_ref()
                 .ok_or_else(|| GaError::new(call, "invalid array handle"))?;
-            let Some((blo, bhi)) = a.grid.block_of(me as i64) else {
+            let Some((blo, bhi)) = a.grid.own_block(me as i64) else {
                 return Ok(());
             };
             (a.grid.ndim(), a.elem, a.width, blo, bhi)

@@ -276,15 +276,26 @@ pub fn sum_on_array<T: GopNum>(call: &'static str, g: Handle, x: &mut [T]) -> Ga
 }
 
 /// The block process `proc_` (a rank in the array's group) owns (lo, hi),
-/// `None` if it owns nothing.
+/// `None` if it owns nothing. For a block-cyclic array `proc_` numbers a
+/// block instead, as in GA.
 pub fn distribution(g: Handle, proc_: i32) -> GaResult<Option<(Vec<i64>, Vec<i64>)>> {
     const CALL: &str = "NGA_Distribution";
     client::with(CALL, |c| {
         let a = c.array(CALL, g)?;
-        if proc_ < 0 || proc_ as i64 >= a.nprocs() {
+        let (count, what) = if a.grid.is_cyclic() {
+            // Calls that walk the processes (printing, comparing
+            // distributions) may ask past the last block: nothing there.
+            if proc_ >= 0 && proc_ as i64 >= a.grid.total_blocks() {
+                return Ok(None);
+            }
+            (a.grid.total_blocks(), "block")
+        } else {
+            (a.nprocs(), "process")
+        };
+        if proc_ < 0 || proc_ as i64 >= count {
             return Err(GaError::new(
                 CALL,
-                format!("process {proc_} out of range 0..{}", a.nprocs()),
+                format!("{what} {proc_} out of range 0..{count}"),
             ));
         }
         let n = a.grid.ndim();
@@ -317,6 +328,187 @@ pub fn locate_region(g: Handle, lo: &[i64], hi: &[i64]) -> GaResult<Vec<Region>>
             Ok(())
         })?;
         Ok(v)
+    })
+}
+
+/// Whether `g` is block-cyclic, and whether it has a process grid
+/// (ScaLAPACK-style or tiled).
+pub fn cyclic_kind(g: Handle) -> GaResult<(bool, bool)> {
+    const CALL: &str = "GA_Get_block_info";
+    client::with(CALL, |c| {
+        let a = c.array(CALL, g)?;
+        Ok((
+            a.grid.is_cyclic(),
+            matches!(a.grid.deal, dist::Deal::ProcGrid(_)),
+        ))
+    })
+}
+
+/// The (lo, hi) of every part of `lo..=hi` held by this process, for any
+/// distribution (block-cyclic arrays give one part per block).
+pub fn own_parts(
+    call: &'static str,
+    g: Handle,
+    lo: &[i64],
+    hi: &[i64],
+) -> GaResult<Vec<(Vec<i64>, Vec<i64>)>> {
+    client::with(call, |c| {
+        let a = c.array(call, g)?;
+        let n = a.grid.ndim();
+        let mut v = Vec::new();
+        for b in a.grid.blocks_of_process(a.grank as i64) {
+            if let Some((blo, bhi)) = a.grid.block_of(b) {
+                let l: Vec<i64> = (0..n).map(|d| blo[d].max(lo[d])).collect();
+                let h: Vec<i64> = (0..n).map(|d| bhi[d].min(hi[d])).collect();
+                if (0..n).all(|d| l[d] <= h[d]) {
+                    v.push((l, h));
+                }
+            }
+        }
+        Ok(v)
+    })
+}
+
+/// Elements of `g` held by this process.
+pub fn local_elements(g: Handle) -> GaResult<usize> {
+    const CALL: &str = "GA_Inquire_memory";
+    client::with(CALL, |c| {
+        let a = c.array(CALL, g)?;
+        let n = a.grid.ndim();
+        Ok(a.grid
+            .blocks_of_process(a.grank as i64)
+            .into_iter()
+            .filter_map(|b| a.grid.block_of(b))
+            .map(|(lo, hi)| {
+                (0..n)
+                    .map(|d| (hi[d] - lo[d] + 1) as usize)
+                    .product::<usize>()
+            })
+            .sum())
+    })
+}
+
+/// Block `b` of a block-cyclic array `g`, which this process must hold:
+/// pointer to its first element, lo, hi and leading dimensions.
+pub fn access_block(call: &'static str, g: Handle, b: i64) -> GaResult<LocalBlock> {
+    client::with(call, |c| {
+        let a = c.array(call, g)?;
+        if !a.grid.is_cyclic() {
+            return Err(GaError::new(
+                call,
+                format!("'{}' is not block-cyclic (use NGA_Access)", a.name),
+            ));
+        }
+        let total = a.grid.total_blocks();
+        if b < 0 || b >= total {
+            return Err(GaError::new(
+                call,
+                format!("block {b} of '{}' out of range 0..{total}", a.name),
+            ));
+        }
+        let holder = a.grid.process_of_block(b);
+        if holder != a.grank as i64 {
+            return Err(GaError::new(
+                call,
+                format!(
+                    "block {b} of '{}' is held by process {holder}, not by process {}",
+                    a.name, a.grank
+                ),
+            ));
+        }
+        let n = a.grid.ndim();
+        let (lo, hi) = a
+            .grid
+            .block_of(b)
+            .ok_or_else(|| GaError::new(call, format!("no block {b}")))?;
+        let p = crate::ptr::address(&a.seg, a.off[b as usize]);
+        let ld: Vec<i64> = (1..n).map(|d| hi[d] - lo[d] + 1).collect();
+        Ok((p, lo[..n].to_vec(), hi[..n].to_vec(), ld))
+    })
+}
+
+/// Block number of the block at grid coordinates `coords` of a
+/// block-cyclic array with a process grid.
+pub fn block_at(call: &'static str, g: Handle, coords: &[i64]) -> GaResult<i64> {
+    client::with(call, |c| {
+        let a = c.array(call, g)?;
+        if !matches!(a.grid.deal, dist::Deal::ProcGrid(_)) {
+            return Err(GaError::new(
+                call,
+                format!(
+                    "'{}' has no process grid (GA_Set_block_cyclic_proc_grid or GA_Set_tiled_proc_grid)",
+                    a.name
+                ),
+            ));
+        }
+        let nb = a.grid.nblocks();
+        let mut b = 0i64;
+        for d in 0..nb.len() {
+            if coords.len() <= d || coords[d] < 0 || coords[d] >= nb[d] {
+                return Err(GaError::new(
+                    call,
+                    format!("block index {coords:?} outside the block grid {nb:?}"),
+                ));
+            }
+            b = b * nb[d] + coords[d];
+        }
+        Ok(b)
+    })
+}
+
+/// The tiles process `p` holds of a block-cyclic array, end to end: the
+/// address of the first and the number of elements (null and 0 if none).
+/// Only this process's own segment is addressable.
+pub fn access_block_segment(call: &'static str, g: Handle, p: i32) -> GaResult<(*mut u8, usize)> {
+    client::with(call, |c| {
+        let a = c.array(call, g)?;
+        if !a.grid.is_cyclic() {
+            return Err(GaError::new(
+                call,
+                format!("'{}' is not block-cyclic (use NGA_Access)", a.name),
+            ));
+        }
+        if p != a.grank {
+            return Err(GaError::new(
+                call,
+                format!(
+                    "process {} can access only its own segment, not that of process {p}",
+                    a.grank
+                ),
+            ));
+        }
+        let n = a.grid.ndim();
+        let mine = a.grid.blocks_of_process(p as i64);
+        let Some(&first) = mine.first() else {
+            return Ok((std::ptr::null_mut(), 0));
+        };
+        let len = mine
+            .iter()
+            .filter_map(|&b| a.grid.block_of(b))
+            .map(|(lo, hi)| {
+                (0..n)
+                    .map(|d| (hi[d] - lo[d] + 1) as usize)
+                    .product::<usize>()
+            })
+            .sum();
+        Ok((crate::ptr::address(&a.seg, a.off[first as usize]), len))
+    })
+}
+
+/// Blocks per dimension and the block sizes of a block-cyclic `g`.
+pub fn block_info(call: &'static str, g: Handle) -> GaResult<(Vec<i64>, Vec<i64>)> {
+    client::with(call, |c| {
+        let a = c.array(call, g)?;
+        let block = match &a.dist {
+            Distribution::BlockCyclic { block, .. } => block.clone(),
+            _ => {
+                return Err(GaError::new(
+                    call,
+                    format!("'{}' is not block-cyclic", a.name),
+                ))
+            }
+        };
+        Ok((a.grid.nblocks(), block))
     })
 }
 
@@ -454,6 +646,16 @@ pub fn access(g: Handle) -> GaResult<Option<LocalBlock>> {
     const CALL: &str = "NGA_Access";
     client::with(CALL, |c| {
         let a = c.array(CALL, g)?;
+        if a.grid.is_cyclic() {
+            return Err(GaError::new(
+                CALL,
+                format!(
+                    "'{}' is block-cyclic: use NGA_Access_block, NGA_Access_block_grid \
+                     or NGA_Access_block_segment",
+                    a.name
+                ),
+            ));
+        }
         let me = a.grank as i64;
         let n = a.grid.ndim();
         Ok(a.grid.block_of(me).map(|(lo, hi)| {

@@ -164,6 +164,17 @@ pub enum Distribution {
     /// `block[d]` blocks along dimension d, starting at the 0-based offsets of
     /// `map` (the starts of dimension 0, then of dimension 1, ...).
     Irregular { block: Vec<i64>, map: Vec<i64> },
+    /// Block-cyclic: blocks of `block[d]` elements (the last one along a
+    /// dimension may be shorter), dealt out in turn. Without `grid`, block k
+    /// (numbered in C order) goes to process k mod nproc
+    /// (`GA_Set_block_cyclic`); with it, block (b0, b1, ...) goes to the
+    /// process at coordinates (b0 mod grid[0], b1 mod grid[1], ...) of a
+    /// process grid numbered in C order (`GA_Set_block_cyclic_proc_grid`,
+    /// `GA_Set_tiled_proc_grid`). Every block is stored as its own tile.
+    BlockCyclic {
+        block: Vec<i64>,
+        grid: Option<Vec<i64>>,
+    },
 }
 
 /// Formats a patch as `[lo0:hi0,lo1:hi1]`.

@@ -5,7 +5,7 @@
 //! get, and every operation synchronises before and after, as GA does.
 
 use super::elem::{decode, encode, scalar, with_num, Num};
-use super::patch::{check_patch, full, get_rect, inquire, own_part, put_rect, relabel, PatchMap};
+use super::patch::{check_patch, full, get_rect, inquire, own_parts, put_rect, relabel, PatchMap};
 use crate::core::{self, fmt_patch, ElemType, GaError, GaResult, Handle};
 
 /// `GA_Sync` over the group array `g` lives on (all ranks for the world).
@@ -27,7 +27,7 @@ pub fn fill_patch(
         return Err(GaError::new(call, "the value is missing (NULL)"));
     }
     sync(call, g)?;
-    if let Some((rlo, rhi)) = own_part(call, g, lo, hi)? {
+    for (rlo, rhi) in own_parts(call, g, lo, hi)? {
         let n = super::patch::count(&super::patch::shape(&rlo, &rhi));
         let buf: Vec<u8> = val[..es].iter().copied().cycle().take(n * es).collect();
         put_rect(call, g, &rlo, &rhi, &buf)?;
@@ -53,7 +53,7 @@ pub fn scale_patch(
     with_num!(ty, call, |T| {
         let a: T = scalar(call, "alpha", alpha)?;
         sync(call, g)?;
-        if let Some((rlo, rhi)) = own_part(call, g, lo, hi)? {
+        for (rlo, rhi) in own_parts(call, g, lo, hi)? {
             let v: Vec<T> = decode(&get_rect(call, g, T::SIZE, &rlo, &rhi)?);
             let out: Vec<T> = v.into_iter().map(|x| x.mul(a)).collect();
             put_rect(call, g, &rlo, &rhi, &encode(&out))?;
@@ -96,15 +96,15 @@ pub fn copy_patch(
     same_type(call, (a, ta), (b, tb))?;
     let map = PatchMap::new(call, (alo, ahi), (blo, bhi), trans)?;
     sync(call, b)?;
-    let mut staged = None;
-    if let Some((rlo, rhi)) = own_part(call, b, blo, bhi)? {
-        staged = Some((map.fetch(call, a, ta.size(), &rlo, &rhi)?, rlo, rhi));
+    let mut staged = Vec::new();
+    for (rlo, rhi) in own_parts(call, b, blo, bhi)? {
+        staged.push((map.fetch(call, a, ta.size(), &rlo, &rhi)?, rlo, rhi));
     }
     if a == b {
         // Everyone has read before anyone writes.
         sync(call, b)?;
     }
-    if let Some((buf, rlo, rhi)) = staged {
+    for (buf, rlo, rhi) in staged {
         put_rect(call, b, &rlo, &rhi, &buf)?;
     }
     sync(call, b)
@@ -138,7 +138,7 @@ pub fn add_patch(
         let be: T = scalar(call, "beta", beta)?;
         sync(call, c)?;
         let mut staged = None;
-        if let Some((rlo, rhi)) = own_part(call, c, clo, chi)? {
+        for (rlo, rhi) in own_parts(call, c, clo, chi)? {
             let va: Vec<T> = decode(&ma.fetch(call, a, T::SIZE, &rlo, &rhi)?);
             let vb: Vec<T> = decode(&mb.fetch(call, b, T::SIZE, &rlo, &rhi)?);
             let out: Vec<T> = va
@@ -193,7 +193,7 @@ pub fn dot_patch(
     with_num!(tya, call, |T| {
         sync(call, a)?;
         let mut sum = T::default();
-        if let Some((rlo, rhi)) = own_part(call, a, alo, ahi)? {
+        for (rlo, rhi) in own_parts(call, a, alo, ahi)? {
             let va: Vec<T> = decode(&get_rect(call, a, T::SIZE, &rlo, &rhi)?);
             let vb: Vec<T> = decode(&map.fetch(call, b, T::SIZE, &rlo, &rhi)?);
             for (x, y) in va.iter().zip(&vb) {
@@ -326,7 +326,7 @@ pub fn symmetrize(call: &'static str, g: Handle) -> GaResult<()> {
     with_num!(ty, call, |T| {
         sync(call, g)?;
         let mut staged = None;
-        if let Some((rlo, rhi)) = own_part(call, g, &lo, &hi)? {
+        for (rlo, rhi) in own_parts(call, g, &lo, &hi)? {
             let v: Vec<T> = decode(&get_rect(call, g, T::SIZE, &rlo, &rhi)?);
             let w: Vec<T> = decode(&map.fetch(call, g, T::SIZE, &rlo, &rhi)?);
             let out: Vec<T> = v

@@ -6,7 +6,7 @@
 //! `(tb,ta,n,m,k,B,A,C)`.)
 
 use super::elem::{decode, encode, scalar, Num, C32, C64};
-use super::patch::{check_patch, get_rect, own_part, put_rect, relabel};
+use super::patch::{check_patch, get_rect, own_parts, put_rect, relabel};
 use crate::core::{self, fmt_patch, ElemType, GaError, GaResult, Handle};
 use cblas_gemm::{Dims, Scalar, CONJ_TRANS, NO_TRANS, ROW_MAJOR, TRANS};
 use std::ffi::c_int;
@@ -216,8 +216,8 @@ fn product<T: Gemm>(
     let be: T = scalar(call, "beta", beta)?;
     let (alo, ahi, blo, bhi, clo) = (g.alo, g.ahi, g.blo, g.bhi, g.clo);
     core::sync_array(c).map_err(|e| relabel(call, e))?;
-    let mut staged = None;
-    if let Some((rlo, rhi)) = own_part(call, c, clo, g.chi)? {
+    let mut staged = Vec::new();
+    for (rlo, rhi) in own_parts(call, c, clo, g.chi)? {
         let (i0, i1) = (rlo[0] - clo[0], rhi[0] - clo[0]);
         let (j0, j1) = (rlo[1] - clo[1], rhi[1] - clo[1]);
         let (mi, nj, k) = (i1 - i0 + 1, j1 - j0 + 1, g.k);
@@ -293,11 +293,11 @@ fn product<T: Gemm>(
                 ldc: blas_int(call, nj)?,
             },
         );
-        staged = Some((encode(&vc), rlo, rhi));
+        staged.push((encode(&vc), rlo, rhi));
     }
     // Everyone has read A, B and C before anyone writes C.
     core::sync_array(c).map_err(|e| relabel(call, e))?;
-    if let Some((buf, rlo, rhi)) = staged {
+    for (buf, rlo, rhi) in staged {
         put_rect(call, c, &rlo, &rhi, &buf)?;
     }
     core::sync_array(c).map_err(|e| relabel(call, e))

@@ -18,18 +18,9 @@ pub fn in_use() -> usize {
         if !core::valid(g) {
             continue;
         }
-        let Ok(me) = core::array_rank(g) else {
+        let (Ok((ty, _)), Ok(elems)) = (core::inquire(g), core::local_elements(g)) else {
             continue;
         };
-        let (Ok((ty, _)), Ok(Some((lo, hi)))) = (core::inquire(g), core::distribution(g, me))
-        else {
-            continue;
-        };
-        let elems = lo
-            .iter()
-            .zip(&hi)
-            .map(|(l, h)| usize::try_from(h - l + 1).unwrap_or(0))
-            .product::<usize>();
         bytes = bytes.saturating_add(elems.saturating_mul(ty.size()));
     }
     bytes

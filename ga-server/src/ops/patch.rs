@@ -115,16 +115,15 @@ pub fn full(dims: &[i64]) -> (Vec<i64>, Vec<i64>) {
     (vec![0; dims.len()], dims.iter().map(|d| d - 1).collect())
 }
 
-/// This process's part of the patch `lo..=hi` of `g`, if any.
-pub fn own_part(
+/// This process's parts of the patch `lo..=hi` of `g` (one per block it
+/// holds that meets the patch).
+pub fn own_parts(
     call: &'static str,
     g: Handle,
     lo: &[i64],
     hi: &[i64],
-) -> GaResult<Option<(Vec<i64>, Vec<i64>)>> {
-    let me = core::array_rank(g).map_err(|e| relabel(call, e))?;
-    let mine = core::distribution(g, me).map_err(|e| relabel(call, e))?;
-    Ok(mine.and_then(|(blo, bhi)| intersect(&blo, &bhi, lo, hi)))
+) -> GaResult<Vec<(Vec<i64>, Vec<i64>)>> {
+    core::own_parts(call, g, lo, hi).map_err(|e| relabel(call, e))
 }
 
 /// An error of a core call reported as an error of `call`.
