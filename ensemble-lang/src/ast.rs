@@ -390,6 +390,15 @@ impl ClearSpans for ArgumentDecl {
     }
 }
 
+impl ClearSpans for WeightDecl {
+    fn clear_spans(&mut self) {
+        self.procs.clear_spans();
+        self.weight.clear_spans();
+        self.rule.clear_spans();
+        self.span.clear_spans();
+    }
+}
+
 impl ClearSpans for LocationDecl {
     fn clear_spans(&mut self) {
         self.span.clear_spans();
@@ -428,6 +437,7 @@ impl ClearSpans for Script {
         self.roots.clear_spans();
         self.port_contexts.clear_spans();
         self.arguments.clear_spans();
+        self.weights.clear_spans();
         self.locations.clear_spans();
         self.proc_params.clear_spans();
     }

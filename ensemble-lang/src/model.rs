@@ -261,6 +261,9 @@ impl Application {
         for pl in a.allocation.values_mut() {
             pl.span = Span::default();
         }
+        for w in a.weights.values_mut() {
+            w.span = Span::default();
+        }
         let info = &mut a.info;
         for r in &mut info.compat {
             r.span = Span::default();

@@ -250,7 +250,8 @@ pub fn script(s: &Script) -> String {
         || !s.contexts.is_empty()
         || !s.roots.is_empty()
         || !s.port_contexts.is_empty()
-        || !s.arguments.is_empty();
+        || !s.arguments.is_empty()
+        || !s.weights.is_empty();
     match &s.annotation {
         Some((word, _)) => line(format!("{word} annotation")),
         None if annotated => line("annotation".into()),
@@ -307,6 +308,17 @@ pub fn script(s: &Script) -> String {
                 proc_list(&d.procs),
                 d.name,
                 value(&d.value),
+                rule(&d.rule)
+            ));
+        }
+    }
+    if !s.weights.is_empty() {
+        line("Weights".into());
+        for d in &s.weights {
+            line(format!(
+                "{}: {}{};",
+                proc_list(&d.procs),
+                expr(&d.weight),
                 rule(&d.rule)
             ));
         }
@@ -478,6 +490,12 @@ pub fn application(app: &Application) -> String {
             for (p, name, v) in &mpi.topology_args {
                 line(format!("{}.{name} = {};", label(*p), value_text(v)));
             }
+        }
+    }
+    if !app.weights.is_empty() {
+        line("Weights".into());
+        for (p, w) in &app.weights {
+            line(format!("{}: {};", label(*p), w.value));
         }
     }
     if !app.allocation.is_empty() {

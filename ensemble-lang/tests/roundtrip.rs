@@ -397,6 +397,14 @@ fn script_tree() -> impl Strategy<Value = Script> {
                 },
             ),
         ),
+        v(
+            (procs(), expr(), rule()).prop_map(|(procs, weight, rule)| WeightDecl {
+                procs,
+                weight,
+                rule,
+                span: sp(),
+            }),
+        ),
     );
     (pcg, parallel, sequential).prop_map(
         |(
@@ -411,7 +419,7 @@ fn script_tree() -> impl Strategy<Value = Script> {
                 arguments,
                 allocation,
             ),
-            (locations, proc_params),
+            (locations, proc_params, weights),
         )| Script {
             name,
             name_span: sp(),
@@ -427,6 +435,7 @@ fn script_tree() -> impl Strategy<Value = Script> {
             roots,
             port_contexts,
             arguments,
+            weights,
             locations,
             proc_params,
         },
@@ -539,6 +548,7 @@ fn application() -> impl Strategy<Value = Application> {
                 ]),
                 map(pick(COMPONENTS), "[ -~]{0,12}"),
                 map(0..n, host()),
+                map(0..n, 1..100_000u64),
             );
             (
                 Just(processes),
@@ -550,7 +560,14 @@ fn application() -> impl Strategy<Value = Application> {
             )
         })
         .prop_map(
-            |(processes, is_mpi, name, channels, mpi, (params, compat, locations, allocation))| {
+            |(
+                processes,
+                is_mpi,
+                name,
+                channels,
+                mpi,
+                (params, compat, locations, allocation, weights),
+            )| {
                 let component_spans = processes
                     .iter()
                     .map(|p| (p.component.clone(), sp()))
@@ -592,6 +609,10 @@ fn application() -> impl Strategy<Value = Application> {
                     allocation: allocation
                         .into_iter()
                         .map(|(p, host)| (p, Placement { host, span: sp() }))
+                        .collect(),
+                    weights: weights
+                        .into_iter()
+                        .map(|(p, value)| (p, Weight { value, span: sp() }))
                         .collect(),
                     mpi,
                 }
