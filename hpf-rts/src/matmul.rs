@@ -103,7 +103,7 @@ fn inner_fits(d: &DimMap, g: Option<usize>) -> bool {
     if !d.distributed() {
         return true;
     }
-    Some(d.spec.pdim) == g && d.block >= MIN_PANEL.min(d.spec.extent)
+    Some(d.spec.pdim) == g && d.min_block() >= MIN_PANEL.min(d.spec.extent)
 }
 
 /// The inner-dimension spec of a remapped operand for C's grid dimension
@@ -198,8 +198,8 @@ pub fn matmul<T: Gemm>(
     let (cr, cc) = (&c_dad.dims()[0], &c_dad.dims()[1]);
     let gr = cr.distributed().then_some(cr.spec.pdim);
     let gc = cc.distributed().then_some(cc.spec.pdim);
-    let row_spec = |lb: i64| DimSpec::new(lb, m, cr.spec.dist, cr.spec.pdim);
-    let col_spec = |lb: i64| DimSpec::new(lb, n, cc.spec.dist, cc.spec.pdim);
+    let row_spec = |lb: i64| DimSpec::new(lb, m, cr.spec.dist.clone(), cr.spec.pdim);
+    let col_spec = |lb: i64| DimSpec::new(lb, n, cc.spec.dist.clone(), cc.spec.pdim);
 
     let (ad, bd) = (a_dad.dims(), b_dad.dims());
     let a_fits = same_owners(&ad[0], cr) && inner_fits(&ad[1], gc);
@@ -239,13 +239,7 @@ pub fn matmul<T: Gemm>(
     let mut kk = 0;
     while kk < k {
         // The panel: up to the next block boundary of either operand.
-        let next = |d: &DimMap| {
-            if d.distributed() {
-                (kk / d.block + 1) * d.block
-            } else {
-                k
-            }
-        };
+        let next = |d: &DimMap| d.block_end(kk);
         let end = next(ai).min(next(bi)).min(k);
         let w = end - kk;
 

@@ -151,7 +151,7 @@ pub fn reduced_dad(dad: &Dad, dim: usize) -> HpfResult<Dad> {
         .iter()
         .enumerate()
         .filter(|&(k, _)| k != dim)
-        .map(|(_, d)| DimSpec::new(d.spec.lb, d.spec.extent, d.spec.dist, d.spec.pdim))
+        .map(|(_, d)| DimSpec::new(d.spec.lb, d.spec.extent, d.spec.dist.clone(), d.spec.pdim))
         .collect();
     if specs.is_empty() {
         // Reducing a rank-1 array along its only dimension gives a scalar:

@@ -127,6 +127,21 @@ fn linear(shape: &[usize], g: &[usize]) -> usize {
         .fold(0, |acc, (&n, &i)| acc * n + i)
 }
 
+/// `n` elements split into `p` random block sizes (zeros allowed).
+fn random_sizes(rng: &mut Rng, n: usize, p: usize) -> Vec<usize> {
+    let mut cuts: Vec<usize> = (1..p).map(|_| rng.below(n as u64 + 1) as usize).collect();
+    cuts.sort_unstable();
+    cuts.push(n);
+    let mut prev = 0;
+    cuts.iter()
+        .map(|&c| {
+            let s = c - prev;
+            prev = c;
+            s
+        })
+        .collect()
+}
+
 fn random_dad(
     rng: &mut Rng,
     grid: &Arc<ProcGrid>,
@@ -140,12 +155,14 @@ fn random_dad(
         .iter()
         .zip(lbs)
         .map(|(&n, &lb)| {
-            let pick = rng.below(5);
+            let pick = rng.below(6);
             let dist = match pick {
                 0 => Dist::Collapsed,
                 1 | 2 => Dist::Block,
                 3 => Dist::Cyclic,
-                _ => Dist::BlockCyclic(1 + rng.below(4) as usize),
+                4 => Dist::BlockCyclic(1 + rng.below(4) as usize),
+                // GEN_BLOCK: sizes chosen once the grid dimension is.
+                _ => Dist::gen_block(&[]),
             };
             if dist == Dist::Collapsed || free.is_empty() {
                 let w = if overlap { rng.below(3) as usize } else { 0 };
@@ -153,8 +170,13 @@ fn random_dad(
                     .with_overlap(w, rng.below(w as u64 + 1) as usize);
             }
             let pd = free.remove(rng.below(free.len() as u64) as usize);
+            let dist = match dist {
+                Dist::GenBlock(_) => Dist::gen_block(&random_sizes(rng, n, grid.dims()[pd])),
+                other => other,
+            };
+            let contiguous = dist.contiguous();
             let spec = DimSpec::new(lb, n, dist, pd);
-            if dist == Dist::Block && overlap {
+            if contiguous && overlap {
                 spec.with_overlap(rng.below(4) as usize, rng.below(3) as usize)
             } else {
                 spec
@@ -183,7 +205,7 @@ fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: us
         grid.dims(),
         dad.dims()
             .iter()
-            .map(|d| (d.spec.dist, d.spec.pdim, d.spec.olo, d.spec.ohi))
+            .map(|d| (d.spec.dist.clone(), d.spec.pdim, d.spec.olo, d.spec.ohi))
             .collect::<Vec<_>>()
     );
     if std::env::var_os("HPF_PROPS_TRACE").is_some() {
@@ -354,7 +376,7 @@ fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: us
                 rdim + 1,
                 rdad.dims()
                     .iter()
-                    .map(|d| (d.spec.dist, d.spec.pdim))
+                    .map(|d| (d.spec.dist.clone(), d.spec.pdim))
                     .collect::<Vec<_>>()
             );
         }
@@ -571,7 +593,7 @@ fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: us
             sdim + 1,
             rdad.dims()
                 .iter()
-                .map(|d| (d.spec.dist, d.spec.pdim))
+                .map(|d| (d.spec.dist.clone(), d.spec.pdim))
                 .collect::<Vec<_>>()
         );
     }
@@ -593,7 +615,7 @@ fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: us
             "TRANSPOSE to {:?}: {what}",
             tdad.dims()
                 .iter()
-                .map(|d| (d.spec.dist, d.spec.pdim))
+                .map(|d| (d.spec.dist.clone(), d.spec.pdim))
                 .collect::<Vec<_>>()
         );
     }
@@ -608,7 +630,7 @@ fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: us
             other
                 .dims()
                 .iter()
-                .map(|d| (d.spec.dist, d.spec.pdim))
+                .map(|d| (d.spec.dist.clone(), d.spec.pdim))
                 .collect::<Vec<_>>(),
             s.send_counts(),
             s.recv_counts()
@@ -621,7 +643,11 @@ fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: us
         b.to_global().expect("gather"),
         reference,
         "remap to {:?}: {what}",
-        other.dims().iter().map(|d| d.spec.dist).collect::<Vec<_>>()
+        other
+            .dims()
+            .iter()
+            .map(|d| d.spec.dist.clone())
+            .collect::<Vec<_>>()
     );
     let mut back = DArray::<T>::new(&dad);
     back.copy_from(&b).expect("copy back");
@@ -823,13 +849,13 @@ fn section_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], np
         va.section,
         ad.dims()
             .iter()
-            .map(|d| (d.spec.dist, d.spec.pdim))
+            .map(|d| (d.spec.dist.clone(), d.spec.pdim))
             .collect::<Vec<_>>(),
         vb.shape,
         vb.section,
         bd.dims()
             .iter()
-            .map(|d| (d.spec.dist, d.spec.pdim))
+            .map(|d| (d.spec.dist.clone(), d.spec.pdim))
             .collect::<Vec<_>>()
     );
     let pos = |v: &Viewed, lbs: &[i64], sub: &[i64]| {
@@ -999,15 +1025,15 @@ fn matmul_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
         grid.dims(),
         ad.dims()
             .iter()
-            .map(|d| (d.spec.dist, d.spec.pdim))
+            .map(|d| (d.spec.dist.clone(), d.spec.pdim))
             .collect::<Vec<_>>(),
         bd.dims()
             .iter()
-            .map(|d| (d.spec.dist, d.spec.pdim))
+            .map(|d| (d.spec.dist.clone(), d.spec.pdim))
             .collect::<Vec<_>>(),
         cd.dims()
             .iter()
-            .map(|d| (d.spec.dist, d.spec.pdim))
+            .map(|d| (d.spec.dist.clone(), d.spec.pdim))
             .collect::<Vec<_>>()
     );
     let ar: Vec<T> = (0..m * k)
