@@ -4,7 +4,7 @@
 //! - [`grid`]: start and stop, processor grids (1-D to 3-D) on the core's
 //!   Cartesian topology.
 //! - [`dad`]: the distributed array descriptor and the ownership functions
-//!   (collapsed, BLOCK, CYCLIC, CYCLIC(k), overlap areas, NUMROC).
+//!   (collapsed, BLOCK, CYCLIC, CYCLIC(k), GEN_BLOCK, overlap areas, NUMROC).
 //! - [`element`]: element types (INTEGER*4/8, REAL*4/8).
 //! - [`reduce`]: the reduction intrinsics and their documented order.
 //! - [`reduce_dim`]: the reductions with DIM and MASK.
