@@ -36,6 +36,12 @@ extern "C" {
 #define HPF_INTEGER8 2 /* long long */
 #define HPF_REAL4    3 /* float */
 #define HPF_REAL8    4 /* double */
+#define HPF_COMPLEX8 5 /* float _Complex (real, imaginary) */
+#define HPF_COMPLEX16 6 /* double _Complex */
+#define HPF_LOGICAL  7 /* int, non-zero true; SUM/PRODUCT refuse it, its
+                        * DOT_PRODUCT is ANY(a .AND. b), MATMUL logical */
+/* MAXVAL, MINVAL, MAXLOC, MINLOC refuse the complex and logical types;
+ * DOT_PRODUCT of complex vectors is SUM(CONJG(a) * b). */
 
 /* Distributions (dist[] of hpf_dad_create). */
 #define HPF_COLLAPSED 0 /* not distributed */

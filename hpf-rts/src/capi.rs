@@ -85,7 +85,9 @@ pub(crate) fn kind(call: &str, t: c_int) -> HpfResult<ElemKind> {
     ElemKind::from_code(t).ok_or_else(|| {
         HpfError::bad_arg(
             call,
-            format!("element type {t} is not one of HPF_INTEGER4/8, HPF_REAL4/8"),
+            format!(
+                "element type {t} is not one of HPF_INTEGER4/8, HPF_REAL4/8, HPF_COMPLEX8/16, HPF_LOGICAL"
+            ),
         )
     })
 }
@@ -98,6 +100,9 @@ macro_rules! typed {
             ElemKind::Integer8 => $f::<i64>($($a),*),
             ElemKind::Real4 => $f::<f32>($($a),*),
             ElemKind::Real8 => $f::<f64>($($a),*),
+            ElemKind::Complex8 => $f::<$crate::element::Complex8>($($a),*),
+            ElemKind::Complex16 => $f::<$crate::element::Complex16>($($a),*),
+            ElemKind::Logical => $f::<$crate::element::Logical>($($a),*),
         }
     };
 }

@@ -5,7 +5,8 @@
 //!   Cartesian topology.
 //! - [`dad`]: the distributed array descriptor and the ownership functions
 //!   (collapsed, BLOCK, CYCLIC, CYCLIC(k), GEN_BLOCK, overlap areas, NUMROC).
-//! - [`element`]: element types (INTEGER*4/8, REAL*4/8).
+//! - [`element`]: element types (INTEGER*4/8, REAL*4/8, COMPLEX*8/16,
+//!   LOGICAL).
 //! - [`reduce`]: the reduction intrinsics and their documented order.
 //! - [`reduce_dim`]: the reductions with DIM and MASK.
 //! - [`schedule`]: communication schedules (remap, CSHIFT, overlap
@@ -39,7 +40,7 @@ pub mod unstructured;
 
 pub use dad::{numroc, Dad, DimSpec, Dist};
 pub use darray::DArray;
-pub use element::{ElemKind, Element};
+pub use element::{Complex16, Complex8, ElemKind, Element, Logical};
 pub use error::{HpfError, HpfResult};
 pub use grid::{finalize, init, nprocs, ProcGrid};
 pub use matmul::Gemm;

@@ -20,7 +20,7 @@
 
 use crate::blas::{self, GemmShape};
 use crate::dad::{Dad, DimMap, DimSpec, Dist};
-use crate::element::Element;
+use crate::element::{Complex16, Complex8, Element, Logical};
 use crate::error::{HpfError, HpfResult};
 use crate::reduce::check_len;
 use crate::{ptr, schedule};
@@ -88,6 +88,25 @@ impl Gemm for f64 {
         ptr::bytes_mut(s)
     }
 }
+
+macro_rules! loop_gemm_for {
+    ($($t:ty),*) => {
+        $(
+            impl Gemm for $t {
+                fn gemm(s: GemmShape, a: &[$t], b: &[$t], c: &mut [$t]) -> HpfResult<()> {
+                    loop_gemm(s, a, b, c)
+                }
+                fn bytes(s: &mut [$t]) -> &mut [u8] {
+                    ptr::bytes_mut(s)
+                }
+            }
+        )*
+    };
+}
+
+// Complex products by the loop (plus and times of the type); LOGICAL's
+// plus and times are .OR. and .AND., Fortran's logical MATMUL.
+loop_gemm_for!(Complex8, Complex16, Logical);
 
 /// Whether two dimensions are distributed alike (same owners and local
 /// indices for every global offset).
