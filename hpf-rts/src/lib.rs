@@ -14,6 +14,8 @@
 //! - [`section`]: array sections (`lo:hi:stride` and scalar subscripts)
 //!   as views, and the section copy between any two DADs.
 //! - [`unstructured`]: RESHAPE, PACK and UNPACK.
+//! - [`indexed`]: gather and scatter through index arrays, on schedules
+//!   planned once (with messages) and executed many times.
 //! - [`matmul`]: MATMUL by SUMMA with local products on the system BLAS.
 //! - [`darray`]: `DArray<T>`, a distributed array owning its local buffer.
 //! - [`capi`]: the C API of `hpf_rts.h`.
@@ -29,6 +31,7 @@ pub mod element;
 pub mod error;
 pub mod fapi;
 pub mod grid;
+pub mod indexed;
 pub mod matmul;
 mod ptr;
 pub mod reduce;
@@ -43,5 +46,6 @@ pub use darray::DArray;
 pub use element::{Complex16, Complex8, ElemKind, Element, Logical};
 pub use error::{HpfError, HpfResult};
 pub use grid::{finalize, init, nprocs, ProcGrid};
+pub use indexed::IndexSchedule;
 pub use matmul::Gemm;
 pub use section::{Section, Subscript};

@@ -1,7 +1,8 @@
 //! Property checks of the HPF run-time on every process: random shapes
 //! (extents 0, 1 and sizes no process count divides), distributions
-//! (collapsed, BLOCK, CYCLIC, CYCLIC(k)), overlap widths and grids of 1 to
-//! 3 dimensions; every distributed result is compared with a serial
+//! (collapsed, BLOCK, CYCLIC, CYCLIC(k), GEN_BLOCK with random sizes),
+//! overlap widths and grids of 1 to 3 dimensions, also gather and scatter
+//! through index arrays; every distributed result is compared with a serial
 //! reference each process computes itself (integers exactly, reals within
 //! the bound the documented reduction order gives). Usage: `hpf_props
 //! SEED TRIALS`. Prints "hpf_props rank R: P passed, F failed".
@@ -1005,6 +1006,98 @@ fn unstructured_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>
     check_eq!(u.to_global().expect("gather"), want, "UNPACK: {what}");
 }
 
+/// Gather and scatter through index arrays: `R = A(V)` with random
+/// subscripts (repeats allowed) and `A(V) = B` with distinct ones, A, V, R
+/// and B on random DADs; each schedule executed twice (the second time on
+/// new values) against the serial result; a subscript out of bounds on one
+/// process refused on all.
+fn index_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
+    use hpf_rts::IndexSchedule;
+    let grid = &grids[rng.below(grids.len() as u64) as usize];
+    let n = 1 + rng.below(20) as usize;
+    let alb = rng.below(5) as i64 - 2;
+    let ad = random_dad(rng, grid, &[n], &[alb], true);
+    let aref: Vec<T> = (0..n).map(|p| T::from_hash(hash(seed, p as u64))).collect();
+    let a = DArray::<T>::from_fn(&ad, |s| aref[(s[0] - alb) as usize]);
+    let vshape: Vec<usize> = (0..1 + rng.below(2) as usize)
+        .map(|_| rng.below(6) as usize)
+        .collect();
+    let m: usize = vshape.iter().product();
+    let ones = vec![1i64; vshape.len()];
+    let vref: Vec<i64> = (0..m).map(|_| alb + rng.below(n as u64) as i64).collect();
+    let vd = random_dad(rng, grid, &vshape, &ones, false);
+    let v = DArray::<i64>::from_fn(&vd, |s| vref[linear(&vshape, &sub0(s))]);
+    let rd = random_dad(rng, grid, &vshape, &ones, true);
+    let what = format!("{:?} A({n}) V{vshape:?} grid {:?}", T::KIND, grid.dims());
+
+    let plan = IndexSchedule::gather(&ad, &vd, v.local(), &rd).expect("gather plan");
+    let mut r = DArray::<T>::new(&rd);
+    plan.execute(a.local(), r.local_mut()).expect("gather");
+    let want: Vec<T> = vref.iter().map(|&g| aref[(g - alb) as usize]).collect();
+    check_eq!(r.to_global().expect("gather"), want, "R = A(V): {what}");
+    // The same schedule on new values of A.
+    let aref2: Vec<T> = (0..n)
+        .map(|p| T::from_hash(hash(seed ^ 0x77, p as u64)))
+        .collect();
+    let a2 = DArray::<T>::from_fn(&ad, |s| aref2[(s[0] - alb) as usize]);
+    plan.execute(a2.local(), r.local_mut())
+        .expect("gather again");
+    let want: Vec<T> = vref.iter().map(|&g| aref2[(g - alb) as usize]).collect();
+    check_eq!(
+        r.to_global().expect("gather"),
+        want,
+        "R = A(V) executed again: {what}"
+    );
+
+    // Scatter with distinct subscripts: a random selection of A's.
+    let mut perm: Vec<i64> = (0..n as i64).map(|i| alb + i).collect();
+    for i in (1..n).rev() {
+        perm.swap(i, rng.below(i as u64 + 1) as usize);
+    }
+    let k = rng.below(n as u64 + 1) as usize;
+    let sref: Vec<i64> = perm[..k].to_vec();
+    let sd = random_dad(rng, grid, &[k], &[1], false);
+    let sv = DArray::<i64>::from_fn(&sd, |s| sref[(s[0] - 1) as usize]);
+    let bd = random_dad(rng, grid, &[k], &[1], true);
+    let bref: Vec<T> = (0..k)
+        .map(|q| T::from_hash(hash(seed ^ 0x3c, q as u64)))
+        .collect();
+    let b = DArray::<T>::from_fn(&bd, |s| bref[(s[0] - 1) as usize]);
+    let mut target = DArray::<T>::from_fn(&ad, |s| aref[(s[0] - alb) as usize]);
+    target.scatter_indexed(&sv, &b).expect("scatter");
+    let mut want = aref.clone();
+    for (q, &g) in sref.iter().enumerate() {
+        want[(g - alb) as usize] = bref[q];
+    }
+    check_eq!(
+        target.to_global().expect("gather"),
+        want,
+        "A(V) = B: {what}"
+    );
+
+    // One subscript out of bounds (known to one process only): every
+    // process gets the error, none hangs.
+    if m > 0 {
+        let bad = DArray::<i64>::from_fn(&vd, |s| {
+            if linear(&vshape, &sub0(s)) == m - 1 {
+                alb + n as i64
+            } else {
+                alb
+            }
+        });
+        let e = IndexSchedule::gather(&ad, &vd, bad.local(), &rd).unwrap_err();
+        check!(
+            e.code == hpf_rts::error::HPF_EBADARG,
+            "subscript past A's end refused: {e}"
+        );
+    }
+}
+
+/// 0-based offsets of 1-based subscripts.
+fn sub0(s: &[i64]) -> Vec<usize> {
+    s.iter().map(|&x| (x - 1) as usize).collect()
+}
+
 /// MATMUL of random m×k and k×n arrays with random DADs (C's too) against
 /// the serial triple loop; reals within `2 (k + 2) eps sum|a||b|`.
 fn matmul_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
@@ -1113,6 +1206,16 @@ fn main() {
             1 => unstructured_trial::<i32>(&mut rng, s, &grids),
             2 => unstructured_trial::<f32>(&mut rng, s, &grids),
             _ => unstructured_trial::<i64>(&mut rng, s, &grids),
+        }
+    }
+
+    for t in 0..trials / 2 {
+        let s = seed.wrapping_mul(9191).wrapping_add(t as u64);
+        match t % 4 {
+            0 => index_trial::<f64>(&mut rng, s, &grids),
+            1 => index_trial::<i32>(&mut rng, s, &grids),
+            2 => index_trial::<f32>(&mut rng, s, &grids),
+            _ => index_trial::<i64>(&mut rng, s, &grids),
         }
     }
 
