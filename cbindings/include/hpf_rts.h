@@ -36,12 +36,19 @@ extern "C" {
 #define HPF_INTEGER8 2 /* long long */
 #define HPF_REAL4    3 /* float */
 #define HPF_REAL8    4 /* double */
+#define HPF_COMPLEX8 5 /* float _Complex (real, imaginary) */
+#define HPF_COMPLEX16 6 /* double _Complex */
+#define HPF_LOGICAL  7 /* int, non-zero true; SUM/PRODUCT refuse it, its
+                        * DOT_PRODUCT is ANY(a .AND. b), MATMUL logical */
+/* MAXVAL, MINVAL, MAXLOC, MINLOC refuse the complex and logical types;
+ * DOT_PRODUCT of complex vectors is SUM(CONJG(a) * b). */
 
 /* Distributions (dist[] of hpf_dad_create). */
 #define HPF_COLLAPSED 0 /* not distributed */
 #define HPF_BLOCK     1 /* BLOCK: blocks of ceil(N/P) */
 #define HPF_CYCLIC    2 /* CYCLIC */
 #define HPF_CYCLIC_K  3 /* CYCLIC(k), k in block[] */
+#define HPF_GEN_BLOCK 4 /* GEN_BLOCK, sizes of hpf_dad_create_gen */
 
 /* Start and stop (collective). hpf_finalize frees every handle. */
 int hpf_init(void);
@@ -60,10 +67,16 @@ int hpf_grid_info(int grid, int *rank, int *coords);
 
 /* DADs. Per dimension: lower bound, extent, distribution, CYCLIC(k) block
  * (block may be NULL when no dimension is HPF_CYCLIC_K), grid dimension,
- * overlap widths below/above (NULL: none; BLOCK or collapsed only). */
+ * overlap widths below/above (NULL: none; BLOCK, GEN_BLOCK or collapsed). */
 int hpf_dad_create(int grid, int rank, const long long *lb, const long long *extent,
                    const int *dist, const int *block, const int *pdim,
                    const int *olo, const int *ohi, int *dad);
+/* The same with HPF_GEN_BLOCK dimensions: sizes holds, for each of them in
+ * dimension order, one block size per process of its grid dimension
+ * (coordinate order, >= 0, adding up to the extent); NULL if none. */
+int hpf_dad_create_gen(int grid, int rank, const long long *lb, const long long *extent,
+                       const int *dist, const int *block, const int *pdim,
+                       const int *olo, const int *ohi, const long long *sizes, int *dad);
 int hpf_dad_free(int dad);
 /* Elements of this process's local buffer, overlap included. */
 int hpf_dad_local_size(int dad, long long *n);

@@ -29,6 +29,12 @@ pub const HPF_BLOCK: c_int = 1;
 pub const HPF_CYCLIC: c_int = 2;
 /// `dist` code: CYCLIC(k), k from `block[d]`.
 pub const HPF_CYCLIC_K: c_int = 3;
+/// `dist` code: GEN_BLOCK, sizes from the `sizes` of `hpf_dad_create_gen`.
+pub const HPF_GEN_BLOCK: c_int = 4;
+
+/// Reads the first `n` GEN_BLOCK sizes a caller passed (None: NULL or
+/// unreadable).
+pub(crate) type SizesReader<'a> = &'a dyn Fn(usize) -> Option<Vec<i64>>;
 
 #[derive(Default)]
 struct Handles {
@@ -79,7 +85,9 @@ pub(crate) fn kind(call: &str, t: c_int) -> HpfResult<ElemKind> {
     ElemKind::from_code(t).ok_or_else(|| {
         HpfError::bad_arg(
             call,
-            format!("element type {t} is not one of HPF_INTEGER4/8, HPF_REAL4/8"),
+            format!(
+                "element type {t} is not one of HPF_INTEGER4/8, HPF_REAL4/8, HPF_COMPLEX8/16, HPF_LOGICAL"
+            ),
         )
     })
 }
@@ -92,6 +100,9 @@ macro_rules! typed {
             ElemKind::Integer8 => $f::<i64>($($a),*),
             ElemKind::Real4 => $f::<f32>($($a),*),
             ElemKind::Real8 => $f::<f64>($($a),*),
+            ElemKind::Complex8 => $f::<$crate::element::Complex8>($($a),*),
+            ElemKind::Complex16 => $f::<$crate::element::Complex16>($($a),*),
+            ElemKind::Logical => $f::<$crate::element::Logical>($($a),*),
         }
     };
 }
@@ -228,9 +239,10 @@ pub extern "C" fn hpf_grid_free(grid: c_int) -> c_int {
 /// Creates a DAD on `grid` for a rank-`rank` array: per dimension `d` the
 /// lower bound `lb[d]`, extent `extent[d]` (>= 0), distribution `dist[d]`
 /// (`HPF_COLLAPSED`, `HPF_BLOCK`, `HPF_CYCLIC`, `HPF_CYCLIC_K` with k in
-/// `block[d]`; `block` may be NULL otherwise), grid dimension `pdim[d]`
-/// (ignored when collapsed), overlap widths `olo[d]`/`ohi[d]` (NULL for
-/// none; BLOCK and collapsed only). Returns `HPF_OK`, `HPF_EBADHANDLE` or
+/// `block[d]`; `block` may be NULL otherwise; `HPF_GEN_BLOCK` needs
+/// `hpf_dad_create_gen`), grid dimension `pdim[d]` (ignored when
+/// collapsed), overlap widths `olo[d]`/`ohi[d]` (NULL for none; BLOCK,
+/// GEN_BLOCK and collapsed only). Returns `HPF_OK`, `HPF_EBADHANDLE` or
 /// `HPF_EBADARG` (the message names the dimension and field).
 #[no_mangle]
 pub extern "C" fn hpf_dad_create(
@@ -247,69 +259,179 @@ pub extern "C" fn hpf_dad_create(
 ) -> c_int {
     const CALL: &str = "hpf_dad_create";
     run(CALL, || {
-        let g = get_grid(CALL, grid)?;
-        let r = usize::try_from(rank)
-            .ok()
-            .filter(|&r| (1..=7).contains(&r))
-            .ok_or_else(|| HpfError::bad_arg(CALL, format!("rank {rank} is not 1 to 7")))?;
-        let lb = ptr::read(lb, r).ok_or_else(|| null(CALL, "lb"))?;
-        let extent = ptr::read(extent, r).ok_or_else(|| null(CALL, "extent"))?;
-        let dist = ptr::read(dist, r).ok_or_else(|| null(CALL, "dist"))?;
-        let pdim = ptr::read(pdim, r).ok_or_else(|| null(CALL, "pdim"))?;
-        let opt = |p: *const c_int, what: &str| -> HpfResult<Vec<c_int>> {
-            if p.is_null() {
-                Ok(vec![0; r])
-            } else {
-                ptr::read(p, r).ok_or_else(|| null(CALL, what))
-            }
-        };
-        let block = opt(block, "block")?;
-        let olo = opt(olo, "olo")?;
-        let ohi = opt(ohi, "ohi")?;
-        let mut specs = Vec::with_capacity(r);
-        for d in 0..r {
-            let bad =
-                |what: String| HpfError::bad_arg(CALL, format!("dimension {}: {what}", d + 1));
-            let ext = usize::try_from(extent[d])
-                .map_err(|_| bad(format!("extent {} is negative", extent[d])))?;
-            let dst = match dist[d] {
-                HPF_COLLAPSED => Dist::Collapsed,
-                HPF_BLOCK => Dist::Block,
-                HPF_CYCLIC => Dist::Cyclic,
-                HPF_CYCLIC_K => Dist::BlockCyclic(
-                    usize::try_from(block[d])
-                        .ok()
-                        .filter(|&k| k >= 1)
-                        .ok_or_else(|| {
-                            bad(format!("block {} of CYCLIC(k) is not positive", block[d]))
-                        })?,
-                ),
-                x => return Err(bad(format!("distribution {x} is unknown"))),
-            };
-            let pd = if dst == Dist::Collapsed {
-                0
-            } else {
-                usize::try_from(pdim[d])
-                    .map_err(|_| bad(format!("grid dimension {} is negative", pdim[d])))?
-            };
-            let lo =
-                usize::try_from(olo[d]).map_err(|_| bad(format!("olo {} is negative", olo[d])))?;
-            let hi =
-                usize::try_from(ohi[d]).map_err(|_| bad(format!("ohi {} is negative", ohi[d])))?;
-            specs.push(DimSpec::new(lb[d], ext, dst, pd).with_overlap(lo, hi));
-        }
         if dad.is_null() {
             return Err(null(CALL, "dad"));
         }
-        let dd = Dad::new(&g, &specs)?;
-        let h = handles(|t| {
-            let h = t.next;
-            t.next += 1;
-            t.dads.insert(h, dd);
-            h
-        });
+        let h = dad_create(
+            CALL,
+            grid,
+            rank,
+            [lb, extent],
+            [dist, block, pdim, olo, ohi],
+            None,
+        )?;
         ptr::write(dad, h).ok_or_else(|| null(CALL, "dad"))
     })
+}
+
+/// `hpf_dad_create` with general block distributions: the same arguments
+/// plus `sizes`, which holds for each `HPF_GEN_BLOCK` dimension, in
+/// dimension order, one block size per process of its grid dimension (in
+/// coordinate order, each >= 0, adding up to the extent). `sizes` may be
+/// NULL when no dimension is `HPF_GEN_BLOCK`. Returns `HPF_OK`,
+/// `HPF_EBADHANDLE` or `HPF_EBADARG` (wrong number or sum of sizes, a
+/// negative size, or any error of `hpf_dad_create`).
+#[no_mangle]
+pub extern "C" fn hpf_dad_create_gen(
+    grid: c_int,
+    rank: c_int,
+    lb: *const c_longlong,
+    extent: *const c_longlong,
+    dist: *const c_int,
+    block: *const c_int,
+    pdim: *const c_int,
+    olo: *const c_int,
+    ohi: *const c_int,
+    sizes: *const c_longlong,
+    dad: *mut c_int,
+) -> c_int {
+    const CALL: &str = "hpf_dad_create_gen";
+    run(CALL, || {
+        if dad.is_null() {
+            return Err(null(CALL, "dad"));
+        }
+        let read = |n: usize| ptr::read(sizes, n).map(|v| v.into_iter().collect::<Vec<i64>>());
+        let h = dad_create(
+            CALL,
+            grid,
+            rank,
+            [lb, extent],
+            [dist, block, pdim, olo, ohi],
+            Some(&read),
+        )?;
+        ptr::write(dad, h).ok_or_else(|| null(CALL, "dad"))
+    })
+}
+
+/// The common part of the DAD constructors: reads the per-dimension
+/// arrays (`bounds` = lb, extent; `ints` = dist, block, pdim, olo, ohi;
+/// block, olo and ohi may be NULL), the GEN_BLOCK sizes through `sizes`
+/// (None: the call takes none), makes the DAD and returns its handle.
+pub(crate) fn dad_create(
+    call: &str,
+    grid: c_int,
+    rank: c_int,
+    bounds: [*const c_longlong; 2],
+    ints: [*const c_int; 5],
+    sizes: Option<SizesReader>,
+) -> HpfResult<c_int> {
+    let [lb, extent] = bounds;
+    let [dist, block, pdim, olo, ohi] = ints;
+    let g = get_grid(call, grid)?;
+    let r = usize::try_from(rank)
+        .ok()
+        .filter(|&r| (1..=7).contains(&r))
+        .ok_or_else(|| HpfError::bad_arg(call, format!("rank {rank} is not 1 to 7")))?;
+    let lb = ptr::read(lb, r).ok_or_else(|| null(call, "lb"))?;
+    let extent = ptr::read(extent, r).ok_or_else(|| null(call, "extent"))?;
+    let dist = ptr::read(dist, r).ok_or_else(|| null(call, "dist"))?;
+    let pdim = ptr::read(pdim, r).ok_or_else(|| null(call, "pdim"))?;
+    let opt = |p: *const c_int, what: &str| -> HpfResult<Vec<c_int>> {
+        if p.is_null() {
+            Ok(vec![0; r])
+        } else {
+            ptr::read(p, r).ok_or_else(|| null(call, what))
+        }
+    };
+    let block = opt(block, "block")?;
+    let olo = opt(olo, "olo")?;
+    let ohi = opt(ohi, "ohi")?;
+    // GEN_BLOCK sizes: one per process of each GEN_BLOCK dimension's grid
+    // dimension, in dimension order.
+    let mut wanted = 0usize;
+    for d in 0..r {
+        if dist[d] == HPF_GEN_BLOCK {
+            let pd = usize::try_from(pdim[d])
+                .ok()
+                .filter(|&p| p < g.dims().len());
+            let pd = pd.ok_or_else(|| {
+                HpfError::bad_arg(
+                    call,
+                    format!(
+                        "dimension {}: grid dimension {} is not 0 to {}",
+                        d + 1,
+                        pdim[d],
+                        g.dims().len() - 1
+                    ),
+                )
+            })?;
+            wanted += g.dims()[pd];
+        }
+    }
+    let all_sizes: Vec<i64> = match (wanted, sizes) {
+        (0, _) => Vec::new(),
+        (_, None) => {
+            return Err(HpfError::bad_arg(
+                call,
+                "HPF_GEN_BLOCK needs its block sizes: use hpf_dad_create_gen",
+            ))
+        }
+        (n, Some(read)) => read(n).ok_or_else(|| null(call, "sizes"))?,
+    };
+    let mut next_size = 0usize;
+    let mut specs = Vec::with_capacity(r);
+    for d in 0..r {
+        let bad = |what: String| HpfError::bad_arg(call, format!("dimension {}: {what}", d + 1));
+        let ext = usize::try_from(extent[d])
+            .map_err(|_| bad(format!("extent {} is negative", extent[d])))?;
+        let dst = match dist[d] {
+            HPF_COLLAPSED => Dist::Collapsed,
+            HPF_BLOCK => Dist::Block,
+            HPF_CYCLIC => Dist::Cyclic,
+            HPF_CYCLIC_K => Dist::BlockCyclic(
+                usize::try_from(block[d])
+                    .ok()
+                    .filter(|&k| k >= 1)
+                    .ok_or_else(|| {
+                        bad(format!("block {} of CYCLIC(k) is not positive", block[d]))
+                    })?,
+            ),
+            HPF_GEN_BLOCK => {
+                // pdim was checked while counting the sizes.
+                let p = g.dims()[pdim[d] as usize];
+                let mine = &all_sizes[next_size..next_size + p];
+                next_size += p;
+                let sz = mine
+                    .iter()
+                    .map(|&x| {
+                        usize::try_from(x)
+                            .map_err(|_| bad(format!("GEN_BLOCK size {x} is negative")))
+                    })
+                    .collect::<HpfResult<Vec<usize>>>()?;
+                Dist::gen_block(&sz)
+            }
+            x => return Err(bad(format!("distribution {x} is unknown"))),
+        };
+        let pd = if dst == Dist::Collapsed {
+            0
+        } else {
+            usize::try_from(pdim[d])
+                .map_err(|_| bad(format!("grid dimension {} is negative", pdim[d])))?
+        };
+        let lo = usize::try_from(olo[d]).map_err(|_| bad(format!("olo {} is negative", olo[d])))?;
+        let hi = usize::try_from(ohi[d]).map_err(|_| bad(format!("ohi {} is negative", ohi[d])))?;
+        specs.push(DimSpec::new(lb[d], ext, dst, pd).with_overlap(lo, hi));
+    }
+    let dd = Dad::new(&g, &specs).map_err(|e| HpfError {
+        message: e.message.replacen("hpf_dad_create", call, 1),
+        ..e
+    })?;
+    Ok(handles(|t| {
+        let h = t.next;
+        t.next += 1;
+        t.dads.insert(h, dd);
+        h
+    }))
 }
 
 /// Stores in `*n` how many elements this process's local buffer for `dad`

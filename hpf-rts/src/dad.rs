@@ -13,11 +13,15 @@
 //! * CYCLIC = CYCLIC(1).
 //! * CYCLIC(k): owner `(i / k) mod P`, local `(i / (k*P))*k + i mod k`;
 //!   counts are ScaLAPACK's `NUMROC(N, k, c, 0, P)`.
+//! * GEN_BLOCK(s): process `c` holds the `s[c]` consecutive elements from
+//!   `S(c) = s[0] + ... + s[c-1]` on (the sizes add up to `N`, zeros
+//!   allowed); owner of `i` is the `c` with `S(c) <= i < S(c+1)`, local
+//!   `i - S(c)`.
 //!
 //! Local storage is column-major (first dimension fastest) over the
 //! allocated box, which is the owned elements plus `olo` cells below and
-//! `ohi` above in each dimension; overlap is allowed on BLOCK and collapsed
-//! dimensions only.
+//! `ohi` above in each dimension; overlap is allowed on BLOCK, GEN_BLOCK
+//! and collapsed dimensions only (those that own one consecutive run).
 //!
 //! A grid dimension no array dimension is spread over replicates the array
 //! along it.
@@ -27,7 +31,7 @@ use crate::grid::ProcGrid;
 use std::sync::Arc;
 
 /// Distribution of one dimension.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Dist {
     /// Not distributed: every process holds the whole dimension.
     Collapsed,
@@ -37,10 +41,27 @@ pub enum Dist {
     Cyclic,
     /// CYCLIC(k), k >= 1.
     BlockCyclic(usize),
+    /// GEN_BLOCK: one block per process along the grid dimension, of the
+    /// given sizes (one per process, in coordinate order, summing to the
+    /// extent).
+    GenBlock(Arc<[usize]>),
+}
+
+impl Dist {
+    /// GEN_BLOCK with the sizes `sizes`.
+    pub fn gen_block(sizes: &[usize]) -> Dist {
+        Dist::GenBlock(sizes.into())
+    }
+
+    /// Whether each process owns one consecutive run of the dimension
+    /// (so an overlap area can continue it).
+    pub fn contiguous(&self) -> bool {
+        matches!(self, Dist::Collapsed | Dist::Block | Dist::GenBlock(_))
+    }
 }
 
 /// What the user says about one dimension.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct DimSpec {
     /// Global lower bound (Fortran lower bound).
     pub lb: i64,
@@ -100,13 +121,17 @@ pub struct DimMap {
     pub spec: DimSpec,
     /// Processes along the grid dimension (1 when collapsed).
     pub nprocs: usize,
-    /// Block length: `ceil(N/P)` for BLOCK, k for CYCLIC(k), N when collapsed.
+    /// Block length: `ceil(N/P)` for BLOCK, k for CYCLIC(k), N when
+    /// collapsed, the largest size for GEN_BLOCK.
     pub block: usize,
+    /// GEN_BLOCK only: the first offset of each process's block, and the
+    /// extent last (`P + 1` entries); empty otherwise.
+    starts: Vec<usize>,
 }
 
 impl DimMap {
     fn new(spec: DimSpec, grid: &ProcGrid) -> DimMap {
-        let nprocs = match spec.dist {
+        let nprocs = match &spec.dist {
             Dist::Collapsed => 1,
             _ => grid.dims()[spec.pdim],
         };
@@ -114,23 +139,59 @@ impl DimMap {
     }
 
     /// The dimension `spec` spread over `nprocs` processes (ignored when
-    /// collapsed).
+    /// collapsed; GEN_BLOCK takes the number of its sizes).
     pub fn of(spec: DimSpec, nprocs: usize) -> DimMap {
-        let nprocs = if spec.dist == Dist::Collapsed {
-            1
-        } else {
-            nprocs.max(1)
-        };
-        let block = match spec.dist {
-            Dist::Collapsed => spec.extent.max(1),
-            Dist::Block => spec.extent.div_ceil(nprocs).max(1),
-            Dist::Cyclic => 1,
-            Dist::BlockCyclic(k) => k,
+        let mut starts = Vec::new();
+        let (nprocs, block) = match &spec.dist {
+            Dist::Collapsed => (1, spec.extent.max(1)),
+            Dist::Block => {
+                let p = nprocs.max(1);
+                (p, spec.extent.div_ceil(p).max(1))
+            }
+            Dist::Cyclic => (nprocs.max(1), 1),
+            Dist::BlockCyclic(k) => (nprocs.max(1), *k),
+            Dist::GenBlock(sizes) => {
+                let mut acc = 0usize;
+                starts.push(0);
+                for &s in sizes.iter() {
+                    acc = acc.saturating_add(s);
+                    starts.push(acc);
+                }
+                let big = sizes.iter().copied().max().unwrap_or(0);
+                (sizes.len().max(1), big.max(1))
+            }
         };
         DimMap {
             spec,
             nprocs,
             block,
+            starts,
+        }
+    }
+
+    /// GEN_BLOCK: the coordinate whose block holds offset `i` (the last
+    /// with a start at or below `i`, so empty blocks are skipped).
+    fn gen_owner(&self, i: usize) -> usize {
+        self.starts.partition_point(|&s| s <= i).saturating_sub(1)
+    }
+
+    /// The end (exclusive) of the run of consecutive offsets from `i` on
+    /// that one process holds with consecutive local indices.
+    pub fn block_end(&self, i: usize) -> usize {
+        let n = self.spec.extent;
+        match &self.spec.dist {
+            Dist::Collapsed => n,
+            Dist::GenBlock(_) => self.starts[self.gen_owner(i) + 1].min(n),
+            _ => ((i / self.block + 1) * self.block).min(n),
+        }
+    }
+
+    /// The smallest non-empty block (the shortest run of consecutive
+    /// offsets one process holds, the last partial block aside).
+    pub fn min_block(&self) -> usize {
+        match &self.spec.dist {
+            Dist::GenBlock(sizes) => sizes.iter().copied().filter(|&s| s > 0).min().unwrap_or(1),
+            _ => self.block,
         }
     }
 
@@ -154,6 +215,7 @@ impl DimMap {
         match self.spec.dist {
             Dist::Collapsed => 0,
             Dist::Block => i / self.block,
+            Dist::GenBlock(_) => self.gen_owner(i),
             Dist::Cyclic | Dist::BlockCyclic(_) => (i / self.block) % self.nprocs,
         }
     }
@@ -163,6 +225,7 @@ impl DimMap {
         match self.spec.dist {
             Dist::Collapsed => i,
             Dist::Block => i % self.block,
+            Dist::GenBlock(_) => i - self.starts[self.gen_owner(i)],
             Dist::Cyclic | Dist::BlockCyclic(_) => {
                 let k = self.block;
                 (i / (k * self.nprocs)) * k + i % k
@@ -175,6 +238,7 @@ impl DimMap {
         match self.spec.dist {
             Dist::Collapsed => l,
             Dist::Block => c * self.block + l,
+            Dist::GenBlock(_) => self.starts[c] + l,
             Dist::Cyclic | Dist::BlockCyclic(_) => {
                 let k = self.block;
                 ((l / k) * self.nprocs + c) * k + l % k
@@ -188,6 +252,7 @@ impl DimMap {
         match self.spec.dist {
             Dist::Collapsed => n,
             Dist::Block => self.block.min(n.saturating_sub(c * self.block)),
+            Dist::GenBlock(_) => self.starts[c + 1] - self.starts[c],
             Dist::Cyclic | Dist::BlockCyclic(_) => numroc(n, self.block, c, 0, self.nprocs),
         }
     }
@@ -263,14 +328,39 @@ impl Dad {
                 ));
             }
             used[s.pdim] = true;
-            if s.dist != Dist::Block && (s.olo > 0 || s.ohi > 0) {
+            if let Dist::GenBlock(sizes) = &s.dist {
+                let p = grid.dims()[s.pdim];
+                if sizes.len() != p {
+                    return Err(HpfError::bad_arg(
+                        CALL,
+                        format!(
+                            "dimension {dim}: GEN_BLOCK has {} sizes for the {p} processes of grid dimension {}",
+                            sizes.len(),
+                            s.pdim
+                        ),
+                    ));
+                }
+                let total = sizes.iter().try_fold(0usize, |a, &x| a.checked_add(x));
+                if total != Some(s.extent) {
+                    return Err(HpfError::bad_arg(
+                        CALL,
+                        format!(
+                            "dimension {dim}: GEN_BLOCK sizes {:?} do not add up to the extent {}",
+                            sizes, s.extent
+                        ),
+                    ));
+                }
+            }
+            if !s.dist.contiguous() && (s.olo > 0 || s.ohi > 0) {
                 return Err(HpfError::bad_arg(
                     CALL,
-                    format!("dimension {dim}: overlap needs a BLOCK or collapsed distribution"),
+                    format!(
+                        "dimension {dim}: overlap needs a BLOCK, GEN_BLOCK or collapsed distribution"
+                    ),
                 ));
             }
         }
-        let dims: Vec<DimMap> = specs.iter().map(|&s| DimMap::new(s, grid)).collect();
+        let dims: Vec<DimMap> = specs.iter().map(|s| DimMap::new(s.clone(), grid)).collect();
         let dad = Dad {
             grid: grid.clone(),
             dims,
@@ -522,6 +612,11 @@ impl Dad {
                     d.spec.pdim
                 )));
             }
+            if let Dist::GenBlock(_) = d.spec.dist {
+                return Err(bad(
+                    "is GEN_BLOCK, which a ScaLAPACK descriptor cannot describe".into(),
+                ));
+            }
             if !d.distributed() && self.grid.dims()[k] != 1 {
                 return Err(bad(format!(
                     "is collapsed over {} processes (a replica ScaLAPACK cannot describe)",
@@ -631,8 +726,9 @@ mod tests {
                     Dist::BlockCyclic(2),
                     Dist::BlockCyclic(3),
                     Dist::Collapsed,
+                    Dist::gen_block(&uneven(n, p)),
                 ] {
-                    let m = map(n, dist, p);
+                    let m = map(n, dist.clone(), p);
                     let procs = if dist == Dist::Collapsed { 1 } else { p };
                     let mut seen = vec![0usize; procs];
                     for i in 0..n {
@@ -649,6 +745,38 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// `n` split over `p` processes unevenly, with empty blocks (the
+    /// first process gets little, some get nothing, the last the rest).
+    fn uneven(n: usize, p: usize) -> Vec<usize> {
+        let mut left = n;
+        let mut sizes: Vec<usize> = (0..p)
+            .map(|c| {
+                let s = if c % 2 == 1 {
+                    0
+                } else {
+                    ((c + 1) * 2).min(left)
+                };
+                left -= s;
+                s
+            })
+            .collect();
+        sizes[p - 1] += left;
+        sizes
+    }
+
+    #[test]
+    fn gen_block_owns_consecutive_runs_of_the_given_sizes() {
+        let m = map(10, Dist::gen_block(&[3, 0, 5, 2]), 4);
+        assert_eq!((0..4).map(|c| m.count(c)).collect::<Vec<_>>(), [3, 0, 5, 2]);
+        let owners: Vec<usize> = (0..10).map(|i| m.owner(i)).collect();
+        assert_eq!(owners, [0, 0, 0, 2, 2, 2, 2, 2, 3, 3]);
+        assert_eq!(m.local(4), 1);
+        assert_eq!(m.global(3, 1), 9);
+        assert_eq!(m.block_end(3), 8);
+        assert_eq!(m.block_end(8), 10);
+        assert_eq!(m.min_block(), 2);
     }
 
     #[test]

@@ -60,6 +60,23 @@ impl<T: Element> DArray<T> {
         gather_global(&self.dad, &self.data)
     }
 
+    /// `R = A(V)` for this rank-1 array `A` and subscripts `v` (A's
+    /// bounds), R on `r_dad` (V's shape). Plans an index schedule and
+    /// executes it once; keep a [`crate::IndexSchedule`] to repeat it.
+    pub fn gather_indexed(&self, v: &DArray<i64>, r_dad: &Dad) -> HpfResult<DArray<T>> {
+        let s = crate::IndexSchedule::gather(&self.dad, &v.dad, &v.data, r_dad)?;
+        let mut r = DArray::new(r_dad);
+        s.execute(&self.data, &mut r.data)?;
+        Ok(r)
+    }
+
+    /// `A(V) = B` for this rank-1 array `A`, subscripts `v` and values
+    /// `b` (V's shape); the cells V does not name keep their values.
+    pub fn scatter_indexed(&mut self, v: &DArray<i64>, b: &DArray<T>) -> HpfResult<()> {
+        let s = crate::IndexSchedule::scatter(&b.dad, &v.dad, &v.data, &self.dad)?;
+        s.execute(&b.data, &mut self.data)
+    }
+
     /// SUM.
     pub fn sum(&self) -> HpfResult<T> {
         reduce::sum(&self.dad, &self.data)

@@ -18,7 +18,7 @@
 #![allow(clippy::too_many_arguments)]
 
 use crate::capi;
-use crate::error::{HpfError, HpfResult, HPF_EBADARG};
+use crate::error::{HpfError, HpfResult, HPF_EBADARG, HPF_OK};
 use crate::ptr;
 use std::ffi::{c_char, c_int, c_longlong, c_void};
 
@@ -99,16 +99,66 @@ pub extern "C" fn hpf_dad_create_(
     dad: *mut FInt,
     ierr: *mut FInt,
 ) {
-    const CALL: &str = "HPF_DAD_CREATE";
-    entry(CALL, ierr, || {
-        let g = int(CALL, grid, "GRID")?;
-        let r = int(CALL, rank, "RANK")?;
+    dad_create(
+        "HPF_DAD_CREATE",
+        [grid, rank],
+        [lb, extent, dist, block, pdim, olo, ohi],
+        None,
+        dad,
+        ierr,
+    );
+}
+
+/// `HPF_DAD_CREATE_GEN(GRID, RANK, LB, EXTENT, DIST, BLOCK, PDIM, OLO, OHI,
+/// SIZES, DAD, IERR)`: `HPF_DAD_CREATE` with `HPF_GEN_BLOCK` dimensions;
+/// SIZES holds for each of them, in dimension order, one block size per
+/// process of its grid dimension.
+#[no_mangle]
+pub extern "C" fn hpf_dad_create_gen_(
+    grid: *const FInt,
+    rank: *const FInt,
+    lb: *const FInt,
+    extent: *const FInt,
+    dist: *const FInt,
+    block: *const FInt,
+    pdim: *const FInt,
+    olo: *const FInt,
+    ohi: *const FInt,
+    sizes: *const FInt,
+    dad: *mut FInt,
+    ierr: *mut FInt,
+) {
+    dad_create(
+        "HPF_DAD_CREATE_GEN",
+        [grid, rank],
+        [lb, extent, dist, block, pdim, olo, ohi],
+        Some(sizes),
+        dad,
+        ierr,
+    );
+}
+
+/// The two Fortran DAD constructors: reads the Fortran arrays (grid
+/// dimensions from 1) and makes the DAD through the C API's common part.
+fn dad_create(
+    call: &str,
+    scalars: [*const FInt; 2],
+    arrays: [*const FInt; 7],
+    sizes: Option<*const FInt>,
+    dad: *mut FInt,
+    ierr: *mut FInt,
+) {
+    let [grid, rank] = scalars;
+    let [lb, extent, dist, block, pdim, olo, ohi] = arrays;
+    entry(call, ierr, || {
+        let g = int(call, grid, "GRID")?;
+        let r = int(call, rank, "RANK")?;
         let n = usize::try_from(r)
             .ok()
             .filter(|&n| (1..=7).contains(&n))
-            .ok_or_else(|| HpfError::bad_arg(CALL, format!("RANK {r} is not 1 to 7")))?;
+            .ok_or_else(|| HpfError::bad_arg(call, format!("RANK {r} is not 1 to 7")))?;
         let arr =
-            |p: *const FInt, what: &str| ptr::read(p, n).ok_or_else(|| capi::null(CALL, what));
+            |p: *const FInt, what: &str| ptr::read(p, n).ok_or_else(|| capi::null(call, what));
         let lb: Vec<c_longlong> = arr(lb, "LB")?.iter().map(|&x| x as c_longlong).collect();
         let ext: Vec<c_longlong> = arr(extent, "EXTENT")?
             .iter()
@@ -123,18 +173,29 @@ pub extern "C" fn hpf_dad_create_(
             .collect();
         let olo = arr(olo, "OLO")?;
         let ohi = arr(ohi, "OHI")?;
-        Ok(capi::hpf_dad_create(
+        if dad.is_null() {
+            return Err(capi::null(call, "DAD"));
+        }
+        let read = |k: usize| {
+            sizes.and_then(|p| ptr::read(p, k).map(|v| v.iter().map(|&x| x as i64).collect()))
+        };
+        let reader: Option<capi::SizesReader> = sizes.map(|_| &read as capi::SizesReader);
+        let h = capi::dad_create(
+            call,
             g,
             r,
-            lb.as_ptr(),
-            ext.as_ptr(),
-            dist.as_ptr(),
-            block.as_ptr(),
-            pd.as_ptr(),
-            olo.as_ptr(),
-            ohi.as_ptr(),
-            dad,
-        ))
+            [lb.as_ptr(), ext.as_ptr()],
+            [
+                dist.as_ptr(),
+                block.as_ptr(),
+                pd.as_ptr(),
+                olo.as_ptr(),
+                ohi.as_ptr(),
+            ],
+            reader,
+        )?;
+        ptr::write(dad, h as FInt).ok_or_else(|| capi::null(call, "DAD"))?;
+        Ok(HPF_OK)
     });
 }
 

@@ -4,8 +4,9 @@
 //! - [`grid`]: start and stop, processor grids (1-D to 3-D) on the core's
 //!   Cartesian topology.
 //! - [`dad`]: the distributed array descriptor and the ownership functions
-//!   (collapsed, BLOCK, CYCLIC, CYCLIC(k), overlap areas, NUMROC).
-//! - [`element`]: element types (INTEGER*4/8, REAL*4/8).
+//!   (collapsed, BLOCK, CYCLIC, CYCLIC(k), GEN_BLOCK, overlap areas, NUMROC).
+//! - [`element`]: element types (INTEGER*4/8, REAL*4/8, COMPLEX*8/16,
+//!   LOGICAL).
 //! - [`reduce`]: the reduction intrinsics and their documented order.
 //! - [`reduce_dim`]: the reductions with DIM and MASK.
 //! - [`schedule`]: communication schedules (remap, CSHIFT, overlap
@@ -13,6 +14,8 @@
 //! - [`section`]: array sections (`lo:hi:stride` and scalar subscripts)
 //!   as views, and the section copy between any two DADs.
 //! - [`unstructured`]: RESHAPE, PACK and UNPACK.
+//! - [`indexed`]: gather and scatter through index arrays, on schedules
+//!   planned once (with messages) and executed many times.
 //! - [`matmul`]: MATMUL by SUMMA with local products on the system BLAS.
 //! - [`darray`]: `DArray<T>`, a distributed array owning its local buffer.
 //! - [`capi`]: the C API of `hpf_rts.h`.
@@ -28,6 +31,7 @@ pub mod element;
 pub mod error;
 pub mod fapi;
 pub mod grid;
+pub mod indexed;
 pub mod matmul;
 mod ptr;
 pub mod reduce;
@@ -39,8 +43,9 @@ pub mod unstructured;
 
 pub use dad::{numroc, Dad, DimSpec, Dist};
 pub use darray::DArray;
-pub use element::{ElemKind, Element};
+pub use element::{Complex16, Complex8, ElemKind, Element, Logical};
 pub use error::{HpfError, HpfResult};
 pub use grid::{finalize, init, nprocs, ProcGrid};
+pub use indexed::IndexSchedule;
 pub use matmul::Gemm;
 pub use section::{Section, Subscript};

@@ -20,7 +20,7 @@
 
 use crate::blas::{self, GemmShape};
 use crate::dad::{Dad, DimMap, DimSpec, Dist};
-use crate::element::Element;
+use crate::element::{Complex16, Complex8, Element, Logical};
 use crate::error::{HpfError, HpfResult};
 use crate::reduce::check_len;
 use crate::{ptr, schedule};
@@ -89,6 +89,25 @@ impl Gemm for f64 {
     }
 }
 
+macro_rules! loop_gemm_for {
+    ($($t:ty),*) => {
+        $(
+            impl Gemm for $t {
+                fn gemm(s: GemmShape, a: &[$t], b: &[$t], c: &mut [$t]) -> HpfResult<()> {
+                    loop_gemm(s, a, b, c)
+                }
+                fn bytes(s: &mut [$t]) -> &mut [u8] {
+                    ptr::bytes_mut(s)
+                }
+            }
+        )*
+    };
+}
+
+// Complex products by the loop (plus and times of the type); LOGICAL's
+// plus and times are .OR. and .AND., Fortran's logical MATMUL.
+loop_gemm_for!(Complex8, Complex16, Logical);
+
 /// Whether two dimensions are distributed alike (same owners and local
 /// indices for every global offset).
 fn same_owners(x: &DimMap, y: &DimMap) -> bool {
@@ -103,7 +122,7 @@ fn inner_fits(d: &DimMap, g: Option<usize>) -> bool {
     if !d.distributed() {
         return true;
     }
-    Some(d.spec.pdim) == g && d.block >= MIN_PANEL.min(d.spec.extent)
+    Some(d.spec.pdim) == g && d.min_block() >= MIN_PANEL.min(d.spec.extent)
 }
 
 /// The inner-dimension spec of a remapped operand for C's grid dimension
@@ -198,8 +217,8 @@ pub fn matmul<T: Gemm>(
     let (cr, cc) = (&c_dad.dims()[0], &c_dad.dims()[1]);
     let gr = cr.distributed().then_some(cr.spec.pdim);
     let gc = cc.distributed().then_some(cc.spec.pdim);
-    let row_spec = |lb: i64| DimSpec::new(lb, m, cr.spec.dist, cr.spec.pdim);
-    let col_spec = |lb: i64| DimSpec::new(lb, n, cc.spec.dist, cc.spec.pdim);
+    let row_spec = |lb: i64| DimSpec::new(lb, m, cr.spec.dist.clone(), cr.spec.pdim);
+    let col_spec = |lb: i64| DimSpec::new(lb, n, cc.spec.dist.clone(), cc.spec.pdim);
 
     let (ad, bd) = (a_dad.dims(), b_dad.dims());
     let a_fits = same_owners(&ad[0], cr) && inner_fits(&ad[1], gc);
@@ -239,13 +258,7 @@ pub fn matmul<T: Gemm>(
     let mut kk = 0;
     while kk < k {
         // The panel: up to the next block boundary of either operand.
-        let next = |d: &DimMap| {
-            if d.distributed() {
-                (kk / d.block + 1) * d.block
-            } else {
-                k
-            }
-        };
+        let next = |d: &DimMap| d.block_end(kk);
         let end = next(ai).min(next(bi)).min(k);
         let w = end - kk;
 

@@ -49,6 +49,11 @@ impl PlainBytes for i32 {}
 impl PlainBytes for i64 {}
 impl PlainBytes for f32 {}
 impl PlainBytes for f64 {}
+// Two floats with `repr(C)`: no padding, any bit pattern is a value.
+impl PlainBytes for crate::element::Complex8 {}
+impl PlainBytes for crate::element::Complex16 {}
+// `repr(transparent)` over i32.
+impl PlainBytes for crate::element::Logical {}
 
 /// The bytes of `s`.
 pub fn bytes<T: PlainBytes>(s: &[T]) -> &[u8] {

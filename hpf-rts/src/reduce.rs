@@ -13,7 +13,7 @@
 //! Communication: one `MPI_Allgatherv` of one partial result per process.
 
 use crate::dad::Dad;
-use crate::element::Element;
+use crate::element::{require_numeric, require_ordered, Element};
 use crate::error::{HpfError, HpfResult};
 
 /// Checks that `buf` is a local buffer of `dad` on this process.
@@ -103,21 +103,25 @@ pub(crate) fn min_of<T: Element>(a: T, b: T) -> T {
 
 /// SUM(ARRAY); 0 for an empty array.
 pub fn sum<T: Element>(dad: &Dad, buf: &[T]) -> HpfResult<T> {
+    require_numeric::<T>("hpf_sum")?;
     reduce("hpf_sum", dad, buf, T::zero(), T::plus)
 }
 
 /// PRODUCT(ARRAY); 1 for an empty array.
 pub fn product<T: Element>(dad: &Dad, buf: &[T]) -> HpfResult<T> {
+    require_numeric::<T>("hpf_product")?;
     reduce("hpf_product", dad, buf, T::one(), T::times)
 }
 
 /// MAXVAL(ARRAY); `-HUGE` for an empty array.
 pub fn maxval<T: Element>(dad: &Dad, buf: &[T]) -> HpfResult<T> {
+    require_ordered::<T>("hpf_maxval")?;
     reduce("hpf_maxval", dad, buf, T::neg_huge(), max_of)
 }
 
 /// MINVAL(ARRAY); `HUGE` for an empty array.
 pub fn minval<T: Element>(dad: &Dad, buf: &[T]) -> HpfResult<T> {
+    require_ordered::<T>("hpf_minval")?;
     reduce("hpf_minval", dad, buf, T::huge(), min_of)
 }
 
@@ -153,7 +157,9 @@ pub fn dot_product<T: Element>(dad: &Dad, a: &[T], b: &[T]) -> HpfResult<T> {
     }
     check_len(CALL, dad, a, "VECTOR_A")?;
     check_len(CALL, dad, b, "VECTOR_B")?;
-    let part = local_fold(dad, T::zero(), |s, _, off| s.plus(a[off].times(b[off])));
+    let part = local_fold(dad, T::zero(), |s, _, off| {
+        s.plus(a[off].conj().times(b[off]))
+    });
     let mut bytes = Vec::new();
     part.put(&mut bytes);
     Ok(gather(CALL, dad, &bytes)?
@@ -187,6 +193,7 @@ fn locate<T: Element>(
     better: impl Fn(T, T) -> bool,
     keep: impl Fn(usize) -> bool,
 ) -> HpfResult<Vec<i64>> {
+    require_ordered::<T>(call)?;
     check_len(call, dad, buf, "ARRAY")?;
     let best: Option<(T, usize)> = local_fold(dad, None, |b, g, off| {
         if !keep(off) {

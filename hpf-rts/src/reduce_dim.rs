@@ -57,6 +57,15 @@ impl NumOp {
         }
     }
 
+    /// Refuses a type the operation does not take (SUM and PRODUCT of
+    /// LOGICAL, MAXVAL and MINVAL of COMPLEX or LOGICAL).
+    fn supports<T: Element>(self) -> HpfResult<()> {
+        match self {
+            NumOp::Sum | NumOp::Product => crate::element::require_numeric::<T>(self.name()),
+            NumOp::Maxval | NumOp::Minval => crate::element::require_ordered::<T>(self.name()),
+        }
+    }
+
     fn identity<T: Element>(self) -> T {
         match self {
             NumOp::Sum => T::zero(),
@@ -126,6 +135,7 @@ pub fn reduce_masked<T: Element>(
     mask: Option<&[i32]>,
 ) -> HpfResult<T> {
     let call = op.name();
+    op.supports::<T>()?;
     check_len(call, dad, buf, "ARRAY")?;
     check_mask(call, dad, mask)?;
     let id = op.identity::<T>();
@@ -151,7 +161,7 @@ pub fn reduced_dad(dad: &Dad, dim: usize) -> HpfResult<Dad> {
         .iter()
         .enumerate()
         .filter(|&(k, _)| k != dim)
-        .map(|(_, d)| DimSpec::new(d.spec.lb, d.spec.extent, d.spec.dist, d.spec.pdim))
+        .map(|(_, d)| DimSpec::new(d.spec.lb, d.spec.extent, d.spec.dist.clone(), d.spec.pdim))
         .collect();
     if specs.is_empty() {
         // Reducing a rank-1 array along its only dimension gives a scalar:
@@ -354,6 +364,7 @@ pub fn reduce_dim<T: Element>(
     res: &mut [T],
 ) -> HpfResult<()> {
     let call = op.name();
+    op.supports::<T>()?;
     check_len(call, dad, buf, "ARRAY")?;
     check_mask(call, dad, mask)?;
     let nat = check_dim(call, dad, dim, res_dad, res)?;
@@ -436,6 +447,7 @@ pub fn locate_dim<T: Element>(
     res: &mut [i64],
 ) -> HpfResult<()> {
     let call = if max { "hpf_maxloc" } else { "hpf_minloc" };
+    crate::element::require_ordered::<T>(call)?;
     check_len(call, dad, buf, "ARRAY")?;
     check_mask(call, dad, mask)?;
     let nat = check_dim(call, dad, dim, res_dad, res)?;

@@ -540,6 +540,28 @@ pub fn halo(
 }
 
 impl Schedule {
+    /// A schedule from explicit lists: per grid rank in order, the local
+    /// source offsets this process sends it (`send`, `send_counts`) and
+    /// the local destination offsets of what it receives from it
+    /// (`recv`, `recv_counts`); `me` is this process's grid rank.
+    pub(crate) fn from_lists(
+        send: Vec<usize>,
+        send_counts: Vec<usize>,
+        recv: Vec<usize>,
+        recv_counts: Vec<usize>,
+        me: usize,
+    ) -> Schedule {
+        let mut s = Schedule {
+            send,
+            send_counts,
+            recv,
+            recv_counts,
+            runs: Runs::default(),
+        };
+        s.runs = Runs::of(&s, me);
+        s
+    }
+
     /// Elements this process sends to each grid rank.
     pub fn send_counts(&self) -> &[usize] {
         &self.send_counts

@@ -313,6 +313,17 @@ mod tests {
             Dist::Block => j / n.div_ceil(p).max(1),
             Dist::Cyclic => j % p,
             Dist::BlockCyclic(k) => (j / k) % p,
+            Dist::GenBlock(ref sizes) => {
+                // Walk the blocks until the one holding j.
+                let mut end = 0;
+                sizes
+                    .iter()
+                    .position(|&s| {
+                        end += s;
+                        j < end
+                    })
+                    .unwrap_or(p)
+            }
         };
         let c = owner_of(i);
         let local = (0..i).filter(|&j| owner_of(j) == c).count();
@@ -328,6 +339,8 @@ mod tests {
             Just(Dist::Block),
             Just(Dist::Cyclic),
             (1usize..=5).prop_map(Dist::BlockCyclic),
+            // GEN_BLOCK: the sizes are chosen below, once n and p are.
+            Just(Dist::gen_block(&[])),
         ];
         (0usize..30, 1usize..=6, dist, -4i64..=4, -4i64..=4)
             .prop_flat_map(|(n, p, dist, lb, stride)| {
@@ -346,6 +359,22 @@ mod tests {
                 } else {
                     (lo, hi)
                 };
+                let dist = match dist {
+                    Dist::GenBlock(_) => {
+                        // Uneven sizes with empty blocks, the rest last.
+                        let mut left = n;
+                        let mut sizes: Vec<usize> = (0..p)
+                            .map(|c| {
+                                let s = ((c * 7 + lo.unsigned_abs() as usize) % 5).min(left);
+                                left -= s;
+                                s
+                            })
+                            .collect();
+                        sizes[p - 1] += left;
+                        Dist::gen_block(&sizes)
+                    }
+                    other => other,
+                };
                 (n, p, dist, lb, stride, lo, hi)
             })
     }
@@ -358,7 +387,7 @@ mod tests {
         fn owned_section_elements_match_the_naive_model(
             (n, p, dist, lb, stride, lo, hi) in dim_and_triplet()
         ) {
-            let d = DimMap::of(DimSpec::new(lb, n, dist, 0), p);
+            let d = DimMap::of(DimSpec::new(lb, n, dist.clone(), 0), p);
             let subs = walk(lo, hi, stride);
             prop_assert!(subs.iter().all(|&x| x >= lb && x < lb + n as i64));
             let ax = Axis {

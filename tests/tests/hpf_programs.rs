@@ -83,6 +83,24 @@ fn reshape_pack_unpack_from_c_equal_the_serial_results() {
     }
 }
 
+#[test]
+fn gen_block_from_c_equals_the_serial_results() {
+    let exe = build("hpf/hpf_genblock.c", &["mpbridge", "m"]);
+    for n in 1..=4u32 {
+        let r = mpiexec(n, &exe, &[], LIMIT);
+        all_passed(&r, "hpf_genblock", n);
+    }
+}
+
+#[test]
+fn complex_and_logical_types_from_c_equal_the_serial_results() {
+    let exe = build("hpf/hpf_types.c", &["mpbridge", "m"]);
+    for n in 1..=4u32 {
+        let r = mpiexec(n, &exe, &[], LIMIT);
+        all_passed(&r, "hpf_types", n);
+    }
+}
+
 /// A Fortran 77 node program, built as the compilers of its day did
 /// (locals static and zeroed; untyped calls to the run-time).
 fn fortran77(name: &str) -> PathBuf {

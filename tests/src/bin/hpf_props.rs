@@ -1,7 +1,8 @@
 //! Property checks of the HPF run-time on every process: random shapes
 //! (extents 0, 1 and sizes no process count divides), distributions
-//! (collapsed, BLOCK, CYCLIC, CYCLIC(k)), overlap widths and grids of 1 to
-//! 3 dimensions; every distributed result is compared with a serial
+//! (collapsed, BLOCK, CYCLIC, CYCLIC(k), GEN_BLOCK with random sizes),
+//! overlap widths and grids of 1 to 3 dimensions, also gather and scatter
+//! through index arrays; every distributed result is compared with a serial
 //! reference each process computes itself (integers exactly, reals within
 //! the bound the documented reduction order gives). Usage: `hpf_props
 //! SEED TRIALS`. Prints "hpf_props rank R: P passed, F failed".
@@ -127,6 +128,21 @@ fn linear(shape: &[usize], g: &[usize]) -> usize {
         .fold(0, |acc, (&n, &i)| acc * n + i)
 }
 
+/// `n` elements split into `p` random block sizes (zeros allowed).
+fn random_sizes(rng: &mut Rng, n: usize, p: usize) -> Vec<usize> {
+    let mut cuts: Vec<usize> = (1..p).map(|_| rng.below(n as u64 + 1) as usize).collect();
+    cuts.sort_unstable();
+    cuts.push(n);
+    let mut prev = 0;
+    cuts.iter()
+        .map(|&c| {
+            let s = c - prev;
+            prev = c;
+            s
+        })
+        .collect()
+}
+
 fn random_dad(
     rng: &mut Rng,
     grid: &Arc<ProcGrid>,
@@ -140,12 +156,14 @@ fn random_dad(
         .iter()
         .zip(lbs)
         .map(|(&n, &lb)| {
-            let pick = rng.below(5);
+            let pick = rng.below(6);
             let dist = match pick {
                 0 => Dist::Collapsed,
                 1 | 2 => Dist::Block,
                 3 => Dist::Cyclic,
-                _ => Dist::BlockCyclic(1 + rng.below(4) as usize),
+                4 => Dist::BlockCyclic(1 + rng.below(4) as usize),
+                // GEN_BLOCK: sizes chosen once the grid dimension is.
+                _ => Dist::gen_block(&[]),
             };
             if dist == Dist::Collapsed || free.is_empty() {
                 let w = if overlap { rng.below(3) as usize } else { 0 };
@@ -153,8 +171,13 @@ fn random_dad(
                     .with_overlap(w, rng.below(w as u64 + 1) as usize);
             }
             let pd = free.remove(rng.below(free.len() as u64) as usize);
+            let dist = match dist {
+                Dist::GenBlock(_) => Dist::gen_block(&random_sizes(rng, n, grid.dims()[pd])),
+                other => other,
+            };
+            let contiguous = dist.contiguous();
             let spec = DimSpec::new(lb, n, dist, pd);
-            if dist == Dist::Block && overlap {
+            if contiguous && overlap {
                 spec.with_overlap(rng.below(4) as usize, rng.below(3) as usize)
             } else {
                 spec
@@ -183,7 +206,7 @@ fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: us
         grid.dims(),
         dad.dims()
             .iter()
-            .map(|d| (d.spec.dist, d.spec.pdim, d.spec.olo, d.spec.ohi))
+            .map(|d| (d.spec.dist.clone(), d.spec.pdim, d.spec.olo, d.spec.ohi))
             .collect::<Vec<_>>()
     );
     if std::env::var_os("HPF_PROPS_TRACE").is_some() {
@@ -354,7 +377,7 @@ fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: us
                 rdim + 1,
                 rdad.dims()
                     .iter()
-                    .map(|d| (d.spec.dist, d.spec.pdim))
+                    .map(|d| (d.spec.dist.clone(), d.spec.pdim))
                     .collect::<Vec<_>>()
             );
         }
@@ -571,7 +594,7 @@ fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: us
             sdim + 1,
             rdad.dims()
                 .iter()
-                .map(|d| (d.spec.dist, d.spec.pdim))
+                .map(|d| (d.spec.dist.clone(), d.spec.pdim))
                 .collect::<Vec<_>>()
         );
     }
@@ -593,7 +616,7 @@ fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: us
             "TRANSPOSE to {:?}: {what}",
             tdad.dims()
                 .iter()
-                .map(|d| (d.spec.dist, d.spec.pdim))
+                .map(|d| (d.spec.dist.clone(), d.spec.pdim))
                 .collect::<Vec<_>>()
         );
     }
@@ -608,7 +631,7 @@ fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: us
             other
                 .dims()
                 .iter()
-                .map(|d| (d.spec.dist, d.spec.pdim))
+                .map(|d| (d.spec.dist.clone(), d.spec.pdim))
                 .collect::<Vec<_>>(),
             s.send_counts(),
             s.recv_counts()
@@ -621,7 +644,11 @@ fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: us
         b.to_global().expect("gather"),
         reference,
         "remap to {:?}: {what}",
-        other.dims().iter().map(|d| d.spec.dist).collect::<Vec<_>>()
+        other
+            .dims()
+            .iter()
+            .map(|d| d.spec.dist.clone())
+            .collect::<Vec<_>>()
     );
     let mut back = DArray::<T>::new(&dad);
     back.copy_from(&b).expect("copy back");
@@ -823,13 +850,13 @@ fn section_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], np
         va.section,
         ad.dims()
             .iter()
-            .map(|d| (d.spec.dist, d.spec.pdim))
+            .map(|d| (d.spec.dist.clone(), d.spec.pdim))
             .collect::<Vec<_>>(),
         vb.shape,
         vb.section,
         bd.dims()
             .iter()
-            .map(|d| (d.spec.dist, d.spec.pdim))
+            .map(|d| (d.spec.dist.clone(), d.spec.pdim))
             .collect::<Vec<_>>()
     );
     let pos = |v: &Viewed, lbs: &[i64], sub: &[i64]| {
@@ -979,6 +1006,98 @@ fn unstructured_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>
     check_eq!(u.to_global().expect("gather"), want, "UNPACK: {what}");
 }
 
+/// Gather and scatter through index arrays: `R = A(V)` with random
+/// subscripts (repeats allowed) and `A(V) = B` with distinct ones, A, V, R
+/// and B on random DADs; each schedule executed twice (the second time on
+/// new values) against the serial result; a subscript out of bounds on one
+/// process refused on all.
+fn index_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
+    use hpf_rts::IndexSchedule;
+    let grid = &grids[rng.below(grids.len() as u64) as usize];
+    let n = 1 + rng.below(20) as usize;
+    let alb = rng.below(5) as i64 - 2;
+    let ad = random_dad(rng, grid, &[n], &[alb], true);
+    let aref: Vec<T> = (0..n).map(|p| T::from_hash(hash(seed, p as u64))).collect();
+    let a = DArray::<T>::from_fn(&ad, |s| aref[(s[0] - alb) as usize]);
+    let vshape: Vec<usize> = (0..1 + rng.below(2) as usize)
+        .map(|_| rng.below(6) as usize)
+        .collect();
+    let m: usize = vshape.iter().product();
+    let ones = vec![1i64; vshape.len()];
+    let vref: Vec<i64> = (0..m).map(|_| alb + rng.below(n as u64) as i64).collect();
+    let vd = random_dad(rng, grid, &vshape, &ones, false);
+    let v = DArray::<i64>::from_fn(&vd, |s| vref[linear(&vshape, &sub0(s))]);
+    let rd = random_dad(rng, grid, &vshape, &ones, true);
+    let what = format!("{:?} A({n}) V{vshape:?} grid {:?}", T::KIND, grid.dims());
+
+    let plan = IndexSchedule::gather(&ad, &vd, v.local(), &rd).expect("gather plan");
+    let mut r = DArray::<T>::new(&rd);
+    plan.execute(a.local(), r.local_mut()).expect("gather");
+    let want: Vec<T> = vref.iter().map(|&g| aref[(g - alb) as usize]).collect();
+    check_eq!(r.to_global().expect("gather"), want, "R = A(V): {what}");
+    // The same schedule on new values of A.
+    let aref2: Vec<T> = (0..n)
+        .map(|p| T::from_hash(hash(seed ^ 0x77, p as u64)))
+        .collect();
+    let a2 = DArray::<T>::from_fn(&ad, |s| aref2[(s[0] - alb) as usize]);
+    plan.execute(a2.local(), r.local_mut())
+        .expect("gather again");
+    let want: Vec<T> = vref.iter().map(|&g| aref2[(g - alb) as usize]).collect();
+    check_eq!(
+        r.to_global().expect("gather"),
+        want,
+        "R = A(V) executed again: {what}"
+    );
+
+    // Scatter with distinct subscripts: a random selection of A's.
+    let mut perm: Vec<i64> = (0..n as i64).map(|i| alb + i).collect();
+    for i in (1..n).rev() {
+        perm.swap(i, rng.below(i as u64 + 1) as usize);
+    }
+    let k = rng.below(n as u64 + 1) as usize;
+    let sref: Vec<i64> = perm[..k].to_vec();
+    let sd = random_dad(rng, grid, &[k], &[1], false);
+    let sv = DArray::<i64>::from_fn(&sd, |s| sref[(s[0] - 1) as usize]);
+    let bd = random_dad(rng, grid, &[k], &[1], true);
+    let bref: Vec<T> = (0..k)
+        .map(|q| T::from_hash(hash(seed ^ 0x3c, q as u64)))
+        .collect();
+    let b = DArray::<T>::from_fn(&bd, |s| bref[(s[0] - 1) as usize]);
+    let mut target = DArray::<T>::from_fn(&ad, |s| aref[(s[0] - alb) as usize]);
+    target.scatter_indexed(&sv, &b).expect("scatter");
+    let mut want = aref.clone();
+    for (q, &g) in sref.iter().enumerate() {
+        want[(g - alb) as usize] = bref[q];
+    }
+    check_eq!(
+        target.to_global().expect("gather"),
+        want,
+        "A(V) = B: {what}"
+    );
+
+    // One subscript out of bounds (known to one process only): every
+    // process gets the error, none hangs.
+    if m > 0 {
+        let bad = DArray::<i64>::from_fn(&vd, |s| {
+            if linear(&vshape, &sub0(s)) == m - 1 {
+                alb + n as i64
+            } else {
+                alb
+            }
+        });
+        let e = IndexSchedule::gather(&ad, &vd, bad.local(), &rd).unwrap_err();
+        check!(
+            e.code == hpf_rts::error::HPF_EBADARG,
+            "subscript past A's end refused: {e}"
+        );
+    }
+}
+
+/// 0-based offsets of 1-based subscripts.
+fn sub0(s: &[i64]) -> Vec<usize> {
+    s.iter().map(|&x| (x - 1) as usize).collect()
+}
+
 /// MATMUL of random m×k and k×n arrays with random DADs (C's too) against
 /// the serial triple loop; reals within `2 (k + 2) eps sum|a||b|`.
 fn matmul_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
@@ -999,15 +1118,15 @@ fn matmul_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
         grid.dims(),
         ad.dims()
             .iter()
-            .map(|d| (d.spec.dist, d.spec.pdim))
+            .map(|d| (d.spec.dist.clone(), d.spec.pdim))
             .collect::<Vec<_>>(),
         bd.dims()
             .iter()
-            .map(|d| (d.spec.dist, d.spec.pdim))
+            .map(|d| (d.spec.dist.clone(), d.spec.pdim))
             .collect::<Vec<_>>(),
         cd.dims()
             .iter()
-            .map(|d| (d.spec.dist, d.spec.pdim))
+            .map(|d| (d.spec.dist.clone(), d.spec.pdim))
             .collect::<Vec<_>>()
     );
     let ar: Vec<T> = (0..m * k)
@@ -1087,6 +1206,16 @@ fn main() {
             1 => unstructured_trial::<i32>(&mut rng, s, &grids),
             2 => unstructured_trial::<f32>(&mut rng, s, &grids),
             _ => unstructured_trial::<i64>(&mut rng, s, &grids),
+        }
+    }
+
+    for t in 0..trials / 2 {
+        let s = seed.wrapping_mul(9191).wrapping_add(t as u64);
+        match t % 4 {
+            0 => index_trial::<f64>(&mut rng, s, &grids),
+            1 => index_trial::<i32>(&mut rng, s, &grids),
+            2 => index_trial::<f32>(&mut rng, s, &grids),
+            _ => index_trial::<i64>(&mut rng, s, &grids),
         }
     }
 

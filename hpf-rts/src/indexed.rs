@@ -1,0 +1,240 @@
+//! Gather and scatter through index arrays (vector-valued subscripts):
+//! `R = A(V)` and `A(V) = B` for a rank-1 `A` and an integer array `V` of
+//! subscripts of `A` (any shape, any DAD on `A`'s grid).
+//!
+//! The subscripts are distributed data, so planning needs messages (the
+//! inspector): `V` is first remapped onto the DAD of `R` (gather) or `B`
+//! (scatter), so each process knows the subscripts of the cells it holds;
+//! it then works out the owner of each `A(V(k))` with the ownership
+//! functions and tells each owner which elements the pair moves: an
+//! all-to-all of the counts (one per pair, so never empty), then the
+//! offsets in the owner's buffer point-to-point between the pairs that
+//! have any. Both sides then hold the same lists in the same order, so
+//! the resulting [`Schedule`] is executed any number of times (the
+//! executor) with point-to-point messages only, as every other schedule.
+//! Each replica line of the grid (processes that agree on the grid
+//! dimensions an array is not spread over) is served by its own line.
+
+use crate::dad::Dad;
+use crate::element::Element;
+use crate::error::{HpfError, HpfResult};
+use crate::schedule::{self, Schedule};
+
+/// Which way an index schedule moves elements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Way {
+    /// `R = A(V)`: this process pulls its cells of `R` from `A`'s owners.
+    Gather,
+    /// `A(V) = B`: this process pushes its cells of `B` to `A`'s owners.
+    Scatter,
+}
+
+/// The subscripts `v` (local buffer of `v_dad`) on the DAD `on` (same
+/// shape and grid).
+fn subscripts_on(call: &str, v_dad: &Dad, v: &[i64], on: &Dad) -> HpfResult<Vec<i64>> {
+    crate::reduce::check_len(call, v_dad, v, "V")?;
+    if v_dad.shape() != on.shape() || v_dad.grid().id() != on.grid().id() {
+        return Err(HpfError::new(
+            crate::error::HPF_EMISMATCH,
+            format!(
+                "{call}: V has shape {:?}, the other operand {:?} (on the same grid)",
+                v_dad.shape(),
+                on.shape()
+            ),
+        ));
+    }
+    if v_dad == on {
+        return Ok(v.to_vec());
+    }
+    let mut out = vec![0i64; on.local_len()];
+    schedule::remap(v_dad, on)?.execute(on, v, &mut out)?;
+    Ok(out)
+}
+
+/// Whether every process reports `ok` (an agreement, so that a bad
+/// subscript on one process stops all of them before any exchange).
+fn all_ok(call: &str, dad: &Dad, ok: bool) -> HpfResult<bool> {
+    let (all, _) = dad
+        .grid()
+        .group()
+        .allgatherv(&[u8::from(ok)])
+        .map_err(|e| HpfError::core(call, e))?;
+    Ok(all.iter().all(|&b| b == 1))
+}
+
+/// Plans the move between `a` (the indexed rank-1 array) and `other` (R
+/// or B, with subscripts `subs` on its DAD).
+fn plan(call: &str, way: Way, a: &Dad, other: &Dad, subs: &[i64]) -> HpfResult<Schedule> {
+    let grid = a.grid();
+    let (me, n) = (grid.rank(), grid.size());
+    let d = &a.dims()[0];
+    let (lb, ext) = (d.spec.lb, d.spec.extent as i64);
+    // Per peer: (my offset, the peer's offset) pairs, in my local order.
+    let mut pairs: Vec<Vec<(usize, usize)>> = vec![Vec::new(); n];
+    let mut bad: Option<String> = None;
+    other.for_each_owned(me, |_, off| {
+        if bad.is_some() {
+            return;
+        }
+        let g = subs[off];
+        if g < lb || g - lb >= ext {
+            bad = Some(format!(
+                "subscript {g} in V is outside A's bounds {lb}:{}",
+                lb + ext - 1
+            ));
+            return;
+        }
+        let i = (g - lb) as usize;
+        match way {
+            Way::Gather => {
+                // One source: A's owner in this process's line.
+                if let Ok((s, aoff)) = a.owner_of(&[g]) {
+                    pairs[s].push((off, aoff));
+                }
+            }
+            Way::Scatter => {
+                // Every replica of A(g) that this process's B serves.
+                for (q, to_q) in pairs.iter_mut().enumerate() {
+                    if other.serves(me, q) {
+                        if let Some(aoff) = a.offset_on(q, &[i]) {
+                            to_q.push((off, aoff));
+                        }
+                    }
+                }
+            }
+        }
+    });
+    if !all_ok(call, a, bad.is_none())? {
+        return Err(HpfError::bad_arg(
+            call,
+            bad.unwrap_or_else(|| "a subscript in V on another process is out of bounds".into()),
+        ));
+    }
+    // Tell each peer how many elements and which of its offsets.
+    let group = grid.group();
+    let core = |e| HpfError::core(call, e);
+    let counts: Vec<u8> = pairs
+        .iter()
+        .flat_map(|p| (p.len() as u64).to_ne_bytes())
+        .collect();
+    let got = group
+        .alltoallv(&counts, &vec![8; n], &vec![8; n])
+        .map_err(core)?;
+    let theirs: Vec<usize> = got
+        .chunks_exact(8)
+        .map(|c| u64::from_ne_bytes(c.try_into().expect("8 bytes")) as usize)
+        .collect();
+    let offs: Vec<u8> = pairs
+        .iter()
+        .flat_map(|p| p.iter().flat_map(|&(_, o)| (o as u64).to_ne_bytes()))
+        .collect();
+    let send_bytes: Vec<usize> = pairs.iter().map(|p| p.len() * 8).collect();
+    let recv_bytes: Vec<usize> = theirs.iter().map(|&c| c * 8).collect();
+    // Point-to-point between the pairs that move something (an all-to-all
+    // here could be handed an empty send buffer, whose dangling address
+    // Open MPI may take for MPI_IN_PLACE).
+    let got = group
+        .exchange_sparse(&offs, &send_bytes, &recv_bytes)
+        .map_err(core)?;
+    let peer_offs: Vec<usize> = got
+        .chunks_exact(8)
+        .map(|c| u64::from_ne_bytes(c.try_into().expect("8 bytes")) as usize)
+        .collect();
+    let mine: Vec<usize> = pairs.iter().flatten().map(|&(o, _)| o).collect();
+    let my_counts: Vec<usize> = pairs.iter().map(|p| p.len()).collect();
+    Ok(match way {
+        // I receive into my offsets of R; the peers send what I asked.
+        Way::Gather => Schedule::from_lists(peer_offs, theirs, mine, my_counts, me),
+        // I send my offsets of B; the peers receive into what I named.
+        Way::Scatter => Schedule::from_lists(mine, my_counts, peer_offs, theirs, me),
+    })
+}
+
+fn check_vector(call: &str, a: &Dad) -> HpfResult<()> {
+    if a.rank() != 1 {
+        return Err(HpfError::bad_arg(
+            call,
+            format!("the indexed array must have rank 1, not {}", a.rank()),
+        ));
+    }
+    Ok(())
+}
+
+/// An index schedule: planned once by [`IndexSchedule::gather`] or
+/// [`IndexSchedule::scatter`] (collective, with messages), then executed
+/// any number of times.
+#[derive(Debug)]
+pub struct IndexSchedule {
+    way: Way,
+    a: Dad,
+    other: Dad,
+    plan: Schedule,
+}
+
+impl IndexSchedule {
+    /// Plans `R = A(V)`: `a_dad` rank 1; `v` (subscripts of A, with A's
+    /// lower bound) the local buffer of `v_dad`; `r_dad` of V's shape.
+    /// Collective over the grid.
+    pub fn gather(a_dad: &Dad, v_dad: &Dad, v: &[i64], r_dad: &Dad) -> HpfResult<IndexSchedule> {
+        const CALL: &str = "hpf_gather_plan";
+        check_vector(CALL, a_dad)?;
+        same_grid(CALL, a_dad, r_dad)?;
+        let subs = subscripts_on(CALL, v_dad, v, r_dad)?;
+        let plan = plan(CALL, Way::Gather, a_dad, r_dad, &subs)?;
+        Ok(IndexSchedule {
+            way: Way::Gather,
+            a: a_dad.clone(),
+            other: r_dad.clone(),
+            plan,
+        })
+    }
+
+    /// Plans `A(V) = B`: `a_dad` rank 1; `v` the local buffer of `v_dad`;
+    /// `b_dad` of V's shape. Only the cells of A that V names change;
+    /// with a subscript repeated in V, which of its values lands is
+    /// unspecified (Fortran does not allow it). Collective over the grid.
+    pub fn scatter(b_dad: &Dad, v_dad: &Dad, v: &[i64], a_dad: &Dad) -> HpfResult<IndexSchedule> {
+        const CALL: &str = "hpf_scatter_plan";
+        check_vector(CALL, a_dad)?;
+        same_grid(CALL, a_dad, b_dad)?;
+        let subs = subscripts_on(CALL, v_dad, v, b_dad)?;
+        let plan = plan(CALL, Way::Scatter, a_dad, b_dad, &subs)?;
+        Ok(IndexSchedule {
+            way: Way::Scatter,
+            a: a_dad.clone(),
+            other: b_dad.clone(),
+            plan,
+        })
+    }
+
+    /// Executes the schedule: for a gather `src` is A's local buffer and
+    /// `dst` R's; for a scatter `src` is B's and `dst` A's. Collective.
+    pub fn execute<T: Element>(&self, src: &[T], dst: &mut [T]) -> HpfResult<()> {
+        const CALL: &str = "hpf_index_execute";
+        let (sd, dd) = match self.way {
+            Way::Gather => (&self.a, &self.other),
+            Way::Scatter => (&self.other, &self.a),
+        };
+        crate::reduce::check_len(CALL, sd, src, "source")?;
+        crate::reduce::check_len(CALL, dd, dst, "destination")?;
+        self.plan.execute(dd, src, dst)
+    }
+
+    /// The DADs of the source and the destination of [`execute`](Self::execute).
+    pub fn dads(&self) -> (&Dad, &Dad) {
+        match self.way {
+            Way::Gather => (&self.a, &self.other),
+            Way::Scatter => (&self.other, &self.a),
+        }
+    }
+}
+
+fn same_grid(call: &str, a: &Dad, b: &Dad) -> HpfResult<()> {
+    if a.grid().id() != b.grid().id() {
+        return Err(HpfError::new(
+            crate::error::HPF_EMISMATCH,
+            format!("{call}: the arrays lie on different grids"),
+        ));
+    }
+    Ok(())
+}
