@@ -338,7 +338,7 @@ impl Group {
         check(
             unsafe {
                 sys::MPI_Allgatherv(
-                    mine.as_ptr() as *const c_void,
+                    crate::mpi::send_addr(mine),
                     my_len,
                     sys::RSMPI_UINT8_T,
                     all.as_mut_ptr() as *mut c_void,
@@ -368,7 +368,7 @@ impl Group {
         // `elem` elements (checked above), valid for the blocking call.
         unsafe {
             self.reduce_raw(
-                send.as_ptr() as *const c_void,
+                crate::mpi::send_addr(&send),
                 buf.as_mut_ptr() as *mut c_void,
                 buf.len() / elem.size(),
                 elem,
@@ -428,7 +428,7 @@ impl Group {
         check(
             unsafe {
                 sys::MPI_Alltoallv(
-                    send.as_ptr() as *const c_void,
+                    crate::mpi::send_addr(send),
                     sc.as_ptr(),
                     sd.as_ptr(),
                     sys::RSMPI_UINT8_T,
@@ -470,7 +470,7 @@ impl Group {
             // valid for the whole blocking call.
             unsafe {
                 self.reduce_raw(
-                    send.as_ptr() as *const c_void,
+                    crate::mpi::send_addr(&send),
                     chunk.as_mut_ptr() as *mut c_void,
                     chunk.len(),
                     T::ELEM,

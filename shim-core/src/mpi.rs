@@ -429,7 +429,7 @@ impl Comm {
         check(
             unsafe {
                 sys::MPI_Allreduce(
-                    values.as_ptr() as *const c_void,
+                    send_addr(values),
                     max.as_mut_ptr() as *mut c_void,
                     n,
                     sys::RSMPI_UINT32_T,
@@ -443,7 +443,7 @@ impl Comm {
         check(
             unsafe {
                 sys::MPI_Allreduce(
-                    values.as_ptr() as *const c_void,
+                    send_addr(values),
                     min.as_mut_ptr() as *mut c_void,
                     n,
                     sys::RSMPI_UINT32_T,
@@ -467,7 +467,7 @@ impl Comm {
         check(
             unsafe {
                 sys::MPI_Allgather(
-                    mine.as_ptr() as *const c_void,
+                    send_addr(mine),
                     n,
                     sys::RSMPI_UINT8_T,
                     all.as_mut_ptr() as *mut c_void,
@@ -498,7 +498,7 @@ impl Comm {
         check(
             unsafe {
                 sys::MPI_Sendrecv(
-                    out.as_ptr() as *const c_void,
+                    send_addr(out),
                     n,
                     sys::RSMPI_UINT8_T,
                     peer,
@@ -619,6 +619,19 @@ impl RawRequest {
         }
         // SAFETY: the request is active; MPI_Wait completes it.
         unsafe { sys::MPI_Wait(&mut self.0, sys::RSMPI_STATUS_IGNORE) };
+    }
+}
+
+/// The address to give a collective for a send buffer. An empty Rust
+/// slice of bytes points at address 1, which is Open MPI's `MPI_IN_PLACE`:
+/// a process with nothing to send would have its call taken as in place.
+/// An empty buffer gets the address of a real (unused) word instead.
+pub(crate) fn send_addr<T>(s: &[T]) -> *const c_void {
+    static NOTHING: u64 = 0;
+    if s.is_empty() {
+        &NOTHING as *const u64 as *const c_void
+    } else {
+        s.as_ptr() as *const c_void
     }
 }
 
@@ -1560,4 +1573,19 @@ pub fn processor_name() -> String {
         .map(|&c| c as u8)
         .collect();
     String::from_utf8_lossy(&bytes).into_owned()
+}
+
+#[cfg(test)]
+mod send_addr_tests {
+    use super::send_addr;
+
+    #[test]
+    fn an_empty_send_buffer_is_never_taken_for_in_place() {
+        // Open MPI's MPI_IN_PLACE is address 1, where empty byte slices point.
+        let empty: Vec<u8> = Vec::new();
+        assert_eq!(empty.as_ptr() as usize, 1);
+        assert_ne!(send_addr(&empty) as usize, 1);
+        let full = [7u8; 3];
+        assert_eq!(send_addr(&full), full.as_ptr() as *const _);
+    }
 }
