@@ -19,6 +19,9 @@ fn crate_graph(package: &str) -> Vec<String> {
         "--offline",
         "--prefix",
         "none",
+        // What the crate links, not what its own tests use.
+        "--edges",
+        "normal",
         "-p",
         package,
     ]);
