@@ -22,7 +22,7 @@ use crate::env_setup::{self, EnvInputs};
 use crate::host;
 use crate::launcher::{detect_flavour, version_text, Flavour};
 use crate::libdir;
-use crate::local_net::{self, LocalNet};
+use crate::local_net;
 
 const ENSEMBLE_AFTER_HELP: &str = "\
 'run' checks first, then starts every process in one mpiexec job: through
@@ -492,24 +492,9 @@ fn launch(units: &[LaunchUnit], opts: &Opts) -> u8 {
         .map(|e| libdir::library_dir(e, std::env::var_os(libdir::LIBDIR_ENV).as_deref()));
     // One machine: no process is placed on another host and no batch
     // allocation spans several.
-    let one_machine = units.iter().all(|u| u.host.is_none())
-        && crate::launcher::allocation_nodes(
-            |name| std::env::var(name).ok(),
-            |path| std::fs::read_to_string(path).ok(),
-        )
-        .is_none();
-    let local_net = local_net::choose(
-        one_machine,
-        flavour == Flavour::OpenMpi,
-        |v| std::env::var_os(v).is_some(),
-        || local_net::open_mpi_has_ucx(&mpiexec),
-    );
-    if local_net == Some(LocalNet::LoopbackTraffic) {
-        eprintln!(
-            "mpbridge ensemble run: warning: {}",
-            local_net::NO_UCX_WARNING
-        );
-    }
+    let one_machine = crate::launcher::on_one_machine(units.iter().any(|u| u.host.is_some()));
+    let local_net =
+        crate::launcher::local_net_for("mpbridge ensemble run", one_machine, flavour, &mpiexec);
     let current_ld = std::env::var_os("LD_LIBRARY_PATH");
     let current_preload = std::env::var_os("LD_PRELOAD");
     let preload = libdir
