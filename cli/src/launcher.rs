@@ -10,7 +10,7 @@ use std::process::Command;
 
 use crate::cluster_run;
 use crate::doctor;
-use crate::env_setup::{self, EnvInputs};
+use crate::env_setup;
 use crate::host;
 use crate::libdir;
 use crate::local_net::{self, LocalNet};
@@ -427,21 +427,7 @@ fn launch(opts: &RunOptions) -> u8 {
     // One machine: nothing says the job spans hosts.
     let one_machine = on_one_machine(opts.hostfile.is_some() || opts.hosts.is_some());
     let local_net = local_net_for("mpbridge run", one_machine, flavour, &mpiexec);
-    let current_ld = std::env::var_os("LD_LIBRARY_PATH");
-    let current_preload = std::env::var_os("LD_PRELOAD");
-    let preload = libdir
-        .as_deref()
-        .map(|d| d.join(local_net::PRELOAD_FILE))
-        .filter(|p| p.is_file());
-    let mut env = env_setup::launch_env(&EnvInputs {
-        flavour,
-        is_root: host::is_root(),
-        libdir: libdir.as_deref(),
-        current_ld_library_path: current_ld.as_deref(),
-        local_net,
-        loopback_preload: preload.as_deref(),
-        current_ld_preload: current_preload.as_deref(),
-    });
+    let mut env = env_setup::launch_env_here(flavour, libdir.as_deref(), local_net);
     // A PVM program on one machine survives the death of a task.
     let pvm_job = flavour == Flavour::OpenMpi
         && one_machine
