@@ -62,3 +62,39 @@ fn assert_good(line: &str, r: &Run) {
         r.stderr
     );
 }
+
+/// Asserts that `r` did not hang, printed exactly `procs` tally lines
+/// starting with `prefix`, none with a failure, and no `FAILED` on
+/// standard error; `what` heads the report. Returns the tallies.
+pub fn tallies_clean<'a>(r: &'a Run, prefix: &str, procs: usize, what: &str) -> Vec<&'a str> {
+    let rep = r.report(what);
+    assert!(!r.timed_out, "{rep}");
+    let tallies: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with(prefix) && l.contains(" passed, "))
+        .collect();
+    assert_eq!(tallies.len(), procs, "one tally per process\n{rep}");
+    for t in &tallies {
+        assert!(t.ends_with(" 0 failed"), "{t}\n{rep}");
+    }
+    assert!(!r.stderr.contains("FAILED"), "{rep}");
+    tallies
+}
+
+/// [`tallies_clean`], and the job exited with 0.
+pub fn job_passed<'a>(r: &'a Run, prefix: &str, procs: usize, what: &str) -> Vec<&'a str> {
+    let tallies = tallies_clean(r, prefix, procs, what);
+    assert_eq!(r.code, Some(0), "{}", r.report(what));
+    tallies
+}
+
+/// The number of checks a tally line `...: P passed, F failed` says passed
+/// (0 when the line does not say).
+pub fn passed(line: &str) -> usize {
+    line.split(": ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}

@@ -10,26 +10,28 @@ use std::time::Duration;
 
 const LIMIT: Duration = Duration::from_secs(120);
 
-#[test]
-fn six_terminals_in_one_group_terminal_one_the_root() {
-    let script = example("getmax-mpi-all.ens");
+/// Runs the example composition `name` and checks that its six terminals
+/// each print the largest of the script's parameters; returns the run and
+/// that largest value.
+fn six_terminals_print_the_maximum(name: &str) -> (tests::mpirun::Run, String) {
+    let script = example(name);
     let truth = largest_parameter(&script, &BTreeMap::new()).to_string();
     let r = run_script(&script, &[], LIMIT);
-    r.assert_ok("all terminals");
+    r.assert_ok(name);
     let printed = values_after(&r.stdout, "The maximum is ");
     assert_eq!(printed.len(), 6, "{}", dump(&r));
     assert!(printed.iter().all(|p| *p == truth), "{}", dump(&r));
+    (r, truth)
+}
+
+#[test]
+fn six_terminals_in_one_group_terminal_one_the_root() {
+    six_terminals_print_the_maximum("getmax-mpi-all.ens");
 }
 
 #[test]
 fn terminal_groups_served_by_a_ring_of_servers() {
-    let script = example("getmax-mpi-servers.ens");
-    let truth = largest_parameter(&script, &BTreeMap::new()).to_string();
-    let r = run_script(&script, &[], LIMIT);
-    r.assert_ok("terminal servers");
-    let printed = values_after(&r.stdout, "The maximum is ");
-    assert_eq!(printed.len(), 6, "{}", dump(&r));
-    assert!(printed.iter().all(|p| *p == truth), "{}", dump(&r));
+    let (r, truth) = six_terminals_print_the_maximum("getmax-mpi-servers.ens");
     let servers: Vec<&str> = r
         .stdout
         .lines()
