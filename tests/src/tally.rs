@@ -4,7 +4,9 @@
 //! no check (a process with nothing to check, such as a relay, may pass
 //! none; callers that expect checks everywhere say so).
 
-use crate::mpirun::Run;
+use crate::mpirun::{mpiexec, Run};
+use std::path::Path;
+use std::time::Duration;
 
 /// Asserts that `r` printed exactly `procs` tally lines starting with
 /// `prefix`, each with no check failed; returns them.
@@ -97,4 +99,25 @@ pub fn passed(line: &str) -> usize {
         .and_then(|s| s.split(' ').next())
         .and_then(|n| n.parse().ok())
         .unwrap_or(0)
+}
+
+/// Runs `exe` (no arguments) on each number of ranks in `sizes` within
+/// `limit`: every run exits with 0, and `tallies(run, name, ranks)` checks
+/// its tallies (such as [`tallies_ok`]). Returns each size with its run.
+pub fn passes_on(
+    exe: &Path,
+    sizes: &[u32],
+    name: &str,
+    limit: Duration,
+    tallies: fn(&Run, &str, usize),
+) -> Vec<(u32, Run)> {
+    sizes
+        .iter()
+        .map(|&n| {
+            let r = mpiexec(n, exe, &[], limit);
+            r.assert_ok(&format!("{name} on {n}"));
+            tallies(&r, name, n as usize);
+            (n, r)
+        })
+        .collect()
 }
