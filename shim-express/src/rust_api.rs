@@ -152,30 +152,51 @@ pub fn broadcast(buf: &mut [u8], src: i32, nodes: Option<&[i32]>) -> ExResult<us
 
 /// Element-wise `op` over `data` on `nodes`; every participant gets it.
 pub fn combine_f64(data: &mut [f64], op: Op, nodes: Option<&[i32]>) -> ExResult<()> {
-    combine_elems(data, Elem::F64, op, nodes, f64::to_ne_bytes, f64::from_ne_bytes)
+    combine_elems(data, op, nodes)
 }
 
 /// Element-wise `op` over `data` on `nodes`; every participant gets it.
 pub fn combine_i32(data: &mut [i32], op: ReduceOp, nodes: Option<&[i32]>) -> ExResult<()> {
-    combine_elems(data, Elem::I32, op, nodes, i32::to_ne_bytes, i32::from_ne_bytes)
+    combine_elems(data, op, nodes)
 }
 
-/// The combine of `data` as `elem` values of `W` bytes each: encoded with
-/// `to`, combined, and decoded back in place with `from`.
-fn combine_elems<T: Copy, const W: usize>(
-    data: &mut [T],
-    elem: Elem,
-    op: ReduceOp,
-    nodes: Option<&[i32]>,
-    to: fn(T) -> [u8; W],
-    from: fn([u8; W]) -> T,
-) -> ExResult<()> {
-    let mut b: Vec<u8> = data.iter().flat_map(|v| to(*v)).collect();
-    let how = Combiner::Predefined(elem, op);
-    let n = data.len() as i32;
-    coll::combine("combine", &mut b, W as i32, n, how, list(nodes), nodes)?;
-    for (v, c) in data.iter_mut().zip(b.chunks_exact(W)) {
-        *v = from(c.try_into().expect("W bytes"));
+/// A value a combine carries: its element type and its bytes.
+trait Wire: Copy {
+    const ELEM: Elem;
+    const SIZE: usize;
+    fn put(self, out: &mut Vec<u8>);
+    fn get(bytes: &[u8]) -> Self;
+}
+
+macro_rules! wire {
+    ($t:ty, $elem:expr) => {
+        impl Wire for $t {
+            const ELEM: Elem = $elem;
+            const SIZE: usize = std::mem::size_of::<$t>();
+            fn put(self, out: &mut Vec<u8>) {
+                out.extend_from_slice(&self.to_ne_bytes());
+            }
+            fn get(bytes: &[u8]) -> Self {
+                <$t>::from_ne_bytes(bytes.try_into().expect("one element's bytes"))
+            }
+        }
+    };
+}
+
+wire!(f64, Elem::F64);
+wire!(i32, Elem::I32);
+
+/// The combine of `data`, sent as bytes and read back in place.
+fn combine_elems<T: Wire>(data: &mut [T], op: ReduceOp, nodes: Option<&[i32]>) -> ExResult<()> {
+    let mut b = Vec::with_capacity(data.len() * T::SIZE);
+    for v in data.iter() {
+        v.put(&mut b);
+    }
+    let how = Combiner::Predefined(T::ELEM, op);
+    let (size, n) = (T::SIZE as i32, data.len() as i32);
+    coll::combine("combine", &mut b, size, n, how, list(nodes), nodes)?;
+    for (v, c) in data.iter_mut().zip(b.chunks_exact(T::SIZE)) {
+        *v = T::get(c);
     }
     Ok(())
 }
