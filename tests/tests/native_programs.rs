@@ -104,21 +104,9 @@ fn c_headers() -> Vec<String> {
 /// Functions the library exports (`nm -D`, defined text symbols).
 fn exported_functions() -> Vec<String> {
     let lib = stage().join("lib/libmpbridge.so");
-    let out = Command::new("nm")
-        .args(["-D", "--defined-only"])
-        .arg(&lib)
-        .output()
-        .expect("nm");
-    assert!(out.status.success());
-    let mut names: Vec<String> = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter_map(|l| {
-            let f: Vec<&str> = l.split_whitespace().collect();
-            (f.len() == 3 && f[1] == "T").then(|| f[2].to_string())
-        })
-        .collect();
-    names.sort();
-    names
+    tests::native::defined_symbols(&lib, true, true)
+        .into_iter()
+        .collect()
 }
 
 /// Exported functions no installed header declares, each for a reason:

@@ -330,18 +330,7 @@ fn debian_frsg_rebuilt_reduces_scatters_and_gathers() {
 }
 
 fn defined_symbols(file: &Path, dynamic: bool) -> BTreeSet<String> {
-    let mut cmd = Command::new("nm");
-    if dynamic {
-        cmd.arg("-D");
-    }
-    let out = cmd.arg(file).output().expect("nm");
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter_map(|l| {
-            let w: Vec<&str> = l.split_whitespace().collect();
-            (w.len() == 3 && w[1] == "T").then(|| w[2].to_string())
-        })
-        .collect()
+    tests::native::defined_symbols(file, dynamic, true)
 }
 
 #[test]
