@@ -18,6 +18,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "bench_common.h"
 #include "mpbridge.h"
 
 static double cpu_seconds(void)
@@ -30,14 +31,9 @@ static double cpu_seconds(void)
 
 int main(int argc, char **argv)
 {
-    const char *csv = NULL;
-    double seconds = 2.0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--csv") && i + 1 < argc)
-            csv = argv[++i];
-        else if (!strcmp(argv[i], "--seconds") && i + 1 < argc)
-            seconds = atof(argv[++i]);
-    }
+    const char *csv = bench_option(argc, argv, "--csv");
+    const char *secs = bench_option(argc, argv, "--seconds");
+    double seconds = secs ? atof(secs) : 2.0;
     MPI_Init(&argc, &argv);
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_common.h"
 #include "mpbridge.h"
 
 #define TOKEN_TAG 5
@@ -68,17 +69,11 @@ static void lap_ours(uint64_t n, int next_id, int prev_id)
 
 int main(int argc, char **argv)
 {
-    const char *csv = NULL;
-    int rounds = 7;
-    long laps = 20000;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--csv") && i + 1 < argc)
-            csv = argv[++i];
-        else if (!strcmp(argv[i], "--rounds") && i + 1 < argc)
-            rounds = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--laps") && i + 1 < argc)
-            laps = atol(argv[++i]);
-    }
+    const char *csv = bench_option(argc, argv, "--csv");
+    const char *r = bench_option(argc, argv, "--rounds");
+    const char *l = bench_option(argc, argv, "--laps");
+    int rounds = r ? atoi(r) : 7;
+    long laps = l ? atol(l) : 20000;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);

@@ -26,6 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_common.h"
+
 static int rank, size, rounds = 5;
 static FILE *csv;
 
@@ -76,16 +78,8 @@ static void ex_trip(long bytes)
 
 static void mpi_trip(long bytes)
 {
-    int peer = 1 - rank;
-    if (rank > 1)
-        return;
-    if (rank == 0) {
-        MPI_Send(sbuf, (int)bytes, MPI_BYTE, peer, 1, MPI_COMM_WORLD);
-        MPI_Recv(rbuf, (int)bytes, MPI_BYTE, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    } else {
-        MPI_Recv(rbuf, (int)bytes, MPI_BYTE, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        MPI_Send(rbuf, (int)bytes, MPI_BYTE, peer, 1, MPI_COMM_WORLD);
-    }
+    if (rank <= 1)
+        bench_mpi_round_trip(sbuf, rbuf, bytes, rank, 1 - rank);
 }
 
 static int core_ctx, core_peer;
@@ -167,12 +161,12 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--csv") && i + 1 < argc && rank == 0)
-            csv = fopen(argv[++i], "a");
-        else if (!strcmp(argv[i], "--rounds") && i + 1 < argc)
-            rounds = atoi(argv[++i]);
-    }
+    const char *csv_path = bench_option(argc, argv, "--csv");
+    const char *r = bench_option(argc, argv, "--rounds");
+    if (csv_path && rank == 0)
+        csv = fopen(csv_path, "a");
+    if (r)
+        rounds = atoi(r);
     struct nodenv env;
     if (exparam(&env) != 0 || env.nprocs != size || size < 4) {
         if (rank == 0)

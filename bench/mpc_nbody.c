@@ -23,15 +23,8 @@ static void simulate(MPC_Net net)
     }
     int n = sizes[node];
     body *b = malloc((size_t)n * sizeof *b);
-    double mine[4], coms[4 * NGROUPS];
     group_init(b, n, node);
-    group_com(b, n, mine);
-    exchange(mine, coms, comm);
-    for (int s = 0; s < outer; s++) {
-        group_steps(b, n, coms, node, inner);
-        group_com(b, n, mine);
-        exchange(mine, coms, comm);
-    }
+    simulate_group(b, n, node, outer, inner, comm);
     char host[MPI_MAX_PROCESSOR_NAME] = "", all[NGROUPS][MPI_MAX_PROCESSOR_NAME];
     int len;
     MPI_Get_processor_name(host, &len);

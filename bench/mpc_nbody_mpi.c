@@ -21,17 +21,10 @@ int main(int argc, char **argv)
     int outer = argc > 3 ? atoi(argv[2]) : 10, inner = argc > 3 ? atoi(argv[3]) : 100;
     int n = sizes[me];
     body *b = malloc((size_t)n * sizeof *b);
-    double mine[4], coms[4 * NGROUPS];
     group_init(b, n, me);
     MPI_Barrier(MPI_COMM_WORLD);
     double t0 = MPI_Wtime();
-    group_com(b, n, mine);
-    exchange(mine, coms, MPI_COMM_WORLD);
-    for (int s = 0; s < outer; s++) {
-        group_steps(b, n, coms, me, inner);
-        group_com(b, n, mine);
-        exchange(mine, coms, MPI_COMM_WORLD);
-    }
+    simulate_group(b, n, me, outer, inner, MPI_COMM_WORLD);
     MPI_Barrier(MPI_COMM_WORLD);
     double t = MPI_Wtime() - t0;
     if (me == 0)

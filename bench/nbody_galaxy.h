@@ -129,4 +129,19 @@ static void exchange(const double mine[4], double *coms, MPI_Comm comm)
     }
 }
 
+/* Group `self` (its `n` bodies in `b`) through `outer` exchanges of the
+ * centres of mass over `comm`, each followed by `inner` steps, and one
+ * last exchange. */
+static void simulate_group(body *b, int n, int self, int outer, int inner, MPI_Comm comm)
+{
+    double mine[4], coms[4 * NGROUPS];
+    group_com(b, n, mine);
+    exchange(mine, coms, comm);
+    for (int s = 0; s < outer; s++) {
+        group_steps(b, n, coms, self, inner);
+        group_com(b, n, mine);
+        exchange(mine, coms, comm);
+    }
+}
+
 #endif

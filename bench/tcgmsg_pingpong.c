@@ -25,19 +25,15 @@
 #include <string.h>
 #include <tcgmsg.h>
 
+#include "bench_common.h"
+
 #define MAXB ((long)4 << 20)
 
 static int rank;
 static unsigned char *sbuf, *rbuf;
 
 static void mpi_trip(long size, int peer) {
-    if (rank == 0) {
-        MPI_Send(sbuf, (int)size, MPI_BYTE, peer, 1, MPI_COMM_WORLD);
-        MPI_Recv(rbuf, (int)size, MPI_BYTE, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    } else {
-        MPI_Recv(rbuf, (int)size, MPI_BYTE, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        MPI_Send(rbuf, (int)size, MPI_BYTE, peer, 1, MPI_COMM_WORLD);
-    }
+    bench_mpi_round_trip(sbuf, rbuf, size, rank, peer);
 }
 
 /* MPI's own non-blocking receive path: MPI_Irecv, then MPI_Test until done
@@ -79,14 +75,11 @@ static double timed(int kind, long size, long iters) {
 }
 
 int main(int argc, char **argv) {
-    const char *csv = NULL;
-    int rounds = 21, n;
-    long maxb = MAXB;
-    for (int i = 1; i + 1 < argc; i++) {
-        if (!strcmp(argv[i], "--csv")) csv = argv[++i];
-        else if (!strcmp(argv[i], "--rounds")) rounds = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--max-bytes")) maxb = atol(argv[++i]);
-    }
+    const char *csv = bench_option(argc, argv, "--csv");
+    const char *r = bench_option(argc, argv, "--rounds");
+    const char *m = bench_option(argc, argv, "--max-bytes");
+    int rounds = r ? atoi(r) : 21, n;
+    long maxb = m ? atol(m) : MAXB;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &n);

@@ -301,53 +301,15 @@ mod tests {
 
     #[test]
     fn exports_reach_every_program_of_the_line() {
-        let mut args: Vec<OsString> = [
-            "--mca",
-            "a",
-            "b",
-            "-x",
-            "MPBRIDGE_X",
-            "-x",
-            "L",
-            "-n",
-            "3",
-            "prog",
-            "-x",
-            "arg",
-            ":",
-            "-n",
-            "3",
-            "ga-server",
-        ]
-        .iter()
-        .map(OsString::from)
-        .collect();
+        let line = |s: &str| -> Vec<OsString> { s.split(' ').map(OsString::from).collect() };
+        let mut args = line("--mca a b -x MPBRIDGE_X -x L -n 3 prog -x arg : -n 3 ga-server");
         export_to_every_app(&mut args);
-        let got: Vec<&str> = args.iter().map(|a| a.to_str().unwrap()).collect();
         assert_eq!(
-            got,
-            [
-                "--mca",
-                "a",
-                "b",
-                "-x",
-                "MPBRIDGE_X",
-                "-x",
-                "L",
-                "-n",
-                "3",
-                "prog",
-                "-x",
-                "arg",
-                ":",
-                "-x",
-                "MPBRIDGE_X",
-                "-x",
-                "L",
-                "-n",
-                "3",
-                "ga-server"
-            ]
+            args,
+            line(
+                "--mca a b -x MPBRIDGE_X -x L -n 3 prog -x arg \
+                 : -x MPBRIDGE_X -x L -n 3 ga-server"
+            )
         );
     }
 

@@ -148,15 +148,14 @@ mod tests {
             CompletionShell::Fish,
         ] {
             let text = script(shell);
-            for sub in [
-                "run",
-                "doctor",
-                "ensemble",
-                "trace",
-                "recon",
-                "completions",
-                "man",
-            ] {
+            let cmd = crate::Cli::command();
+            let subs: Vec<&str> = cmd
+                .get_subcommands()
+                .filter(|c| !c.is_hide_set())
+                .map(|c| c.get_name())
+                .collect();
+            assert!(subs.len() >= 7, "{subs:?}");
+            for sub in subs {
                 assert!(text.contains(sub), "{shell:?} script lacks {sub}");
             }
             assert!(text.contains("ga-servers"), "{shell:?}");

@@ -18,11 +18,10 @@ use ensemble_lang::plan::{is_local_host, mpmd_args, weighted, LaunchUnit};
 use ensemble_lang::render::{render, Colour};
 use ensemble_lang::{Diagnostic, HostMap, Severity};
 
-use crate::env_setup::{self, EnvInputs};
+use crate::env_setup;
 use crate::host;
 use crate::launcher::{detect_flavour, version_text, Flavour};
 use crate::libdir;
-use crate::local_net::{self, LocalNet};
 
 const ENSEMBLE_AFTER_HELP: &str = "\
 'run' checks first, then starts every process in one mpiexec job: through
@@ -492,39 +491,10 @@ fn launch(units: &[LaunchUnit], opts: &Opts) -> u8 {
         .map(|e| libdir::library_dir(e, std::env::var_os(libdir::LIBDIR_ENV).as_deref()));
     // One machine: no process is placed on another host and no batch
     // allocation spans several.
-    let one_machine = units.iter().all(|u| u.host.is_none())
-        && crate::launcher::allocation_nodes(
-            |name| std::env::var(name).ok(),
-            |path| std::fs::read_to_string(path).ok(),
-        )
-        .is_none();
-    let local_net = local_net::choose(
-        one_machine,
-        flavour == Flavour::OpenMpi,
-        |v| std::env::var_os(v).is_some(),
-        || local_net::open_mpi_has_ucx(&mpiexec),
-    );
-    if local_net == Some(LocalNet::LoopbackTraffic) {
-        eprintln!(
-            "mpbridge ensemble run: warning: {}",
-            local_net::NO_UCX_WARNING
-        );
-    }
-    let current_ld = std::env::var_os("LD_LIBRARY_PATH");
-    let current_preload = std::env::var_os("LD_PRELOAD");
-    let preload = libdir
-        .as_deref()
-        .map(|d| d.join(local_net::PRELOAD_FILE))
-        .filter(|p| p.is_file());
-    let env = env_setup::launch_env(&EnvInputs {
-        flavour,
-        is_root: host::is_root(),
-        libdir: libdir.as_deref(),
-        current_ld_library_path: current_ld.as_deref(),
-        local_net,
-        loopback_preload: preload.as_deref(),
-        current_ld_preload: current_preload.as_deref(),
-    });
+    let one_machine = crate::launcher::on_one_machine(units.iter().any(|u| u.host.is_some()));
+    let local_net =
+        crate::launcher::local_net_for("mpbridge ensemble run", one_machine, flavour, &mpiexec);
+    let env = env_setup::launch_env_here(flavour, libdir.as_deref(), local_net);
     let mut args: Vec<String> = Vec::new();
     let mut cluster_hostfile: Option<PathBuf> = None;
     if opts.cluster {

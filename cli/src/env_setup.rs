@@ -26,6 +26,30 @@ pub struct EnvInputs<'a> {
     pub current_ld_preload: Option<&'a OsStr>,
 }
 
+/// [`launch_env`] for a job started from this process: its own
+/// `LD_LIBRARY_PATH` and `LD_PRELOAD`, whether it runs as root, and the
+/// loopback preload library of `libdir` when that is installed.
+pub fn launch_env_here(
+    flavour: Flavour,
+    libdir: Option<&Path>,
+    local_net: Option<LocalNet>,
+) -> Vec<(&'static str, OsString)> {
+    let current_ld = std::env::var_os("LD_LIBRARY_PATH");
+    let current_preload = std::env::var_os("LD_PRELOAD");
+    let preload = libdir
+        .map(|d| d.join(crate::local_net::PRELOAD_FILE))
+        .filter(|p| p.is_file());
+    launch_env(&EnvInputs {
+        flavour,
+        is_root: crate::host::is_root(),
+        libdir,
+        current_ld_library_path: current_ld.as_deref(),
+        local_net,
+        loopback_preload: preload.as_deref(),
+        current_ld_preload: current_preload.as_deref(),
+    })
+}
+
 /// Variables to set in mpiexec's environment, in a stable order.
 pub fn launch_env(inputs: &EnvInputs<'_>) -> Vec<(&'static str, OsString)> {
     let mut env = Vec::new();

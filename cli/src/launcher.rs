@@ -10,7 +10,7 @@ use std::process::Command;
 
 use crate::cluster_run;
 use crate::doctor;
-use crate::env_setup::{self, EnvInputs};
+use crate::env_setup;
 use crate::host;
 use crate::libdir;
 use crate::local_net::{self, LocalNet};
@@ -150,6 +150,38 @@ pub fn allocation_nodes(
     let nodefile = var("PBS_NODEFILE")?;
     let n = hostfile_hosts(&read(Path::new(&nodefile))?).len();
     (n >= 1).then_some(n)
+}
+
+/// Whether a job runs on one machine: the user placed no process elsewhere
+/// (`placed_elsewhere` false) and no batch allocation spans several nodes.
+pub fn on_one_machine(placed_elsewhere: bool) -> bool {
+    !placed_elsewhere
+        && allocation_nodes(
+            |name| std::env::var(name).ok(),
+            |path| std::fs::read_to_string(path).ok(),
+        )
+        .is_none()
+}
+
+/// How a job keeps off the network ([`local_net::choose`]). Warns, as
+/// `command`, when only MPI's traffic, not its listeners, can be kept on
+/// loopback.
+pub fn local_net_for(
+    command: &str,
+    one_machine: bool,
+    flavour: Flavour,
+    mpiexec: &Path,
+) -> Option<LocalNet> {
+    let local_net = local_net::choose(
+        one_machine,
+        flavour == Flavour::OpenMpi,
+        |v| std::env::var_os(v).is_some(),
+        || local_net::open_mpi_has_ucx(mpiexec),
+    );
+    if local_net == Some(LocalNet::LoopbackTraffic) {
+        eprintln!("{command}: warning: {}", local_net::NO_UCX_WARNING);
+    }
+    local_net
 }
 
 /// Build the mpiexec command line.
@@ -393,37 +425,9 @@ fn launch(opts: &RunOptions) -> u8 {
     }
 
     // One machine: nothing says the job spans hosts.
-    let one_machine = opts.hostfile.is_none()
-        && opts.hosts.is_none()
-        && allocation_nodes(
-            |name| std::env::var(name).ok(),
-            |path| std::fs::read_to_string(path).ok(),
-        )
-        .is_none();
-    let local_net = local_net::choose(
-        one_machine,
-        flavour == Flavour::OpenMpi,
-        |v| std::env::var_os(v).is_some(),
-        || local_net::open_mpi_has_ucx(&mpiexec),
-    );
-    if local_net == Some(LocalNet::LoopbackTraffic) {
-        eprintln!("mpbridge run: warning: {}", local_net::NO_UCX_WARNING);
-    }
-    let current_ld = std::env::var_os("LD_LIBRARY_PATH");
-    let current_preload = std::env::var_os("LD_PRELOAD");
-    let preload = libdir
-        .as_deref()
-        .map(|d| d.join(local_net::PRELOAD_FILE))
-        .filter(|p| p.is_file());
-    let mut env = env_setup::launch_env(&EnvInputs {
-        flavour,
-        is_root: host::is_root(),
-        libdir: libdir.as_deref(),
-        current_ld_library_path: current_ld.as_deref(),
-        local_net,
-        loopback_preload: preload.as_deref(),
-        current_ld_preload: current_preload.as_deref(),
-    });
+    let one_machine = on_one_machine(opts.hostfile.is_some() || opts.hosts.is_some());
+    let local_net = local_net_for("mpbridge run", one_machine, flavour, &mpiexec);
+    let mut env = env_setup::launch_env_here(flavour, libdir.as_deref(), local_net);
     // A PVM program on one machine or on the cluster (whose hosts share
     // the temporary directory) survives the death of a task.
     let pvm_job = flavour == Flavour::OpenMpi
@@ -672,43 +676,27 @@ mod tests {
     }
 
     #[test]
-    fn one_server_per_node_with_open_mpi() {
-        assert_eq!(
-            multi_node_plan(Flavour::OpenMpi, true).args,
-            os(&[
-                "--hostfile",
-                "hosts.txt",
-                "--map-by",
-                "node",
+    fn one_server_per_node() {
+        let placements: [(Flavour, &[&str]); 2] = [
+            (
+                Flavour::OpenMpi,
+                &["--hostfile", "hosts.txt", "--map-by", "node"],
+            ),
+            (Flavour::Mpich, &["-f", "hosts.txt", "-ppn", "1"]),
+        ];
+        for (flavour, placement) in placements {
+            let mut want = os(placement);
+            want.extend(os(&[
                 "-n",
                 "6",
                 "./app",
                 ":",
                 "-n",
                 "3",
-                "/p/bin/ga-server"
-            ])
-        );
-    }
-
-    #[test]
-    fn one_server_per_node_with_mpich() {
-        assert_eq!(
-            multi_node_plan(Flavour::Mpich, true).args,
-            os(&[
-                "-f",
-                "hosts.txt",
-                "-ppn",
-                "1",
-                "-n",
-                "6",
-                "./app",
-                ":",
-                "-n",
-                "3",
-                "/p/bin/ga-server"
-            ])
-        );
+                "/p/bin/ga-server",
+            ]));
+            assert_eq!(multi_node_plan(flavour, true).args, want, "{flavour:?}");
+        }
     }
 
     #[test]

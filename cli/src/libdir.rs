@@ -57,42 +57,37 @@ mod tests {
     use super::*;
 
     #[test]
-    fn installed_layout_uses_prefix_lib() {
-        assert_eq!(
-            library_dir(Path::new("/opt/mpb/bin/mpbridge"), None),
-            PathBuf::from("/opt/mpb/lib")
-        );
-        assert_eq!(
-            library_dir(Path::new("/usr/local/bin/mpbridge"), None),
-            PathBuf::from("/usr/local/lib")
-        );
-    }
-
-    #[test]
-    fn cargo_layout_uses_same_directory() {
-        assert_eq!(
-            library_dir(Path::new("/src/mpbridge/target/release/mpbridge"), None),
-            PathBuf::from("/src/mpbridge/target/release")
-        );
-        assert_eq!(
-            library_dir(Path::new("/src/mpbridge/target/debug/mpbridge"), None),
-            PathBuf::from("/src/mpbridge/target/debug")
-        );
-    }
-
-    #[test]
-    fn override_wins_unless_empty() {
-        assert_eq!(
-            library_dir(
-                Path::new("/usr/local/bin/mpbridge"),
-                Some(OsStr::new("/elsewhere/lib"))
+    fn library_dir_follows_layout_unless_overridden() {
+        let cases = [
+            // Installed: the prefix's lib/.
+            ("/opt/mpb/bin/mpbridge", None, "/opt/mpb/lib"),
+            ("/usr/local/bin/mpbridge", None, "/usr/local/lib"),
+            // Cargo's target directory: beside the executable.
+            (
+                "/src/mpbridge/target/release/mpbridge",
+                None,
+                "/src/mpbridge/target/release",
             ),
-            PathBuf::from("/elsewhere/lib")
-        );
-        assert_eq!(
-            library_dir(Path::new("/usr/local/bin/mpbridge"), Some(OsStr::new(""))),
-            PathBuf::from("/usr/local/lib")
-        );
+            (
+                "/src/mpbridge/target/debug/mpbridge",
+                None,
+                "/src/mpbridge/target/debug",
+            ),
+            // The override wins unless it is empty.
+            (
+                "/usr/local/bin/mpbridge",
+                Some("/elsewhere/lib"),
+                "/elsewhere/lib",
+            ),
+            ("/usr/local/bin/mpbridge", Some(""), "/usr/local/lib"),
+        ];
+        for (exe, over, want) in cases {
+            assert_eq!(
+                library_dir(Path::new(exe), over.map(OsStr::new)),
+                PathBuf::from(want),
+                "{exe} with override {over:?}"
+            );
+        }
     }
 
     #[test]

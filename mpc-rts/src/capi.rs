@@ -149,12 +149,19 @@ pub extern "C" fn MPC_Net_create(ty: *const MpcNettype, net: *mut c_int) -> c_in
 
 fn offer(call: &str, once: bool, net: *mut c_int) -> MpcResult<c_int> {
     ptr::write(net, 0).ok_or_else(|| null(call, "net"))?;
+    wait_for_hire(once, net, MPC_NOT_HIRED)
+}
+
+/// A free process offers itself (`once`: for one network only). Hired: the
+/// network's handle goes to `*out` and the result is `MPC_OK`; not hired:
+/// `not_hired`; the program over: `MPC_DONE`.
+pub(crate) fn wait_for_hire(once: bool, out: *mut c_int, not_hired: c_int) -> MpcResult<c_int> {
     match net::offer(once)? {
         Offered::Hired(n) => {
-            ptr::write(net, handles::insert(n));
+            ptr::write(out, handles::insert(n));
             Ok(MPC_OK)
         }
-        Offered::NotHired => Ok(MPC_NOT_HIRED),
+        Offered::NotHired => Ok(not_hired),
         Offered::Done => Ok(MPC_DONE),
     }
 }

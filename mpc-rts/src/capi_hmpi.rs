@@ -10,10 +10,10 @@
 //! with handle 0. Return codes are those of `MPC_*` (`HMPI_SUCCESS` is
 //! `MPC_OK`).
 
-use crate::capi::{MPC_Finalize, MPC_Init};
+use crate::capi::{wait_for_hire, MPC_Finalize, MPC_Init};
 use crate::error::*;
 use crate::handles::{self, run, run_ok};
-use crate::net::{self, Offered};
+use crate::net;
 use crate::{hmpi, ptr, runtime};
 use mpc_map::nettype::Link;
 use mpc_map::NetType;
@@ -153,14 +153,8 @@ fn create(
         ptr::write(gid, handles::insert(make()?));
         return Ok(MPC_OK);
     }
-    match net::offer(true)? {
-        Offered::Hired(n) => {
-            ptr::write(gid, handles::insert(n));
-            Ok(MPC_OK)
-        }
-        Offered::NotHired => Ok(MPC_OK),
-        Offered::Done => Ok(MPC_DONE),
-    }
+    // Not chosen: `MPC_OK` with `*gid` left 0.
+    wait_for_hire(true, gid, MPC_OK)
 }
 
 /// Makes the group of `model->nprocs` processes the dispatcher expects to

@@ -81,16 +81,7 @@ pub(crate) fn received(
 ) -> ExResult<c_int> {
     ptr::set(src, got.src);
     ptr::set(ty, got.ty);
-    if !got.fits {
-        return Err(ExError::new(
-            EXTOOLONG,
-            format!(
-                "{call}: the message of type {} from node {} has {} bytes, the buffer {cap}; it stays queued",
-                got.ty, got.src, got.len
-            ),
-        ));
-    }
-    Ok(got.len as c_int)
+    Ok(got.checked(call, cap)? as c_int)
 }
 
 pub(crate) fn param() -> ExResult<NodeEnv> {
@@ -250,6 +241,17 @@ pub extern "C" fn exchange(
     })
 }
 
+/// The bytes a region of `n` items of `size` bytes, `stride` apart, spans;
+/// `EXBADLEN` naming `call` when the values are out of range.
+fn region_extent(call: &str, size: c_int, n: c_int, stride: c_int) -> ExResult<usize> {
+    msg::strided_extent(size, n, stride).ok_or_else(|| {
+        ExError::new(
+            EXBADLEN,
+            format!("{call}: item size {size}, count {n}, stride {stride} out of range"),
+        )
+    })
+}
+
 pub(crate) fn region_in<'a>(
     call: &str,
     p: *const c_void,
@@ -257,12 +259,7 @@ pub(crate) fn region_in<'a>(
     n: c_int,
     stride: c_int,
 ) -> ExResult<&'a [u8]> {
-    let e = msg::strided_extent(size, n, stride).ok_or_else(|| {
-        ExError::new(
-            EXBADLEN,
-            format!("{call}: item size {size}, count {n}, stride {stride} out of range"),
-        )
-    })?;
+    let e = region_extent(call, size, n, stride)?;
     ptr::bytes(p, e).ok_or_else(|| null(call, "buffer"))
 }
 
@@ -273,12 +270,7 @@ pub(crate) fn region_out<'a>(
     n: c_int,
     stride: c_int,
 ) -> ExResult<&'a mut [u8]> {
-    let e = msg::strided_extent(size, n, stride).ok_or_else(|| {
-        ExError::new(
-            EXBADLEN,
-            format!("{call}: item size {size}, count {n}, stride {stride} out of range"),
-        )
-    })?;
+    let e = region_extent(call, size, n, stride)?;
     ptr::bytes_mut(p, e).ok_or_else(|| null(call, "buffer"))
 }
 

@@ -34,6 +34,18 @@ pub struct Got {
     pub fits: bool,
 }
 
+impl Got {
+    /// The byte count of a message that fit a buffer of `cap` bytes, or
+    /// `EXTOOLONG` naming `call` for one that stays queued.
+    pub fn checked(&self, call: &str, cap: usize) -> ExResult<usize> {
+        if self.fits {
+            Ok(self.len)
+        } else {
+            Err(too_long(call, self.len, cap, self.src, self.ty))
+        }
+    }
+}
+
 /// An asynchronous operation.
 pub enum Pending {
     /// Finished: the byte count or the error.
@@ -543,6 +555,21 @@ fn bad_vector(call: &str, size: i32, nitems: i32, stride: i32) -> ExError {
     )
 }
 
+/// The item size and stride as byte counts, once `region_len` is checked
+/// to be exactly the span of `nitems` items of `size` bytes `stride` apart.
+fn vector_shape(
+    call: &str,
+    region_len: usize,
+    size: i32,
+    nitems: i32,
+    stride: i32,
+) -> ExResult<(usize, usize)> {
+    if strided_extent(size, nitems, stride) != Some(region_len) {
+        return Err(bad_vector(call, size, nitems, stride));
+    }
+    Ok((size as usize, stride as usize))
+}
+
 /// Sends `nitems` items of `size` bytes taken `stride` bytes apart from
 /// `region` as one message; returns the bytes sent.
 pub fn vwrite(
@@ -554,10 +581,7 @@ pub fn vwrite(
     dest: i32,
     ty: i32,
 ) -> ExResult<usize> {
-    if strided_extent(size, nitems, stride) != Some(region.len()) {
-        return Err(bad_vector(call, size, nitems, stride));
-    }
-    let (size, stride) = (size as usize, stride as usize);
+    let (size, stride) = vector_shape(call, region.len(), size, nitems, stride)?;
     let mut data = Vec::with_capacity(size * nitems as usize);
     for i in 0..nitems as usize {
         data.extend_from_slice(&region[i * stride..i * stride + size]);
@@ -577,10 +601,7 @@ pub fn vread(
     src: i32,
     ty: i32,
 ) -> ExResult<Got> {
-    if strided_extent(size, nitems, stride) != Some(region.len()) {
-        return Err(bad_vector(call, size, nitems, stride));
-    }
-    let (size, stride) = (size as usize, stride as usize);
+    let (size, stride) = vector_shape(call, region.len(), size, nitems, stride)?;
     let mut tmp = vec![0u8; size * nitems as usize];
     let got = read(call, &mut tmp, src, ty)?;
     if got.fits {

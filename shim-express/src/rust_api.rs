@@ -41,25 +41,23 @@ pub struct Status {
     pub ty: i32,
 }
 
+impl From<msg::Got> for Status {
+    fn from(got: msg::Got) -> Self {
+        Status {
+            len: got.len,
+            src: got.src,
+            ty: got.ty,
+        }
+    }
+}
+
 fn wild(v: Option<i32>) -> i32 {
     v.unwrap_or(DONTCARE)
 }
 
 fn status(call: &str, got: msg::Got, cap: usize) -> ExResult<Status> {
-    if !got.fits {
-        return Err(ExError::new(
-            EXTOOLONG,
-            format!(
-                "{call}: the message of type {} from node {} has {} bytes, the buffer {cap}; it stays queued",
-                got.ty, got.src, got.len
-            ),
-        ));
-    }
-    Ok(Status {
-        len: got.len,
-        src: got.src,
-        ty: got.ty,
-    })
+    got.checked(call, cap)?;
+    Ok(got.into())
 }
 
 /// This process's node environment (starts the layer: collective).
@@ -88,39 +86,21 @@ pub fn read_vec(src: Option<i32>, ty: Option<i32>) -> ExResult<(Vec<u8>, Status)
         let got = msg::read("read_vec", &mut buf, wild(src), wild(ty))?;
         if got.fits {
             buf.truncate(got.len);
-            return Ok((
-                buf,
-                Status {
-                    len: got.len,
-                    src: got.src,
-                    ty: got.ty,
-                },
-            ));
+            return Ok((buf, got.into()));
         }
         // Ask again for exactly the message just seen (it stays first).
         buf.resize(got.len, 0);
         let got2 = msg::read("read_vec", &mut buf, got.src, got.ty)?;
         if got2.fits {
             buf.truncate(got2.len);
-            return Ok((
-                buf,
-                Status {
-                    len: got2.len,
-                    src: got2.src,
-                    ty: got2.ty,
-                },
-            ));
+            return Ok((buf, got2.into()));
         }
     }
 }
 
 /// The first waiting message from `src` of type `ty`, without receiving it.
 pub fn test(src: Option<i32>, ty: Option<i32>) -> ExResult<Option<Status>> {
-    Ok(msg::test("test", wild(src), wild(ty))?.map(|g| Status {
-        len: g.len,
-        src: g.src,
-        ty: g.ty,
-    }))
+    Ok(msg::test("test", wild(src), wild(ty))?.map(Status::from))
 }
 
 /// Sends `out` to `dest` and receives into `inbuf` from `src` without
@@ -172,38 +152,51 @@ pub fn broadcast(buf: &mut [u8], src: i32, nodes: Option<&[i32]>) -> ExResult<us
 
 /// Element-wise `op` over `data` on `nodes`; every participant gets it.
 pub fn combine_f64(data: &mut [f64], op: Op, nodes: Option<&[i32]>) -> ExResult<()> {
-    let mut b: Vec<u8> = data.iter().flat_map(|v| v.to_ne_bytes()).collect();
-    let how = Combiner::Predefined(Elem::F64, op);
-    coll::combine(
-        "combine",
-        &mut b,
-        8,
-        data.len() as i32,
-        how,
-        list(nodes),
-        nodes,
-    )?;
-    for (v, c) in data.iter_mut().zip(b.chunks_exact(8)) {
-        *v = f64::from_ne_bytes(c.try_into().expect("8 bytes"));
-    }
-    Ok(())
+    combine_elems(data, op, nodes)
 }
 
 /// Element-wise `op` over `data` on `nodes`; every participant gets it.
 pub fn combine_i32(data: &mut [i32], op: ReduceOp, nodes: Option<&[i32]>) -> ExResult<()> {
-    let mut b: Vec<u8> = data.iter().flat_map(|v| v.to_ne_bytes()).collect();
-    let how = Combiner::Predefined(Elem::I32, op);
-    coll::combine(
-        "combine",
-        &mut b,
-        4,
-        data.len() as i32,
-        how,
-        list(nodes),
-        nodes,
-    )?;
-    for (v, c) in data.iter_mut().zip(b.chunks_exact(4)) {
-        *v = i32::from_ne_bytes(c.try_into().expect("4 bytes"));
+    combine_elems(data, op, nodes)
+}
+
+/// A value a combine carries: its element type and its bytes.
+trait Wire: Copy {
+    const ELEM: Elem;
+    const SIZE: usize;
+    fn put(self, out: &mut Vec<u8>);
+    fn get(bytes: &[u8]) -> Self;
+}
+
+macro_rules! wire {
+    ($t:ty, $elem:expr) => {
+        impl Wire for $t {
+            const ELEM: Elem = $elem;
+            const SIZE: usize = std::mem::size_of::<$t>();
+            fn put(self, out: &mut Vec<u8>) {
+                out.extend_from_slice(&self.to_ne_bytes());
+            }
+            fn get(bytes: &[u8]) -> Self {
+                <$t>::from_ne_bytes(bytes.try_into().expect("one element's bytes"))
+            }
+        }
+    };
+}
+
+wire!(f64, Elem::F64);
+wire!(i32, Elem::I32);
+
+/// The combine of `data`, sent as bytes and read back in place.
+fn combine_elems<T: Wire>(data: &mut [T], op: ReduceOp, nodes: Option<&[i32]>) -> ExResult<()> {
+    let mut b = Vec::with_capacity(data.len() * T::SIZE);
+    for v in data.iter() {
+        v.put(&mut b);
+    }
+    let how = Combiner::Predefined(T::ELEM, op);
+    let (size, n) = (T::SIZE as i32, data.len() as i32);
+    coll::combine("combine", &mut b, size, n, how, list(nodes), nodes)?;
+    for (v, c) in data.iter_mut().zip(b.chunks_exact(T::SIZE)) {
+        *v = T::get(c);
     }
     Ok(())
 }

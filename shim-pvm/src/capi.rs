@@ -6,7 +6,7 @@
 
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
-use crate::capi_entry::{bad, counts, entry};
+use crate::capi_entry::{bad, counts, entry, OwnedArray};
 use crate::consts::{dt, err};
 pub use crate::errors::pvm_errno;
 use crate::errors::{perror_line, ERROR_SLOTS};
@@ -188,11 +188,7 @@ pub extern "C" fn pvm_config(
     narch: *mut c_int,
     hostp: *mut *mut PvmHostInfo,
 ) -> c_int {
-    struct Table {
-        names: Vec<std::ffi::CString>,
-        infos: Vec<PvmHostInfo>,
-    }
-    static TABLE: shim_core::Lock<Option<Table>> = shim_core::Lock::new(None);
+    static TABLE: OwnedArray<PvmHostInfo, Vec<std::ffi::CString>> = OwnedArray::new();
     static ARCH: &std::ffi::CStr = c"LINUX64";
     entry("pvm_config", || {
         let hosts = with_task(|t| {
@@ -214,16 +210,8 @@ pub extern "C" fn pvm_config(
                 hi_dsig: crate::messages::LINUX64_DSIG,
             })
             .collect();
-        let mut g = TABLE.lock();
-        *g = Some(Table { names, infos });
-        let table = g
-            .as_mut()
-            .map(|t| (t.infos.len(), t.infos.as_mut_ptr(), t.names.len()));
-        if let Some((n, p, _)) = table {
-            ptr::put(nhost, n as c_int);
-            ptr::put(narch, 1);
-            ptr::put_ptr(hostp, p);
-        }
+        TABLE.publish(names, infos, nhost, hostp);
+        ptr::put(narch, 1);
         Ok(0)
     })
 }

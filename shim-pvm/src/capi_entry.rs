@@ -1,9 +1,11 @@
 //! How the C entry points of `capi_*` run: the panic boundary, PVM's error
 //! reporting (`pvm_errno`, and a line on stderr as `PvmAutoErr` says), then
-//! the message handlers whose messages arrived during the call.
+//! the message handlers whose messages arrived during the call; and the
+//! library-owned arrays some entries hand back.
 
 use crate::consts::err;
 use crate::handlers::dispatch_handlers;
+use crate::ptr;
 use crate::state::{finish, finish_quiet};
 use crate::{PvmError, PvmResult};
 use shim_core::ffi_guard::guard;
@@ -42,4 +44,24 @@ pub(crate) fn entry_quiet(name: &str, quiet: &[i32], f: impl FnOnce() -> PvmResu
 
 pub(crate) fn text_arg(p: *const c_char) -> Option<String> {
     shim_core::cstr::lossy(p)
+}
+
+/// An array of C records the library owns and hands out, with what the
+/// records' pointers refer to (`K`): both live until the next call of the
+/// same entry replaces them.
+pub(crate) struct OwnedArray<T, K>(shim_core::Lock<Option<(K, Vec<T>)>>);
+
+impl<T, K> OwnedArray<T, K> {
+    pub(crate) const fn new() -> Self {
+        OwnedArray(shim_core::Lock::new(None))
+    }
+
+    /// Replaces the array with `records` (pointing into `keep`), and stores
+    /// its length in `*count` and its address in `*out`.
+    pub(crate) fn publish(&self, keep: K, records: Vec<T>, count: *mut c_int, out: *mut *mut T) {
+        let mut g = self.0.lock();
+        let (_, records) = g.insert((keep, records));
+        ptr::put(count, records.len() as c_int);
+        ptr::put_ptr(out, records.as_mut_ptr());
+    }
 }

@@ -5,7 +5,7 @@
 
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
-use crate::capi_entry::{bad, entry, text_arg};
+use crate::capi_entry::{bad, entry, text_arg, OwnedArray};
 use crate::consts::{err, opt, tid as tidbits, tmask};
 use crate::messages::LINUX64_DSIG;
 use crate::ptr;
@@ -151,11 +151,7 @@ pub extern "C" fn pvm_tasks(
     ntask: *mut c_int,
     taskp: *mut *mut PvmTaskInfo,
 ) -> c_int {
-    struct Table {
-        _names: Vec<CString>,
-        infos: Vec<PvmTaskInfo>,
-    }
-    static TABLE: Lock<Option<Table>> = Lock::new(None);
+    static TABLE: OwnedArray<PvmTaskInfo, Vec<CString>> = OwnedArray::new();
     entry("pvm_tasks", || {
         let list = with_task(|t| {
             let all = known_tasks(t);
@@ -185,13 +181,7 @@ pub extern "C" fn pvm_tasks(
                 ti_pid: k.pid,
             })
             .collect();
-        let mut g = TABLE.lock();
-        let table = g.insert(Table {
-            _names: names,
-            infos,
-        });
-        ptr::put(ntask, table.infos.len() as c_int);
-        ptr::put_ptr(taskp, table.infos.as_mut_ptr());
+        TABLE.publish(names, infos, ntask, taskp);
         Ok(0)
     })
 }

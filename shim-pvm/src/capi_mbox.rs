@@ -4,7 +4,7 @@
 
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
-use crate::capi_entry::{bad, entry, entry_quiet, text_arg};
+use crate::capi_entry::{bad, entry, entry_quiet, text_arg, OwnedArray};
 use crate::consts::err;
 use crate::messages::{buffer_from_blob, enc_of_code, message_blob, parse_blob, ENC_XDR};
 use crate::ops::Outcome;
@@ -12,7 +12,6 @@ use crate::pack::{Encoding, MsgBuf};
 use crate::ptr;
 use crate::state::blocking;
 use crate::PvmResult;
-use shim_core::Lock;
 use std::ffi::{c_char, c_int, CString};
 
 // ---------------------------------------------------------------------------
@@ -113,12 +112,8 @@ pub extern "C" fn pvm_getmboxinfo(
     nclasses: *mut c_int,
     classes: *mut *mut PvmMboxInfo,
 ) -> c_int {
-    struct Table {
-        _names: Vec<CString>,
-        _cols: Vec<[Vec<c_int>; 3]>,
-        infos: Vec<PvmMboxInfo>,
-    }
-    static TABLE: Lock<Option<Table>> = Lock::new(None);
+    type Columns = Vec<[Vec<c_int>; 3]>;
+    static TABLE: OwnedArray<PvmMboxInfo, (Vec<CString>, Columns)> = OwnedArray::new();
     entry("pvm_getmboxinfo", || {
         let pattern = text_arg(pattern).unwrap_or_default();
         let list = blocking(|t| crate::mbox::names(t, &pattern))?;
@@ -147,14 +142,7 @@ pub extern "C" fn pvm_getmboxinfo(
                 mi_flags: fl.as_mut_ptr(),
             })
             .collect();
-        let mut g = TABLE.lock();
-        let table = g.insert(Table {
-            _names: names,
-            _cols: cols,
-            infos,
-        });
-        ptr::put(nclasses, table.infos.len() as c_int);
-        ptr::put_ptr(classes, table.infos.as_mut_ptr());
+        TABLE.publish((names, cols), infos, nclasses, classes);
         Ok(0)
     })
 }

@@ -257,17 +257,24 @@ fn op_text(op: &[u8]) -> String {
     String::from_utf8_lossy(op).trim_end().to_string()
 }
 
+/// The communicator and the parsed operation of a `call` (`DGOP` or `IGOP`)
+/// over `n` values; an unknown operation is an error.
+fn gop_start(call: &str, op: &[u8], n: usize) -> TcgResult<(Comm, GopOp)> {
+    let comm = with(call, |t| Ok(t.comm))?;
+    let g = parse_op(op).ok_or_else(|| {
+        TcgError::new(
+            format!("{call}: unknown operation '{}'", op_text(op)),
+            n as i64,
+        )
+    })?;
+    Ok((comm, g))
+}
+
 /// `DGOP`: element-wise reduction of doubles, result on every node.
 /// Logical `&&`/`||` treat non-zero as true and give 1.0 or 0.0; the
 /// bitwise operations are not defined for doubles.
 pub fn dgop(_ty: i64, x: &mut [f64], op: &[u8]) -> TcgResult<()> {
-    let comm = with("DGOP", |t| Ok(t.comm))?;
-    let g = parse_op(op).ok_or_else(|| {
-        TcgError::new(
-            format!("DGOP: unknown operation '{}'", op_text(op)),
-            x.len() as i64,
-        )
-    })?;
+    let (comm, g) = gop_start("DGOP", op, x.len())?;
     let mpi_op = match g.op {
         Op::BAnd | Op::BOr => {
             return Err(TcgError::new(
@@ -303,13 +310,7 @@ pub fn dgop(_ty: i64, x: &mut [f64], op: &[u8]) -> TcgResult<()> {
 /// `IGOP`: element-wise reduction of C `long`s (Fortran `INTEGER`);
 /// logical `&&`/`||` give 0 or 1.
 pub fn igop(_ty: i64, x: &mut [i64], op: &[u8]) -> TcgResult<()> {
-    let comm = with("IGOP", |t| Ok(t.comm))?;
-    let g = parse_op(op).ok_or_else(|| {
-        TcgError::new(
-            format!("IGOP: unknown operation '{}'", op_text(op)),
-            x.len() as i64,
-        )
-    })?;
+    let (comm, g) = gop_start("IGOP", op, x.len())?;
     if g.abs {
         for v in x.iter_mut() {
             *v = v.wrapping_abs();

@@ -22,7 +22,7 @@
 use crate::capi::{do_dgop, do_igop, do_pfcopy, run};
 use crate::layer::{TcgError, TcgResult};
 use crate::ptr;
-use std::ffi::{c_char, c_double, c_long};
+use std::ffi::{c_char, c_double};
 
 /// Fortran `INTEGER` (8 bytes, see the module docs).
 type FInt = i64;
@@ -36,47 +36,47 @@ fn chars<'a>(call: &str, what: &str, p: *const c_char, len: usize) -> TcgResult<
         .ok_or_else(|| TcgError::new(format!("{call}: argument {what} is missing"), -1))
 }
 
-/// `DGOP(TYPE, X, N, OP)`: reduction of doubles in place. Returns nothing.
-#[no_mangle]
-pub extern "C" fn dgop_(
-    ty: *const FInt,
-    x: *mut c_double,
-    n: *const FInt,
-    op: *const c_char,
-    oplen: usize,
-) {
-    const N: &str = "dgop";
-    run(N, || {
-        do_dgop(
-            N,
-            arg(N, "type", ty)?,
-            x,
-            arg(N, "n", n)?,
-            chars(N, "op", op, oplen)?,
-        )
-    })
+/// Defines the Fortran entry `$name(TYPE, X, N, OP)` of a reduction in
+/// place over `$elem` values, handing its arguments to `$body`.
+macro_rules! fortran_gop {
+    ($(#[$doc:meta])* $name:ident, $call:literal, $elem:ty, $body:path) => {
+        $(#[$doc])*
+        #[no_mangle]
+        pub extern "C" fn $name(
+            ty: *const FInt,
+            x: *mut $elem,
+            n: *const FInt,
+            op: *const c_char,
+            oplen: usize,
+        ) {
+            const N: &str = $call;
+            run(N, || {
+                $body(
+                    N,
+                    arg(N, "type", ty)?,
+                    x.cast(),
+                    arg(N, "n", n)?,
+                    chars(N, "op", op, oplen)?,
+                )
+            })
+        }
+    };
 }
 
-/// `IGOP(TYPE, X, N, OP)`: reduction of integers in place. Returns nothing.
-#[no_mangle]
-pub extern "C" fn igop_(
-    ty: *const FInt,
-    x: *mut FInt,
-    n: *const FInt,
-    op: *const c_char,
-    oplen: usize,
-) {
-    const N: &str = "igop";
-    run(N, || {
-        do_igop(
-            N,
-            arg(N, "type", ty)?,
-            x as *mut c_long,
-            arg(N, "n", n)?,
-            chars(N, "op", op, oplen)?,
-        )
-    })
-}
+fortran_gop!(
+    /// `DGOP(TYPE, X, N, OP)`: reduction of doubles in place. Returns nothing.
+    dgop_,
+    "dgop",
+    c_double,
+    do_dgop
+);
+fortran_gop!(
+    /// `IGOP(TYPE, X, N, OP)`: reduction of integers in place. Returns nothing.
+    igop_,
+    "igop",
+    FInt,
+    do_igop
+);
 
 /// `PFCOPY(TYPE, NODE0, FNAME)`: copies a file to every node (collective).
 /// Returns nothing.

@@ -27,34 +27,37 @@ impl Run {
     pub fn assert_ok(&self, what: &str) -> &Self {
         assert!(
             self.code == Some(0) && !self.timed_out,
-            "{what}: exit {:?}, timed out {}\n--- stdout\n{}\n--- stderr\n{}",
-            self.code,
-            self.timed_out,
-            self.stdout,
-            self.stderr
+            "{}",
+            self.report(what)
         );
         self
     }
 
+    /// Everything the run printed, headed by `what`, its exit and whether
+    /// it timed out: the message of a failed check.
+    pub fn report(&self, what: &str) -> String {
+        format!(
+            "{what}: exit {:?}, timed out {}\n--- stdout\n{}\n--- stderr\n{}",
+            self.code, self.timed_out, self.stdout, self.stderr
+        )
+    }
+
     /// Panics with the standard output unless it contains `text`.
     pub fn assert_stdout_has(&self, text: &str) -> &Self {
-        assert!(
-            self.stdout.contains(text),
-            "no {text:?} in:\n{}",
-            self.stdout
-        );
+        assert_has(&self.stdout, text);
         self
     }
 
     /// Panics with the standard error unless it contains `text`.
     pub fn assert_stderr_has(&self, text: &str) -> &Self {
-        assert!(
-            self.stderr.contains(text),
-            "no {text:?} in:\n{}",
-            self.stderr
-        );
+        assert_has(&self.stderr, text);
         self
     }
+}
+
+/// Panics with `output` unless it contains `text`.
+fn assert_has(output: &str, text: &str) {
+    assert!(output.contains(text), "no {text:?} in:\n{output}");
 }
 
 /// The environment every run gets: Open MPI as root and with more ranks

@@ -2,7 +2,8 @@
 //! headers and libraries.
 
 use crate::mpirun::{stage, workspace_root};
-use std::path::PathBuf;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// gfortran flags that build FORTRAN 77 code the way the compilers of its
@@ -84,4 +85,27 @@ pub fn build_with(source: &str, extra_libs: &[&str], flags: &[&str]) -> PathBuf 
     std::fs::rename(&tmp, &exe)
         .unwrap_or_else(|e| panic!("cannot move {} into place: {e}", tmp.display()));
     exe
+}
+
+/// The symbols `file` (a library or an archive) defines, by `nm
+/// --defined-only` (`-D`: its dynamic table): every one, or with
+/// `functions_only` just the text symbols.
+pub fn defined_symbols(file: &Path, dynamic: bool, functions_only: bool) -> BTreeSet<String> {
+    let mut cmd = Command::new("nm");
+    if dynamic {
+        cmd.arg("-D");
+    }
+    let out = cmd
+        .arg("--defined-only")
+        .arg(file)
+        .output()
+        .expect("cannot run nm");
+    assert!(out.status.success(), "nm {} failed", file.display());
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f.len() == 3 && (!functions_only || f[1] == "T")).then(|| f[2].to_string())
+        })
+        .collect()
 }

@@ -4,7 +4,9 @@
 //! no check (a process with nothing to check, such as a relay, may pass
 //! none; callers that expect checks everywhere say so).
 
-use crate::mpirun::Run;
+use crate::mpirun::{mpiexec, Run};
+use std::path::Path;
+use std::time::Duration;
 
 /// Asserts that `r` printed exactly `procs` tally lines starting with
 /// `prefix`, each with no check failed; returns them.
@@ -61,4 +63,61 @@ fn assert_good(line: &str, r: &Run) {
         r.stdout,
         r.stderr
     );
+}
+
+/// Asserts that `r` did not hang, printed exactly `procs` tally lines
+/// starting with `prefix`, none with a failure, and no `FAILED` on
+/// standard error; `what` heads the report. Returns the tallies.
+pub fn tallies_clean<'a>(r: &'a Run, prefix: &str, procs: usize, what: &str) -> Vec<&'a str> {
+    let rep = r.report(what);
+    assert!(!r.timed_out, "{rep}");
+    let tallies: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with(prefix) && l.contains(" passed, "))
+        .collect();
+    assert_eq!(tallies.len(), procs, "one tally per process\n{rep}");
+    for t in &tallies {
+        assert!(t.ends_with(" 0 failed"), "{t}\n{rep}");
+    }
+    assert!(!r.stderr.contains("FAILED"), "{rep}");
+    tallies
+}
+
+/// [`tallies_clean`], and the job exited with 0.
+pub fn job_passed<'a>(r: &'a Run, prefix: &str, procs: usize, what: &str) -> Vec<&'a str> {
+    let tallies = tallies_clean(r, prefix, procs, what);
+    assert_eq!(r.code, Some(0), "{}", r.report(what));
+    tallies
+}
+
+/// The number of checks a tally line `...: P passed, F failed` says passed
+/// (0 when the line does not say).
+pub fn passed(line: &str) -> usize {
+    line.split(": ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Runs `exe` (no arguments) on each number of ranks in `sizes` within
+/// `limit`: every run exits with 0, and `tallies(run, name, ranks)` checks
+/// its tallies (such as [`tallies_ok`]). Returns each size with its run.
+pub fn passes_on(
+    exe: &Path,
+    sizes: &[u32],
+    name: &str,
+    limit: Duration,
+    tallies: fn(&Run, &str, usize),
+) -> Vec<(u32, Run)> {
+    sizes
+        .iter()
+        .map(|&n| {
+            let r = mpiexec(n, exe, &[], limit);
+            r.assert_ok(&format!("{name} on {n}"));
+            tallies(&r, name, n as usize);
+            (n, r)
+        })
+        .collect()
 }

@@ -10,26 +10,26 @@ use std::time::Duration;
 
 const LIMIT: Duration = Duration::from_secs(120);
 
-#[test]
-fn six_terminals_in_one_group_terminal_one_the_root() {
-    let script = example("getmax-mpi-all.ens");
+/// Runs the example composition `name` and checks that its six terminals
+/// each print the largest of the script's parameters; returns the run and
+/// that largest value.
+fn six_terminals_print_the_maximum(name: &str) -> (tests::mpirun::Run, String) {
+    let script = example(name);
     let truth = largest_parameter(&script, &BTreeMap::new()).to_string();
     let r = run_script(&script, &[], LIMIT);
-    r.assert_ok("all terminals");
-    let printed = values_after(&r.stdout, "The maximum is ");
-    assert_eq!(printed.len(), 6, "{}", dump(&r));
-    assert!(printed.iter().all(|p| *p == truth), "{}", dump(&r));
+    r.assert_ok(name);
+    maxima_ok(&r, 6, &truth);
+    (r, truth)
+}
+
+#[test]
+fn six_terminals_in_one_group_terminal_one_the_root() {
+    six_terminals_print_the_maximum("getmax-mpi-all.ens");
 }
 
 #[test]
 fn terminal_groups_served_by_a_ring_of_servers() {
-    let script = example("getmax-mpi-servers.ens");
-    let truth = largest_parameter(&script, &BTreeMap::new()).to_string();
-    let r = run_script(&script, &[], LIMIT);
-    r.assert_ok("terminal servers");
-    let printed = values_after(&r.stdout, "The maximum is ");
-    assert_eq!(printed.len(), 6, "{}", dump(&r));
-    assert!(printed.iter().all(|p| *p == truth), "{}", dump(&r));
+    let (r, truth) = six_terminals_print_the_maximum("getmax-mpi-servers.ens");
     let servers: Vec<&str> = r
         .stdout
         .lines()
@@ -54,9 +54,7 @@ fn sixty_four_process_ring_on_two_cores() {
     let truth = largest_parameter(&script, &params).to_string();
     let r = run_script(&script, &[], Duration::from_secs(240));
     r.assert_ok("ring of 64");
-    let printed = values_after(&r.stdout, "The maximum is ");
-    assert_eq!(printed.len(), 32, "{}", dump(&r));
-    assert!(printed.iter().all(|p| *p == truth), "{}", dump(&r));
+    maxima_ok(&r, 32, &truth);
     let servers = r
         .stdout
         .lines()
@@ -68,12 +66,7 @@ fn sixty_four_process_ring_on_two_cores() {
 #[test]
 fn a_root_outside_its_group_is_refused_before_launch() {
     let r = run_script(&program("mpi-bad-root.ens"), &[], LIMIT);
-    assert_eq!(r.code, Some(1), "{}", dump(&r));
-    assert!(
-        r.stderr.contains("T[2]") && r.stderr.contains("not in group"),
-        "{}",
-        dump(&r)
-    );
+    refused(&r, &["T[2]", "not in group"]);
     assert!(
         !r.stdout.contains("The maximum"),
         "nothing ran\n{}",
@@ -113,7 +106,8 @@ fn weighted_servers(machine: &str) -> (std::path::PathBuf, std::path::PathBuf) {
         "Arguments\nS[1..3].RingSize = 3;\nWeights\nS[1..3]: 4; T[1..6]: 1;",
     );
     assert!(src.contains("Weights"), "the example changed: {src}");
-    let script = dir.join("getmax-weighted.ens");
+    // One script per machine: the tests that use them run side by side.
+    let script = dir.join(format!("getmax-weighted-{}.ens", machine.len()));
     std::fs::write(&script, src).expect("write the weighted script");
     let vpm = dir.join(format!("weighted-{}.vpm", machine.len()));
     std::fs::write(&vpm, machine).expect("write the machine file");
@@ -185,12 +179,7 @@ fn without_a_machine_or_with_too_few_slots() {
         &["--path", &dir, "--machine", &v, "--dry-run"],
         LIMIT,
     );
-    assert_eq!(r.code, Some(1), "{}", dump(&r));
-    assert!(
-        r.stderr.contains("9 processes") && r.stderr.contains("8 slots"),
-        "{}",
-        dump(&r)
-    );
+    refused(&r, &["9 processes", "8 slots"]);
 }
 
 #[test]
@@ -201,7 +190,5 @@ fn a_composition_placed_by_weight_runs() {
     let r = run_script(&script, &["--machine", &v], LIMIT);
     r.assert_ok("weighted servers");
     assert!(r.stderr.contains("# placed by weight"), "{}", dump(&r));
-    let printed = values_after(&r.stdout, "The maximum is ");
-    assert_eq!(printed.len(), 6, "{}", dump(&r));
-    assert!(printed.iter().all(|p| *p == truth), "{}", dump(&r));
+    maxima_ok(&r, 6, &truth);
 }

@@ -92,13 +92,7 @@ fn five_terminals_three_relays_with_parameters() {
     assert_eq!(truth, 999, "the composition's terminals hold 999 at most");
     let r = run_script(&script, &[], LIMIT);
     r.assert_ok("getmax-five");
-    let printed = values_after(&r.stdout, "The maximum is ");
-    assert_eq!(printed.len(), 5, "{}", dump(&r));
-    assert!(
-        printed.iter().all(|p| *p == truth.to_string()),
-        "{}",
-        dump(&r)
-    );
+    maxima_ok(&r, 5, truth);
 }
 
 #[test]
@@ -122,8 +116,7 @@ fn published_hosts_need_a_host_map() {
         &["--path", &dir.display().to_string()],
         LIMIT,
     );
-    assert_eq!(r.code, Some(1), "{}", dump(&r));
-    assert!(r.stderr.contains("orion"), "{}", dump(&r));
+    refused(&r, &["orion"]);
     assert!(
         !r.stdout.contains("Spawn process"),
         "nothing starts\n{}",
@@ -139,13 +132,7 @@ fn sixty_four_processes_on_the_pvm_loader() {
     let r = run_script(&script, &["-D", "N=63"], Duration::from_secs(240));
     r.assert_ok("64-process star");
     assert_eq!(spawned(&r.stdout).len(), 64, "{}", dump(&r));
-    let printed = values_after(&r.stdout, "The maximum is ");
-    assert_eq!(printed.len(), 63, "{}", dump(&r));
-    assert!(
-        printed.iter().all(|p| *p == truth.to_string()),
-        "{}",
-        dump(&r)
-    );
+    maxima_ok(&r, 63, truth);
 }
 
 /// The Rust terminal (`examples/ensemble/terminal.rs`, built by cargo as
@@ -177,9 +164,7 @@ fn rust_terminals_with_c_relays() {
         LIMIT,
     );
     r.assert_ok("Rust terminals");
-    let printed = values_after(&r.stdout, "The maximum is ");
-    assert_eq!(printed.len(), 5, "{}", dump(&r));
-    assert!(printed.iter().all(|p| *p == truth), "{}", dump(&r));
+    maxima_ok(&r, 5, &truth);
 }
 
 /// With `--spawn` the loader starts alone and every component is started

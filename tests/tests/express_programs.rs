@@ -98,10 +98,7 @@ const F_COLLECTIVES: &[&str] = &["KXPARA", "KXSYNC", "KXBROD", "KXCOMB", "KXCONC
 #[test]
 fn c_golden_every_call_on_one_two_four_nodes() {
     let exe = c_program("ex_calls");
-    for n in [1, 2, 4] {
-        let r = mpiexec(n, &exe, &[], LIMIT);
-        r.assert_ok("ex_calls");
-        tallies_ok(&r, "ex_calls", n as usize);
+    for (n, r) in tally::passes_on(&exe, &[1, 2, 4], "ex_calls", LIMIT, tallies_ok) {
         calls_ok(&r, "ex_calls", n, C_CALLS);
     }
 }
@@ -118,10 +115,7 @@ fn c_golden_collectives_on_eight_nodes() {
 #[test]
 fn fortran_golden_every_call_on_one_two_four_nodes() {
     let exe = fortran_program("ex_callsf");
-    for n in [1, 2, 4] {
-        let r = mpiexec(n, &exe, &[], LIMIT);
-        r.assert_ok("ex_callsf");
-        tallies_ok(&r, "ex_callsf", n as usize);
+    for (n, r) in tally::passes_on(&exe, &[1, 2, 4], "ex_callsf", LIMIT, tallies_ok) {
         calls_ok(&r, "ex_callsf", n, F_CALLS);
     }
     let r = mpiexec(8, &exe, &["collectives"], LIMIT);
@@ -133,11 +127,7 @@ fn fortran_golden_every_call_on_one_two_four_nodes() {
 #[test]
 fn bad_input_gets_error_codes_not_crashes_or_hangs() {
     let exe = c_program("ex_errors");
-    for n in [1, 2, 4] {
-        let r = mpiexec(n, &exe, &[], LIMIT);
-        r.assert_ok("ex_errors");
-        tallies_ok(&r, "ex_errors", n as usize);
-    }
+    tally::passes_on(&exe, &[1, 2, 4], "ex_errors", LIMIT, tallies_ok);
 }
 
 fn checksum(r: &Run, prefix: &str) -> String {
@@ -203,11 +193,7 @@ fn host_node_farm_with_dontcare_receives() {
 #[test]
 fn handler_fires_while_blocked_in_exread_on_another_type() {
     let exe = c_program("ex_handler");
-    for n in [2, 4] {
-        let r = mpiexec(n, &exe, &[], LIMIT);
-        r.assert_ok("ex_handler");
-        tallies_ok(&r, "ex_handler", n as usize);
-    }
+    tally::passes_on(&exe, &[2, 4], "ex_handler", LIMIT, tallies_ok);
 }
 
 #[test]

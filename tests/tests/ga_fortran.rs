@@ -243,23 +243,7 @@ fn ga_fortran_bad_input_aborts_with_the_call_and_patch() {
 
 /// The defined text symbols of a library or archive, by `nm`.
 fn defined_symbols(path: &Path, dynamic: bool) -> BTreeSet<String> {
-    let mut cmd = Command::new("nm");
-    if dynamic {
-        cmd.arg("-D");
-    }
-    let out = cmd
-        .arg("--defined-only")
-        .arg(path)
-        .output()
-        .expect("cannot run nm");
-    assert!(out.status.success(), "nm {} failed", path.display());
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter_map(|l| {
-            let f: Vec<&str> = l.split_whitespace().collect();
-            (f.len() == 3 && f[1] == "T").then(|| f[2].to_string())
-        })
-        .collect()
+    tests::native::defined_symbols(path, dynamic, true)
 }
 
 /// Every routine `global.fh`, `ga-mpi.fh` and `mafdecls.fh` declare is

@@ -286,17 +286,7 @@ fn ga_h_prototypes_match_debian_ga() {
 
 /// The dynamic symbols `libmpbridge.so` defines (functions and data).
 fn exported() -> std::collections::BTreeSet<String> {
-    let lib = stage().join("lib/libmpbridge.so");
-    let out = Command::new("nm")
-        .args(["-D", "--defined-only"])
-        .arg(&lib)
-        .output()
-        .expect("nm");
-    assert!(out.status.success(), "nm -D {}", lib.display());
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter_map(|l| l.split_whitespace().nth(2).map(str::to_string))
-        .collect()
+    tests::native::defined_symbols(&stage().join("lib/libmpbridge.so"), true, false)
 }
 
 /// Lowest counts reached so far: a change that drops an export fails here.

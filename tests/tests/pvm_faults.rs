@@ -12,34 +12,21 @@ use std::process::Command;
 use std::time::Duration;
 use tests::mpirun::{mpi_env, run_with_timeout, stage, workspace_root, Run};
 use tests::native::build;
+use tests::tally::{job_passed, tallies_clean};
 
 const LIMIT: Duration = Duration::from_secs(90);
 
-fn report(r: &Run, what: &str) -> String {
-    format!(
-        "{what}: exit {:?}, timed out {}\n--- stdout\n{}\n--- stderr\n{}",
-        r.code, r.timed_out, r.stdout, r.stderr
-    )
-}
-
 /// The farm master's tally shows no failure and each death was reported.
 fn farm_passed(r: &Run, deaths: usize, what: &str) {
-    let rep = report(r, what);
-    assert!(!r.timed_out, "{rep}");
-    let tally: Vec<&str> = r
-        .stdout
-        .lines()
-        .filter(|l| l.starts_with("pvm_fault_farm: "))
-        .collect();
-    assert_eq!(tally.len(), 1, "one tally, from the master\n{rep}");
-    assert!(tally[0].ends_with(" 0 failed"), "{rep}");
+    // One tally, from the master.
+    tallies_clean(r, "pvm_fault_farm: ", 1, what);
+    let rep = r.report(what);
     let reported = r
         .stdout
         .lines()
         .filter(|l| l.contains(" reported ") && l.ends_with(" after its last word"))
         .count();
     assert_eq!(reported, deaths, "one report per death\n{rep}");
-    assert!(!r.stderr.contains("FAILED"), "{rep}");
 }
 
 fn mpbridge_run(args: &[&str], path_dir: Option<&Path>) -> Run {
@@ -103,7 +90,7 @@ fn a_farm_survives_killed_aborted_and_returning_workers() {
     mpi_env(&mut cmd);
     let r = run_with_timeout(cmd, LIMIT);
     farm_passed(&r, 3, "farm of spawned workers");
-    assert_eq!(r.code, Some(0), "{}", report(&r, "farm"));
+    assert_eq!(r.code, Some(0), "{}", r.report("farm"));
 }
 
 /// Tasks of the first launch die too (exit(3), SIGKILL, return from
@@ -136,7 +123,7 @@ fn first_launch_tasks_die_and_mpbridge_run_reports_how() {
         None,
     );
     farm_passed(&r, 3, "farm of launched workers");
-    let rep = report(&r, "launched workers");
+    let rep = r.report("launched workers");
     assert_eq!(r.code, Some(3), "{rep}");
     assert!(r.stderr.contains("rank 1 exited with status 3"), "{rep}");
     assert!(r.stderr.contains("rank 2 left no exit status"), "{rep}");
@@ -150,15 +137,6 @@ fn fortran_pvmfnotify_reports_dying_children() {
     let exe = build("pvmf_fault.f", &["fpvm3", "pvm3"]);
     let exe = exe.to_string_lossy().into_owned();
     let r = mpbridge_run(&["-n", "1", &exe], Some(&programs_dir()));
-    let rep = report(&r, "pvmf_fault");
-    assert!(!r.timed_out, "{rep}");
-    let tally: Vec<&str> = r
-        .stdout
-        .lines()
-        .filter(|l| l.starts_with("pvmf_fault: "))
-        .collect();
-    assert_eq!(tally.len(), 1, "{rep}");
-    assert!(tally[0].ends_with(" 0 failed"), "{rep}");
-    assert!(!r.stdout.contains("FAILED"), "{rep}");
-    assert_eq!(r.code, Some(0), "{rep}");
+    job_passed(&r, "pvmf_fault: ", 1, "pvmf_fault");
+    assert!(!r.stdout.contains("FAILED"), "{}", r.report("pvmf_fault"));
 }

@@ -138,29 +138,30 @@ fn basic_api_on_one_three_and_four_ranks() {
     r.assert_stderr_has("pvmfpack(): Bad parameter");
 }
 
+/// Runs the Fortran test program `src` on `np` ranks: every process
+/// prints a tally starting with `prefix`, with at least `checks` checks and
+/// none failed, and PvmAutoErr being 0 around its expected failures, no
+/// error line is printed.
+fn quiet_run(src: &str, np: u32, prefix: &str, checks: usize) {
+    let exe = legacy_program(src);
+    let r = tests::mpirun::mpiexec(np, &exe, &[], LIMIT);
+    tallies(&r, prefix, np as usize, checks);
+    assert!(!r.stderr.contains("libpvm ["), "{}", r.stderr);
+}
+
 #[test]
 fn pack_and_unpack_every_data_type() {
-    let exe = legacy_program("pvmf_pack.f90");
-    let r = tests::mpirun::mpiexec(2, &exe, &[], LIMIT);
-    tallies(&r, "pvmf_pack rank", 2, 110);
-    assert!(!r.stderr.contains("libpvm ["), "{}", r.stderr);
+    quiet_run("pvmf_pack.f90", 2, "pvmf_pack rank", 110);
 }
 
 #[test]
 fn group_routines_on_four_ranks() {
-    let exe = legacy_program("pvmf_groups.f90");
-    let r = tests::mpirun::mpiexec(4, &exe, &[], LIMIT);
-    tallies(&r, "pvmf_groups inst", 4, 35);
-    assert!(!r.stderr.contains("libpvm ["), "{}", r.stderr);
+    quiet_run("pvmf_groups.f90", 4, "pvmf_groups inst", 35);
 }
 
 #[test]
 fn mailbox_handlers_signals_tasks_and_hosts_on_two_ranks() {
-    let exe = legacy_program("pvmf_extra.f90");
-    let r = tests::mpirun::mpiexec(2, &exe, &[], LIMIT);
-    tallies(&r, "pvmf_extra rank", 2, 50);
-    // PvmAutoErr is 0 around the expected failures: nothing is printed.
-    assert!(!r.stderr.contains("libpvm ["), "{}", r.stderr);
+    quiet_run("pvmf_extra.f90", 2, "pvmf_extra rank", 50);
 }
 
 #[test]
@@ -329,18 +330,7 @@ fn debian_frsg_rebuilt_reduces_scatters_and_gathers() {
 }
 
 fn defined_symbols(file: &Path, dynamic: bool) -> BTreeSet<String> {
-    let mut cmd = Command::new("nm");
-    if dynamic {
-        cmd.arg("-D");
-    }
-    let out = cmd.arg(file).output().expect("nm");
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter_map(|l| {
-            let w: Vec<&str> = l.split_whitespace().collect();
-            (w.len() == 3 && w[1] == "T").then(|| w[2].to_string())
-        })
-        .collect()
+    tests::native::defined_symbols(file, dynamic, true)
 }
 
 #[test]

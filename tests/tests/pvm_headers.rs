@@ -451,11 +451,10 @@ fn redeclarations(h: &CHeader) -> String {
     p
 }
 
-#[test]
-fn c_prototypes_match_debian() {
-    let h = debian_c();
-    let dir = scratch("c_prototypes");
-    let src = write(&dir, "redeclare.c", &redeclarations(&h));
+/// Checks that `src` compiles cleanly (`-Wall -Werror`) against our
+/// `pvm3.h` as C and as C++, plain and with `NOTMPNAM` and `PVM33COMPAT`;
+/// `what` names the check.
+fn compiles_as_c_and_cxx(src: &Path, what: &str) {
     for defines in [&[][..], &["-DNOTMPNAM", "-DPVM33COMPAT"][..]] {
         for (compiler, lang) in [("cc", "c"), ("c++", "c++")] {
             let mut cmd = Command::new(compiler);
@@ -464,13 +463,18 @@ fn c_prototypes_match_debian() {
                 .args(["-fsyntax-only", "-Wall", "-Werror", "-I"])
                 .arg(ours())
                 .args(defines)
-                .arg(&src);
-            run(
-                &mut cmd,
-                &format!("Debian's prototypes against our pvm3.h ({lang} {defines:?})"),
-            );
+                .arg(src);
+            run(&mut cmd, &format!("{what} ({lang} {defines:?})"));
         }
     }
+}
+
+#[test]
+fn c_prototypes_match_debian() {
+    let h = debian_c();
+    let dir = scratch("c_prototypes");
+    let src = write(&dir, "redeclare.c", &redeclarations(&h));
+    compiles_as_c_and_cxx(&src, "Debian's prototypes against our pvm3.h");
 }
 
 #[test]
@@ -486,21 +490,7 @@ fn every_debian_function_is_declared() {
     }
     p.push_str("    0\n};\n\nint main(void)\n{\n    int n = 0;\n    while (table[n])\n        n++;\n    return n == 0;\n}\n");
     let src = write(&dir, "functions.c", &p);
-    for defines in [&[][..], &["-DNOTMPNAM", "-DPVM33COMPAT"][..]] {
-        for (compiler, lang) in [("cc", "c"), ("c++", "c++")] {
-            let mut cmd = Command::new(compiler);
-            cmd.arg("-x")
-                .arg(lang)
-                .args(["-fsyntax-only", "-Wall", "-Werror", "-I"])
-                .arg(ours())
-                .args(defines)
-                .arg(&src);
-            run(
-                &mut cmd,
-                &format!("take the address of every function ({lang} {defines:?})"),
-            );
-        }
-    }
+    compiles_as_c_and_cxx(&src, "take the address of every function");
 }
 
 /// Our header alone, under old and new language standards, with the

@@ -6,23 +6,11 @@
 use std::time::Duration;
 use tests::mpirun::{mpiexec, Run};
 use tests::native::build;
+use tests::tally::job_passed;
 
 /// Every parent printed a tally with no failure, and the job ended well.
 fn parents_pass(r: &Run, parents: usize, what: &str) {
-    let report = format!(
-        "{what}: exit {:?}, timed out {}\n--- stdout\n{}\n--- stderr\n{}",
-        r.code, r.timed_out, r.stdout, r.stderr
-    );
-    assert!(!r.timed_out, "{report}");
-    let tallies: Vec<&str> = r
-        .stdout
-        .lines()
-        .filter(|l| l.contains(" passed, "))
-        .collect();
-    assert_eq!(tallies.len(), parents, "one tally per parent\n{report}");
-    assert!(tallies.iter().all(|l| l.ends_with(" 0 failed")), "{report}");
-    assert!(!r.stderr.contains("FAILED"), "{report}");
-    assert_eq!(r.code, Some(0), "{report}");
+    job_passed(r, "", parents, what);
 }
 
 /// A child's first `pvm_getcontext()` is the context its parent spawned it

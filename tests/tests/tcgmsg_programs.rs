@@ -70,11 +70,7 @@ fn stress_random_pairs_and_lengths() {
 #[test]
 fn pbegin_after_the_program_started_mpi() {
     let exe = build("tcgmsg/tcg_user_init.c", &["tcgmsg"]);
-    for n in [1, 3] {
-        let r = mpiexec(n, &exe, &[], LIMIT);
-        r.assert_ok("tcg_user_init");
-        tallies_ok(&r, "tcg_user_init", n as usize);
-    }
+    tally::passes_on(&exe, &[1, 3], "tcg_user_init", LIMIT, tallies_ok);
 }
 
 /// Runs `tcg_errors MODE` on `n` nodes; the job must end non-zero (not by
@@ -156,11 +152,7 @@ fn llog_sends_each_nodes_output_to_its_log_file() {
 #[test]
 fn fortran_ring_gops_and_broadcast() {
     let exe = fortran_program("tcgf_basic.f90");
-    for n in [1, 2, 4] {
-        let r = mpiexec(n, &exe, &[], LIMIT);
-        r.assert_ok("tcgf_basic");
-        tallies_ok(&r, "tcgf_basic", n as usize);
-    }
+    tally::passes_on(&exe, &[1, 2, 4], "tcgf_basic", LIMIT, tallies_ok);
 }
 
 /// The headers in fixed form, asynchronous messages with `waitcom`,
@@ -197,11 +189,7 @@ fn beside_a_data_server_rank() {
 #[test]
 fn nxtval_without_a_data_server() {
     let exe = c_program("tcg_server");
-    for n in [1, 4] {
-        let r = mpiexec(n, &exe, &[], LIMIT);
-        r.assert_ok("tcg_server without a server");
-        tallies_ok(&r, "tcg_server", n as usize);
-    }
+    tally::passes_on(&exe, &[1, 4], "tcg_server", LIMIT, tallies_ok);
 }
 
 /// A TCGMSG program that never uses NXTVAL or GA, launched beside a

@@ -150,3 +150,21 @@ pub fn dump(r: &Run) -> String {
         r.stderr
     )
 }
+
+/// Asserts that `r` printed "The maximum is `truth`" exactly `lines` times
+/// (once per terminal) and no other maximum.
+pub fn maxima_ok(r: &Run, lines: usize, truth: impl std::fmt::Display) {
+    let truth = truth.to_string();
+    let printed = values_after(&r.stdout, "The maximum is ");
+    assert_eq!(printed.len(), lines, "{}", dump(r));
+    assert!(printed.iter().all(|p| *p == truth), "{}", dump(r));
+}
+
+/// Asserts that `r` exited with 1 and its standard error says every one of
+/// `needles`.
+pub fn refused(r: &Run, needles: &[&str]) {
+    assert_eq!(r.code, Some(1), "{}", dump(r));
+    for n in needles {
+        assert!(r.stderr.contains(n), "no {n:?}\n{}", dump(r));
+    }
+}
