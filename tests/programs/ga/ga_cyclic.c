@@ -263,20 +263,13 @@ static void three_d(void) {
 }
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
-    GA_Initialize();
+    me = start_ga_record(&argc, &argv, &np);
     MA_init(C_DBL, 100000, 100000);
-    me = GA_Nodeid();
-    np = GA_Nnodes();
-    tally_who = me;
     layout_only = argc > 1 && strcmp(argv[1], "layout") == 0;
     memset(rec, 0, sizeof rec);
     two_d(0, "block_cyclic");
     two_d(1, "proc_grid");
     two_d(2, "tiled");
     three_d();
-    print_records_and_tally("ga_cyclic", rec, NV, nrec, me, np);
-    GA_Terminate();
-    MPI_Finalize();
-    return 0;
+    return finish_ga_record("ga_cyclic", rec, NV, nrec, me, np);
 }
