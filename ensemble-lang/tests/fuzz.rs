@@ -111,21 +111,15 @@ fn corpus() -> &'static [(String, String)] {
 }
 
 fn read_corpus() -> Vec<(String, String)> {
-    let mut v = Vec::new();
-    for dir in [published_dir(), examples_dir()] {
-        let mut names: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == "ens"))
-            .collect();
-        names.sort();
-        for p in names {
-            v.push((
+    let v: Vec<(String, String)> = script_paths()
+        .into_iter()
+        .map(|p| {
+            (
                 p.file_name().unwrap().to_string_lossy().into_owned(),
                 std::fs::read_to_string(&p).unwrap(),
-            ));
-        }
-    }
+            )
+        })
+        .collect();
     assert!(v.len() >= 8, "published and example scripts missing");
     v
 }

@@ -15,20 +15,6 @@ use proptest::prelude::*;
 
 use common::*;
 
-fn scripts() -> Vec<PathBuf> {
-    let mut v = Vec::new();
-    for dir in [published_dir(), examples_dir()] {
-        let mut names: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == "ens"))
-            .collect();
-        names.sort();
-        v.extend(names);
-    }
-    v
-}
-
 fn syntax(src: &str, file: &Path) -> Script {
     ensemble_lang::parse_syntax(src, file)
         .unwrap_or_else(|d| panic!("{}: {}\n{src}", file.display(), render(&d)))
@@ -46,7 +32,7 @@ fn bare(mut s: Script) -> Script {
 
 #[test]
 fn every_published_and_example_script_round_trips() {
-    let files = scripts();
+    let files = script_paths();
     let published = files
         .iter()
         .filter(|p| p.starts_with(published_dir()))

@@ -437,17 +437,8 @@ impl MsgState {
     /// A task-exit notice arrived for a `pvm_notify` of this task: queue the
     /// message PVM's daemon would have sent (body: the exited tid).
     pub fn notify_arrived(&mut self, tag: i32, ctx: i32, exited: i32) {
-        let mut msg = MsgBuf::new(Encoding::Default);
-        let _ = msg.pk_int(&[exited], 1, 1);
-        let wire = msg.wire(&|_, _, _, _| Vec::new()).into_owned();
         let src = crate::task::Task::daemon_tid(exited);
-        let id = self.add(Buf {
-            msg: MsgBuf::received(Encoding::Default, wire),
-            tag,
-            src,
-            ctx,
-        });
-        self.queued.push_back(id);
+        self.notify_ints(tag, ctx, src, &[exited]);
     }
 
     /// Queues a notice whose body is `ints` (packed as PVM ints), from

@@ -39,6 +39,22 @@ pub fn published_dir() -> PathBuf {
     );
 }
 
+/// Every `.ens` script of the published and the example compositions,
+/// each directory's in name order.
+pub fn script_paths() -> Vec<PathBuf> {
+    let mut v = Vec::new();
+    for dir in [published_dir(), examples_dir()] {
+        let mut names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "ens"))
+            .collect();
+        names.sort();
+        v.extend(names);
+    }
+    v
+}
+
 /// A fresh empty directory under the system temporary directory.
 pub fn scratch_dir(tag: &str) -> PathBuf {
     static N: AtomicUsize = AtomicUsize::new(0);
