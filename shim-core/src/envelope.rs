@@ -67,23 +67,29 @@ impl Header {
     }
 
     /// Reads a header; fails on a malformed one (never trusted blindly).
+    #[inline]
     pub fn read(inp: &[u8]) -> Result<Header, CoreError> {
         let bad = |what: &str| CoreError::InvalidArgument(format!("malformed envelope: {what}"));
-        if inp.len() < HEADER_LEN {
+        // One length check up front; the fields are then fixed-size loads.
+        let Some(head) = inp.first_chunk::<HEADER_LEN>() else {
             return Err(bad("short header"));
-        }
-        let u32_at = |i: usize| u32::from_le_bytes([inp[i], inp[i + 1], inp[i + 2], inp[i + 3]]);
-        if u16::from_le_bytes([inp[0], inp[1]]) != MAGIC {
+        };
+        let u32_at = |i: usize| {
+            let mut w = [0u8; 4];
+            w.copy_from_slice(&head[i..i + 4]);
+            u32::from_le_bytes(w)
+        };
+        if u16::from_le_bytes([head[0], head[1]]) != MAGIC {
             return Err(bad("bad magic"));
         }
-        let body = match inp[2] {
+        let body = match head[2] {
             0 => Body::Inline,
             1 => Body::Separate,
             _ => return Err(bad("bad body kind")),
         };
         let source = ProcId::from_raw(u32_at(8)).ok_or_else(|| bad("bad source id"))?;
         let mut len = [0u8; 8];
-        len.copy_from_slice(&inp[20..28]);
+        len.copy_from_slice(&head[20..28]);
         let len = u64::from_le_bytes(len);
         if body == Body::Inline && len as usize != inp.len() - HEADER_LEN {
             return Err(bad("inline length mismatch"));

@@ -136,6 +136,7 @@ impl Region {
         self.len
     }
 
+    #[inline]
     fn check(&self, off: usize, n: usize, align: usize) {
         assert!(
             off.is_multiple_of(align) && off.checked_add(n).is_some_and(|e| e <= self.len),
@@ -144,6 +145,7 @@ impl Region {
     }
 
     /// The 64-bit atomic at byte offset `off` (8-aligned).
+    #[inline]
     pub fn u64_at(&self, off: usize) -> &AtomicU64 {
         self.check(off, 8, 8);
         // SAFETY: in range and aligned (checked); the mapping lives as long

@@ -293,17 +293,36 @@ impl Channels {
         None
     }
 
-    /// The next record from `peer` alone.
-    pub fn next_from(&mut self, peer: ProcId) -> Option<Record> {
-        // A wait asks for the same peer poll after poll: remember its slot.
-        let slot = match self.last_from {
-            Some((p, slot)) if p == peer => slot,
+    /// The slot `peer` writes to, remembered between calls: a wait asks
+    /// for the same peer poll after poll.
+    #[inline]
+    fn slot_of(&mut self, peer: ProcId) -> Option<usize> {
+        match self.last_from {
+            Some((p, slot)) if p == peer => Some(slot),
             _ => {
                 let slot = *self.by_peer.get(&peer)?;
                 self.last_from = Some((peer, slot));
-                slot
+                Some(slot)
             }
+        }
+    }
+
+    /// Whether `peer`'s ring holds a record (or a skip), without taking
+    /// it: one load and a compare, for the tight loop of a wait.
+    #[inline]
+    pub fn ready_from(&mut self, peer: ProcId) -> bool {
+        let Some(slot) = self.slot_of(peer) else {
+            return false;
         };
+        match &self.ins[slot] {
+            Some(i) => i.cons.ready(&self.inbox),
+            None => false,
+        }
+    }
+
+    /// The next record from `peer` alone.
+    pub fn next_from(&mut self, peer: ProcId) -> Option<Record> {
+        let slot = self.slot_of(peer)?;
         let i = self.ins[slot].as_mut()?;
         let (off, len) = i.cons.peek(&self.inbox)?;
         Some(Record { slot, off, len })
@@ -312,6 +331,12 @@ impl Channels {
     /// This process's inbox region (to read a record where it lies).
     pub fn inbox(&self) -> Arc<Region> {
         Arc::clone(&self.inbox)
+    }
+
+    /// The bytes of a record's body, where they lie (valid until `pop`).
+    #[inline]
+    pub fn bytes(&self, off: usize, len: usize) -> &[u8] {
+        self.inbox.bytes(off, len)
     }
 
     /// Copies bytes of a record's body into `dst`.

@@ -38,11 +38,13 @@ impl RingAt {
 
     /// The stamp of records written at `pos`: odd (never the zero of
     /// fresh memory) and different from the previous lap's.
+    #[inline]
     fn stamp(&self, pos: u64) -> u32 {
         (((pos >> self.cap.trailing_zeros()) as u32) << 1) | 1
     }
 
     /// Offset of `pos` in the data area.
+    #[inline]
     fn offset(&self, pos: u64) -> usize {
         (pos & (self.cap as u64 - 1)) as usize
     }
@@ -155,6 +157,7 @@ impl Consumer {
     }
 
     /// Whether a record is ready, without moving.
+    #[inline]
     pub fn ready(&self, r: &Region) -> bool {
         let off = self.at.offset(self.head);
         let word = r.u64_at(self.at.data + off).load(Ordering::Acquire);
