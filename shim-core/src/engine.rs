@@ -282,10 +282,29 @@ impl Engine {
             return Err(CoreError::UnknownContext(context));
         };
         let comm = ctx.comm;
-        // A peer on this node with a ring: no route lookup unless the
-        // payload has to follow through MPI.
-        if self.shm.as_ref().is_some_and(|c| c.has(dest)) {
-            return self.send_ring(context, Some(comm), None, dest, tag, encoding, payload);
+        // A peer on this node with a ring: a payload that fits goes in one
+        // record (one lookup, no route); a larger one follows through MPI.
+        if let Some(ch) = self.shm.as_mut() {
+            let bytes = payload.as_slice();
+            if HEADER_LEN + bytes.len() <= ch.max_body() {
+                let h = Header {
+                    context,
+                    source: self.me,
+                    tag,
+                    encoding,
+                    len: bytes.len() as u64,
+                    body: Body::Inline,
+                };
+                let mut head = [0u8; HEADER_LEN];
+                h.write(&mut head);
+                match ch.push(dest, &head, bytes) {
+                    Push::Sent => return Ok(()),
+                    Push::Full => return self.push_ring(dest, &head, bytes),
+                    Push::NoRing => {}
+                }
+            } else if ch.has(dest) {
+                return self.send_ring(context, Some(comm), None, dest, tag, encoding, payload);
+            }
         }
         if let Some(route) = self.routes.get(&dest).copied() {
             return self.send_on(context, Some(comm), route, dest, tag, encoding, payload);
@@ -456,8 +475,10 @@ impl Engine {
         let Some(ch) = self.shm.as_mut() else {
             return Err(CoreError::UnknownPeer(dest));
         };
-        if ch.push(dest, head, body) == Push::Sent {
-            return Ok(());
+        match ch.push(dest, head, body) {
+            Push::Sent => return Ok(()),
+            Push::NoRing => return Err(CoreError::UnknownPeer(dest)),
+            Push::Full => {}
         }
         let mut backoff = Backoff::new();
         let mut checked = std::time::Instant::now();
@@ -465,8 +486,10 @@ impl Engine {
             let Some(ch) = self.shm.as_mut() else {
                 return Err(CoreError::UnknownPeer(dest));
             };
-            if ch.push(dest, head, body) == Push::Sent {
-                return Ok(());
+            match ch.push(dest, head, body) {
+                Push::Sent => return Ok(()),
+                Push::NoRing => return Err(CoreError::UnknownPeer(dest)),
+                Push::Full => {}
             }
             if checked.elapsed() > PEER_CHECK {
                 checked = std::time::Instant::now();

@@ -114,6 +114,8 @@ pub(crate) enum Push {
     Sent,
     /// The ring is full for now.
     Full,
+    /// No ring leads to that peer.
+    NoRing,
 }
 
 /// The channels of one process.
@@ -217,10 +219,10 @@ impl Channels {
     }
 
     /// Writes one record (`head` then `body`) to `peer` and wakes it if
-    /// it sleeps. The caller checked [`has`](Self::has).
+    /// it sleeps.
     pub fn push(&mut self, peer: ProcId, head: &[u8], body: &[u8]) -> Push {
         let Some(o) = self.outs.get_mut(&peer) else {
-            return Push::Full;
+            return Push::NoRing;
         };
         if !o.prod.try_push(&o.region, head, body) {
             return Push::Full;
