@@ -9,7 +9,8 @@
  *     spawns its partner (a copy of itself) and sets direct routing.
  *
  * Modes: "raw" = pvm_initsend(PvmDataRaw) + pvm_pkbyte + pvm_send and
- * pvm_recv + pvm_upkbyte; "psend" = pvm_psend / pvm_precv.
+ * pvm_recv + pvm_upkbyte; "inplace" = the same with PvmDataInPlace;
+ * "psend" = pvm_psend / pvm_precv.
  *
  * The first task prints one line per size and mode:
  *   RESULT <mode> <bytes> <pvm_us> [<mpi_us>]
@@ -43,14 +44,15 @@ static void check(int rc, const char *what) {
     }
 }
 
-enum mode { RAW = 0, PSEND = 1, MPI = 2 };
+enum mode { RAW = 0, PSEND = 1, INPLACE = 2, MPI = 3 };
 
 /* One round trip started by the first task (`lead`) or answered. */
 static void trip(enum mode m, int lead, int peer, char *buf, int size) {
     int atid, atag, alen;
-    if (m == RAW) {
+    if (m == RAW || m == INPLACE) {
+        int enc = m == RAW ? PvmDataRaw : PvmDataInPlace;
         if (lead) {
-            check(pvm_initsend(PvmDataRaw), "pvm_initsend");
+            check(pvm_initsend(enc), "pvm_initsend");
             check(pvm_pkbyte(buf, size, 1), "pvm_pkbyte");
             check(pvm_send(peer, TAG_DATA), "pvm_send");
             check(pvm_recv(peer, TAG_DATA), "pvm_recv");
@@ -58,7 +60,7 @@ static void trip(enum mode m, int lead, int peer, char *buf, int size) {
         } else {
             check(pvm_recv(peer, TAG_DATA), "pvm_recv");
             check(pvm_upkbyte(buf, size, 1), "pvm_upkbyte");
-            check(pvm_initsend(PvmDataRaw), "pvm_initsend");
+            check(pvm_initsend(enc), "pvm_initsend");
             check(pvm_pkbyte(buf, size, 1), "pvm_pkbyte");
             check(pvm_send(peer, TAG_DATA), "pvm_send");
         }
@@ -151,15 +153,15 @@ int main(int argc, char **argv) {
         return 0;
     }
 
-    int modes[3] = {RAW, PSEND, MPI};
+    int modes[4] = {RAW, PSEND, INPLACE, MPI};
 #ifdef WITH_MPI
-    int nmodes = 3;
+    int nmodes = 4;
 #else
-    int nmodes = 2;
+    int nmodes = 3;
 #endif
-    static const char *names[3] = {"raw", "psend", "mpi"};
+    static const char *names[4] = {"raw", "psend", "inplace", "mpi"};
     for (long size = 8; size <= max_bytes; size *= 2) {
-        double best[3] = {1e30, 1e30, 1e30};
+        double best[4] = {1e30, 1e30, 1e30, 1e30};
         int iters = 4;
         /* Calibrate on the raw mode: iterations for a round of round_ms. */
         for (;;) {
@@ -183,8 +185,8 @@ int main(int argc, char **argv) {
                 if (one_way < best[m]) best[m] = one_way;
             }
         }
-        for (int m = 0; m < 2; m++) {
-            if (nmodes == 3)
+        for (int m = 0; m < 3; m++) {
+            if (nmodes == 4)
                 printf("RESULT %s %ld %.3f %.3f\n", names[m], size, best[m], best[MPI]);
             else
                 printf("RESULT %s %ld %.3f\n", names[m], size, best[m]);

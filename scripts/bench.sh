@@ -154,7 +154,7 @@ warn_if_busy() {
 # (mode, bytes, ours, mpi); without: (mode, bytes, time).
 pvm_rows_vs_mpi() {
     awk -v OFS=, '$1 == "RESULT" && NF == 5 {
-        op = ($2 == "raw") ? "send-recv-raw" : "psend-precv"
+        op = ($2 == "raw") ? "send-recv-raw" : ($2 == "inplace") ? "send-recv-inplace" : "psend-precv"
         printf "pvm,%s,%s,%.3f,mpi,%.3f,%.3f\n", op, $3, $4, $5, $4 / $5
     }' "$1"
 }
@@ -187,7 +187,7 @@ run_real_pvm() {
 }
 
 bench_pvm() {
-    echo "== pvm: initsend(raw)+pkbyte+send / recv+upkbyte and psend/precv against MPI_Send/MPI_Recv (same job)"
+    echo "== pvm: initsend(raw, in place)+pkbyte+send / recv+upkbyte and psend/precv against MPI_Send/MPI_Recv (same job)"
     mpicc -O2 -Wall -Wextra -DWITH_MPI -I "$STAGE/include" -o "$OUT/pvm_pingpong_ours" bench/pvm_pingpong.c \
         -L "$STAGE/lib" -Wl,-rpath,"$STAGE/lib" -lpvm3
     run_mpi 2 "$OUT/pvm_pingpong_ours" >"$OUT/pvm_ours.txt"

@@ -447,7 +447,7 @@ pub extern "C" fn pvm_upkstr(s: *mut c_char) -> c_int {
 #[no_mangle]
 pub extern "C" fn pvm_send(tid: c_int, msgtag: c_int) -> c_int {
     entry("pvm_send", || {
-        with_task(|t| t.send(tid, msgtag, &ptr::read_strided)).map(|_| 0)
+        with_task(|t| t.send(tid, msgtag, ptr::IN_PLACE)).map(|_| 0)
     })
 }
 
@@ -462,7 +462,7 @@ pub extern "C" fn pvm_mcast(tids: *mut c_int, ntask: c_int, msgtag: c_int) -> c_
         let list = ptr::items(tids, ntask as usize, 1)
             .ok_or_else(bad)?
             .to_vec();
-        with_task(|t| t.mcast(&list, msgtag, &ptr::read_strided)).map(|_| 0)
+        with_task(|t| t.mcast(&list, msgtag, ptr::IN_PLACE)).map(|_| 0)
     })
 }
 

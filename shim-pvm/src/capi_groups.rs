@@ -162,7 +162,7 @@ pub extern "C" fn pvm_bcast(group: *mut c_char, msgtag: c_int) -> c_int {
     quiet("pvm_bcast", || {
         let name = group_name(group)?;
         tev::group_call(ev::BCAST, "bcast", name);
-        blocking(|t| groups::bcast(t, name, msgtag, &ptr::read_strided)).map(|_| 0)
+        blocking(|t| groups::bcast(t, name, msgtag, ptr::IN_PLACE)).map(|_| 0)
     })
 }
 

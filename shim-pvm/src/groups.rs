@@ -34,7 +34,7 @@
 //!   arrives; later callers passing -1 join that barrier.
 
 use crate::consts::err;
-use crate::ops::{InPlaceReader, Outcome};
+use crate::ops::{InPlaceMemory, Outcome};
 use crate::task::{from_core, id_of, tid_of, Task};
 use crate::{PvmError, PvmResult};
 use shim_core::{CoreError, Match, Message, ProcId};
@@ -706,7 +706,7 @@ pub fn bcast(
     task: &mut Task,
     name: &[u8],
     msgtag: i32,
-    read: InPlaceReader<'_>,
+    mem: InPlaceMemory<'_>,
 ) -> PvmResult<Outcome<()>> {
     check_name(name)?;
     if msgtag < 0 {
@@ -727,7 +727,7 @@ pub fn bcast(
         // The caller is the only member.
         return Err(PvmError(err::NO_INST));
     }
-    task.mcast(&others, msgtag, read)?;
+    task.mcast(&others, msgtag, mem)?;
     Ok(Outcome::Done(()))
 }
 

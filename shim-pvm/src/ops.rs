@@ -3,12 +3,13 @@
 
 use crate::consts::{err, notify};
 use crate::msgstate::encoding_word;
-use crate::pack::Encoding;
+use crate::pack::{Encoding, MsgBuf};
 use crate::task::{family_body, from_core, id_of, sys_tag, tid_of, Task};
 use crate::tev::{self, ev};
 use crate::{PvmError, PvmResult};
 use shim_core::log::tracing::debug;
 use shim_core::{Context, CoreError, Match};
+use std::borrow::Cow;
 use std::time::{Duration, Instant};
 
 /// How long a blocked receive waits between looks at system messages
@@ -39,9 +40,28 @@ pub enum Outcome<T> {
     Killed,
 }
 
-/// Reads the memory of an in-place send buffer: `(addr, size, nitem, stride)`
-/// to packed bytes. Supplied by the C layer's pointer module.
-pub type InPlaceReader<'a> = &'a dyn Fn(usize, usize, usize, usize) -> Vec<u8>;
+/// The caller's memory behind an in-place send buffer, read when the
+/// message is sent. Supplied by the C layer's pointer module
+/// (`ptr::IN_PLACE`).
+#[derive(Clone, Copy)]
+pub struct InPlaceMemory<'a> {
+    /// `(addr, size, nitem, stride)` to a copy of the region's packed
+    /// native bytes.
+    pub gather: &'a dyn Fn(usize, usize, usize, usize) -> Vec<u8>,
+    /// `(addr, len)` to those bytes where they lie, uncopied.
+    pub view: &'a dyn Fn(usize, usize) -> &'a [u8],
+}
+
+/// The bytes a send buffer puts on the wire: the caller's memory itself
+/// when the message is one contiguous in-place region (no copy; the
+/// caller must leave it alone until the send returns, as PVM requires),
+/// else the body with any in-place regions gathered in.
+fn wire_of<'a, 'm: 'a>(buf: &'a MsgBuf, mem: InPlaceMemory<'m>) -> Cow<'a, [u8]> {
+    match buf.sole_region() {
+        Some((addr, len)) => Cow::Borrowed((mem.view)(addr, len)),
+        None => buf.wire(mem.gather),
+    }
+}
 
 fn check_tag(tag: i32) -> PvmResult<()> {
     if tag < 0 {
@@ -71,7 +91,7 @@ fn deliver(user: Context, tid: i32, tag: i32, word: u32, bytes: &[u8]) -> PvmRes
 
 impl Task {
     /// `pvm_send`.
-    pub fn send(&mut self, tid: i32, tag: i32, read: InPlaceReader<'_>) -> PvmResult<()> {
+    pub fn send(&mut self, tid: i32, tag: i32, mem: InPlaceMemory<'_>) -> PvmResult<()> {
         check_tag(tag)?;
         if !crate::consts::tid::is_task(tid) {
             return Err(PvmError(err::BAD_PARAM));
@@ -80,7 +100,7 @@ impl Task {
         let buf = self.msg.sbuf_mut()?;
         buf.whole()?;
         let word = encoding_word(ctx, buf.encoding());
-        let bytes = buf.wire(read);
+        let bytes = wire_of(buf, mem);
         tev::sent(ev::SEND, tid, tag, bytes.len());
         deliver(user, tid, tag, word, &bytes)
     }
@@ -99,7 +119,7 @@ impl Task {
     }
 
     /// `pvm_mcast`: every listed task once, never the caller.
-    pub fn mcast(&mut self, tids: &[i32], tag: i32, read: InPlaceReader<'_>) -> PvmResult<()> {
+    pub fn mcast(&mut self, tids: &[i32], tag: i32, mem: InPlaceMemory<'_>) -> PvmResult<()> {
         check_tag(tag)?;
         if tids.iter().any(|&t| !crate::consts::tid::is_task(t)) {
             return Err(PvmError(err::BAD_PARAM));
@@ -111,7 +131,7 @@ impl Task {
         let buf = self.msg.sbuf_mut()?;
         buf.whole()?;
         let word = encoding_word(ctx, buf.encoding());
-        let bytes = buf.wire(read);
+        let bytes = wire_of(buf, mem);
         for t in list.into_iter().filter(|&t| t != me) {
             tev::sent(ev::MCAST, t, tag, bytes.len());
             deliver(user, t, tag, word, &bytes)?;

@@ -473,6 +473,26 @@ impl MsgBuf {
         Cow::Owned(out)
     }
 
+    /// The caller's memory that is the whole message, when it is one piece:
+    /// an in-place buffer with no copied bytes whose regions each lie
+    /// contiguously (stride 1, or a single item) and follow one another in
+    /// memory. Returns `(addr, len)`; `None` otherwise. Such a message can
+    /// be sent straight from that memory instead of through [`MsgBuf::wire`].
+    pub fn sole_region(&self) -> Option<(usize, usize)> {
+        if !self.body.is_empty() || self.spent != 0 {
+            return None;
+        }
+        let start = self.refs.first()?.addr;
+        let mut end = start;
+        for r in &self.refs {
+            if r.addr != end || (r.stride != 1 && r.nitem > 1) {
+                return None;
+            }
+            end = end.checked_add(r.elem_size.checked_mul(r.nitem)?)?;
+        }
+        Some((start, end - start))
+    }
+
     /// Moves the read cursor back to the start of the body.
     pub fn rewind(&mut self) {
         self.cursor = 0;
@@ -869,6 +889,67 @@ mod tests {
 
         for enc in ENCS {
             assert_eq!(MsgBuf::new(enc).pk_inplace(0x1000, 4, 1, 1), Err(BAD_PARAM));
+        }
+    }
+
+    #[test]
+    fn sole_region_only_for_one_contiguous_piece() {
+        let inplace = |f: &dyn Fn(&mut MsgBuf)| {
+            let mut b = MsgBuf::new(Encoding::InPlace);
+            f(&mut b);
+            b.sole_region()
+        };
+        assert_eq!(inplace(&|_| {}), None, "nothing packed");
+        assert_eq!(
+            inplace(&|b| b.pk_inplace(0x1000, 8, 4, 1).unwrap()),
+            Some((0x1000, 32))
+        );
+        assert_eq!(
+            inplace(&|b| b.pk_inplace(0x1000, 4, 1, 9).unwrap()),
+            Some((0x1000, 4)),
+            "one item lies contiguously whatever its stride"
+        );
+        assert_eq!(
+            inplace(&|b| {
+                b.pk_inplace(0x1000, 4, 2, 1).unwrap();
+                b.pk_inplace(0x1008, 8, 3, 1).unwrap();
+            }),
+            Some((0x1000, 32)),
+            "regions that follow each other in memory join"
+        );
+        assert_eq!(
+            inplace(&|b| {
+                b.pk_inplace(0x1000, 4, 2, 1).unwrap();
+                b.pk_inplace(0x1010, 4, 2, 1).unwrap();
+            }),
+            None,
+            "a gap between regions"
+        );
+        assert_eq!(
+            inplace(&|b| {
+                b.pk_inplace(0x1008, 4, 2, 1).unwrap();
+                b.pk_inplace(0x1000, 4, 2, 1).unwrap();
+            }),
+            None,
+            "regions out of memory order"
+        );
+        assert_eq!(
+            inplace(&|b| b.pk_inplace(0x1000, 4, 3, 2).unwrap()),
+            None,
+            "a stride"
+        );
+        assert_eq!(
+            inplace(&|b| {
+                b.pk_short(&[7], 1, 1).unwrap();
+                b.pk_inplace(0x1000, 4, 2, 1).unwrap();
+            }),
+            None,
+            "copied bytes too"
+        );
+        for enc in ENCS {
+            let mut b = MsgBuf::new(enc);
+            b.pk_int(&[1, 2], 2, 1).unwrap();
+            assert_eq!(b.sole_region(), None, "{enc:?}: a copied body");
         }
     }
 

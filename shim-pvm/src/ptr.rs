@@ -59,6 +59,26 @@ pub fn read_strided(addr: usize, size: usize, nitem: usize, stride: usize) -> Ve
     out
 }
 
+/// `len` bytes of the caller's memory at `addr`, where they lie (an
+/// in-place buffer's contiguous region, sent straight from there).
+pub fn region<'a>(addr: usize, len: usize) -> &'a [u8] {
+    if addr == 0 || len == 0 || len > isize::MAX as usize {
+        return &[];
+    }
+    // SAFETY: the address and length were recorded from a user pointer
+    // when packing in place (checked then by `items`); PVM's contract is
+    // that the memory stays valid and unchanged until the send returns,
+    // and the view is used only during the send.
+    unsafe { std::slice::from_raw_parts(addr as *const u8, len) }
+}
+
+/// The caller's memory for in-place send buffers: gathered by copy, or
+/// viewed where it lies.
+pub const IN_PLACE: crate::ops::InPlaceMemory<'static> = crate::ops::InPlaceMemory {
+    gather: &read_strided,
+    view: &region,
+};
+
 /// Writes an optional int out-parameter (NULL = not wanted).
 pub fn put(p: *mut c_int, v: c_int) {
     if !p.is_null() {

@@ -7,7 +7,8 @@
  * whole, in pieces, with a stride, as XDR, after pvm_bufinfo, forwarded
  * with pvm_send of the receive buffer, freed unread before another large
  * message from the same sender, and interleaved with small messages from
- * two senders. Every value is checked.
+ * two senders; and large in-place messages (read when sent, sent twice,
+ * in two pieces, multicast, strided). Every value is checked.
  *
  * So that the receiver is already waiting when a message comes, a sender
  * sends only after a "go" from the receiver and a short pause. */
@@ -67,6 +68,43 @@ static void send_bytes(int to, int tag, int enc, int seed, long n) {
 
 /* ---- rank 1 and 2: senders ------------------------------------------------ */
 
+/* Rank 1's in-place messages: the array is changed between packing and
+ * sending, and between two sends of the same buffer. */
+static void in_place_sender(void) {
+    unsigned char *b = malloc(BIG);
+    fill(b, BIG, 1);
+    wait_go();
+    int bufid = pvm_initsend(PvmDataInPlace);
+    pvm_pkbyte((char *)b, BIG, 1);
+    fill(b, BIG, 14); /* after packing: what goes is what is there now */
+    EXPECT(pvm_send(tids[0], 14), 0);
+    fill(b, BIG, 15);
+    EXPECT(pvm_send(tids[0], 15), 0); /* the same buffer again */
+    int bytes = -1;
+    pvm_bufinfo(bufid, &bytes, NULL, NULL);
+    CHECK_EQ(bytes, BIG, "in place: bufinfo length of the send buffer");
+    /* Two pieces packed one after the other, then an mcast of them. */
+    wait_go();
+    fill(b, BIG, 16);
+    pvm_initsend(PvmDataInPlace);
+    pvm_pkbyte((char *)b, BIG / 2, 1);
+    pvm_pkbyte((char *)b + BIG / 2, BIG - BIG / 2, 1);
+    EXPECT(pvm_send(tids[0], 16), 0);
+    fill(b, BIG, 17);
+    int both[2] = {tids[0], tids[2]};
+    EXPECT(pvm_mcast(both, 2, 17), 0);
+    /* With a stride: every other double. */
+    int nd = BIG / 8;
+    double *d = malloc(sizeof(double) * nd);
+    for (int i = 0; i < nd; i++) d[i] = i * 0.25 + 1;
+    wait_go();
+    pvm_initsend(PvmDataInPlace);
+    pvm_pkdouble(d, nd / 2, 2);
+    EXPECT(pvm_send(tids[0], 18), 0);
+    free(d);
+    free(b);
+}
+
 static void sender(void) {
     int me = me_index;
     /* 1. pieces (raw ints), 2. XDR ints, 3. stride (raw doubles) */
@@ -115,6 +153,8 @@ static void sender(void) {
         /* 10. a spent buffer (unpacked whole) */
         wait_go();
         send_bytes(0, 13, PvmDataRaw, 13, BIG);
+        /* 11. in place: read when sent, every time it is sent */
+        in_place_sender();
     }
     if (me == 2) {
         /* 6. the forwarded message */
@@ -126,9 +166,14 @@ static void sender(void) {
         unsigned char *b = malloc(BIG);
         EXPECT(pvm_upkbyte((char *)b, BIG, 1), 0);
         CHECK(same(b, BIG, 6), "forwarded bytes");
-        free(b);
         pvm_initsend(PvmDataDefault);
         pvm_send(tids[0], TAG_DONE);
+        /* 11. the in-place message multicast to ranks 0 and 2 */
+        EXPECT(pvm_recv(tids[1], 17) > 0, 1);
+        memset(b, 0, BIG);
+        EXPECT(pvm_upkbyte((char *)b, BIG, 1), 0);
+        CHECK(same(b, BIG, 17), "in place, multicast: bytes at rank 2");
+        free(b);
     }
     /* 11. interleaved large and small from both senders */
     wait_go();
@@ -275,6 +320,41 @@ static void spent(unsigned char *b) {
     CHECK(same(b, BIG, 13), "bytes of a buffer read whole, then sent on");
 }
 
+static void in_place(unsigned char *b) {
+    go(1);
+    EXPECT(pvm_recv(tids[1], 14) > 0, 1);
+    memset(b, 0, BIG);
+    EXPECT(pvm_upkbyte((char *)b, BIG, 1), 0);
+    CHECK(same(b, BIG, 14), "in place: the bytes there when sent");
+    EXPECT(pvm_recv(tids[1], 15) > 0, 1);
+    memset(b, 0, BIG);
+    EXPECT(pvm_upkbyte((char *)b, BIG, 1), 0);
+    CHECK(same(b, BIG, 15), "in place: sent again, the bytes there then");
+
+    go(1);
+    EXPECT(pvm_recv(tids[1], 16) > 0, 1);
+    int bytes = -1;
+    pvm_bufinfo(pvm_getrbuf(), &bytes, NULL, NULL);
+    CHECK_EQ(bytes, BIG, "in place, two pieces: length");
+    memset(b, 0, BIG);
+    EXPECT(pvm_upkbyte((char *)b, BIG, 1), 0);
+    CHECK(same(b, BIG, 16), "in place, two pieces: bytes");
+    EXPECT(pvm_recv(tids[1], 17) > 0, 1);
+    memset(b, 0, BIG);
+    EXPECT(pvm_upkbyte((char *)b, BIG, 1), 0);
+    CHECK(same(b, BIG, 17), "in place, multicast: bytes at rank 0");
+
+    int nd = BIG / 8;
+    double *d = malloc(sizeof(double) * (nd / 2));
+    go(1);
+    EXPECT(pvm_recv(tids[1], 18) > 0, 1);
+    EXPECT(pvm_upkdouble(d, nd / 2, 1), 0);
+    int ok = 1;
+    for (int i = 0; i < nd / 2; i++) ok &= d[i] == 2 * i * 0.25 + 1;
+    CHECK(ok, "in place with a stride: every other double");
+    free(d);
+}
+
 static void interleaved(unsigned char *b) {
     int next[3] = {0, 0, 0};
     go(1);
@@ -333,6 +413,7 @@ int main(void) {
         freed_unread(b);
         timed_and_polled(b);
         spent(b);
+        in_place(b);
         interleaved(b);
         free(b);
     } else {
