@@ -52,25 +52,9 @@ pub fn broadcast(
                 format!("{call}: source node {src} is not in the node list"),
             ));
         };
-        let me = x.me;
         let g = x.group(call, &m)?;
-        let mut len = (buf.len() as u64).to_le_bytes();
-        core(call, g.bcast(&mut len, root))?;
-        let n = u64::from_le_bytes(len) as usize;
-        if me == src {
-            core(call, g.bcast(buf, root))?;
-            return Ok((n, true));
-        }
-        if n <= buf.len() {
-            core(call, g.bcast(&mut buf[..n], root))?;
-            Ok((n, true))
-        } else {
-            let mut tmp = vec![0u8; n];
-            core(call, g.bcast(&mut tmp, root))?;
-            let k = buf.len();
-            buf.copy_from_slice(&tmp[..k]);
-            Ok((n, false))
-        }
+        let n = core(call, g.bcast_sized(buf, root))?;
+        Ok((n, n <= buf.len()))
     })
 }
 

@@ -350,6 +350,38 @@ static void t_broadcast(void)
         CHECK_EQ(r, EXNOTMEMBER, "exbroadcast outside the list");
         CHECK_EQ(v, -1, "untouched outside the list");
     }
+    /* Receivers' lengths may differ from the root's: odd nodes offer 40
+       bytes (EXTOOLONG, the first 40 kept), even ones 200 (the 100 sent,
+       the rest untouched). A node with a short buffer still passes the
+       whole broadcast on to the nodes after it. */
+    unsigned char var[200];
+    int vlen = me == root ? 100 : me % 2 ? 40 : 200;
+    for (int i = 0; i < 200; i++)
+        var[i] = me == root ? (unsigned char)(i * 5 + 2) : 0xEE;
+    int rv = exbroadcast(var, vlen, root, ALLNODES, NULL, 0);
+    if (me == root || vlen == 200) {
+        CHECK_EQ(rv, 100, "exbroadcast returns the root's length");
+    } else {
+        CHECK_EQ(rv, EXTOOLONG, "exbroadcast into a shorter buffer");
+    }
+    int kept = vlen < 100 ? vlen : 100;
+    ok = 1;
+    for (int i = 0; i < kept; i++)
+        ok &= var[i] == (unsigned char)(i * 5 + 2);
+    for (int i = kept; i < 200 && me != root; i++)
+        ok &= var[i] == 0xEE;
+    CHECK(ok, "exbroadcast of mixed lengths keeps what fits and nothing more");
+    /* A long broadcast from node 0. */
+    int blen = 200000;
+    unsigned char *big = malloc((size_t)blen);
+    for (int i = 0; i < blen; i++)
+        big[i] = me == 0 ? (unsigned char)(i * 11 + 3) : 0;
+    EXPECT(exbroadcast(big, blen, 0, ALLNODES, NULL, 0), blen);
+    ok = 1;
+    for (int i = 0; i < blen; i++)
+        ok &= big[i] == (unsigned char)(i * 11 + 3);
+    CHECK(ok, "exbroadcast of 200000 bytes");
+    free(big);
     section("exbroadcast");
 }
 
