@@ -181,7 +181,7 @@ impl Context {
         let mut sink = Sink::Vec(storage);
         let (got, matched) = self.wait_for(pattern, &mut sink, timeout, lazy_min)?;
         let data = match sink {
-            Sink::Vec(v) => v,
+            Sink::Vec(v) | Sink::Fit(_, v) => v,
             Sink::Buf(_) => Vec::new(),
         };
         let r = got.received();
@@ -237,6 +237,39 @@ impl Context {
             b[..n].copy_from_slice(&m.data[..n]);
         }
         Ok(got.received())
+    }
+
+    /// Receives the first message matching `pattern` into `buf` when it
+    /// fits (the payload goes straight there, as with
+    /// [`recv_into`](Self::recv_into)); a longer message is returned whole
+    /// instead, so a caller can keep it for a larger receive and nothing is
+    /// cut off. Waits for ever.
+    pub fn recv_fit(self, pattern: Match, buf: &mut [u8]) -> CoreResult<Fitted> {
+        let cap = buf.len();
+        let mut sink = Sink::Fit(buf, Vec::new());
+        let (got, _) = self.wait_for(pattern, &mut sink, None, usize::MAX)?;
+        match (got, sink) {
+            (Got::Queued(m), Sink::Fit(b, _)) if m.data.len() <= cap => {
+                b[..m.data.len()].copy_from_slice(&m.data);
+                Ok(Fitted::Into(Received {
+                    source: m.source,
+                    tag: m.tag,
+                    encoding: m.encoding,
+                    len: m.data.len(),
+                }))
+            }
+            (Got::Queued(m), _) => Ok(Fitted::Whole(m)),
+            (Got::Direct(r), _) if r.len <= cap => Ok(Fitted::Into(r)),
+            (Got::Direct(r), Sink::Fit(_, data)) => Ok(Fitted::Whole(Message {
+                source: r.source,
+                tag: r.tag,
+                encoding: r.encoding,
+                data,
+            })),
+            (Got::Direct(_), _) => Err(CoreError::InvalidArgument(
+                "a receive lost its buffer".into(),
+            )),
+        }
     }
 
     /// Whether a matching message is waiting (after polling once); it stays queued.
@@ -368,6 +401,15 @@ fn idle(pattern: &Match, step: Duration) {
 enum Got {
     Queued(Message),
     Direct(Received),
+}
+
+/// What [`Context::recv_fit`] got.
+#[derive(Debug)]
+pub enum Fitted {
+    /// The message fit: its payload is in the buffer.
+    Into(Received),
+    /// The message was longer than the buffer: here whole, the buffer untouched.
+    Whole(Message),
 }
 
 impl Got {

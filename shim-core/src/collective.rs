@@ -18,6 +18,9 @@ use std::os::raw::{c_int, c_void};
 /// MPI tag `MPI_Comm_create_group` uses to keep group creations apart.
 const CREATE_GROUP_TAG: c_int = 0x4558;
 
+/// MPI tag of [`Group::bcast_sized`] messages.
+const SIZED_BCAST_TAG: c_int = 0x4842;
+
 /// Bytes of the length that leads each slot of [`Group::allgatherv`].
 const LEN_HEADER: usize = 8;
 
@@ -247,6 +250,143 @@ impl Group {
             },
             "MPI_Bcast",
         )
+    }
+
+    /// Broadcasts from group rank `root` bytes whose length only the root
+    /// knows: `buf` holds them on the root; on every other member they land
+    /// in `buf` when they fit, else its first `buf.len()` bytes are kept.
+    /// Returns the broadcast's length on every member.
+    ///
+    /// The bytes travel down a binomial tree of point-to-point messages on
+    /// the group's communicator (tag [`SIZED_BCAST_TAG`], used by nothing
+    /// else), each matched by `MPI_Mprobe` before it is received: a message
+    /// carries its own length, so no step announces it first. A member
+    /// forwards the whole broadcast, also when its own buffer was short.
+    pub fn bcast_sized(&self, buf: &mut [u8], root: i32) -> Result<usize, CoreError> {
+        let size = self.size()?;
+        let me = self.rank()?;
+        if root < 0 || root >= size {
+            return Err(CoreError::InvalidArgument(format!(
+                "broadcast root {root} is not a rank of a group of {size}"
+            )));
+        }
+        // Ranks relative to the root; the parent of relative rank v is v
+        // less its lowest set bit, its children are v plus each smaller
+        // power of two (while inside the group).
+        let rel = (me - root + size) % size;
+        let mut mask: c_int = 1;
+        let mut spill = Vec::new();
+        let mut len = buf.len();
+        while mask < size {
+            if rel & mask != 0 {
+                let parent = (rel - mask + root) % size;
+                len = self.recv_sized(parent, buf, &mut spill)?;
+                break;
+            }
+            mask <<= 1;
+        }
+        let data: &[u8] = if len <= buf.len() {
+            &buf[..len]
+        } else {
+            &spill
+        };
+        let n = count(data.len(), "broadcast")?;
+        // SAFETY: reading a handle constant exported by mpi-sys's C shim.
+        let null = unsafe { sys::RSMPI_REQUEST_NULL };
+        let mut reqs: Vec<sys::MPI_Request> = Vec::new();
+        let mut first_error: Result<(), CoreError> = Ok(());
+        mask >>= 1;
+        while mask > 0 && first_error.is_ok() {
+            if rel + mask < size {
+                let child = (rel + mask + root) % size;
+                let mut req = null;
+                // SAFETY: `data` is borrowed until the wait below completes
+                // every posted request.
+                first_error = check(
+                    unsafe {
+                        sys::MPI_Isend(
+                            mpi::send_addr(data),
+                            n,
+                            sys::RSMPI_UINT8_T,
+                            child,
+                            SIZED_BCAST_TAG,
+                            self.raw,
+                            &mut req,
+                        )
+                    },
+                    "MPI_Isend",
+                );
+                reqs.push(req);
+            }
+            mask >>= 1;
+        }
+        // SAFETY: `reqs` holds valid (or null) requests; statuses ignored.
+        let waited = check(
+            unsafe {
+                sys::MPI_Waitall(
+                    reqs.len() as c_int,
+                    reqs.as_mut_ptr(),
+                    sys::RSMPI_STATUSES_IGNORE,
+                )
+            },
+            "MPI_Waitall",
+        );
+        first_error?;
+        waited?;
+        Ok(len)
+    }
+
+    /// Receives one [`bcast_sized`](Self::bcast_sized) message from group
+    /// rank `from`: into `buf` when it fits, else whole into `spill` with
+    /// its first `buf.len()` bytes copied to `buf`. Returns its length.
+    fn recv_sized(
+        &self,
+        from: c_int,
+        buf: &mut [u8],
+        spill: &mut Vec<u8>,
+    ) -> Result<usize, CoreError> {
+        // SAFETY: reading a handle constant exported by mpi-sys's C shim.
+        let mut msg = unsafe { sys::RSMPI_MESSAGE_NULL };
+        // SAFETY: an all-zero status is a plain value MPI overwrites.
+        let mut st: sys::MPI_Status = unsafe { std::mem::zeroed() };
+        // SAFETY: valid communicator and out-pointers.
+        check(
+            unsafe { sys::MPI_Mprobe(from, SIZED_BCAST_TAG, self.raw, &mut msg, &mut st) },
+            "MPI_Mprobe",
+        )?;
+        let mut n: c_int = 0;
+        // SAFETY: `st` was filled by MPI_Mprobe; valid out-pointer.
+        check(
+            unsafe { sys::MPI_Get_count(&st, sys::RSMPI_UINT8_T, &mut n) },
+            "MPI_Get_count",
+        )?;
+        let len = usize::try_from(n)
+            .map_err(|_| CoreError::InvalidArgument("a broadcast has no byte count".into()))?;
+        let into: &mut [u8] = if len <= buf.len() {
+            &mut buf[..len]
+        } else {
+            spill.resize(len, 0);
+            &mut spill[..]
+        };
+        // SAFETY: `into` holds `len` bytes for the whole blocking call;
+        // MPI_Mrecv consumes the matched message.
+        check(
+            unsafe {
+                sys::MPI_Mrecv(
+                    into.as_mut_ptr() as *mut c_void,
+                    n,
+                    sys::RSMPI_UINT8_T,
+                    &mut msg,
+                    sys::RSMPI_STATUS_IGNORE,
+                )
+            },
+            "MPI_Mrecv",
+        )?;
+        if len > buf.len() {
+            let k = buf.len();
+            buf.copy_from_slice(&spill[..k]);
+        }
+        Ok(len)
     }
 
     /// Gathers every member's `mine` (any length) onto every member, in

@@ -84,6 +84,9 @@ pub(crate) enum Sink<'a> {
     Buf(&'a mut [u8]),
     /// Into a new vector.
     Vec(Vec<u8>),
+    /// Into the caller's buffer when the payload fits it; a longer payload
+    /// whole into the vector (nothing is cut off).
+    Fit(&'a mut [u8], Vec<u8>),
 }
 
 /// A receive being served by the progress engine.
@@ -929,6 +932,22 @@ impl Engine {
                 w.matched = Some(mpi::mprobe(rank, TAG_PAYLOAD, comm, || backoff.pause())?);
             }
             (Sink::Vec(v), Body::Separate) => {
+                let (comm, rank) = from()?;
+                v.clear();
+                recv_payload_append(v, len, rank, comm)?;
+            }
+            (Sink::Fit(buf, _), Body::Inline) if len <= buf.len() => {
+                buf[..len].copy_from_slice(&payload_of(bytes)[..len]);
+            }
+            (Sink::Fit(buf, _), Body::Separate) if len <= buf.len() => {
+                let (comm, rank) = from()?;
+                recv_payload(&mut buf[..len], rank, comm)?;
+            }
+            (Sink::Fit(_, v), Body::Inline) => {
+                v.clear();
+                v.extend_from_slice(payload_of(bytes));
+            }
+            (Sink::Fit(_, v), Body::Separate) => {
                 let (comm, rank) = from()?;
                 v.clear();
                 recv_payload_append(v, len, rank, comm)?;

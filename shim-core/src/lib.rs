@@ -53,7 +53,8 @@ pub mod topology;
 pub mod trace;
 
 pub use api::{
-    disconnect, my_id, parent, poll, spawn, spawn_with, world_ids, world_rank, Context, Lazy,
+    disconnect, my_id, parent, poll, spawn, spawn_with, world_ids, world_rank, Context, Fitted,
+    Lazy,
 };
 pub use engine::{context_id, Payload, Received};
 pub use error::{CoreError, CoreResult};

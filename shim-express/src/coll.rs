@@ -46,32 +46,15 @@ pub fn broadcast(
     pump(call)?;
     with(call, |x| {
         let m = x.members(call, nnodes, list)?;
-        let Ok(root) = m.binary_search(&src) else {
+        let Some(root) = m.rank_of(src, x.nprocs()) else {
             return Err(ExError::new(
                 EXBADNODE,
                 format!("{call}: source node {src} is not in the node list"),
             ));
         };
-        let me = x.me;
         let g = x.group(call, &m)?;
-        let root = root as i32;
-        let mut len = (buf.len() as u64).to_le_bytes();
-        core(call, g.bcast(&mut len, root))?;
-        let n = u64::from_le_bytes(len) as usize;
-        if me == src {
-            core(call, g.bcast(buf, root))?;
-            return Ok((n, true));
-        }
-        if n <= buf.len() {
-            core(call, g.bcast(&mut buf[..n], root))?;
-            Ok((n, true))
-        } else {
-            let mut tmp = vec![0u8; n];
-            core(call, g.bcast(&mut tmp, root))?;
-            let k = buf.len();
-            buf.copy_from_slice(&tmp[..k]);
-            Ok((n, false))
-        }
+        let n = core(call, g.bcast_sized(buf, root))?;
+        Ok((n, n <= buf.len()))
     })
 }
 
@@ -141,13 +124,13 @@ pub fn combine(
                     ),
                 ));
             }
-            let mut acc = all[..buf.len()].to_vec();
+            // The fold runs in `buf`, starting from the first participant's items.
+            buf.copy_from_slice(&all[..buf.len()]);
             for part in all.chunks(buf.len().max(1)).skip(1) {
-                for (a, b) in acc.chunks_mut(size).zip(part.chunks(size)) {
+                for (a, b) in buf.chunks_mut(size).zip(part.chunks(size)) {
                     func(a, b);
                 }
             }
-            buf.copy_from_slice(&acc);
             Ok(())
         }
     }

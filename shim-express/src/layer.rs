@@ -73,6 +73,8 @@ pub struct Express {
     pub my_id: ProcId,
     /// The communicator of the nodes (`None` on the host).
     pub nodes: Option<Comm>,
+    /// Collectives over every node (`None` on the host).
+    every: Option<Group>,
     /// Communicators of node lists, by sorted list.
     lists: HashMap<Vec<i32>, Group>,
     /// Asynchronous operations by message id.
@@ -177,6 +179,7 @@ impl Express {
             me: if is_host { nprocs } else { rank - off },
             my_id,
             nodes,
+            every: nodes.map(Group::of),
             lists: HashMap::new(),
             pending: BTreeMap::new(),
             next_id: 1,
@@ -234,8 +237,9 @@ impl Express {
         self.dir.node_of(id)
     }
 
-    /// Checks a node list and returns it sorted; `None` is every node.
-    pub fn members(&self, call: &str, nnodes: i32, list: Option<&[i32]>) -> ExResult<Vec<i32>> {
+    /// Checks a node list: [`Members::All`] for `ALLNODES` or a list of
+    /// every node, else the list sorted.
+    pub fn members(&self, call: &str, nnodes: i32, list: Option<&[i32]>) -> ExResult<Members> {
         if nnodes < 0 {
             return Err(ExError::new(
                 EXBADLIST,
@@ -243,7 +247,7 @@ impl Express {
             ));
         }
         if nnodes == ALLNODES {
-            return Ok((0..self.nprocs()).collect());
+            return Ok(Members::All);
         }
         let Some(list) = list else {
             return Err(ExError::new(
@@ -270,12 +274,20 @@ impl Express {
                 ),
             ));
         }
-        Ok(v)
+        if v.len() as i32 == self.nprocs() {
+            return Ok(Members::All);
+        }
+        Ok(Members::List(v))
     }
 
-    /// The communicator of the sorted node list `members` (cached per
-    /// distinct list); the caller must be a member.
-    pub fn group(&mut self, call: &str, members: &[i32]) -> ExResult<&Group> {
+    /// The communicator of the node list `members` (cached per distinct
+    /// list); the caller must be a member.
+    pub fn group(&mut self, call: &str, members: &Members) -> ExResult<&Group> {
+        let members = match (members, &self.every) {
+            (Members::All, Some(every)) => return Ok(every),
+            (Members::All, None) => &[][..],
+            (Members::List(v), _) => &v[..],
+        };
         let Some(nodes) = self.nodes else {
             return Err(ExError::new(
                 EXNOTMEMBER,
@@ -289,21 +301,38 @@ impl Express {
             ));
         }
         if !self.lists.contains_key(members) {
-            let g = if members.len() as i32 == self.nprocs() {
-                Group::of(nodes)
-            } else {
-                shim_core::log::tracing::debug!(
-                    target: "express",
-                    ?members,
-                    "{call}: a communicator for a new node list"
-                );
-                Group::create(nodes, members).map_err(|e| ExError::core(call, e))?
-            };
+            shim_core::log::tracing::debug!(
+                target: "express",
+                ?members,
+                "{call}: a communicator for a new node list"
+            );
+            let g = Group::create(nodes, members).map_err(|e| ExError::core(call, e))?;
             self.lists.insert(members.to_vec(), g);
         }
         self.lists
             .get(members)
             .ok_or_else(|| ExError::new(EXSYSERR, format!("{call}: node list lost")))
+    }
+}
+
+/// The participants of a node collective, checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Members {
+    /// Every node (`ALLNODES`, or a list of all of them).
+    All,
+    /// Some nodes, sorted (node order).
+    List(Vec<i32>),
+}
+
+impl Members {
+    /// The position of `node` among the participants in node order (its
+    /// rank in their communicator), if it is one; `nprocs` is the number
+    /// of nodes.
+    pub fn rank_of(&self, node: i32, nprocs: i32) -> Option<i32> {
+        match self {
+            Members::All => (0..nprocs).contains(&node).then_some(node),
+            Members::List(v) => v.binary_search(&node).ok().map(|i| i as i32),
+        }
     }
 }
 

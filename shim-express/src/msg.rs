@@ -18,8 +18,7 @@ use crate::handler;
 use crate::layer::{directory, with, Directory, Express, DONTCARE, EXNONODE};
 use crate::ptr::{OutInt, UserBuf};
 use shim_core::backoff::Backoff;
-use shim_core::{Context, Match, Message};
-use std::cell::Cell;
+use shim_core::{Context, Fitted, Match, Message};
 
 /// What a receive got.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -329,59 +328,33 @@ pub fn read(call: &str, buf: &mut [u8], src: i32, ty: i32) -> ExResult<Got> {
 }
 
 /// A blocking receive with no handler, posted receive or held message
-/// about: the core waits, and a payload that fits goes straight into
-/// `buf`; a message that does not fit is held for a later receive.
+/// about: the core waits and puts a payload that fits straight into `buf`
+/// (the path of the core's own blocking receive); a message that does not
+/// fit comes whole and is held for a later receive.
 fn wait_direct(call: &str, ctx: Context, pat: Match, buf: &mut [u8]) -> ExResult<Got> {
-    let storage = SCRATCH.with(Cell::take);
-    let (m, lazy) = core(call, ctx.recv_lazy(pat, None, storage, 0))?;
-    let len = lazy.as_ref().map_or(m.data.len(), |l| l.len());
-    let src = directory(call)?.node_of(m.source);
-    if len <= buf.len() {
-        match lazy {
-            Some(l) => core(call, l.recv_into(&mut buf[..len]))?,
-            None => buf[..len].copy_from_slice(&m.data),
-        }
-        if m.data.capacity() <= SCRATCH_KEEP {
-            SCRATCH.with(|s| s.set(m.data));
-        }
-        return Ok(Got {
-            len,
-            src,
-            ty: m.tag,
+    match core(call, ctx.recv_fit(pat, buf))? {
+        Fitted::Into(r) => Ok(Got {
+            len: r.len,
+            src: directory(call)?.node_of(r.source),
+            ty: r.tag,
             fits: true,
-        });
+        }),
+        Fitted::Whole(m) => {
+            let got = Got {
+                len: m.data.len(),
+                src: directory(call)?.node_of(m.source),
+                ty: m.tag,
+                fits: false,
+            };
+            with(call, |x| {
+                x.held.push_back(m);
+                x.refresh_busy();
+                Ok(())
+            })?;
+            Ok(got)
+        }
     }
-    let mut data = m.data;
-    if let Some(l) = lazy {
-        data.clear();
-        core(call, l.recv_append(&mut data))?;
-    }
-    with(call, |x| {
-        x.held.push_back(Message {
-            source: m.source,
-            tag: m.tag,
-            encoding: m.encoding,
-            data,
-        });
-        x.refresh_busy();
-        Ok(())
-    })?;
-    Ok(Got {
-        len,
-        src,
-        ty: m.tag,
-        fits: false,
-    })
 }
-
-thread_local! {
-    /// The vector a blocking receive lends the core for a small message's
-    /// bytes, kept between receives so that none allocates.
-    static SCRATCH: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
-}
-
-/// Largest vector [`SCRATCH`] keeps.
-const SCRATCH_KEEP: usize = 64 * 1024;
 
 /// The length, source and type of the first waiting message from `src` of
 /// type `ty`, if any (the message stays queued).
