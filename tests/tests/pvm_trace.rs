@@ -46,7 +46,7 @@ fn count_lines(dir: &Path, kind: &str) -> usize {
     std::fs::read_dir(dir)
         .unwrap()
         .flatten()
-        .map(|e| std::fs::read_to_string(e.path()).unwrap())
+        .map(|e| tests::trace_text::lines(&e.path()))
         .map(|t| {
             t.lines()
                 .filter(|l| l.split_whitespace().nth(1) == Some(kind))
@@ -242,7 +242,7 @@ fn settmask_selects_the_events_a_task_records() {
     let r = mpiexec_env(2, &exe, &[], &[("MPBRIDGE_TRACE", &d)], LIMIT);
     r.assert_ok("pvm_tmask");
     assert_eq!(r.stdout.matches("PASS").count(), 2, "{}", r.stdout);
-    let sender = std::fs::read_to_string(dir.join("t40001.trace")).unwrap();
+    let sender = tests::trace_text::lines(&dir.join("t40001.trace"));
     let sends: Vec<&str> = sender.lines().filter(|l| l.contains(" send ")).collect();
     assert_eq!(
         sends.len(),
@@ -250,7 +250,7 @@ fn settmask_selects_the_events_a_task_records() {
         "only the send before the mask was cleared:\n{sender}"
     );
     assert!(sends[0].contains("tag=1"), "{sender}");
-    let receiver = std::fs::read_to_string(dir.join("t40002.trace")).unwrap();
+    let receiver = tests::trace_text::lines(&dir.join("t40002.trace"));
     assert_eq!(
         receiver.lines().filter(|l| l.contains(" recv ")).count(),
         2,
