@@ -179,7 +179,11 @@ fn read_task(path: &Path, data: &[u8]) -> Result<Task, String> {
             } => {
                 let (peer, tag, bytes) = (format!("t{peer:x}"), i64::from(*tag), *bytes);
                 let kind = match dir {
-                    trace_format::Direction::Send => Kind::Send { to: peer, tag, bytes },
+                    trace_format::Direction::Send => Kind::Send {
+                        to: peer,
+                        tag,
+                        bytes,
+                    },
                     trace_format::Direction::Recv => Kind::Recv {
                         from: peer,
                         tag,

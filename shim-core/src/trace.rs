@@ -11,6 +11,13 @@
 //! Off (the default), [`on`] is one relaxed atomic load: layers call it
 //! before building an event, so the message path pays nothing more.
 //!
+//! On, an event is stamped with the CPU's time-stamp counter when it runs
+//! at a constant rate on every core (Linux's `constant_tsc` and
+//! `nonstop_tsc` flags; a third of the cost of reading the clock), and the
+//! stamps are turned into wall-clock nanoseconds when the buffer is
+//! written, between the clock readings taken at the previous write and at
+//! this one. Elsewhere events read the wall clock directly.
+//!
 //! Records are buffered in this process and appended to the file in whole
 //! records when the buffer holds [`FLUSH_AT`] bytes, when an event comes
 //! [`FLUSH_EVERY_NS`] or more after the last write, when the process leaves
@@ -45,12 +52,20 @@ static ON: AtomicBool = AtomicBool::new(false);
 /// Whether the exit handler that writes the buffer out is registered.
 static AT_EXIT: AtomicBool = AtomicBool::new(false);
 
+/// Whether events are stamped with the time-stamp counter (see the header).
+static TSC: AtomicBool = AtomicBool::new(false);
+
 struct Sink {
     file: std::fs::File,
     path: PathBuf,
     buf: Vec<u8>,
-    /// Time of the last write to the file, in nanoseconds.
-    written_at: u64,
+    /// Where the records start in `buf` (after the file header, until the
+    /// first write).
+    start: usize,
+    /// Ticks and wall-clock nanoseconds read together at the last write.
+    base: (u64, u64),
+    /// Ticks in [`FLUSH_EVERY_NS`], as measured between the last writes.
+    every: u64,
 }
 
 static SINK: spin::Mutex<Option<Sink>> = spin::Mutex::new(None);
@@ -99,11 +114,14 @@ pub fn init(me: ProcId, rank: i32) {
         Ok(file) => {
             let mut buf = Vec::with_capacity(FLUSH_AT + trace_format::MAX_TEXT * 2);
             buf.extend_from_slice(&trace_format::header());
+            TSC.store(steady_tsc(), Ordering::Relaxed);
             *SINK.lock() = Some(Sink {
                 file,
                 path,
+                start: buf.len(),
                 buf,
-                written_at: now_ns(),
+                base: clock_pair(),
+                every: FLUSH_EVERY_NS,
             });
             ON.store(true, Ordering::Relaxed);
             if !AT_EXIT.swap(true, Ordering::Relaxed) {
@@ -125,9 +143,7 @@ pub fn record(layer: &str, event: Event<'_>) {
     }
     match event {
         Event::Send { to, tag, bytes } => write_message(Direction::Send, layer, to, tag, bytes),
-        Event::Recv { from, tag, bytes } => {
-            write_message(Direction::Recv, layer, from, tag, bytes)
-        }
+        Event::Recv { from, tag, bytes } => write_message(Direction::Recv, layer, from, tag, bytes),
         Event::Spawn { program, children } => {
             let list: Vec<String> = children.iter().map(ProcId::to_string).collect();
             write_text(&format!(
@@ -156,11 +172,48 @@ fn no_blanks(text: &str) -> String {
         .collect()
 }
 
-#[inline]
 fn now_ns() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() * 1_000_000_000 + u64::from(d.subsec_nanos()))
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| {
+        d.as_secs() * 1_000_000_000 + u64::from(d.subsec_nanos())
+    })
+}
+
+/// Whether this machine's time-stamp counter runs at one constant rate on
+/// every core and in every power state.
+fn steady_tsc() -> bool {
+    cfg!(target_arch = "x86_64")
+        && std::fs::read_to_string("/proc/cpuinfo").is_ok_and(|info| {
+            info.lines()
+                .find(|l| l.starts_with("flags"))
+                .is_some_and(|flags| {
+                    let has = |w: &str| flags.split_whitespace().any(|f| f == w);
+                    has("constant_tsc") && has("nonstop_tsc")
+                })
+        })
+}
+
+/// An event's stamp: the time-stamp counter, or wall-clock nanoseconds.
+#[inline]
+fn ticks() -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if TSC.load(Ordering::Relaxed) {
+        // SAFETY: RDTSC reads the time-stamp counter into registers; it
+        // touches no memory and exists on every x86-64 CPU.
+        return unsafe { std::arch::x86_64::_rdtsc() };
+    }
+    now_ns()
+}
+
+/// Ticks and wall-clock nanoseconds of one moment.
+fn clock_pair() -> (u64, u64) {
+    if !TSC.load(Ordering::Relaxed) {
+        let ns = now_ns();
+        return (ns, ns);
+    }
+    let before = ticks();
+    let ns = now_ns();
+    let after = ticks();
+    (before + (after.saturating_sub(before)) / 2, ns)
 }
 
 /// A send or receive: one fixed-size record copied into the buffer (a
@@ -173,36 +226,53 @@ fn write_message(dir: Direction, layer: &str, peer: ProcId, tag: i32, bytes: usi
             Direction::Recv => ("recv", "from"),
         };
         let layer = no_blanks(layer);
-        return write_text(&format!("{kind} {layer} {key}={peer} tag={tag} bytes={bytes}"));
+        return write_text(&format!(
+            "{kind} {layer} {key}={peer} tag={tag} bytes={bytes}"
+        ));
     };
-    let t = now_ns();
+    let t = ticks();
     let record = trace_format::message(dir, code, t, peer.raw(), tag, bytes as u64);
     let mut sink = SINK.lock();
     let Some(s) = sink.as_mut() else { return };
     s.buf.extend_from_slice(&record);
-    if s.buf.len() >= FLUSH_AT || t.wrapping_sub(s.written_at) >= FLUSH_EVERY_NS {
-        flush(&mut sink, t);
+    if s.buf.len() >= FLUSH_AT || t.wrapping_sub(s.base.0) >= s.every {
+        flush(&mut sink);
     }
 }
 
 /// A text record: `kind layer field=value...`.
 fn write_text(text: &str) {
-    let t = now_ns();
+    let t = ticks();
     let mut sink = SINK.lock();
     let Some(s) = sink.as_mut() else { return };
     trace_format::push_text(&mut s.buf, t, text);
-    if s.buf.len() >= FLUSH_AT || t.wrapping_sub(s.written_at) >= FLUSH_EVERY_NS {
-        flush(&mut sink, t);
+    if s.buf.len() >= FLUSH_AT || t.wrapping_sub(s.base.0) >= s.every {
+        flush(&mut sink);
     }
 }
 
-/// Appends the buffer to the file. A failed write ends the trace, said
-/// once on stderr.
-fn flush(sink: &mut Option<Sink>, t: u64) {
+/// Appends the buffer to the file, its stamps turned into wall-clock
+/// nanoseconds first. A failed write ends the trace, said once on stderr.
+fn flush(sink: &mut Option<Sink>) {
     let Some(s) = sink.as_mut() else { return };
+    let now = clock_pair();
+    let (base_ticks, base_ns) = s.base;
+    let ticks = now.0.saturating_sub(base_ticks);
+    let ns = now.1.saturating_sub(base_ns);
+    let scale = |d: u64, num: u64, den: u64| {
+        (u128::from(d) * u128::from(num) / u128::from(den.max(1))) as u64
+    };
+    let mapped = trace_format::map_times(&mut s.buf[s.start..], |t| {
+        base_ns + scale(t.saturating_sub(base_ticks), ns, ticks)
+    });
+    debug_assert_eq!(mapped, Ok(()));
+    if ticks > 0 && ns > 0 {
+        s.every = scale(FLUSH_EVERY_NS, ticks, ns).max(1);
+    }
+    s.base = now;
+    s.start = 0;
     let written = s.file.write_all(&s.buf);
     s.buf.clear();
-    s.written_at = t;
     if let Err(e) = written {
         eprintln!(
             "mpbridge: {TRACE_VAR}: writing {} failed: {e}; the trace ends here",
@@ -221,7 +291,7 @@ pub fn finish() {
     }
     ON.store(false, Ordering::Relaxed);
     let mut sink = SINK.lock();
-    flush(&mut sink, now_ns());
+    flush(&mut sink);
     if let Some(s) = sink.take() {
         let _ = s.file.sync_data();
     }
@@ -246,6 +316,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("shim-core-trace-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::env::set_var(TRACE_VAR, &dir);
+        let started = now_ns();
         init(id(0x40001), 0);
         record(
             "pvm",
@@ -289,6 +360,7 @@ mod tests {
         record("ga", Event::Call { op: "NGA_Put" });
         record("pvm", Event::Exit);
         finish();
+        let ended = now_ns();
         assert!(!on());
         record("pvm", Event::Exit);
         let bytes = std::fs::read(dir.join("t40001.trace")).unwrap();
@@ -314,6 +386,10 @@ mod tests {
         );
         let times: Vec<u64> = d.records.iter().map(|r| r.time_ns).collect();
         assert!(times.windows(2).all(|w| w[0] <= w[1]), "{times:?}");
+        assert!(
+            times[0] >= started && times[times.len() - 1] <= ended,
+            "wall-clock times within the test's: {started} <= {times:?} <= {ended}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

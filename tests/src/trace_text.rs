@@ -12,9 +12,5 @@ pub fn lines(path: &Path) -> String {
     if let Some(e) = decoded.error {
         panic!("{}: {e}", path.display());
     }
-    decoded
-        .records
-        .iter()
-        .map(|r| r.line() + "\n")
-        .collect()
+    decoded.records.iter().map(|r| r.line() + "\n").collect()
 }
