@@ -235,7 +235,14 @@ bench_core() {
 # core,pingpong-traced vs mpi; and the traced time over the untraced one
 # of the same run: row core,pingpong-traced vs core-untraced (what
 # tracing costs).
+# Run alone (scripts/bench.sh core_traced), it first builds the ping-pong
+# and measures the untraced 8-byte row it compares against.
 bench_core_traced() {
+    if ! grep -q '^core,pingpong,8,' "$CSV"; then
+        echo "== core: 8-byte ping-pong, mpb_send/mpb_recv against MPI_Send/MPI_Recv (untraced, to compare)"
+        cc_stage "$OUT/core_pingpong" bench/core_pingpong.c
+        run_mpi 2 "$OUT/core_pingpong" --csv "$CSV" --min-bytes 8 --max-bytes 8
+    fi
     echo "== core: 8-byte ping-pong with MPBRIDGE_TRACE on, against MPI_Send/MPI_Recv"
     local dir="$OUT/core-trace"
     rm -rf "$dir"

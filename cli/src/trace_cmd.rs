@@ -1,5 +1,5 @@
 //! `mpbridge trace DIR`: merge the per-process event files that
-//! `MPBRIDGE_TRACE=DIR` wrote (format in shim-core's `trace` module) into
+//! `MPBRIDGE_TRACE=DIR` wrote (the `trace-format` crate's format) into
 //! Chrome/Perfetto trace-event JSON with one flow arrow per message, or
 //! draw them as a space-time diagram (one lane per task, one arrow per
 //! message, spawns and exits marked) in SVG.
@@ -148,6 +148,71 @@ fn parse_line(line: &str) -> Result<Record, String> {
     Ok(Record { t, layer, kind })
 }
 
+/// The events of one trace file's bytes (`path` names it in errors).
+fn read_task(path: &Path, data: &[u8]) -> Result<Task, String> {
+    let id = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut task = Task {
+        id,
+        rank: None,
+        events: Vec::new(),
+    };
+    let decoded = trace_format::decode(data);
+    if let Some(e) = decoded.error {
+        return Err(format!(
+            "{}: {e} (the file is cut short or damaged; {} events before it are readable)",
+            path.display(),
+            decoded.records.len()
+        ));
+    }
+    for (n, r) in decoded.records.iter().enumerate() {
+        let t = r.time_us();
+        let record = match &r.event {
+            trace_format::Event::Message {
+                dir,
+                layer,
+                peer,
+                tag,
+                bytes,
+            } => {
+                let (peer, tag, bytes) = (format!("t{peer:x}"), i64::from(*tag), *bytes);
+                let kind = match dir {
+                    trace_format::Direction::Send => Kind::Send {
+                        to: peer,
+                        tag,
+                        bytes,
+                    },
+                    trace_format::Direction::Recv => Kind::Recv {
+                        from: peer,
+                        tag,
+                        bytes,
+                    },
+                };
+                Record {
+                    t,
+                    layer: layer.to_string(),
+                    kind,
+                }
+            }
+            trace_format::Event::Text(text) => {
+                let r = parse_line(&format!("{t} {text}"))
+                    .map_err(|why| format!("{}: event {}: {why}", path.display(), n + 1))?;
+                if r.kind == Kind::Start {
+                    task.rank = text
+                        .split_whitespace()
+                        .find_map(|w| w.strip_prefix("rank="))
+                        .and_then(|v| v.parse().ok());
+                }
+                r
+            }
+        };
+        task.events.push(record);
+    }
+    Ok(task)
+}
+
 /// Reads every `*.trace` file of `dir`, ordered by task id.
 fn read_dir(dir: &Path) -> Result<Vec<Task>, String> {
     let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -157,32 +222,8 @@ fn read_dir(dir: &Path) -> Result<Vec<Task>, String> {
         if !matches!(path.extension(), Some(e) if e == "trace") {
             continue;
         }
-        let text =
-            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let id = path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let mut task = Task {
-            id,
-            rank: None,
-            events: Vec::new(),
-        };
-        for (n, line) in text.lines().enumerate() {
-            if line.trim().is_empty() {
-                continue;
-            }
-            let r =
-                parse_line(line).map_err(|why| format!("{}:{}: {why}", path.display(), n + 1))?;
-            if r.kind == Kind::Start {
-                task.rank = line
-                    .split_whitespace()
-                    .find_map(|w| w.strip_prefix("rank="))
-                    .and_then(|v| v.parse().ok());
-            }
-            task.events.push(r);
-        }
-        tasks.push(task);
+        let data = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        tasks.push(read_task(&path, &data)?);
     }
     if tasks.is_empty() {
         return Err(format!("{}: no .trace files", dir.display()));
@@ -522,6 +563,54 @@ mod tests {
         assert!(parse_line("x send pvm").is_err());
         assert!(parse_line("1 send pvm to=t1 tag=x bytes=1").is_err());
         assert!(parse_line("1 teleport pvm").is_err());
+    }
+
+    #[test]
+    fn binary_files_read_as_their_events_and_damage_names_file_and_offset() {
+        use trace_format::{header, message, push_text, Direction};
+        let mut data = header().to_vec();
+        push_text(&mut data, 1_000_000, "start core id=t40001 rank=3");
+        data.extend_from_slice(&message(Direction::Send, 1, 2_000_000, 0x40002, 5, 40));
+        data.extend_from_slice(&message(Direction::Recv, 0, 3_000_000, 0x40002, 6, 8));
+        let path = Path::new("run/t40001.trace");
+        let task = read_task(path, &data).unwrap();
+        assert_eq!(task.id, "t40001");
+        assert_eq!(task.rank, Some(3));
+        assert_eq!(
+            task.events[1..],
+            [
+                Record {
+                    t: 2000,
+                    layer: "pvm".into(),
+                    kind: Kind::Send {
+                        to: "t40002".into(),
+                        tag: 5,
+                        bytes: 40
+                    }
+                },
+                Record {
+                    t: 3000,
+                    layer: "core".into(),
+                    kind: Kind::Recv {
+                        from: "t40002".into(),
+                        tag: 6,
+                        bytes: 8
+                    }
+                }
+            ]
+        );
+        let cut = read_task(path, &data[..data.len() - 5]).unwrap_err();
+        assert!(
+            cut.starts_with("run/t40001.trace: offset 112: file cut inside a record"),
+            "{cut}"
+        );
+        let mut bad = data.clone();
+        push_text(&mut bad, 4_000_000, "teleport pvm");
+        let e = read_task(path, &bad).unwrap_err();
+        assert_eq!(e, "run/t40001.trace: event 4: unknown event 'teleport'");
+        let old_text = b"1732 send pvm to=t40002 tag=5 bytes=40\n";
+        let e = read_task(path, old_text).unwrap_err();
+        assert!(e.contains("offset 0: not an mpbridge trace file"), "{e}");
     }
 
     #[test]

@@ -78,6 +78,7 @@ thread_local! {
 
 /// Records `e` as this thread's last error and returns its code.
 pub fn record(e: &ExError) -> i32 {
+    shim_core::log::tracing::debug!(target: "express", code = e.code, "call failed: {}", e.msg);
     LAST.with(|l| *l.borrow_mut() = e.msg.clone());
     e.code
 }

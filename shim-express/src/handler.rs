@@ -54,6 +54,7 @@ pub fn register(call: &str, func: Option<HandlerFn>, src: i32, ty: i32) -> ExRes
         };
         let pattern = Match::new(source, (ty != DONTCARE).then_some(ty));
         let at = x.handlers.iter().position(|h| h.src == src && h.ty == ty);
+        let registered = func.is_some();
         match (func, at) {
             (Some(func), Some(i)) => x.handlers[i].func = func,
             (Some(func), None) => x.handlers.push(Handler {
@@ -67,6 +68,14 @@ pub fn register(call: &str, func: Option<HandlerFn>, src: i32, ty: i32) -> ExRes
             }
             (None, None) => {}
         }
+        shim_core::log::tracing::debug!(
+            target: "express",
+            src,
+            ty,
+            handlers = x.handlers.len(),
+            "{call}: handler {}; calls now serve handlers first while any is registered",
+            if registered { "registered" } else { "removed" }
+        );
         x.refresh_busy();
         Ok(())
     })

@@ -163,10 +163,11 @@ impl Express {
         let nodes = world.split((!is_host).then_some(0), rank)?;
         shim_core::log::tracing::debug!(
             target: "express",
+            node = if is_host { nprocs } else { rank - off },
             nprocs,
             host = has_host,
             is_host,
-            "Express started"
+            "Express started (collective over the job; world rank 0 is the host when it alone runs the first program of an MPMD launch)"
         );
         let dir = DIRECTORY.get_or_init(|| Directory {
             ctx,

@@ -8,6 +8,7 @@ use crate::os;
 use crate::ptr::UserBuf;
 use crate::world;
 use shim_core::collective::{Group, ReduceOp as Op};
+use shim_core::log::tracing::{debug, warn};
 use shim_core::mpi::{self, Comm, Root};
 use shim_core::Lock;
 use std::io::{Read, Write};
@@ -47,10 +48,20 @@ pub fn pbegin() -> TcgResult<()> {
     if BEGUN.swap(true, Ordering::SeqCst) {
         return Err(TcgError::new("TCGMSG initialized already???", -1));
     }
-    let core = |e: shim_core::CoreError| TcgError::new(format!("PBEGIN: {e}"), -1);
+    let core = |e: shim_core::CoreError| {
+        debug!(target: "tcgmsg", error = %e, "PBEGIN: the backend failed");
+        TcgError::new(format!("PBEGIN: {e}"), -1)
+    };
+    let mpi_by_program = mpi::is_initialized();
     let membership = shim_core::join("tcgmsg").map_err(core)?;
     let t = Tcg::start(membership)?;
-    shim_core::log::tracing::debug!(target: "tcgmsg", node = t.me, "PBEGIN: TCGMSG started");
+    debug!(
+        target: "tcgmsg",
+        node = t.me,
+        nodes = t.nodes,
+        mpi_by_program,
+        "PBEGIN: TCGMSG started"
+    );
     NODE.store(i64::from(t.me), Ordering::SeqCst);
     t.comm.barrier().map_err(core)?;
     *STATE.lock() = Some(t);
@@ -66,6 +77,11 @@ pub fn on_pend(f: fn()) {
 /// every other one, finalises MPI, and ends the process with status 0.
 pub fn pend() -> ! {
     let hooks: Vec<fn()> = PEND_HOOKS.lock().clone();
+    debug!(
+        target: "tcgmsg",
+        hooks = hooks.len(),
+        "PEND: leaving TCGMSG, finishing every layer and MPI, exit status 0"
+    );
     for h in hooks {
         h();
     }
@@ -106,6 +122,12 @@ pub fn exit_status(code: i64) -> i32 {
 pub fn error_exit(msg: &str, code: i64) -> ! {
     let node = NODE.load(Ordering::SeqCst);
     let line = format!("{node}: {msg} {code} ({code:#x}).");
+    warn!(
+        target: "tcgmsg",
+        code,
+        status = exit_status(code),
+        "Error: {msg}; ending the whole job"
+    );
     os::flush_c_stdio();
     {
         let mut out = std::io::stdout().lock();
@@ -378,6 +400,7 @@ pub fn mitod(n: i64) -> TcgResult<i64> {
 /// `log.<node>` (three digits, appending).
 pub fn llog() -> TcgResult<()> {
     let path = format!("log.{:03}", nodeid());
+    debug!(target: "tcgmsg", path, "LLOG: standard output and error go to the node's log file");
     os::redirect_stdio(&path).map_err(|e| TcgError::new(format!("LLOG: {e}"), -1))
 }
 
@@ -396,6 +419,7 @@ pub fn stats() -> TcgResult<()> {
 pub fn setdbg(on: i64) -> TcgResult<()> {
     with("SETDBG", |t| {
         t.debug = on != 0;
+        debug!(target: "tcgmsg", on = t.debug, "SETDBG: message lines on stderr");
         Ok(())
     })
 }
@@ -428,6 +452,13 @@ pub fn pfcopy(_ty: i64, node0: i64, name: &str) -> TcgResult<()> {
         Ok((t.comm, t.node("PFCOPY", "node0", node0)?, t.me))
     })?;
     let fail = |what: String| TcgError::new(format!("PFCOPY: {what}"), node0);
+    debug!(
+        target: "tcgmsg",
+        node0 = root,
+        name,
+        "PFCOPY: {}",
+        if me == root { "sending the file" } else { "receiving the file" }
+    );
     let mut buf = vec![0u8; CHUNK];
     if me == root {
         let mut f = std::fs::File::open(name)

@@ -1,6 +1,7 @@
 //! The process world TCGMSG counts: the compute ranks only. Data-server
 //! ranks (`ga-server`) are never TCGMSG nodes.
 
+use shim_core::log::tracing::debug;
 use shim_core::mpi::{self, Comm};
 use shim_core::roles;
 
@@ -16,8 +17,10 @@ pub fn position() -> (i64, i64) {
     if mpi::is_initialized() && !mpi::is_finalized() {
         let w = Comm::world();
         if let (Ok(r), Ok(n)) = (w.rank(), w.size()) {
+            debug!(target: "tcgmsg", "node numbers from MPI_COMM_WORLD (no role layout yet)");
             return (i64::from(r), i64::from(n));
         }
     }
+    debug!(target: "tcgmsg", "MPI not running: counted as node 0 of 1");
     (0, 1)
 }

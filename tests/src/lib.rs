@@ -8,3 +8,4 @@ pub mod ga_compare;
 pub mod mpirun;
 pub mod native;
 pub mod tally;
+pub mod trace_text;

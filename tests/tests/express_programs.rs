@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 use std::time::Duration;
-use tests::mpirun::{mpi_env, mpiexec, run_with_timeout, stage, workspace_root, Run};
+use tests::mpirun::{mpi_env, mpiexec, mpiexec_env, run_with_timeout, stage, workspace_root, Run};
 use tests::native::{build, build_with, F77_STYLE};
 use tests::tally;
 
@@ -241,4 +241,44 @@ fn headers_compile_in_c_cxx_and_both_fortran_forms() {
             .expect("gfortran");
         assert!(st.success(), "gfortran rejects express.fh in {name}");
     }
+}
+
+#[test]
+fn express_debug_logs_show_start_handlers_and_failed_calls_with_the_rank() {
+    let exe = c_program("ex_calls");
+    let r = mpiexec_env(2, &exe, &[], &[("MPBRIDGE_LOG", "express=debug")], LIMIT);
+    r.assert_ok("ex_calls with MPBRIDGE_LOG=express=debug");
+    tallies_ok(&r, "ex_calls", 2);
+    for rank in 0..2 {
+        let who = format!("[rank {rank} t");
+        let lines: Vec<&str> = r
+            .stderr
+            .lines()
+            .filter(|l| l.starts_with(&who) && l.contains(" express: "))
+            .collect();
+        let has = |text: &str| lines.iter().any(|l| l.contains(text));
+        assert!(
+            has("Express started") && has("nprocs=2"),
+            "rank {rank} logs its start:\n{}",
+            r.stderr
+        );
+        assert!(
+            has("exhandle: handler registered") && has("exhandle: handler removed"),
+            "rank {rank} logs its handlers:\n{}",
+            r.stderr
+        );
+        // ex_calls checks that exparam(NULL) gives EXNULLBUF (-4).
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("call failed: exparam") && l.contains("code=-4")),
+            "rank {rank} logs its failed calls:\n{}",
+            r.stderr
+        );
+    }
+    assert!(
+        !r.stderr.contains(" core: "),
+        "core lines are filtered out:\n{}",
+        r.stderr
+    );
 }

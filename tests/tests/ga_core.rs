@@ -82,7 +82,7 @@ fn traced_ga_operations_are_recorded_and_merged() {
     // Each compute rank records its GA calls; the server records none.
     let mut with_calls = 0;
     for f in std::fs::read_dir(&dir).unwrap().flatten() {
-        let text = std::fs::read_to_string(f.path()).unwrap();
+        let text = tests::trace_text::lines(&f.path());
         let calls: Vec<&str> = text.lines().filter(|l| l.contains(" call ga ")).collect();
         if calls.is_empty() {
             continue;

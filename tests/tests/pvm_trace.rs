@@ -2,6 +2,7 @@
 //! `slave1` tasks with `MPBRIDGE_TRACE` set; every task writes its events,
 //! `mpbridge trace` merges them into trace-event JSON (checked with
 //! Python's `json`) and draws the space-time diagram.
+//! How a process that never leaves ends its trace file (exit, SIGKILL).
 //! And decision logs: `MPBRIDGE_LOG=core=debug` shows connections set up.
 
 use std::path::{Path, PathBuf};
@@ -46,7 +47,7 @@ fn count_lines(dir: &Path, kind: &str) -> usize {
     std::fs::read_dir(dir)
         .unwrap()
         .flatten()
-        .map(|e| std::fs::read_to_string(e.path()).unwrap())
+        .map(|e| tests::trace_text::lines(&e.path()))
         .map(|t| {
             t.lines()
                 .filter(|l| l.split_whitespace().nth(1) == Some(kind))
@@ -242,7 +243,7 @@ fn settmask_selects_the_events_a_task_records() {
     let r = mpiexec_env(2, &exe, &[], &[("MPBRIDGE_TRACE", &d)], LIMIT);
     r.assert_ok("pvm_tmask");
     assert_eq!(r.stdout.matches("PASS").count(), 2, "{}", r.stdout);
-    let sender = std::fs::read_to_string(dir.join("t40001.trace")).unwrap();
+    let sender = tests::trace_text::lines(&dir.join("t40001.trace"));
     let sends: Vec<&str> = sender.lines().filter(|l| l.contains(" send ")).collect();
     assert_eq!(
         sends.len(),
@@ -250,11 +251,68 @@ fn settmask_selects_the_events_a_task_records() {
         "only the send before the mask was cleared:\n{sender}"
     );
     assert!(sends[0].contains("tag=1"), "{sender}");
-    let receiver = std::fs::read_to_string(dir.join("t40002.trace")).unwrap();
+    let receiver = tests::trace_text::lines(&dir.join("t40002.trace"));
     assert_eq!(
         receiver.lines().filter(|l| l.contains(" recv ")).count(),
         2,
         "{receiver}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The events of `c_trace_ends MODE` (kinds and tags of its one file).
+fn trace_of_an_ending(mode: &str) -> Vec<String> {
+    let exe = build("c_trace_ends.c", &["mpbridge"]);
+    let dir = scratch(&format!("trace-ends-{mode}"));
+    let d = dir.display().to_string();
+    let r = mpiexec_env(1, &exe, &[mode], &[("MPBRIDGE_TRACE", &d)], LIMIT);
+    assert!(!r.timed_out, "{mode}: hung:\n{}", r.stderr);
+    assert!(
+        r.stdout.contains("ready to end"),
+        "{mode}:\n{}\n{}",
+        r.stdout,
+        r.stderr
+    );
+    let files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    let events = tests::trace_text::lines(&files[0])
+        .lines()
+        .map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            let tag = w.iter().find(|f| f.starts_with("tag="));
+            format!("{} {}", w[1], tag.copied().unwrap_or(""))
+                .trim()
+                .to_string()
+        })
+        .collect();
+    std::fs::remove_dir_all(&dir).unwrap();
+    events
+}
+
+#[test]
+fn a_process_that_exits_without_leaving_writes_every_event() {
+    assert_eq!(
+        trace_of_an_ending("exit"),
+        [
+            "start",
+            "send tag=1",
+            "recv tag=1",
+            "send tag=2",
+            "recv tag=2",
+            "send tag=3",
+            "recv tag=3"
+        ]
+    );
+}
+
+#[test]
+fn a_killed_process_leaves_its_events_up_to_the_last_write() {
+    assert_eq!(
+        trace_of_an_ending("kill"),
+        ["start", "send tag=1", "recv tag=1", "send tag=2"]
+    );
 }
