@@ -7,4 +7,5 @@ pub mod cluster;
 pub mod ga_compare;
 pub mod mpirun;
 pub mod native;
+pub mod procids;
 pub mod tally;
