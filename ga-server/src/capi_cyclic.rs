@@ -27,22 +27,11 @@
 //! hold, NULL pointers) end the job through `GA_Error` with a message
 //! naming the call. No panic crosses into C.
 
-use crate::capi::{resolve_handle, set_pending_cyclic};
+use crate::capi::{ints, resolve_handle, run, set_pending_cyclic, twins, Buf};
 use crate::capi_ptr::{self as ptr, CIndex, PutError};
 use crate::core::{self, GaError, GaResult, Handle};
 use shim_core::ffi_guard::guard;
 use std::ffi::{c_int, c_void};
-
-fn run<R>(call: &'static str, f: impl FnOnce() -> GaResult<R>) -> R {
-    match guard(call, Err(GaError::new(call, "internal error")), f) {
-        Ok(v) => v,
-        Err(e) => core::abort(&e.to_string(), 0),
-    }
-}
-
-fn ints<I: CIndex>(call: &'static str, what: &str, p: *const I, n: usize) -> GaResult<Vec<i64>> {
-    ptr::ints(p, n).ok_or_else(|| GaError::new(call, format!("{what} is NULL")))
-}
 
 fn put_out<I: CIndex>(call: &'static str, what: &str, p: *mut I, vals: &[i64]) -> GaResult<()> {
     match ptr::put_ints(p, vals) {
@@ -78,30 +67,16 @@ fn set_cyclic<I: CIndex>(call: &'static str, g: c_int, block: *const I, grid: Op
     })
 }
 
-/// Makes the array of handle `g` (after `GA_Set_data`) block-cyclic with
-/// blocks of `dims[d]` elements, block k (C order) on process k mod
-/// nprocs; returns nothing.
-#[no_mangle]
-pub extern "C" fn GA_Set_block_cyclic(g: c_int, dims: *const c_int) {
-    set_cyclic("GA_Set_block_cyclic", g, dims, None)
+twins! {
+    /// Makes the array of handle `g` (after `GA_Set_data`) block-cyclic with
+    /// blocks of `dims[d]` elements, block k (C order) on process k mod
+    /// nprocs; returns nothing.
+    fn GA_Set_block_cyclic / GA_Set_block_cyclic64 (g: c_int, dims: Ix) = set_cyclic[][None];
 }
 
-/// Same as `GA_Set_block_cyclic`; returns nothing.
-#[no_mangle]
-pub extern "C" fn NGA_Set_block_cyclic(g: c_int, dims: *const c_int) {
-    set_cyclic("NGA_Set_block_cyclic", g, dims, None)
-}
-
-/// `GA_Set_block_cyclic` with 64-bit block sizes; returns nothing.
-#[no_mangle]
-pub extern "C" fn GA_Set_block_cyclic64(g: c_int, dims: *const i64) {
-    set_cyclic("GA_Set_block_cyclic64", g, dims, None)
-}
-
-/// Same as `GA_Set_block_cyclic64`; returns nothing.
-#[no_mangle]
-pub extern "C" fn NGA_Set_block_cyclic64(g: c_int, dims: *const i64) {
-    set_cyclic("NGA_Set_block_cyclic64", g, dims, None)
+twins! {
+    /// Same as `GA_Set_block_cyclic`; returns nothing.
+    fn NGA_Set_block_cyclic / NGA_Set_block_cyclic64 (g: c_int, dims: Ix) = set_cyclic[][None];
 }
 
 /// Makes the array of handle `g` block-cyclic over the process grid
@@ -297,28 +272,13 @@ fn access_block_grid<I: CIndex>(
     })
 }
 
-/// Stores in `*(void **)ptr` the address of the block at block-grid
-/// coordinates `index` (held by this process) of an array with a process
-/// grid, and in `ld` its leading dimensions; returns nothing.
-#[no_mangle]
-pub extern "C" fn NGA_Access_block_grid(
-    g: c_int,
-    index: *const c_int,
-    p: *mut c_void,
-    ld: *mut c_int,
-) {
-    access_block_grid("NGA_Access_block_grid", g, index, p, ld)
-}
-
-/// `NGA_Access_block_grid` with 64-bit index and ld; returns nothing.
-#[no_mangle]
-pub extern "C" fn NGA_Access_block_grid64(
-    g: c_int,
-    index: *const i64,
-    p: *mut c_void,
-    ld: *mut i64,
-) {
-    access_block_grid("NGA_Access_block_grid64", g, index, p, ld)
+twins! {
+    /// Stores in `*(void **)ptr` the address of the block at block-grid
+    /// coordinates `index` (held by this process) of an array with a process
+    /// grid, and in `ld` its leading dimensions; returns nothing.
+    fn NGA_Access_block_grid / NGA_Access_block_grid64
+        (g: c_int, index: Ix, p: Buf, ld: IxOut)
+        = access_block_grid;
 }
 
 fn access_segment<I: CIndex>(
@@ -339,28 +299,13 @@ fn access_segment<I: CIndex>(
     })
 }
 
-/// Stores in `*(void **)ptr` the address of this process's tiles (end to
-/// end, in block order) and in `*len` their number of elements; `proc`
-/// must be this process. Returns nothing.
-#[no_mangle]
-pub extern "C" fn NGA_Access_block_segment(
-    g: c_int,
-    proc_: c_int,
-    p: *mut c_void,
-    len: *mut c_int,
-) {
-    access_segment("NGA_Access_block_segment", g, proc_, p, len)
-}
-
-/// `NGA_Access_block_segment` with a 64-bit length; returns nothing.
-#[no_mangle]
-pub extern "C" fn NGA_Access_block_segment64(
-    g: c_int,
-    proc_: c_int,
-    p: *mut c_void,
-    len: *mut i64,
-) {
-    access_segment("NGA_Access_block_segment64", g, proc_, p, len)
+twins! {
+    /// Stores in `*(void **)ptr` the address of this process's tiles (end to
+    /// end, in block order) and in `*len` their number of elements; `proc`
+    /// must be this process. Returns nothing.
+    fn NGA_Access_block_segment / NGA_Access_block_segment64
+        (g: c_int, proc_: c_int, p: Buf, len: IxOut)
+        = access_segment;
 }
 
 /// Ends an access of block `idx` without changes; returns nothing (data

@@ -19,56 +19,13 @@
 //! direction other than ±1, a dimension out of range) end the job through
 //! `GA_Error` with a message naming the call. No panic crosses into C.
 
-use crate::capi::{irregular, resolve_handle, set_pending_ghosts, type_of};
+use crate::capi::{
+    handle_or_zero, ints, irregular, resolve_handle, run, set_pending_ghosts, twins, type_of, Buf,
+    NbOut, Text,
+};
 use crate::capi_ptr::{self as ptr, CIndex};
 use crate::core::{self, Distribution, GaError, GaResult, Handle, Periodic};
-use shim_core::ffi_guard::guard;
 use std::ffi::{c_char, c_int, c_void};
-
-fn run<R>(call: &'static str, f: impl FnOnce() -> GaResult<R>) -> R {
-    match guard(call, Err(GaError::new(call, "internal error")), f) {
-        Ok(v) => v,
-        Err(e) => core::abort(&e.to_string(), 0),
-    }
-}
-
-/// A user buffer (`void *`) and a C string argument.
-type Buf = *mut c_void;
-type Text = *const c_char;
-type NbOut = *mut crate::capi::NbHdl;
-
-/// Defines a C entry point and its 64-bit twin from one implementation
-/// generic over the index type: `$name` takes `int` indices and `$name64`
-/// `int64_t` ones where the argument list says `Ix` (`const` input) or
-/// `IxOut` (output); both pass their own name to `$imp` for messages,
-/// then the `[..]` arguments before and after the call's own.
-macro_rules! twins {
-    ($(#[doc = $doc:expr])+ fn $name:ident / $name64:ident ($($a:ident: $t:ident),*) $(-> $r:ty)? = $imp:ident;) => {
-        twins! { $(#[doc = $doc])+ fn $name / $name64 ($($a: $t),*) $(-> $r)? = $imp[][]; }
-    };
-    ($(#[doc = $doc:expr])+ fn $name:ident / $name64:ident ($($a:ident: $t:ident),*) $(-> $r:ty)?
-        = $imp:ident [$($pre:expr),*] [$($post:expr),*];) => {
-        $(#[doc = $doc])+
-        #[no_mangle]
-        #[allow(clippy::too_many_arguments)]
-        pub extern "C" fn $name($($a: twins!(@ty $t, c_int)),*) $(-> $r)? {
-            $imp(stringify!($name), $($pre,)* $($a,)* $($post),*)
-        }
-        #[doc = concat!("`", stringify!($name), "` with 64-bit indices.")]
-        #[no_mangle]
-        #[allow(clippy::too_many_arguments)]
-        pub extern "C" fn $name64($($a: twins!(@ty $t, i64)),*) $(-> $r)? {
-            $imp(stringify!($name64), $($pre,)* $($a,)* $($post),*)
-        }
-    };
-    (@ty Ix, $ix:ty) => { *const $ix };
-    (@ty IxOut, $ix:ty) => { *mut $ix };
-    (@ty $t:ident, $ix:ty) => { $t };
-}
-
-fn ints<I: CIndex>(call: &'static str, what: &str, p: *const I, n: usize) -> GaResult<Vec<i64>> {
-    ptr::ints(p, n).ok_or_else(|| GaError::new(call, format!("{what} is NULL")))
-}
 
 fn handle(call: &'static str, g: c_int) -> GaResult<(Handle, core::ElemType, Vec<i64>)> {
     let h = resolve_handle(g);
@@ -107,13 +64,8 @@ fn make(
             format!("width[{k}]={} is negative", width[k]),
         ));
     }
-    match core::create_ghosts(call, ty, dims, width, &name, dist) {
-        Ok(g) => Ok(g),
-        Err(e) => {
-            eprintln!("{call}: cannot create array '{name}': {}", e.message);
-            Ok(0)
-        }
-    }
+    let made = core::create_ghosts(call, ty, dims, width, &name, dist);
+    handle_or_zero(call, &name, made)
 }
 
 fn create<I: CIndex>(

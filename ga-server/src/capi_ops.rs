@@ -3,20 +3,12 @@
 //! multiplication, printing. Each is collective; arguments are checked
 //! and a bad one ends the job through `GA_Error` naming the call.
 
+use crate::capi::{patch, run, twins, CBuf};
 use crate::capi_ptr::{self as ptr, CIndex};
 use crate::core::{GaError, GaResult, Handle};
 use crate::ops;
 use crate::ops::elem::{Num, C32, C64};
-use shim_core::ffi_guard::guard;
 use std::ffi::{c_char, c_double, c_float, c_int, c_long, c_longlong, c_void};
-
-fn run<R>(call: &'static str, f: impl FnOnce() -> GaResult<R>) -> R {
-    let r = guard(call, Err(GaError::new(call, "internal error")), f);
-    match r {
-        Ok(v) => v,
-        Err(e) => crate::core::abort(&e.to_string(), 0),
-    }
-}
 
 fn resolve(g: c_int) -> Handle {
     crate::capi::resolve_handle(g)
@@ -28,17 +20,9 @@ fn scalar<'a>(call: &'static str, what: &str, p: *const c_void, g: Handle) -> Ga
     ptr::bytes(p, ty.size()).ok_or_else(|| GaError::new(call, format!("{what} is NULL")))
 }
 
-/// lo/hi of a patch of `g`.
-fn patch<I: CIndex>(
-    call: &'static str,
-    g: Handle,
-    lo: *const I,
-    hi: *const I,
-) -> GaResult<(Vec<i64>, Vec<i64>)> {
-    let (_, d) = ops::patch::inquire(call, g)?;
-    let l = ptr::ints(lo, d.len()).ok_or_else(|| GaError::new(call, "lo is NULL"))?;
-    let h = ptr::ints(hi, d.len()).ok_or_else(|| GaError::new(call, "hi is NULL"))?;
-    Ok((l, h))
+/// The number of dimensions of `g`.
+fn ndim_of(call: &'static str, g: Handle) -> GaResult<usize> {
+    Ok(ops::patch::inquire(call, g)?.1.len())
 }
 
 fn trans_flag(call: &'static str, t: c_char) -> GaResult<bool> {
@@ -200,8 +184,8 @@ fn dot_patch_as<T: Num, I: CIndex>(
         if !want.contains(&ty) {
             return Err(ops::elem::unsupported(call, ty));
         }
-        let (al, ah) = patch(call, a, alo, ahi)?;
-        let (bl, bh) = patch(call, b, blo, bhi)?;
+        let (al, ah) = patch(call, ndim_of(call, a)?, alo, ahi)?;
+        let (bl, bh) = patch(call, ndim_of(call, b)?, blo, bhi)?;
         let v = ops::dot_patch(
             call,
             a,
@@ -303,8 +287,8 @@ fn copy_patch<I: CIndex>(
 ) {
     run(call, || {
         let (a, b) = (resolve(a), resolve(b));
-        let (al, ah) = patch(call, a, alo, ahi)?;
-        let (bl, bh) = patch(call, b, blo, bhi)?;
+        let (al, ah) = patch(call, ndim_of(call, a)?, alo, ahi)?;
+        let (bl, bh) = patch(call, ndim_of(call, b)?, blo, bhi)?;
         ops::copy_patch(call, trans_flag(call, trans)?, a, &al, &ah, b, &bl, &bh)
     })
 }
@@ -356,9 +340,9 @@ fn add_patch<I: CIndex>(
 ) {
     run(call, || {
         let (a, b, c) = (resolve(a), resolve(b), resolve(c));
-        let (al, ah) = patch(call, a, alo, ahi)?;
-        let (bl, bh) = patch(call, b, blo, bhi)?;
-        let (cl, ch) = patch(call, c, clo, chi)?;
+        let (al, ah) = patch(call, ndim_of(call, a)?, alo, ahi)?;
+        let (bl, bh) = patch(call, ndim_of(call, b)?, blo, bhi)?;
+        let (cl, ch) = patch(call, ndim_of(call, c)?, clo, chi)?;
         let alpha = scalar(call, "alpha", alpha, a)?;
         let beta = scalar(call, "beta", beta, a)?;
         ops::add_patch(call, alpha, a, &al, &ah, beta, b, &bl, &bh, c, &cl, &ch)
@@ -437,32 +421,15 @@ fn scale_patch<I: CIndex>(
 ) {
     run(call, || {
         let h = resolve(g);
-        let (l, u) = patch(call, h, lo, hi)?;
+        let (l, u) = patch(call, ndim_of(call, h)?, lo, hi)?;
         ops::scale_patch(call, h, &l, &u, scalar(call, "alpha", alpha, h)?)
     })
 }
 
-/// Multiplies the patch lo..hi by `*alpha`; returns nothing. A bad handle
-/// or patch ends the job through `GA_Error`.
-#[no_mangle]
-pub extern "C" fn NGA_Scale_patch(
-    g: c_int,
-    lo: *const c_int,
-    hi: *const c_int,
-    alpha: *const c_void,
-) {
-    scale_patch("NGA_Scale_patch", g, lo, hi, alpha)
-}
-
-/// `NGA_Scale_patch` with 64-bit patch bounds; returns nothing, and fails as `NGA_Scale_patch` does.
-#[no_mangle]
-pub extern "C" fn NGA_Scale_patch64(
-    g: c_int,
-    lo: *const i64,
-    hi: *const i64,
-    alpha: *const c_void,
-) {
-    scale_patch("NGA_Scale_patch64", g, lo, hi, alpha)
+twins! {
+    /// Multiplies the patch lo..hi by `*alpha`; returns nothing. A bad handle
+    /// or patch ends the job through `GA_Error`.
+    fn NGA_Scale_patch / NGA_Scale_patch64 (g: c_int, lo: Ix, hi: Ix, alpha: CBuf) = scale_patch;
 }
 
 fn fill_patch<I: CIndex>(
@@ -474,48 +441,29 @@ fn fill_patch<I: CIndex>(
 ) {
     run(call, || {
         let h = resolve(g);
-        let (l, u) = patch(call, h, lo, hi)?;
+        let (l, u) = patch(call, ndim_of(call, h)?, lo, hi)?;
         ops::fill_patch(call, h, &l, &u, scalar(call, "value", value, h)?)
     })
 }
 
-/// Sets the patch lo..hi to `*value`; returns nothing. A bad handle or
-/// patch ends the job through `GA_Error`.
-#[no_mangle]
-pub extern "C" fn NGA_Fill_patch(
-    g: c_int,
-    lo: *const c_int,
-    hi: *const c_int,
-    value: *const c_void,
-) {
-    fill_patch("NGA_Fill_patch", g, lo, hi, value)
-}
-
-/// `NGA_Fill_patch` with 64-bit patch bounds; returns nothing, and fails as `NGA_Fill_patch` does.
-#[no_mangle]
-pub extern "C" fn NGA_Fill_patch64(g: c_int, lo: *const i64, hi: *const i64, value: *const c_void) {
-    fill_patch("NGA_Fill_patch64", g, lo, hi, value)
+twins! {
+    /// Sets the patch lo..hi to `*value`; returns nothing. A bad handle or
+    /// patch ends the job through `GA_Error`.
+    fn NGA_Fill_patch / NGA_Fill_patch64 (g: c_int, lo: Ix, hi: Ix, value: CBuf) = fill_patch;
 }
 
 fn zero_patch<I: CIndex>(call: &'static str, g: c_int, lo: *const I, hi: *const I) {
     run(call, || {
         let h = resolve(g);
-        let (l, u) = patch(call, h, lo, hi)?;
+        let (l, u) = patch(call, ndim_of(call, h)?, lo, hi)?;
         ops::zero_patch(call, h, &l, &u)
     })
 }
 
-/// Sets the patch lo..hi to zero; returns nothing. A bad handle or patch
-/// ends the job through `GA_Error`.
-#[no_mangle]
-pub extern "C" fn NGA_Zero_patch(g: c_int, lo: *const c_int, hi: *const c_int) {
-    zero_patch("NGA_Zero_patch", g, lo, hi)
-}
-
-/// `NGA_Zero_patch` with 64-bit patch bounds; returns nothing, and fails as `NGA_Zero_patch` does.
-#[no_mangle]
-pub extern "C" fn NGA_Zero_patch64(g: c_int, lo: *const i64, hi: *const i64) {
-    zero_patch("NGA_Zero_patch64", g, lo, hi)
+twins! {
+    /// Sets the patch lo..hi to zero; returns nothing. A bad handle or patch
+    /// ends the job through `GA_Error`.
+    fn NGA_Zero_patch / NGA_Zero_patch64 (g: c_int, lo: Ix, hi: Ix) = zero_patch;
 }
 
 /// `b = transpose(a)` for 2-D arrays; returns nothing.
@@ -677,9 +625,9 @@ fn matmul_patches<I: CIndex>(
     clo: *const I,
     chi: *const I,
 ) -> GaResult<Patches2> {
-    let (al, ah) = patch(call, resolve(a), alo, ahi)?;
-    let (bl, bh) = patch(call, resolve(b), blo, bhi)?;
-    let (cl, ch) = patch(call, resolve(c), clo, chi)?;
+    let (al, ah) = patch(call, ndim_of(call, resolve(a))?, alo, ahi)?;
+    let (bl, bh) = patch(call, ndim_of(call, resolve(b))?, blo, bhi)?;
+    let (cl, ch) = patch(call, ndim_of(call, resolve(c))?, clo, chi)?;
     Ok([(a, al, ah), (b, bl, bh), (c, cl, ch)])
 }
 
@@ -806,25 +754,18 @@ pub extern "C" fn GA_Matmul_patch64(
 fn print_patch<I: CIndex>(call: &'static str, g: c_int, lo: *const I, hi: *const I, pretty: c_int) {
     run(call, || {
         let h = resolve(g);
-        let (l, u) = patch(call, h, lo, hi)?;
+        let (l, u) = patch(call, ndim_of(call, h)?, lo, hi)?;
         ops::print_patch(call, h, &l, &u, pretty != 0)
     })
 }
 
-/// Process 0 prints the patch lo..hi as GA does (collective): with
-/// `pretty` as `GA_Print` lays out a whole array (Fortran order, 1-based,
-/// rows and columns labelled with the array's own indices), without it
-/// one `name(i,j) = value` line per element. Returns nothing; a bad
-/// handle or patch ends the job through `GA_Error`.
-#[no_mangle]
-pub extern "C" fn NGA_Print_patch(g: c_int, lo: *const c_int, hi: *const c_int, pretty: c_int) {
-    print_patch("NGA_Print_patch", g, lo, hi, pretty)
-}
-
-/// `NGA_Print_patch` with 64-bit patch bounds; returns nothing, and fails as `NGA_Print_patch` does.
-#[no_mangle]
-pub extern "C" fn NGA_Print_patch64(g: c_int, lo: *const i64, hi: *const i64, pretty: c_int) {
-    print_patch("NGA_Print_patch64", g, lo, hi, pretty)
+twins! {
+    /// Process 0 prints the patch lo..hi as GA does (collective): with
+    /// `pretty` as `GA_Print` lays out a whole array (Fortran order, 1-based,
+    /// rows and columns labelled with the array's own indices), without it
+    /// one `name(i,j) = value` line per element. Returns nothing; a bad
+    /// handle or patch ends the job through `GA_Error`.
+    fn NGA_Print_patch / NGA_Print_patch64 (g: c_int, lo: Ix, hi: Ix, pretty: c_int) = print_patch;
 }
 
 /// `NGA_Print_patch` of the 2-D patch rows `ilo..=ihi`, columns

@@ -22,30 +22,11 @@
 //! outside the group, a NULL buffer, an unknown op) end the job through
 //! `GA_Error` with a message naming the call. No panic crosses into C.
 
-use crate::capi::resolve_handle;
+use crate::capi::{complex_sum, op_text, resolve_handle, run, typed};
 use crate::capi_ptr as ptr;
-use crate::core::{self, pgroups, GaError, GaResult};
+use crate::core::{self, pgroups, GaError};
 use crate::ops::elem::{C32, C64};
-use shim_core::ffi_guard::guard;
 use std::ffi::{c_char, c_double, c_float, c_int, c_long, c_longlong, c_void};
-
-fn run<R>(call: &'static str, f: impl FnOnce() -> GaResult<R>) -> R {
-    match guard(call, Err(GaError::new(call, "internal error")), f) {
-        Ok(v) => v,
-        Err(e) => core::abort(&e.to_string(), 0),
-    }
-}
-
-fn typed<'a, T>(call: &'static str, x: *mut T, n: c_int) -> GaResult<&'a mut [T]> {
-    if n < 0 {
-        return Err(GaError::new(call, format!("n={n} is negative")));
-    }
-    ptr::typed_mut(x, n as usize).ok_or_else(|| GaError::new(call, "x is NULL"))
-}
-
-fn op_text(call: &'static str, op: *const c_char) -> GaResult<String> {
-    ptr::c_str(op).ok_or_else(|| GaError::new(call, "op is NULL"))
-}
 
 /// Makes a group of the `count` ranks (in the default group) of `list`
 /// (collective over the default group); returns its handle.
@@ -332,47 +313,15 @@ pub extern "C" fn NGA_Pgroup_llgop(grp: c_int, x: *mut c_longlong, n: c_int, op:
     GA_Pgroup_llgop(grp, x, n, op)
 }
 
-/// A complex sum over a group, the values as pairs of doubles.
-fn complex_sum<T: Copy>(
-    call: &'static str,
-    grp: c_int,
-    x: *mut T,
-    n: c_int,
-    op: *const c_char,
-    parts: impl Fn(T) -> [f64; 2],
-    join: impl Fn([f64; 2]) -> T,
-) -> GaResult<()> {
-    let x = typed(call, x, n)?;
-    let o = op_text(call, op)?;
-    if o.trim_end_matches('\0').trim() != "+" {
-        return Err(GaError::new(
-            call,
-            format!("op \"{o}\": complex values are only summed (\"+\")"),
-        ));
-    }
-    let mut flat: Vec<f64> = x.iter().flat_map(|&v| parts(v)).collect();
-    pgroups::gop(call, grp, &mut flat, "+", false)?;
-    for (v, p) in x.iter_mut().zip(flat.chunks_exact(2)) {
-        *v = join([p[0], p[1]]);
-    }
-    Ok(())
-}
-
 /// Element-wise sum of `n` double complex values over `grp` (`op` must be
 /// "+"); returns nothing.
 #[no_mangle]
 pub extern "C" fn GA_Pgroup_zgop(grp: c_int, x: *mut C64, n: c_int, op: *const c_char) {
     const CALL: &str = "GA_Pgroup_zgop";
     run(CALL, || {
-        complex_sum(
-            CALL,
-            grp,
-            x,
-            n,
-            op,
-            |v| [v.re, v.im],
-            |[re, im]| C64 { re, im },
-        )
+        complex_sum(CALL, x, n, op, true, |f| {
+            pgroups::gop(CALL, grp, f, "+", false)
+        })
     })
 }
 
@@ -387,18 +336,9 @@ pub extern "C" fn NGA_Pgroup_zgop(grp: c_int, x: *mut C64, n: c_int, op: *const 
 pub extern "C" fn GA_Pgroup_cgop(grp: c_int, x: *mut C32, n: c_int, op: *const c_char) {
     const CALL: &str = "GA_Pgroup_cgop";
     run(CALL, || {
-        complex_sum(
-            CALL,
-            grp,
-            x,
-            n,
-            op,
-            |v| [v.re.into(), v.im.into()],
-            |[re, im]| C32 {
-                re: re as f32,
-                im: im as f32,
-            },
-        )
+        complex_sum(CALL, x, n, op, true, |f| {
+            pgroups::gop(CALL, grp, f, "+", false)
+        })
     })
 }
 

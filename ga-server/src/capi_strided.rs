@@ -10,7 +10,7 @@
 //! smaller than the selection, a NULL `lo`, `hi`, `skip`, buffer or alpha,
 //! or an accumulate on a type GA cannot add. No panic crosses into C.
 
-use crate::capi::resolve_handle;
+use crate::capi::{ints, resolve_handle, twins, Buf, CBuf};
 use crate::capi_ptr::{self as ptr, CIndex};
 use crate::core::{self, GaError, GaResult, Strided};
 use shim_core::ffi_guard::guard;
@@ -23,10 +23,6 @@ fn run(call: &'static str, f: impl FnOnce() -> GaResult<()>) {
     }
 }
 
-fn ints<I: CIndex>(call: &'static str, what: &str, p: *const I, n: usize) -> GaResult<Vec<i64>> {
-    ptr::ints(p, n).ok_or_else(|| GaError::new(call, format!("{what} is NULL")))
-}
-
 #[allow(clippy::too_many_arguments)]
 fn strided<I: CIndex>(
     call: &'static str,
@@ -35,7 +31,7 @@ fn strided<I: CIndex>(
     lo: *const I,
     hi: *const I,
     skip: *const I,
-    buf: *mut c_void,
+    buf: *const c_void,
     ld: *const I,
     alpha: *const c_void,
 ) {
@@ -65,7 +61,7 @@ fn strided<I: CIndex>(
         let null = || GaError::new(call, "the buffer is NULL");
         match kind {
             Strided::Get => {
-                let b = ptr::bytes_mut(buf, len).ok_or_else(null)?;
+                let b = ptr::bytes_mut(buf.cast_mut(), len).ok_or_else(null)?;
                 core::strided(call, kind, h, &lo, &hi, &skip, &[], Some(b), &ld, &[])
             }
             Strided::Put => {
@@ -82,151 +78,28 @@ fn strided<I: CIndex>(
     })
 }
 
-/// Copies the buffer into every `skip[d]`-th element of the patch
-/// `lo..=hi` of `g`; returns nothing, and ends the job through `GA_Error`
-/// on bad input (see the module header).
-#[no_mangle]
-pub extern "C" fn NGA_Strided_put(
-    g: c_int,
-    lo: *const c_int,
-    hi: *const c_int,
-    skip: *const c_int,
-    buf: *const c_void,
-    ld: *const c_int,
-) {
-    let b = buf as *mut c_void;
-    strided(
-        "NGA_Strided_put",
-        Strided::Put,
-        g,
-        lo,
-        hi,
-        skip,
-        b,
-        ld,
-        std::ptr::null(),
-    )
+twins! {
+    /// Copies the buffer into every `skip[d]`-th element of the patch
+    /// `lo..=hi` of `g`; returns nothing, and ends the job through `GA_Error`
+    /// on bad input (see the module header).
+    fn NGA_Strided_put / NGA_Strided_put64
+        (g: c_int, lo: Ix, hi: Ix, skip: Ix, buf: CBuf, ld: Ix)
+        = strided[Strided::Put][std::ptr::null()];
 }
 
-/// `NGA_Strided_put` with 64-bit indices; returns nothing, fails alike.
-#[no_mangle]
-pub extern "C" fn NGA_Strided_put64(
-    g: c_int,
-    lo: *const i64,
-    hi: *const i64,
-    skip: *const i64,
-    buf: *const c_void,
-    ld: *const i64,
-) {
-    let b = buf as *mut c_void;
-    strided(
-        "NGA_Strided_put64",
-        Strided::Put,
-        g,
-        lo,
-        hi,
-        skip,
-        b,
-        ld,
-        std::ptr::null(),
-    )
+twins! {
+    /// Copies every `skip[d]`-th element of the patch `lo..=hi` of `g` into the
+    /// buffer; returns nothing, and ends the job through `GA_Error` on bad input.
+    fn NGA_Strided_get / NGA_Strided_get64
+        (g: c_int, lo: Ix, hi: Ix, skip: Ix, buf: Buf, ld: Ix)
+        = strided[Strided::Get][std::ptr::null()];
 }
 
-/// Copies every `skip[d]`-th element of the patch `lo..=hi` of `g` into the
-/// buffer; returns nothing, and ends the job through `GA_Error` on bad input.
-#[no_mangle]
-pub extern "C" fn NGA_Strided_get(
-    g: c_int,
-    lo: *const c_int,
-    hi: *const c_int,
-    skip: *const c_int,
-    buf: *mut c_void,
-    ld: *const c_int,
-) {
-    strided(
-        "NGA_Strided_get",
-        Strided::Get,
-        g,
-        lo,
-        hi,
-        skip,
-        buf,
-        ld,
-        std::ptr::null(),
-    )
-}
-
-/// `NGA_Strided_get` with 64-bit indices; returns nothing, fails alike.
-#[no_mangle]
-pub extern "C" fn NGA_Strided_get64(
-    g: c_int,
-    lo: *const i64,
-    hi: *const i64,
-    skip: *const i64,
-    buf: *mut c_void,
-    ld: *const i64,
-) {
-    strided(
-        "NGA_Strided_get64",
-        Strided::Get,
-        g,
-        lo,
-        hi,
-        skip,
-        buf,
-        ld,
-        std::ptr::null(),
-    )
-}
-
-/// Adds `alpha·buf` to every `skip[d]`-th element of the patch `lo..=hi` of
-/// `g`, atomically per owner; returns nothing, and ends the job through
-/// `GA_Error` on bad input (including a type GA cannot accumulate).
-#[no_mangle]
-pub extern "C" fn NGA_Strided_acc(
-    g: c_int,
-    lo: *const c_int,
-    hi: *const c_int,
-    skip: *const c_int,
-    buf: *const c_void,
-    ld: *const c_int,
-    alpha: *const c_void,
-) {
-    let b = buf as *mut c_void;
-    strided(
-        "NGA_Strided_acc",
-        Strided::Acc,
-        g,
-        lo,
-        hi,
-        skip,
-        b,
-        ld,
-        alpha,
-    )
-}
-
-/// `NGA_Strided_acc` with 64-bit indices; returns nothing, fails alike.
-#[no_mangle]
-pub extern "C" fn NGA_Strided_acc64(
-    g: c_int,
-    lo: *const i64,
-    hi: *const i64,
-    skip: *const i64,
-    buf: *const c_void,
-    ld: *const i64,
-    alpha: *const c_void,
-) {
-    let b = buf as *mut c_void;
-    strided(
-        "NGA_Strided_acc64",
-        Strided::Acc,
-        g,
-        lo,
-        hi,
-        skip,
-        b,
-        ld,
-        alpha,
-    )
+twins! {
+    /// Adds `alpha·buf` to every `skip[d]`-th element of the patch `lo..=hi` of
+    /// `g`, atomically per owner; returns nothing, and ends the job through
+    /// `GA_Error` on bad input (including a type GA cannot accumulate).
+    fn NGA_Strided_acc / NGA_Strided_acc64
+        (g: c_int, lo: Ix, hi: Ix, skip: Ix, buf: CBuf, ld: Ix, alpha: CBuf)
+        = strided[Strided::Acc][];
 }

@@ -172,11 +172,7 @@ fn allocate(
         );
         return None;
     };
-    let region = if on_stack {
-        Region::Stack
-    } else {
-        Region::Heap
-    };
+    let region = Region::of(on_stack);
     let at = ma_space::with_segment(|s| match s.as_mut() {
         None => Err("MA not yet initialized (call MA_init first)".to_string()),
         Some(s) => s

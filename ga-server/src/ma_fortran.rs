@@ -231,11 +231,7 @@ fn allocate(code: i64, nelem: i64, name: String, on_stack: bool) -> Result<(i64,
         .and_then(|n| n.checked_mul(base.size()))
         .ok_or_else(|| format!("block '{name}' of {nelem} elements is too large"))?;
     let mut ma = MA.lock();
-    let region = if on_stack {
-        Region::Stack
-    } else {
-        Region::Heap
-    };
+    let region = Region::of(on_stack);
     let at = ma_space::with_segment(|s| match s.as_mut() {
         None => Err("MA is not initialized (call ma_init first)".to_string()),
         Some(s) => s.reserve(region, nelem, base.size()).map_err(|need| {

@@ -88,6 +88,17 @@ pub enum Region {
     Heap,
 }
 
+impl Region {
+    /// The stack for a block pushed on it, else the heap.
+    pub fn of(on_stack: bool) -> Region {
+        if on_stack {
+            Region::Stack
+        } else {
+            Region::Heap
+        }
+    }
+}
+
 /// The segment's offsets (bytes from its start).
 #[derive(Debug)]
 pub struct Space {

@@ -26,25 +26,19 @@ char *pvmtmpnam(char *buf);
 
 static int me, rank;
 
-static int vpackf_wrapper(const char *fmt, ...)
-{
-    va_list ap;
-    int cc;
-    va_start(ap, fmt);
-    cc = pvm_vpackf(fmt, ap);
-    va_end(ap);
-    return cc;
-}
+/* A variadic function that hands its arguments to the va_list form `vf`. */
+#define VA_WRAPPER(name, vf)                        \
+    static int name(const char *fmt, ...)           \
+    {                                               \
+        va_list ap;                                 \
+        va_start(ap, fmt);                          \
+        int cc = vf(fmt, ap);                       \
+        va_end(ap);                                 \
+        return cc;                                  \
+    }
 
-static int vunpackf_wrapper(const char *fmt, ...)
-{
-    va_list ap;
-    int cc;
-    va_start(ap, fmt);
-    cc = pvm_vunpackf(fmt, ap);
-    va_end(ap);
-    return cc;
-}
+VA_WRAPPER(vpackf_wrapper, pvm_vpackf)
+VA_WRAPPER(vunpackf_wrapper, pvm_vunpackf)
 
 /* Every conversion, packed by pvm_packf and read back by pvm_unpackf
    from a message sent to oneself. */

@@ -21,6 +21,13 @@ static int tids[3];
 
 /* All three ranks meet: everyone sends tag 999 to everyone else, then
  * receives one from each. */
+/* Sends the int v to rank 0 with tag `tag` (XDR). */
+static void send_int_to_0(int v, int tag) {
+    pvm_initsend(PvmDataDefault);
+    pvm_pkint(&v, 1, 1);
+    pvm_send(tids[0], tag);
+}
+
 static void meet(void) {
     for (int i = 0; i < 3; i++)
         if (i != me_index) {
@@ -90,11 +97,7 @@ static void packing_errors(void) {
 /* Rank 1 and 2 send to rank 0; rank 0 checks order and wildcards. */
 static void order_and_wildcards(void) {
     if (me_index == 1) {
-        for (int t = 1; t <= 3; t++) {
-            pvm_initsend(PvmDataDefault);
-            pvm_pkint(&t, 1, 1);
-            pvm_send(tids[0], t);
-        }
+        for (int t = 1; t <= 3; t++) send_int_to_0(t, t);
     }
     /* Rank 0 takes A's three messages in before B sends: "earliest
      * arrival" is only defined between messages that are both there. */
@@ -103,10 +106,7 @@ static void order_and_wildcards(void) {
             ;
     meet();
     if (me_index == 2) {
-        int v = 50;
-        pvm_initsend(PvmDataDefault);
-        pvm_pkint(&v, 1, 1);
-        pvm_send(tids[0], 2);
+        send_int_to_0(50, 2);
     }
     meet();
     if (me_index == 0) {
@@ -204,11 +204,7 @@ static void in_place(void) {
 
 static void buffer_rules(void) {
     if (me_index == 1) {
-        for (int t = 40; t <= 45; t++) {
-            pvm_initsend(PvmDataDefault);
-            pvm_pkint(&t, 1, 1);
-            pvm_send(tids[0], t);
-        }
+        for (int t = 40; t <= 45; t++) send_int_to_0(t, t);
     }
     meet();
     if (me_index == 0) {

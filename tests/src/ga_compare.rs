@@ -5,7 +5,8 @@
 //! `mpicc`, Fortran ones (`.F90`, preprocessed) with `mpifort
 //! -fdefault-integer-8`, as Debian builds GA's Fortran interface.
 
-use crate::mpirun::{ga_server, mpiexec_beside_server, mpiexec_env, stage, workspace_root, Run};
+use crate::mpirun::{ga_server, mpiexec_beside_server, mpiexec_env, output_ok, stage, Run};
+use crate::native::{link_to_stage, program_paths};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -26,14 +27,7 @@ fn is_fortran(source: &str) -> bool {
 
 /// Compiles `tests/programs/<source>` against `ga`; returns the executable.
 pub fn build(source: &str, ga: Ga) -> PathBuf {
-    let src = workspace_root().join("tests/programs").join(source);
-    let dir = workspace_root().join("target/test-programs/ga_compare");
-    std::fs::create_dir_all(&dir).expect("create target/test-programs/ga_compare");
-    let stem = src
-        .file_stem()
-        .expect("file name")
-        .to_string_lossy()
-        .into_owned();
+    let (src, dir, stem) = program_paths(source, "target/test-programs/ga_compare");
     let suffix = if ga == Ga::Ours { "ours" } else { "debian" };
     let exe = dir.join(format!("{stem}-{suffix}"));
     static N: AtomicUsize = AtomicUsize::new(0);
@@ -62,14 +56,9 @@ pub fn build(source: &str, ga: Ga) -> PathBuf {
     let lib = Path::new(DEBIAN_LIB);
     match ga {
         Ga::Ours => {
-            let l = stage().join("lib");
             cmd.arg(format!("-I{}", stage().join("include").display()))
-                .arg(&src)
-                .arg("-o")
-                .arg(&tmp)
-                .arg(format!("-L{}", l.display()))
-                .arg(format!("-Wl,-rpath,{}", l.display()))
-                .arg("-lga");
+                .arg(&src);
+            link_to_stage(&mut cmd, &tmp, &["ga"]);
         }
         Ga::Debian => {
             let ga = lib.join("libga-openmpi.a");
@@ -92,13 +81,7 @@ pub fn build(source: &str, ga: Ga) -> PathBuf {
                 ]);
         }
     }
-    let out = cmd.output().expect("run the compiler");
-    assert!(
-        out.status.success(),
-        "building {source} against {ga:?} GA failed:\n{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    output_ok(&mut cmd, &format!("building {source} against {ga:?} GA"));
     std::fs::rename(&tmp, &exe).expect("move the program into place");
     exe
 }
@@ -118,11 +101,7 @@ pub fn run(exe: &Path, ga: Ga, np: u32, args: &[&str], env: &[(&str, &str)]) -> 
 /// and at least `min` checks.
 pub fn assert_tally(r: &Run, name: &str, what: &str, min: u32) {
     r.assert_ok(what);
-    let line = r
-        .stdout
-        .lines()
-        .find(|l| l.starts_with(&format!("{name}: ")))
-        .unwrap_or_else(|| panic!("{what}: no tally line\n{}\n{}", r.stdout, r.stderr));
+    let line = r.stdout_line(&format!("{name}: "), what);
     assert!(line.ends_with(", 0 failed"), "{what}: {line}\n{}", r.stderr);
     let n: u32 = line[name.len() + 2..]
         .split(' ')
@@ -130,6 +109,16 @@ pub fn assert_tally(r: &Run, name: &str, what: &str, min: u32) {
         .and_then(|x| x.parse().ok())
         .unwrap_or(0);
     assert!(n >= min, "{what}: only {n} checks ran ({line})");
+}
+
+/// Runs ours (`exe`) on `np` compute ranks with every operation through
+/// the data server (`MPBRIDGE_GA_REMOTE=1`), asserts its tally (at least
+/// `min` checks) and returns the run.
+pub fn through_server(exe: &Path, name: &str, np: u32, min: u32) -> Run {
+    let r = run(exe, Ga::Ours, np, &[], &[("MPBRIDGE_GA_REMOTE", "1")]);
+    let what = format!("{name} through the server on {np} ranks");
+    assert_tally(&r, name, &what, min);
+    r
 }
 
 /// Runs `source` against Debian's GA and ours on each of `ranks` compute
@@ -169,13 +158,7 @@ pub fn same_as_debian_with(
         );
     }
     let want = run(&theirs, Ga::Debian, remote, &[], debian_env);
-    let got = run(&ours, Ga::Ours, remote, &[], &[("MPBRIDGE_GA_REMOTE", "1")]);
-    assert_tally(
-        &got,
-        name,
-        &format!("{name} through the server on {remote} ranks"),
-        min(remote),
-    );
+    let got = through_server(&ours, name, remote, min(remote));
     assert_eq!(
         got.stdout, want.stdout,
         "{name} through the server on {remote} ranks differs from Debian's GA"

@@ -7,5 +7,6 @@ pub mod cluster;
 pub mod ga_compare;
 pub mod mpirun;
 pub mod native;
+pub mod procids;
 pub mod tally;
 pub mod trace_text;

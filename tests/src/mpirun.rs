@@ -3,7 +3,7 @@
 
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -42,22 +42,48 @@ impl Run {
         )
     }
 
-    /// Panics with the standard output unless it contains `text`.
+    /// Panics with everything the run printed unless its standard output
+    /// contains `text`.
     pub fn assert_stdout_has(&self, text: &str) -> &Self {
-        assert_has(&self.stdout, text);
+        assert!(
+            self.stdout.contains(text),
+            "{}",
+            self.report(&format!("no {text:?} on stdout"))
+        );
         self
+    }
+
+    /// The first line of standard output that starts with `prefix`; panics
+    /// with everything the run printed, headed by `what`, when none does.
+    pub fn stdout_line(&self, prefix: &str, what: &str) -> &str {
+        self.stdout
+            .lines()
+            .find(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("{}", self.report(&format!("{what}: no {prefix:?} line"))))
     }
 
     /// Panics with the standard error unless it contains `text`.
     pub fn assert_stderr_has(&self, text: &str) -> &Self {
-        assert_has(&self.stderr, text);
+        assert!(
+            self.stderr.contains(text),
+            "no {text:?} in:\n{}",
+            self.stderr
+        );
         self
     }
-}
 
-/// Panics with `output` unless it contains `text`.
-fn assert_has(output: &str, text: &str) {
-    assert!(output.contains(text), "no {text:?} in:\n{output}");
+    /// Panics with `why` and everything the run printed if its standard
+    /// output contains `text`.
+    pub fn assert_stdout_lacks(&self, text: &str, why: &str) -> &Self {
+        assert!(!self.stdout.contains(text), "{}", self.report(why));
+        self
+    }
+
+    /// Panics with `why` and the standard error if it contains `text`.
+    pub fn assert_stderr_lacks(&self, text: &str, why: &str) -> &Self {
+        assert!(!self.stderr.contains(text), "{why}:\n{}", self.stderr);
+        self
+    }
 }
 
 /// The environment every run gets: Open MPI as root and with more ranks
@@ -145,14 +171,11 @@ pub fn mpiexec(n: u32, prog: &Path, args: &[&str], timeout: Duration) -> Run {
     mpiexec_env(n, prog, args, &[], timeout)
 }
 
+/// Environment variables for every rank of a job: `(NAME, value)` pairs.
+pub type Env<'a> = [(&'a str, &'a str)];
+
 /// [`mpiexec`] with environment variables `NAME=value` set on every rank.
-pub fn mpiexec_env(
-    n: u32,
-    prog: &Path,
-    args: &[&str],
-    env: &[(&str, &str)],
-    timeout: Duration,
-) -> Run {
+pub fn mpiexec_env(n: u32, prog: &Path, args: &[&str], env: &Env<'_>, timeout: Duration) -> Run {
     run_with_timeout(mpiexec_command(n, prog, args, env), timeout)
 }
 
@@ -165,6 +188,36 @@ fn mpiexec_command(n: u32, prog: &Path, args: &[&str], env: &[(&str, &str)]) -> 
     cmd.arg("-n").arg(n.to_string()).arg(prog).args(args);
     mpi_env(&mut cmd);
     cmd
+}
+
+/// One process of `prog` under `mpiexec` reading `input` on its standard
+/// input, with `path_first` at the head of `PATH` (where PVM looks for the
+/// programs it spawns) and `exports` set; both reach every rank, spawned
+/// ones too. Hard timeout.
+pub fn mpiexec_one_reading(
+    prog: &Path,
+    input: &str,
+    path_first: &Path,
+    exports: &[(&str, &Path)],
+    timeout: Duration,
+) -> Run {
+    let dir = workspace_root().join("target/test-programs");
+    std::fs::create_dir_all(&dir).expect("create target/test-programs");
+    let stem = prog.file_name().expect("program name").to_string_lossy();
+    let file = dir.join(format!("{stem}.input"));
+    std::fs::write(&file, input).expect("write the program's input");
+    let path = std::env::var("PATH").unwrap_or_default();
+    let mut cmd = Command::new("mpiexec");
+    cmd.args(["-x", "PATH"])
+        .env("PATH", format!("{}:{path}", path_first.display()));
+    for (name, value) in exports {
+        cmd.arg("-x").arg(name).env(name, value);
+    }
+    cmd.args(["-n", "1"])
+        .arg(prog)
+        .stdin(std::fs::File::open(&file).expect("open the program's input"));
+    mpi_env(&mut cmd);
+    run_with_timeout(cmd, timeout)
 }
 
 /// The installed GA data server (`bin/ga-server` of [`stage`]).
@@ -181,7 +234,7 @@ pub fn mpiexec_beside_server(
     n: u32,
     prog: &Path,
     args: &[&str],
-    env: &[(&str, &str)],
+    env: &Env<'_>,
     timeout: Duration,
 ) -> Run {
     let mut cmd = mpiexec_command(n, prog, args, env);
@@ -189,18 +242,47 @@ pub fn mpiexec_beside_server(
     run_with_timeout(cmd, timeout)
 }
 
-/// Runs `cmd` to its end and returns its standard output; panics naming
-/// `what`, with the standard error, when it cannot start or fails.
-pub fn stdout_of(cmd: &mut Command, what: &str) -> String {
+/// Runs `cmd` to its end and returns what it printed; panics naming
+/// `what`, with its output, when it cannot start or fails.
+pub fn output_ok(cmd: &mut Command, what: &str) -> Output {
     let out = cmd
         .output()
         .unwrap_or_else(|e| panic!("cannot run {what}: {e}"));
     assert!(
         out.status.success(),
-        "{what} failed:\n{}",
+        "{what} failed:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    out
+}
+
+/// Runs `cmd` to its end and returns its standard output; panics as
+/// [`output_ok`] does.
+pub fn stdout_of(cmd: &mut Command, what: &str) -> String {
+    String::from_utf8_lossy(&output_ok(cmd, what).stdout).into_owned()
+}
+
+/// The lines of `text` that `keep` accepts, in order.
+pub fn lines_where(text: &str, keep: impl Fn(&str) -> bool) -> Vec<&str> {
+    text.lines().filter(|l| keep(l)).collect()
+}
+
+/// The cargo example `name` of this workspace, built beside the running
+/// test binary (`target/<profile>/examples/<name>`); panics if it is not.
+pub fn cargo_example(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().expect("test binary");
+    let profile_dir = exe
+        .parent()
+        .and_then(|d| d.parent())
+        .expect("target/<profile>");
+    let example = profile_dir.join("examples").join(name);
+    assert!(
+        example.is_file(),
+        "{} not built (cargo build --release --examples)",
+        example.display()
+    );
+    example
 }
 
 /// The workspace root.

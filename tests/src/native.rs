@@ -1,10 +1,11 @@
 //! Building the project's C and Fortran test programs against the installed
 //! headers and libraries.
 
-use crate::mpirun::{stage, workspace_root};
+use crate::mpirun::{mpiexec, output_ok, stage, workspace_root, Run};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::Duration;
 
 /// gfortran flags that build FORTRAN 77 code the way the compilers of its
 /// day did: locals static and zeroed (old programs assume both), and
@@ -33,23 +34,50 @@ pub fn trailing_identifier(text: &str) -> &str {
     &t[start..]
 }
 
+/// `tests/programs/<source>`, the folder `out` (below the workspace root,
+/// made if missing) its executable goes to, and the source's file stem.
+pub fn program_paths(source: &str, out: &str) -> (PathBuf, PathBuf, String) {
+    let src = workspace_root().join("tests/programs").join(source);
+    let dir = workspace_root().join(out);
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create {out}: {e}"));
+    let stem = src
+        .file_stem()
+        .expect("file name")
+        .to_string_lossy()
+        .into_owned();
+    (src, dir, stem)
+}
+
 /// Compiles `tests/programs/<source>` with `mpicc` (C) or `mpifort`
 /// (Fortran) against the installed tree; returns the executable's path.
 pub fn build(source: &str, extra_libs: &[&str]) -> PathBuf {
     build_with(source, extra_libs, &[])
 }
 
+/// Adds `-o out`, the installed `lib/` as link and run path, and `-l<lib>`
+/// for each of `libs` to a compiler command.
+pub fn link_to_stage<'a>(cmd: &'a mut Command, out: &Path, libs: &[&str]) -> &'a mut Command {
+    let lib = stage().join("lib");
+    cmd.arg("-o")
+        .arg(out)
+        .arg(format!("-L{}", lib.display()))
+        .arg(format!("-Wl,-rpath,{}", lib.display()));
+    for l in libs {
+        cmd.arg(format!("-l{l}"));
+    }
+    cmd
+}
+
+/// Builds `tests/programs/<source>` as [`build`] does and runs it on `np`
+/// ranks under `mpiexec` with `args` and a hard timeout of `secs` seconds.
+pub fn run_program(source: &str, libs: &[&str], np: u32, args: &[&str], secs: u64) -> Run {
+    mpiexec(np, &build(source, libs), args, Duration::from_secs(secs))
+}
+
 /// [`build`] with extra compiler flags (e.g. [`F77_STYLE`]).
 pub fn build_with(source: &str, extra_libs: &[&str], flags: &[&str]) -> PathBuf {
     let stage = stage();
-    let src = workspace_root().join("tests/programs").join(source);
-    let out_dir = workspace_root().join("target/test-programs");
-    std::fs::create_dir_all(&out_dir).expect("create target/test-programs");
-    let stem = src
-        .file_stem()
-        .expect("file name")
-        .to_string_lossy()
-        .into_owned();
+    let (src, out_dir, stem) = program_paths(source, "target/test-programs");
     let exe = out_dir.join(&stem);
     // Tests run in parallel and may build the same program while another
     // runs it: compile to a name of this call's own, then rename it into
@@ -65,23 +93,9 @@ pub fn build_with(source: &str, extra_libs: &[&str], flags: &[&str]) -> PathBuf 
     cmd.arg("-O1")
         .args(flags)
         .arg(format!("-I{}", stage.join("include").display()))
-        .arg(&src)
-        .arg("-o")
-        .arg(&tmp)
-        .arg(format!("-L{}", stage.join("lib").display()))
-        .arg(format!("-Wl,-rpath,{}", stage.join("lib").display()));
-    for l in extra_libs {
-        cmd.arg(format!("-l{l}"));
-    }
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run compiler: {e}"));
-    assert!(
-        out.status.success(),
-        "compiling {source} failed:\n{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+        .arg(&src);
+    link_to_stage(&mut cmd, &tmp, extra_libs);
+    output_ok(&mut cmd, &format!("compiling {source}"));
     std::fs::rename(&tmp, &exe)
         .unwrap_or_else(|e| panic!("cannot move {} into place: {e}", tmp.display()));
     exe

@@ -4,18 +4,16 @@
 //! no check (a process with nothing to check, such as a relay, may pass
 //! none; callers that expect checks everywhere say so).
 
-use crate::mpirun::{mpiexec, Run};
+use crate::mpirun::{lines_where, mpiexec, Run};
 use std::path::Path;
 use std::time::Duration;
 
 /// Asserts that `r` printed exactly `procs` tally lines starting with
 /// `prefix`, each with no check failed; returns them.
 pub fn tallies_ok<'a>(r: &'a Run, prefix: &str, procs: usize) -> Vec<&'a str> {
-    let lines: Vec<&str> = r
-        .stdout
-        .lines()
-        .filter(|l| l.starts_with(prefix) && l.contains(" passed, "))
-        .collect();
+    let lines = lines_where(&r.stdout, |l| {
+        l.starts_with(prefix) && l.contains(" passed, ")
+    });
     assert_eq!(
         lines.len(),
         procs,
@@ -71,11 +69,9 @@ fn assert_good(line: &str, r: &Run) {
 pub fn tallies_clean<'a>(r: &'a Run, prefix: &str, procs: usize, what: &str) -> Vec<&'a str> {
     let rep = r.report(what);
     assert!(!r.timed_out, "{rep}");
-    let tallies: Vec<&str> = r
-        .stdout
-        .lines()
-        .filter(|l| l.starts_with(prefix) && l.contains(" passed, "))
-        .collect();
+    let tallies = lines_where(&r.stdout, |l| {
+        l.starts_with(prefix) && l.contains(" passed, ")
+    });
     assert_eq!(tallies.len(), procs, "one tally per process\n{rep}");
     for t in &tallies {
         assert!(t.ends_with(" 0 failed"), "{t}\n{rep}");
@@ -120,4 +116,33 @@ pub fn passes_on(
             (n, r)
         })
         .collect()
+}
+
+/// The answers master1 (the PVM example, in C or Fortran) prints: `count`
+/// lines `I got X from N (expected Y)`, each with X equal to Y.
+pub fn master1_answers_right(r: &Run, count: usize) {
+    let got = lines_where(&r.stdout, |l| l.trim_start().starts_with("I got"));
+    assert_eq!(got.len(), count, "{}", r.report("master1's answers"));
+    for l in got {
+        let nums: Vec<&str> = l
+            .split([' ', '(', ')'])
+            .filter(|w| w.contains('.'))
+            .collect();
+        assert_eq!(nums.len(), 2, "master1: {l}");
+        assert_eq!(nums[0], nums[1], "master1: wrong result in {l}");
+    }
+}
+
+/// A PVM program's run ended in time, printed `needle` exactly `times`
+/// times on its standard output and no PVM error on its standard error.
+pub fn expect_output(r: &Run, what: &str, needle: &str, times: usize) {
+    assert!(!r.timed_out, "{}", r.report(&format!("{what} hung")));
+    let n = r.stdout.matches(needle).count();
+    assert_eq!(
+        n,
+        times,
+        "{}",
+        r.report(&format!("{what}: expected {times} x {needle:?}"))
+    );
+    r.assert_stderr_lacks("libpvm [", &format!("{what}: PVM reported an error"));
 }

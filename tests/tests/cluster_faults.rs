@@ -95,12 +95,7 @@ fn pvm_master_hears_that_its_host_went() {
     let r = job.join().expect("job thread");
     let took = at.elapsed();
     assert!(!r.timed_out, "the job hung:\n{}\n{}", r.stdout, r.stderr);
-    assert!(
-        r.stdout.contains("pvm_host_down: ready"),
-        "{}\n{}",
-        r.stdout,
-        r.stderr
-    );
+    r.assert_stdout_has("pvm_host_down: ready");
     let tally = r
         .stdout
         .lines()
@@ -148,12 +143,7 @@ fn ga_job_ends_when_a_server_host_goes() {
         took < Duration::from_secs(30),
         "ended {took:?} after the host went"
     );
-    assert!(
-        r.stdout.contains("ga_steady: running"),
-        "the job was at work:\n{}\n{}",
-        r.stdout,
-        r.stderr
-    );
+    r.assert_stdout_has("ga_steady: running");
     assert!(
         r.stderr
             .contains("mpbridge run: host host3 is down (its network link is down)")

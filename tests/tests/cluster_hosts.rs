@@ -79,11 +79,7 @@ fn core_order_across_hosts() {
         "{}",
         r.stdout
     );
-    assert!(
-        !r.stderr.contains("same-node channels off"),
-        "the channels must stay on:\n{}",
-        r.stderr
-    );
+    r.assert_stderr_lacks("same-node channels off", "the channels must stay on");
     // Where the ranks ran, and whose inboxes they mapped: the two ranks of
     // host1 each other's, the lone ranks of host2 and host3 nobody's.
     let mut by_host: BTreeMap<&str, Vec<(u32, &Seen)>> = BTreeMap::new();

@@ -24,7 +24,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::process::Command;
 use tests::cluster::{cluster_up, Watch, HOSTS, LIMIT};
-use tests::mpirun::{mpi_env, run_with_timeout, stage, Run};
+use tests::mpirun::{lines_where, mpi_env, run_with_timeout, stage, Run};
 use tests::native::build;
 use tests::tally::tallies_ok;
 
@@ -84,17 +84,8 @@ fn master1_spreads_its_slaves() {
     let r = run_on_cluster(Path::new("/usr/bin/master1"), &[], None);
     let seen = watch.finish();
     r.assert_ok("master1 on the cluster");
-    assert!(
-        r.stdout.contains("SUCCESSFUL"),
-        "{}\n{}",
-        r.stdout,
-        r.stderr
-    );
-    let got: Vec<&str> = r
-        .stdout
-        .lines()
-        .filter(|l| l.starts_with("I got"))
-        .collect();
+    r.assert_stdout_has("SUCCESSFUL");
+    let got = lines_where(&r.stdout, |l| l.starts_with("I got"));
     assert!(!got.is_empty(), "slave answers:\n{}", r.stdout);
     for l in got {
         let nums: Vec<&str> = l.split([' ', ')']).filter(|w| w.contains('.')).collect();
@@ -116,12 +107,7 @@ fn gexample_on_every_host() {
     let seen = watch.finish();
     r.assert_ok("gexample on the cluster");
     for needle in ["Using 5 processors", "The 1-Norm is 5050", "9.33262e+157"] {
-        assert!(
-            r.stdout.contains(needle),
-            "{needle}:\n{}\n{}",
-            r.stdout,
-            r.stderr
-        );
+        r.assert_stdout_has(needle);
     }
     assert_eq!(
         hosts_of(&seen),
@@ -195,12 +181,7 @@ fn pvm_events_across_hosts() {
     let exe = build("cluster/pvm_remote_events.c", &["pvm3"]);
     let r = run_on_cluster(&exe, &[], None);
     r.assert_ok("pvm_remote_events on the cluster");
-    assert!(
-        r.stdout.contains("pvm_remote_events: remote exits heard"),
-        "{}\n{}",
-        r.stdout,
-        r.stderr
-    );
+    r.assert_stdout_has("pvm_remote_events: remote exits heard");
     tallies_ok(&r, "pvm_remote_events", 1);
 }
 

@@ -77,7 +77,7 @@ fn cartesian_grid_on_four_ranks() {
 fn spawned_batches_reach_each_other() {
     let r = run(1, env!("CARGO_BIN_EXE_core_spawn"), &[]);
     all_passed(&r, 4, "core_spawn (1 parent, 3 children)");
-    assert!(r.stdout.contains("parent t40001 spawned"), "{}", r.stdout);
+    r.assert_stdout_has("parent t40001 spawned");
 }
 
 #[test]
@@ -123,7 +123,7 @@ fn spawn_numbers_are_reused_and_refused_at_once_when_all_are_in_use() {
 fn spawning_a_missing_program_is_an_error_not_a_crash() {
     let r = run(1, env!("CARGO_BIN_EXE_core_spawn_fail"), &[]);
     all_passed(&r, 1, "core_spawn_fail");
-    assert!(r.stdout.contains("no executable"), "{}", r.stdout);
+    r.assert_stdout_has("no executable");
 }
 
 #[test]

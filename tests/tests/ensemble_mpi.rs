@@ -6,7 +6,9 @@ mod ensemble_common;
 
 use ensemble_common::*;
 use std::collections::BTreeMap;
+use std::path::Path;
 use std::time::Duration;
+use tests::mpirun::{lines_where, Run};
 
 const LIMIT: Duration = Duration::from_secs(120);
 
@@ -30,11 +32,7 @@ fn six_terminals_in_one_group_terminal_one_the_root() {
 #[test]
 fn terminal_groups_served_by_a_ring_of_servers() {
     let (r, truth) = six_terminals_print_the_maximum("getmax-mpi-servers.ens");
-    let servers: Vec<&str> = r
-        .stdout
-        .lines()
-        .filter(|l| l.starts_with("Server "))
-        .collect();
+    let servers = lines_where(&r.stdout, |l| l.starts_with("Server "));
     assert_eq!(servers.len(), 3, "{}", dump(&r));
     assert!(
         servers
@@ -67,20 +65,15 @@ fn sixty_four_process_ring_on_two_cores() {
 fn a_root_outside_its_group_is_refused_before_launch() {
     let r = run_script(&program("mpi-bad-root.ens"), &[], LIMIT);
     refused(&r, &["T[2]", "not in group"]);
-    assert!(
-        !r.stdout.contains("The maximum"),
-        "nothing ran\n{}",
-        dump(&r)
-    );
+    r.assert_stdout_lacks("The maximum", "nothing ran");
 }
 
 #[test]
 fn the_launch_line_carries_each_envelope() {
-    let dir = components();
-    let r = ensemble(
-        "run",
+    let r = run_from(
+        components(),
         &example("getmax-mpi-servers.ens"),
-        &["--path", &dir.display().to_string(), "--dry-run"],
+        &["--dry-run"],
         LIMIT,
     );
     r.assert_ok("dry run");
@@ -114,6 +107,13 @@ fn weighted_servers(machine: &str) -> (std::path::PathBuf, std::path::PathBuf) {
     (script, vpm)
 }
 
+/// `ensemble run --dry-run` of `script` with the installed components on
+/// the machine file `vpm`.
+fn dry_run_on(script: &Path, vpm: &Path) -> Run {
+    let v = vpm.display().to_string();
+    run_from(components(), script, &["--machine", &v, "--dry-run"], LIMIT)
+}
+
 #[test]
 fn weights_place_the_servers_on_the_fast_host() {
     let (script, vpm) = weighted_servers(
@@ -121,14 +121,7 @@ fn weights_place_the_servers_on_the_fast_host() {
          host host1 speed 1.0000 scalability 1 slots 3\n\
          host host2 speed 4.0000 scalability 1 slots 6\nrate 1.0e0\n",
     );
-    let dir = components().display().to_string();
-    let v = vpm.display().to_string();
-    let r = ensemble(
-        "run",
-        &script,
-        &["--path", &dir, "--machine", &v, "--dry-run"],
-        LIMIT,
-    );
+    let r = dry_run_on(&script, &vpm);
     r.assert_ok("weighted dry run");
     let placed = |label: &str| {
         r.stdout
@@ -164,22 +157,14 @@ fn weights_place_the_servers_on_the_fast_host() {
 #[test]
 fn without_a_machine_or_with_too_few_slots() {
     let (script, vpm) = weighted_servers("host host1 slots 4\nhost host2 slots 4\n");
-    let dir = components().display().to_string();
-    let r = ensemble("run", &script, &["--path", &dir, "--dry-run"], LIMIT);
+    let r = run_from(components(), &script, &["--dry-run"], LIMIT);
     r.assert_ok("dry run without a machine");
     assert!(
         !r.stdout.contains("# placed") && !r.stdout.contains("-host"),
         "{}",
         dump(&r)
     );
-    let v = vpm.display().to_string();
-    let r = ensemble(
-        "run",
-        &script,
-        &["--path", &dir, "--machine", &v, "--dry-run"],
-        LIMIT,
-    );
-    refused(&r, &["9 processes", "8 slots"]);
+    refused(&dry_run_on(&script, &vpm), &["9 processes", "8 slots"]);
 }
 
 #[test]

@@ -109,19 +109,14 @@ fn a_failing_component_fails_the_run_without_hanging() {
 
 #[test]
 fn published_hosts_need_a_host_map() {
-    let dir = components();
-    let r = ensemble(
-        "run",
+    let r = run_from(
+        components(),
         &example("published/getmax-full.ens"),
-        &["--path", &dir.display().to_string()],
+        &[],
         LIMIT,
     );
     refused(&r, &["orion"]);
-    assert!(
-        !r.stdout.contains("Spawn process"),
-        "nothing starts\n{}",
-        dump(&r)
-    );
+    r.assert_stdout_lacks("Spawn process", "nothing starts");
 }
 
 #[test]
@@ -140,29 +135,14 @@ fn sixty_four_processes_on_the_pvm_loader() {
 /// script, next to C relays.
 #[test]
 fn rust_terminals_with_c_relays() {
-    let exe = std::env::current_exe().expect("test binary");
-    let profile_dir = exe
-        .parent()
-        .and_then(|d| d.parent())
-        .expect("target/<profile>");
-    let rust_terminal = profile_dir.join("examples/terminal_rs");
-    assert!(
-        rust_terminal.is_file(),
-        "{} not built (cargo build --release --examples)",
-        rust_terminal.display()
-    );
+    let rust_terminal = tests::mpirun::cargo_example("terminal_rs");
     let dir = tests::mpirun::workspace_root().join("target/test-programs/ensemble-rust");
     std::fs::create_dir_all(&dir).expect("create directory");
     std::fs::copy(&rust_terminal, dir.join("terminal")).expect("copy the Rust terminal");
     std::fs::copy(components().join("relay"), dir.join("relay")).expect("copy the relay");
     let script = example("getmax-five.ens");
     let truth = largest_parameter(&script, &BTreeMap::new()).to_string();
-    let r = ensemble(
-        "run",
-        &script,
-        &["--path", &dir.display().to_string()],
-        LIMIT,
-    );
+    let r = run_from(&dir, &script, &[], LIMIT);
     r.assert_ok("Rust terminals");
     maxima_ok(&r, 5, &truth);
 }

@@ -103,13 +103,18 @@ fn c_golden_every_call_on_one_two_four_nodes() {
     }
 }
 
+/// The collectives of program `name` on 8 nodes: every tally clean and
+/// the `calls` each made.
+fn collectives_on_eight(exe: &Path, name: &str, calls: &[&str]) {
+    let r = mpiexec(8, exe, &["collectives"], LIMIT);
+    r.assert_ok(&format!("{name} collectives"));
+    tallies_ok(&r, name, 8);
+    calls_ok(&r, name, 8, calls);
+}
+
 #[test]
 fn c_golden_collectives_on_eight_nodes() {
-    let exe = c_program("ex_calls");
-    let r = mpiexec(8, &exe, &["collectives"], LIMIT);
-    r.assert_ok("ex_calls collectives");
-    tallies_ok(&r, "ex_calls", 8);
-    calls_ok(&r, "ex_calls", 8, C_COLLECTIVES);
+    collectives_on_eight(&c_program("ex_calls"), "ex_calls", C_COLLECTIVES);
 }
 
 #[test]
@@ -118,10 +123,7 @@ fn fortran_golden_every_call_on_one_two_four_nodes() {
     for (n, r) in tally::passes_on(&exe, &[1, 2, 4], "ex_callsf", LIMIT, tallies_ok) {
         calls_ok(&r, "ex_callsf", n, F_CALLS);
     }
-    let r = mpiexec(8, &exe, &["collectives"], LIMIT);
-    r.assert_ok("ex_callsf collectives");
-    tallies_ok(&r, "ex_callsf", 8);
-    calls_ok(&r, "ex_callsf", 8, F_COLLECTIVES);
+    collectives_on_eight(&exe, "ex_callsf", F_COLLECTIVES);
 }
 
 #[test]

@@ -50,27 +50,7 @@ fn ga_run_env(np: u32, exe: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
 /// The program's tally line says every check passed, and at least `min`
 /// checks ran.
 fn tally_ok(r: &Run, name: &str, np: u32, min: u32) {
-    r.assert_ok(&format!("{name} on {np} ranks"));
-    let line = r
-        .stdout
-        .lines()
-        .find(|l| l.starts_with(&format!("{name}: ")))
-        .unwrap_or_else(|| panic!("{name} on {np} ranks printed no tally:\n{}", r.stdout));
-    assert!(
-        line.ends_with(", 0 failed"),
-        "{name} on {np} ranks: {line}\n{}",
-        r.stderr
-    );
-    let passed: u32 = line
-        .trim_start_matches(&format!("{name}: "))
-        .split(' ')
-        .next()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(0);
-    assert!(
-        passed >= min,
-        "{name} on {np} ranks: only {passed} checks ran"
-    );
+    tests::ga_compare::assert_tally(r, name, &format!("{name} on {np} ranks"), min);
 }
 
 #[test]
@@ -122,21 +102,16 @@ fn print_shows_arrays_as_ga_does() {
     let out = &r.stdout;
     // The int array (C 3x4) shown in Fortran order: 4 rows, 3 columns.
     let ints = "\n global array: ints[1:4,1:3],  handle: ";
-    assert!(out.contains(ints), "{out}");
-    let block = "\n           1        2        3  \n       -------- -------- --------\n   1          0       10       20\n   2          1       11       21\n   3          2       12       22\n   4          3       13       23\n";
-    assert!(out.contains(block), "int block:\n{out}");
-    let dbl = "\n global array: dbls[1:3,1:2],  handle: ";
-    assert!(out.contains(dbl), "{out}");
-    let dblock = "\n            1           2  \n       ----------- -----------\n   1       0.00000     1.00000\n   2       0.50000     1.50000\n   3       1.00000     2.00000\n";
-    assert!(out.contains(dblock), "double block:\n{out}");
-    assert!(
-        out.contains("\n global array: longs[1:3],  handle: "),
-        "{out}"
-    );
-    assert!(
-        out.contains("   1          1\n   2          2\n   3          3\n"),
-        "{out}"
-    );
+    for piece in [
+        ints,
+        "\n           1        2        3  \n       -------- -------- --------\n   1          0       10       20\n   2          1       11       21\n   3          2       12       22\n   4          3       13       23\n",
+        "\n global array: dbls[1:3,1:2],  handle: ",
+        "\n            1           2  \n       ----------- -----------\n   1       0.00000     1.00000\n   2       0.50000     1.50000\n   3       1.00000     2.00000\n",
+        "\n global array: longs[1:3],  handle: ",
+        "   1          1\n   2          2\n   3          3\n",
+    ] {
+        r.assert_stdout_has(piece);
+    }
     // The distribution, in C terms, one line per compute rank.
     assert!(
         out.contains("Name:'dbls' Data Type:double\nArray Dimensions:2x3\n"),
@@ -227,18 +202,15 @@ fn the_64_bit_index_calls_match_the_int_calls_on_1_and_4_ranks() {
         let r = ga_run(np, &exe, &[]);
         tally_ok(&r, "ga_api64", np, if np == 1 { 130 } else { 600 });
         let out = &r.stdout;
-        let pretty = "== NGA_Print_patch64 pretty\n\n global array: pp[3:4,2:3],  handle: ";
-        assert!(out.contains(pretty), "{np} ranks:\n{out}");
-        let block = " \n\n           2        3  \n       -------- --------\n   3         12       22\n   4         13       23\n== NGA_Print_patch dense\n";
-        assert!(out.contains(block), "{np} ranks, pretty patch:\n{out}");
-        let dense = " \npp(3,2) = 12\npp(4,2) = 13\npp(3,3) = 22\npp(4,3) = 23\n== GA_Print_patch pretty\n\n global array: pp[1:8,4:5],  handle: ";
-        assert!(out.contains(dense), "{np} ranks, dense patch:\n{out}");
-        let rows = " \n\n           4        5  \n       -------- --------\n   1         30       40\n   2         31       41\n";
-        assert!(out.contains(rows), "{np} ranks, GA_Print_patch:\n{out}");
-        assert!(
-            out.contains("   8         37       47\n== end of patches\n"),
-            "{np} ranks:\n{out}"
-        );
+        for piece in [
+            "== NGA_Print_patch64 pretty\n\n global array: pp[3:4,2:3],  handle: ",
+            " \n\n           2        3  \n       -------- --------\n   3         12       22\n   4         13       23\n== NGA_Print_patch dense\n",
+            " \npp(3,2) = 12\npp(4,2) = 13\npp(3,3) = 22\npp(4,3) = 23\n== GA_Print_patch pretty\n\n global array: pp[1:8,4:5],  handle: ",
+            " \n\n           4        5  \n       -------- --------\n   1         30       40\n   2         31       41\n",
+            "   8         37       47\n== end of patches\n",
+        ] {
+            r.assert_stdout_has(piece);
+        }
         // Printed once, by process 0.
         assert_eq!(out.matches(" global array: pp[").count(), 3, "{out}");
     }
@@ -272,12 +244,7 @@ fn int_calls_refuse_extents_beyond_int_max() {
     let r = ga_run(2, &exe, &["big"]);
     assert!(!r.timed_out, "hung\n{}\n{}", r.stdout, r.stderr);
     assert!(r.code.is_some_and(|c| c != 0), "exit {:?}", r.code);
-    assert!(
-        r.stdout.contains("ga_bad: NGA_Inquire64 ok"),
-        "{}\n{}",
-        r.stdout,
-        r.stderr
-    );
+    r.assert_stdout_has("ga_bad: NGA_Inquire64 ok");
     assert!(!r.stdout.contains("did not stop"), "{}", r.stdout);
     let all = format!("{}{}", r.stdout, r.stderr);
     assert!(

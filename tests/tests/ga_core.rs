@@ -56,20 +56,22 @@ fn segments() -> Vec<String> {
 
 fn passed(r: &Run, mode: &str, what: &str) {
     r.assert_ok(what);
-    assert!(
-        r.stdout.contains(&format!("ga_core {mode} OK")),
-        "{what}: no success line\n{}\n{}",
-        r.stdout,
-        r.stderr
-    );
+    r.assert_stdout_has(&format!("ga_core {mode} OK"));
+}
+
+/// `mode` passes on each of `ranks`, every operation through the data
+/// server when `remote`.
+fn passes_on(mode: &str, ranks: &[u32], remote: bool) {
+    let path = if remote { ", remote path," } else { "" };
+    for &n in ranks {
+        let r = run(n, mode, remote);
+        passed(&r, mode, &format!("ga_core {mode}{path} on {n} ranks"));
+    }
 }
 
 #[test]
 fn put_get_acc_read_inc_nxtval_locks_on_one_to_four_ranks() {
-    for n in 1..=4 {
-        let r = run(n, "all", false);
-        passed(&r, "all", &format!("ga_core all on {n} ranks"));
-    }
+    passes_on("all", &[1, 2, 3, 4], false);
 }
 
 #[test]
@@ -99,18 +101,9 @@ fn traced_ga_operations_are_recorded_and_merged() {
     assert_eq!(with_calls, 2, "one file per compute rank with GA calls");
     // The merged trace shows them as events of the `ga` category.
     let json = dir.join("app.json");
-    let out = Command::new(stage().join("bin/mpbridge"))
-        .arg("trace")
-        .arg(&dir)
-        .arg("-o")
-        .arg(&json)
-        .output()
-        .expect("run mpbridge trace");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let mut merge = Command::new(stage().join("bin/mpbridge"));
+    merge.arg("trace").arg(&dir).arg("-o").arg(&json);
+    tests::mpirun::output_ok(&mut merge, "mpbridge trace");
     let merged = std::fs::read_to_string(&json).unwrap();
     assert!(
         merged.contains("\"name\":\"NGA_Put\",\"cat\":\"ga\""),
@@ -121,14 +114,7 @@ fn traced_ga_operations_are_recorded_and_merged() {
 
 #[test]
 fn remote_path_gives_the_same_values() {
-    for n in [1, 3, 4] {
-        let r = run(n, "all", true);
-        passed(
-            &r,
-            "all",
-            &format!("ga_core all, remote path, on {n} ranks"),
-        );
-    }
+    passes_on("all", &[1, 3, 4], true);
 }
 
 #[test]
@@ -174,18 +160,10 @@ fn killed_server_ends_the_job_and_leaves_no_segment() {
 
 #[test]
 fn large_transfers_and_bad_large_requests_through_the_server() {
-    for n in [1, 2, 3] {
-        let r = run(n, "big", true);
-        passed(
-            &r,
-            "big",
-            &format!("ga_core big, remote path, on {n} ranks"),
-        );
-    }
+    passes_on("big", &[1, 2, 3], true);
 }
 
 #[test]
 fn large_transfers_on_the_same_node() {
-    let r = run(2, "big", false);
-    passed(&r, "big", "ga_core big on 2 ranks");
+    passes_on("big", &[2], false);
 }

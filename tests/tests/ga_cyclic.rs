@@ -15,7 +15,7 @@
 //! rank it then hangs), so there only its layout lines are compared and
 //! ours must still pass every check.
 
-use tests::ga_compare::{assert_tally, build, run, Ga};
+use tests::ga_compare::{assert_tally, build, run, through_server, Ga};
 
 /// The lines of a run that describe the layout (not the records, the
 /// tally or the results of operations).
@@ -89,13 +89,7 @@ fn same_as_debian(source: &str, name: &str, full_checks: u32, layout_checks: u32
         }
     }
     let local = run(&ours, Ga::Ours, 3, &[], &[]);
-    let remote = run(&ours, Ga::Ours, 3, &[], &[("MPBRIDGE_GA_REMOTE", "1")]);
-    assert_tally(
-        &remote,
-        name,
-        &format!("{name} through the server on 3 ranks"),
-        full_checks * 3,
-    );
+    let remote = through_server(&ours, name, 3, full_checks * 3);
     assert_eq!(
         remote.stdout, local.stdout,
         "{name} through the server differs from the shared-memory path"

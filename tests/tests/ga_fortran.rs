@@ -35,35 +35,22 @@ fn program(name: &str) -> PathBuf {
     // Another test may be running the program: build beside it and rename
     // into place (the running program keeps its old file).
     let tmp = out.join(format!(".{name}.{}", std::process::id()));
-    let lib = stage().join("lib");
-    let result = Command::new("mpifort")
-        .args([
-            "-O2",
-            "-fdefault-integer-8",
-            "-fallow-argument-mismatch",
-            "-w",
-        ])
-        // The MA base arrays are declared with 2 elements and indexed far
-        // beyond: without this gfortran bounds loops over them by the
-        // declared size (GA codes such as NWChem build with it too).
-        .arg("-fno-aggressive-loop-optimizations")
-        .arg(format!("-I{}", stage().join("include").display()))
-        .arg(format!("-I{}", dir.display()))
-        .arg(&src)
-        .arg("-o")
-        .arg(&tmp)
-        .arg(format!("-L{}", lib.display()))
-        .arg(format!("-Wl,-rpath,{}", lib.display()))
-        .arg("-lga")
-        .output()
-        .expect("cannot run mpifort");
-    assert!(
-        result.status.success(),
-        "compiling {} failed:\n{}{}",
-        src.display(),
-        String::from_utf8_lossy(&result.stdout),
-        String::from_utf8_lossy(&result.stderr)
-    );
+    let mut cmd = Command::new("mpifort");
+    cmd.args([
+        "-O2",
+        "-fdefault-integer-8",
+        "-fallow-argument-mismatch",
+        "-w",
+    ])
+    // The MA base arrays are declared with 2 elements and indexed far
+    // beyond: without this gfortran bounds loops over them by the
+    // declared size (GA codes such as NWChem build with it too).
+    .arg("-fno-aggressive-loop-optimizations")
+    .arg(format!("-I{}", stage().join("include").display()))
+    .arg(format!("-I{}", dir.display()))
+    .arg(&src);
+    tests::native::link_to_stage(&mut cmd, &tmp, &["ga"]);
+    tests::mpirun::output_ok(&mut cmd, &format!("compiling {}", src.display()));
     std::fs::rename(&tmp, &exe).expect("move the program into place");
     exe
 }
@@ -107,11 +94,7 @@ fn checked_output(name: &str, ranks: &[u32]) -> String {
         let what = format!("{name} on {n} compute rank(s)");
         let r = run(&exe, n, &[]);
         r.assert_ok(&what);
-        let line = r
-            .stdout
-            .lines()
-            .find(|l| l.starts_with(&format!("{name}: ")))
-            .unwrap_or_else(|| panic!("{what}: no summary line\n{}", r.stdout));
+        let line = r.stdout_line(&format!("{name}: "), &what);
         assert!(
             line.ends_with(" checks passed, 0 failed") && !line.contains(": 0 checks"),
             "{what}: {line}\n{}",

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 use std::process::Command;
-use tests::mpirun::{stage, workspace_root};
+use tests::mpirun::{stage, stdout_of, workspace_root};
 
 /// Headers that Debian's libglobalarrays-dev ships and we install too.
 const HEADERS: &[&str] = &[
@@ -32,20 +32,15 @@ fn scratch() -> std::path::PathBuf {
 fn preprocess(src: &str, inc: &Path, extra: &[&str], name: &str) -> String {
     let file = scratch().join(format!("{name}.c"));
     std::fs::write(&file, src).unwrap();
-    let out = Command::new("mpicc")
-        .args(["-E", "-P"])
+    let mut cc = Command::new("mpicc");
+    cc.args(["-E", "-P"])
         .args(extra)
         .arg(format!("-I{}", inc.display()))
-        .arg(&file)
-        .output()
-        .expect("mpicc -E");
-    assert!(
-        out.status.success(),
-        "preprocessing {name} with {}:\n{}",
-        inc.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+        .arg(&file);
+    stdout_of(
+        &mut cc,
+        &format!("preprocessing {name} with {}", inc.display()),
+    )
 }
 
 /// Names of object-like macros defined by `#include <header>` beyond what
@@ -294,6 +289,34 @@ fn exported() -> std::collections::BTreeSet<String> {
 const C_FLOOR: usize = 335;
 const FORTRAN_FLOOR: usize = 297;
 
+/// How many of Debian's `names` (more than 400 of them, read from its
+/// `source`) are among `ours`; prints that count and the missing names.
+fn coverage(
+    ours: &std::collections::BTreeSet<String>,
+    names: &std::collections::BTreeSet<String>,
+    source: &str,
+    what: &str,
+) -> usize {
+    assert!(
+        names.len() > 400,
+        "only {} {what} in Debian's {source}",
+        names.len()
+    );
+    let missing: Vec<&str> = names
+        .iter()
+        .filter(|n| !ours.contains(*n))
+        .map(|s| s.as_str())
+        .collect();
+    println!(
+        "{source}: {} of Debian's {} {what} exported; missing {}:\n{}",
+        names.len() - missing.len(),
+        names.len(),
+        missing.len(),
+        missing.join(" ")
+    );
+    names.len() - missing.len()
+}
+
 /// How much of Debian's GA 5.8 a relinked program finds: every function
 /// Debian's `ga.h` declares (the `int` and `int64_t` forms) is looked up
 /// among `libmpbridge.so`'s exports, and likewise every Fortran
@@ -310,23 +333,7 @@ fn exports_cover_debian_ga() {
         .filter(|l| l.trim_start().starts_with("extern"))
         .filter_map(declared_name)
         .collect();
-    assert!(
-        declared.len() > 400,
-        "only {} functions in Debian's ga.h",
-        declared.len()
-    );
-    let missing: Vec<&String> = declared.iter().filter(|n| !ours.contains(*n)).collect();
-    let have = declared.len() - missing.len();
-    println!(
-        "ga.h: {have} of Debian's {} functions exported; missing {}:\n{}",
-        declared.len(),
-        missing.len(),
-        missing
-            .iter()
-            .map(|s| s.as_str())
-            .collect::<Vec<_>>()
-            .join(" ")
-    );
+    let have = coverage(&ours, &declared, "ga.h", "functions");
 
     let archive = Path::new("/usr/lib/x86_64-linux-gnu/libga-openmpi.a");
     let out = Command::new("nm")
@@ -347,23 +354,7 @@ fn exports_cover_debian_ga() {
                 && !s.ends_with("__")
         })
         .collect();
-    assert!(
-        fortran.len() > 400,
-        "only {} Fortran routines in Debian's libga",
-        fortran.len()
-    );
-    let fmissing: Vec<&String> = fortran.iter().filter(|n| !ours.contains(*n)).collect();
-    let fhave = fortran.len() - fmissing.len();
-    println!(
-        "Fortran: {fhave} of Debian's {} ga_/nga_/ma_ routines exported; missing {}:\n{}",
-        fortran.len(),
-        fmissing.len(),
-        fmissing
-            .iter()
-            .map(|s| s.as_str())
-            .collect::<Vec<_>>()
-            .join(" ")
-    );
+    let fhave = coverage(&ours, &fortran, "libga", "ga_/nga_/ma_ Fortran routines");
     for f in [
         "NGA_Strided_get",
         "NGA_Strided_acc64",

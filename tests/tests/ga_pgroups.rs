@@ -35,15 +35,15 @@ fn fortran_processor_groups_match_debian_ga() {
 /// make `MPI_Win_allocate` fail ("invalid window") in Open MPI 4.1.
 #[test]
 fn c_arrays_on_groups_match_debian_ga() {
+    same_as_debian_on_pt2pt("ga/ga_group_arrays.c", "ga_group_arrays", 19);
+}
+
+/// [`same_as_debian_with`] on 1 to 4 ranks (4 through the server path),
+/// at least `per_rank` checks a rank, Debian's GA on Open MPI's `pt2pt`
+/// one-sided component.
+fn same_as_debian_on_pt2pt(source: &str, name: &str, per_rank: u32) {
     let pt2pt = [("OMPI_MCA_osc", "pt2pt")];
-    same_as_debian_with(
-        "ga/ga_group_arrays.c",
-        "ga_group_arrays",
-        |np| 19 * np,
-        &[1, 2, 3, 4],
-        4,
-        &pt2pt,
-    );
+    same_as_debian_with(source, name, |np| per_rank * np, &[1, 2, 3, 4], 4, &pt2pt);
 }
 
 /// Arrays on processor groups from Fortran (`ga_fortran/group_arrays.F90`):
@@ -55,15 +55,7 @@ fn c_arrays_on_groups_match_debian_ga() {
 /// component, as above).
 #[test]
 fn fortran_arrays_on_groups_match_debian_ga() {
-    let pt2pt = [("OMPI_MCA_osc", "pt2pt")];
-    same_as_debian_with(
-        "ga_fortran/group_arrays.F90",
-        "group_arrays",
-        |np| 15 * np,
-        &[1, 2, 3, 4],
-        4,
-        &pt2pt,
-    );
+    same_as_debian_on_pt2pt("ga_fortran/group_arrays.F90", "group_arrays", 15);
 }
 
 /// Arrays on groups that straddle others: after each half of the world

@@ -5,7 +5,7 @@
 //! model and prints a digest of its arrays; the digests must be the ones
 //! Debian's GA 5.8 prints running the same source.
 
-use tests::ga_compare::{assert_tally, build, run, Ga};
+use tests::ga_compare::{assert_tally, build, run, through_server, Ga};
 
 /// Runs `source` built against Debian's GA and ours. On 1 to 3 compute
 /// ranks the two print the same; on 4, Debian's GA 5.8 is wrong for the
@@ -49,13 +49,7 @@ fn same_as_debian(source: &str, name: &str, min: u32) {
         "{name} on 4 ranks differs from Debian's GA"
     );
     let want = run(&theirs, Ga::Debian, 3, &[], &[]);
-    let got = run(&ours, Ga::Ours, 3, &[], &[("MPBRIDGE_GA_REMOTE", "1")]);
-    assert_tally(
-        &got,
-        name,
-        &format!("{name} through the server on 3 ranks"),
-        min,
-    );
+    let got = through_server(&ours, name, 3, min);
     assert_eq!(
         got.stdout, want.stdout,
         "{name} through the server differs from Debian's GA"

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 use tests::mpirun::{mpiexec, stage, workspace_root};
-use tests::native::build;
+use tests::native::{build, run_program};
 
 fn tally_ok(out: &str, procs: usize, what: &str) {
     let t: Vec<&str> = out.lines().filter(|l| l.contains(" passed, ")).collect();
@@ -268,16 +268,14 @@ fn c_program_that_owns_mpi() {
 
 #[test]
 fn c_program_that_leaves_mpi_to_mpbridge() {
-    let exe = build("c_self_init.c", &["mpbridge"]);
-    let r = mpiexec(4, &exe, &[], Duration::from_secs(60));
+    let r = run_program("c_self_init.c", &["mpbridge"], 4, &[], 60);
     r.assert_ok("c_self_init");
     tally_ok(&r.stdout, 4, "c_self_init");
 }
 
 #[test]
 fn fortran_program_over_the_c_api() {
-    let exe = build("f_ring.f90", &["mpbridge"]);
-    let r = mpiexec(3, &exe, &[], Duration::from_secs(60));
+    let r = run_program("f_ring.f90", &["mpbridge"], 3, &[], 60);
     r.assert_ok("f_ring");
     tally_ok(&r.stdout, 3, "f_ring");
 }

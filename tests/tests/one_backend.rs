@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 use std::time::Duration;
-use tests::mpirun::{ga_server, mpiexec_beside_server, stage, Run};
+use tests::mpirun::{ga_server, lines_where, mpiexec_beside_server, stage, Run};
 use tests::native::build;
 use tests::tally;
 
@@ -71,7 +71,7 @@ fn run_one_backend_env(n: u32, ending: &str, env: &[(&str, &str)]) -> Run {
         "one tally per compute rank, none from the server:\n{}",
         r.stdout
     );
-    assert!(!r.stderr.contains("FAILED"), "{}", r.stderr);
+    r.assert_stderr_lacks("FAILED", "on stderr");
     assert_eq!(r.code, Some(0), "{}\n{}", r.stdout, r.stderr);
     r
 }
@@ -94,19 +94,14 @@ fn each_layer_logs_its_start_when_asked() {
         ("express", "Express started"),
         ("ga", "GA client connected"),
     ] {
-        let lines: Vec<&str> = r
-            .stderr
-            .lines()
-            .filter(|l| l.contains(&format!(" {layer}: ")) && l.contains(what))
-            .collect();
+        let lines = lines_where(&r.stderr, |l| {
+            l.contains(&format!(" {layer}: ")) && l.contains(what)
+        });
         assert_eq!(lines.len(), 2, "one '{what}' per rank:\n{}", r.stderr);
         assert!(lines.iter().all(|l| l.starts_with("[rank ")), "{lines:?}");
     }
-    assert!(
-        !r.stderr.contains(" core: ") && !r.stderr.contains(" pvm: "),
-        "layers left out stay quiet:\n{}",
-        r.stderr
-    );
+    r.assert_stderr_lacks(" core: ", "layers left out stay quiet")
+        .assert_stderr_lacks(" pvm: ", "layers left out stay quiet");
 }
 
 /// A program that owns MPI: `MPI_Init` first, `MPI_Finalize` last.

@@ -5,7 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
-use tests::mpirun::{mpi_env, run_with_timeout, stage, Run};
+use tests::mpirun::{lines_where, mpi_env, mpiexec_one_reading, run_with_timeout, stage, Run};
+use tests::tally::expect_output;
 
 const LIMIT: Duration = Duration::from_secs(60);
 
@@ -57,6 +58,12 @@ fn mpbridge_run(n: u32, name: &str, args: &[&str]) -> Run {
     run_with_timeout(cmd, LIMIT)
 }
 
+/// `mpiexec -n N /usr/bin/<name>`, after checking it loads our libraries.
+fn ours_under_mpiexec(n: u32, name: &str) -> Run {
+    uses_our_library(name);
+    mpiexec(n, name)
+}
+
 fn uses_our_library(name: &str) {
     let lib = stage().join("lib");
     let out = Command::new("ldd")
@@ -77,25 +84,9 @@ fn uses_our_library(name: &str) {
     );
 }
 
-fn expect_output(r: &Run, what: &str, needle: &str, times: usize) {
-    assert!(!r.timed_out, "{what} hung:\n{}\n{}", r.stdout, r.stderr);
-    let n = r.stdout.matches(needle).count();
-    assert_eq!(
-        n, times,
-        "{what}: expected {times} x {needle:?}\n--- stdout\n{}\n--- stderr\n{}",
-        r.stdout, r.stderr
-    );
-    assert!(
-        !r.stderr.contains("libpvm ["),
-        "{what}: PVM reported an error:\n{}",
-        r.stderr
-    );
-}
-
 #[test]
 fn spmd_token_ring_on_four_ranks() {
-    uses_our_library("spmd");
-    let r = mpiexec(4, "spmd");
+    let r = ours_under_mpiexec(4, "spmd");
     expect_output(&r, "spmd under mpiexec", "token ring done", 1);
     // spmd ends with exit(1) after pvm_exit: that must not abort the job.
     assert_eq!(r.code, Some(0), "exit status after pvm_exit:\n{}", r.stderr);
@@ -134,11 +125,7 @@ fn hello_spawns_hello_other() {
 
 fn master_slave_ok(r: &Run, what: &str) {
     expect_output(r, what, "SUCCESSFUL", 1);
-    let got: Vec<&str> = r
-        .stdout
-        .lines()
-        .filter(|l| l.starts_with("I got"))
-        .collect();
+    let got = lines_where(&r.stdout, |l| l.starts_with("I got"));
     assert_eq!(got.len(), 3, "{what}: three slave answers\n{}", r.stdout);
     for l in got {
         // "I got 200.000000 from 0; (expecting 200.000000)"
@@ -164,20 +151,7 @@ fn master1_claims_prelaunched_slaves() {
 fn fortran_master1_spawns_its_slaves() {
     let r = mpiexec(1, "fmaster1");
     expect_output(&r, "fmaster1", "SUCCESSFUL", 1);
-    let got: Vec<&str> = r
-        .stdout
-        .lines()
-        .filter(|l| l.trim_start().starts_with("I got"))
-        .collect();
-    assert_eq!(got.len(), 3, "fmaster1: three answers\n{}", r.stdout);
-    for l in got {
-        let nums: Vec<&str> = l
-            .split([' ', ')', '('])
-            .filter(|w| w.contains('.'))
-            .collect();
-        assert_eq!(nums.len(), 2, "fmaster1: {l}");
-        assert_eq!(nums[0], nums[1], "fmaster1: wrong result in {l}");
-    }
+    tests::tally::master1_answers_right(&r, 3);
 }
 
 #[test]
@@ -200,8 +174,7 @@ fn mpiexec_args(n: u32, name: &str, args: &[&str]) -> Run {
 
 #[test]
 fn gexample_reduces_over_a_frozen_group() {
-    uses_our_library("gexample");
-    let r = mpiexec(4, "gexample");
+    let r = ours_under_mpiexec(4, "gexample");
     expect_output(&r, "gexample", "Using 4 processors", 1);
     expect_output(&r, "gexample", "The 1-Norm is 5050", 1);
     // 100! from the reduce with the program's own function (PVM_DOUBLE).
@@ -209,20 +182,23 @@ fn gexample_reduces_over_a_frozen_group() {
     assert!(!r.stdout.contains("Barrier failed"), "{}", r.stdout);
 }
 
+/// fgexample said it runs on `tasks` tasks ("using N processors").
+fn fgexample_uses(r: &Run, tasks: &str) {
+    let words: Vec<&str> = r.stdout.split_whitespace().collect();
+    assert!(
+        words
+            .windows(3)
+            .any(|w| w == ["using", tasks, "processors"]),
+        "{}",
+        r.report(&format!("fgexample: not on {tasks} tasks"))
+    );
+}
+
 #[test]
 fn fortran_gexample_reduces_over_a_frozen_group() {
     let r = mpiexec(4, "fgexample");
-    let words: Vec<&str> = r.stdout.split_whitespace().collect();
-    assert!(
-        words.windows(3).any(|w| w == ["using", "4", "processors"]),
-        "fgexample: SPMD start on 4 tasks\n{}",
-        r.stdout
-    );
-    let norm: Vec<&str> = r
-        .stdout
-        .lines()
-        .filter(|l| l.contains("The 1-Norm is"))
-        .collect();
+    fgexample_uses(&r, "4");
+    let norm = lines_where(&r.stdout, |l| l.contains("The 1-Norm is"));
     assert_eq!(norm.len(), 1, "fgexample: one norm line\n{}", r.stdout);
     assert_eq!(
         norm[0].split_whitespace().last(),
@@ -262,8 +238,7 @@ fn bwtest_psend_precv() {
 
 #[test]
 fn tst_joins_and_leaves_two_groups() {
-    uses_our_library("tst");
-    let r = mpiexec(1, "tst");
+    let r = ours_under_mpiexec(1, "tst");
     expect_output(&r, "tst", "joined prognosis 0, negative 0", 1);
     expect_output(&r, "tst", "left prognosis 0, negative 0", 1);
 }
@@ -277,16 +252,11 @@ fn many_groups(name: &str, ranks: u32) {
         "{name}: every task joins 32 groups\n{}",
         r.stderr
     );
-    assert!(
-        !r.stderr.contains("I'm not myself"),
-        "{name}: getinst/gettid disagree\n{}",
-        r.stderr
+    r.assert_stderr_lacks(
+        "I'm not myself",
+        &format!("{name}: getinst/gettid disagree"),
     );
-    assert!(
-        !r.stderr.contains("libpvm ["),
-        "{name}: PVM reported an error\n{}",
-        r.stderr
-    );
+    r.assert_stderr_lacks("libpvm [", &format!("{name}: PVM reported an error"));
 }
 
 #[test]
@@ -304,19 +274,8 @@ fn tjl_group_instances_are_consistent() {
 #[test]
 fn joinleave_reuses_the_instance_a_thousand_times() {
     let r = mpiexec_args(1, "joinleave", &["1000"]);
-    assert!(!r.timed_out, "joinleave hung:\n{}\n{}", r.stdout, r.stderr);
-    assert_eq!(
-        r.stdout.matches("Joined 1000 times").count(),
-        1,
-        "joinleave:\n{}\n{}",
-        r.stdout,
-        r.stderr
-    );
-    assert!(
-        !r.stderr.contains("JoinLeave") && !r.stderr.contains("libpvm ["),
-        "joinleave: a join or leave failed\n{}",
-        r.stderr
-    );
+    expect_output(&r, "joinleave", "Joined 1000 times", 1);
+    r.assert_stderr_lacks("JoinLeave", "joinleave: a join or leave failed");
     // joinleave never calls pvm_exit: MPI is still finalised at exit, so
     // the launcher sees a clean end.
     assert_eq!(
@@ -369,13 +328,7 @@ fn gexample_alone_spawns_its_group() {
 fn fortran_gexample_alone_spawns_its_group() {
     // One host: fgexample runs 2 tasks (it spawns one copy of itself).
     let r = mpiexec(1, "fgexample");
-    let words: Vec<&str> = r.stdout.split_whitespace().collect();
-    assert!(
-        words.windows(3).any(|w| w == ["using", "2", "processors"]),
-        "fgexample (spawning): two tasks\n{}\n{}",
-        r.stdout,
-        r.stderr
-    );
+    fgexample_uses(&r, "2");
     expect_output(&r, "fgexample (spawning)", "5050", 1);
     expect_output(&r, "fgexample (spawning)", "9.3326215443944", 1);
 }
@@ -409,22 +362,12 @@ fn every_example_under_mpbridge_run() {
             "{name} hung under mpbridge run:\n{}\n{}",
             r.stdout, r.stderr
         );
-        assert!(
-            r.stdout.contains(needle),
-            "{name} under mpbridge run:\n{}\n{}",
-            r.stdout,
-            r.stderr
+        r.assert_stdout_has(needle);
+        r.assert_stderr_lacks(
+            "I'm not myself",
+            &format!("{name}: getinst/gettid disagree"),
         );
-        assert!(
-            !r.stderr.contains("I'm not myself"),
-            "{name}:\n{}",
-            r.stderr
-        );
-        assert!(
-            !r.stderr.contains("libpvm ["),
-            "{name} reported a PVM error:\n{}",
-            r.stderr
-        );
+        r.assert_stderr_lacks("libpvm [", &format!("{name} reported a PVM error"));
         assert_eq!(
             r.code,
             Some(0),
@@ -438,21 +381,15 @@ fn every_example_under_mpbridge_run() {
 /// gather over 3 tasks it spawns itself; task count and row length on stdin.
 #[test]
 fn trsg_reduce_scatter_gather_with_its_own_tasks() {
-    let dir = tests::mpirun::workspace_root().join("target/test-programs");
-    std::fs::create_dir_all(&dir).expect("create target/test-programs");
-    let input = dir.join("trsg.input");
-    std::fs::write(&input, "3\n5\n").expect("write trsg input");
-    let mut cmd = Command::new("mpiexec");
-    cmd.args(["-x", "LD_LIBRARY_PATH", "-x", "PATH", "-n", "1"])
-        .arg(example("trsg"))
-        .env("LD_LIBRARY_PATH", stage().join("lib"))
-        .env(
-            "PATH",
-            format!("/usr/bin:{}", std::env::var("PATH").unwrap_or_default()),
-        )
-        .stdin(std::fs::File::open(&input).expect("open trsg input"));
-    mpi_env(&mut cmd);
-    let r = run_with_timeout(cmd, LIMIT);
+    let lib = stage().join("lib");
+    let exports = [("LD_LIBRARY_PATH", lib.as_path())];
+    let r = mpiexec_one_reading(
+        &example("trsg"),
+        "3\n5\n",
+        Path::new("/usr/bin"),
+        &exports,
+        LIMIT,
+    );
     expect_output(
         &r,
         "trsg",

@@ -4,9 +4,8 @@
 //! `-lpvm3`, run under `mpiexec` with a hard timeout. Each rank prints
 //! `N passed, M failed`; every rank's tally must show no failure.
 
-use std::time::Duration;
-use tests::mpirun::{mpiexec, Run};
-use tests::native::build;
+use tests::mpirun::Run;
+use tests::native::run_program;
 use tests::tally::{job_passed, passed};
 
 /// Every rank printed a tally, ran checks, and none failed.
@@ -18,16 +17,14 @@ fn all_ranks_pass(r: &Run, ranks: usize, what: &str) {
 
 #[test]
 fn packf_minfo_pkmesg_tasks_and_machine_on_two_ranks() {
-    let exe = build("pvm_extra.c", &["pvm3"]);
-    let r = mpiexec(2, &exe, &[], Duration::from_secs(90));
+    let r = run_program("pvm_extra.c", &["pvm3"], 2, &[], 90);
     all_ranks_pass(&r, 2, "pvm_extra");
     // PvmAutoErr is 0 in the program: no error line may appear.
-    assert!(!r.stderr.contains("libpvm ["), "{}", r.stderr);
+    r.assert_stderr_lacks("libpvm [", "on stderr");
 }
 
 #[test]
 fn recvf_handlers_mailbox_and_signals_on_three_ranks() {
-    let exe = build("pvm_extra_hooks.c", &["pvm3"]);
-    let r = mpiexec(3, &exe, &[], Duration::from_secs(120));
+    let r = run_program("pvm_extra_hooks.c", &["pvm3"], 3, &[], 120);
     all_ranks_pass(&r, 3, "pvm_extra_hooks");
 }

@@ -7,7 +7,8 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
-use tests::mpirun::{mpi_env, run_with_timeout, stage, workspace_root, Run};
+use tests::mpirun::{lines_where, mpi_env, run_with_timeout, stage, workspace_root, Run};
+use tests::tally::expect_output;
 
 const LIMIT: Duration = Duration::from_secs(90);
 
@@ -35,26 +36,15 @@ enum Dialect {
 /// Compiles Fortran `sources` into `exe` with `mpifort` against the
 /// installed tree, in `dialect`.
 fn fortran(sources: &[&Path], exe: &Path, include: &Path, dialect: Dialect) -> PathBuf {
-    let lib = stage().join("lib");
     let mut cmd = Command::new("mpifort");
     cmd.arg("-O1").arg(format!("-I{}", include.display()));
     cmd.args(["-fallow-argument-mismatch", "-w"]);
     if dialect == Dialect::Legacy {
         cmd.args(["-fno-automatic", "-finit-local-zero"]);
     }
-    cmd.args(sources)
-        .arg("-o")
-        .arg(exe)
-        .arg(format!("-L{}", lib.display()))
-        .arg(format!("-Wl,-rpath,{}", lib.display()))
-        .args(["-lfpvm3", "-lgpvm3", "-lpvm3"]);
-    let out = cmd.output().expect("cannot run mpifort");
-    assert!(
-        out.status.success(),
-        "compiling {sources:?} failed:\n{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    cmd.args(sources);
+    tests::native::link_to_stage(&mut cmd, exe, &["fpvm3", "gpvm3", "pvm3"]);
+    tests::mpirun::output_ok(&mut cmd, &format!("compiling {sources:?}"));
     exe.to_path_buf()
 }
 
@@ -95,11 +85,7 @@ fn mpiexec_with_path(n: u32, prog: &Path, args: &[&str], dir: &Path) -> Run {
 fn tallies(r: &Run, who: &str, lines: usize, min_passed: usize) {
     let all = format!("--- stdout\n{}\n--- stderr\n{}", r.stdout, r.stderr);
     assert!(!r.timed_out, "{who} hung:\n{all}");
-    let found: Vec<&str> = r
-        .stdout
-        .lines()
-        .filter(|l| l.starts_with(who) && l.ends_with(" failed"))
-        .collect();
+    let found = lines_where(&r.stdout, |l| l.starts_with(who) && l.ends_with(" failed"));
     assert_eq!(found.len(), lines, "{who}: tally lines\n{all}");
     for l in found {
         let words: Vec<&str> = l.split_whitespace().collect();
@@ -217,19 +203,21 @@ fn debian_examples(names: &[(&str, &str)]) -> PathBuf {
     bin
 }
 
+/// The run ended in time, printed each of `needles` on its standard
+/// output and no PVM error on its standard error.
+fn ran_clean(r: &Run, needles: &[&str]) {
+    assert!(!r.timed_out, "{}", r.report("timed out"));
+    for n in needles {
+        r.assert_stdout_has(n);
+    }
+    r.assert_stderr_lacks("libpvm [", "a PVM error");
+}
+
 #[test]
 fn debian_fspmd_rebuilt_against_our_fortran_api() {
     let bin = debian_examples(&[("examples/spmd.f", "fspmd")]);
     let r = mpiexec_with_path(4, &bin.join("fspmd"), &[], &bin);
-    assert!(!r.timed_out, "{}\n{}", r.stdout, r.stderr);
-    assert_eq!(
-        r.stdout.matches("token ring done").count(),
-        1,
-        "{}\n{}",
-        r.stdout,
-        r.stderr
-    );
-    assert!(!r.stderr.contains("libpvm ["), "{}", r.stderr);
+    expect_output(&r, "fspmd", "token ring done", 1);
 }
 
 #[test]
@@ -239,25 +227,9 @@ fn debian_fmaster1_rebuilt_spawns_fslave1() {
         ("examples/slave1.f", "fslave1"),
     ]);
     let r = mpiexec_with_path(1, &bin.join("fmaster1"), &[], &bin);
-    let all = format!("{}\n{}", r.stdout, r.stderr);
-    assert!(!r.timed_out, "{all}");
-    assert_eq!(r.stdout.matches("SUCCESSFUL").count(), 1, "{all}");
-    let got: Vec<&str> = r
-        .stdout
-        .lines()
-        .filter(|l| l.trim_start().starts_with("I got"))
-        .collect();
-    assert_eq!(got.len(), 3, "{all}");
-    for l in got {
-        // " I got     200.0000000 from   0 (expected     200.0000000 )"
-        let nums: Vec<&str> = l
-            .split([' ', '(', ')'])
-            .filter(|w| w.contains('.'))
-            .collect();
-        assert_eq!(nums.len(), 2, "{l}");
-        assert_eq!(nums[0], nums[1], "wrong result in {l}");
-    }
-    assert!(!r.stderr.contains("libpvm ["), "{all}");
+    expect_output(&r, "fmaster1", "SUCCESSFUL", 1);
+    // " I got     200.0000000 from   0 (expected     200.0000000 )"
+    tests::tally::master1_answers_right(&r, 3);
 }
 
 #[test]
@@ -267,11 +239,7 @@ fn debian_hitc_rebuilt_farms_out_work() {
         ("examples/hitc_slave.f", "hitc_slave"),
     ]);
     let r = mpiexec_with_path(1, &bin.join("fhitc"), &[], &bin);
-    let all = format!("{}\n{}", r.stdout, r.stderr);
-    assert!(!r.timed_out, "{all}");
-    assert!(r.stdout.contains("Program Finished"), "{all}");
-    assert!(r.stdout.contains("received no-more-work flag"), "{all}");
-    assert!(!r.stderr.contains("libpvm ["), "{all}");
+    ran_clean(&r, &["Program Finished", "received no-more-work flag"]);
 }
 
 #[test]
@@ -280,15 +248,13 @@ fn debian_fgexample_rebuilt_reduces_over_a_group() {
     // Four ranks started together, and one rank that spawns its partner.
     for n in [4u32, 1] {
         let r = mpiexec_with_path(n, &bin.join("fgexample"), &[], &bin);
-        let all = format!("{}\n{}", r.stdout, r.stderr);
-        assert!(!r.timed_out, "{all}");
-        assert!(r.stdout.contains("The 1-Norm is         5050"), "{all}");
-        assert!(
-            r.stdout
-                .contains("The product of column 1 is   9.33262154439441"),
-            "{all}"
+        ran_clean(
+            &r,
+            &[
+                "The 1-Norm is         5050",
+                "The product of column 1 is   9.33262154439441",
+            ],
         );
-        assert!(!r.stderr.contains("libpvm ["), "{all}");
     }
 }
 
@@ -297,36 +263,16 @@ fn debian_frsg_rebuilt_reduces_scatters_and_gathers() {
     let bin = debian_examples(&[("gexamples/frsg.f", "frsg")]);
     // frsg asks for the number of tasks and the row length on stdin, then
     // spawns the other tasks (frsg, found on PATH).
-    let input = bin.join("frsg.input");
-    std::fs::write(&input, "3\n5\n").expect("write frsg input");
-    let mut cmd = Command::new("mpiexec");
-    cmd.args(["-x", "PATH", "-n", "1"])
-        .arg(bin.join("frsg"))
-        .env(
-            "PATH",
-            format!(
-                "{}:{}",
-                bin.display(),
-                std::env::var("PATH").unwrap_or_default()
-            ),
-        )
-        .stdin(std::fs::File::open(&input).expect("open frsg input"));
-    mpi_env(&mut cmd);
-    let r = run_with_timeout(cmd, LIMIT);
-    let all = format!("{}\n{}", r.stdout, r.stderr);
-    assert!(!r.timed_out, "{all}");
-    assert!(
-        r.stdout.contains("INPUT values: nprocs =            3"),
-        "{all}"
+    let r = tests::mpirun::mpiexec_one_reading(&bin.join("frsg"), "3\n5\n", &bin, &[], LIMIT);
+    ran_clean(
+        &r,
+        &[
+            "INPUT values: nprocs =            3",
+            "Test OK: Sum of Squares of first           15  integers is         1240",
+            "Test Ok: Received (   5.0000",
+        ],
     );
-    assert!(
-        r.stdout
-            .contains("Test OK: Sum of Squares of first           15  integers is         1240"),
-        "{all}"
-    );
-    assert!(r.stdout.contains("Test Ok: Received (   5.0000"), "{all}");
-    assert!(!r.stdout.contains("ERROR"), "{all}");
-    assert!(!r.stderr.contains("libpvm ["), "{all}");
+    assert!(!r.stdout.contains("ERROR"), "{}", r.report("frsg"));
 }
 
 fn defined_symbols(file: &Path, dynamic: bool) -> BTreeSet<String> {

@@ -32,11 +32,7 @@ fn quiet_calls_stay_quiet(r: &Run, what: &str) {
         "pvm_freezegroup()",
         "pvm_bcast()",
     ] {
-        assert!(
-            !r.stderr.contains(f),
-            "{what}: {f} must not print its error\n{}",
-            r.stderr
-        );
+        r.assert_stderr_lacks(f, &format!("{what}: {f} must not print its error"));
     }
 }
 
@@ -68,10 +64,6 @@ fn leaving_pvm_leaves_groups_and_the_service_outlives_its_task() {
         let r = mpiexec(n, &exe, &[], LIMIT);
         all_passed(&r, n as usize, "pvm_groups_exit");
         quiet_calls_stay_quiet(&r, "pvm_groups_exit");
-        assert!(
-            !r.stderr.contains("libpvm ["),
-            "pvm_groups_exit: no PVM error expected\n{}",
-            r.stderr
-        );
+        r.assert_stderr_lacks("libpvm [", "pvm_groups_exit: no PVM error expected");
     }
 }

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use tests::mpirun::workspace_root;
+use tests::mpirun::{lines_where, workspace_root};
 
 const DEBIAN_INCLUDE: &str = "/usr/include";
 
@@ -409,11 +409,7 @@ fn c_constants_and_layouts_match_debian() {
             "reader error:\n{}",
             deb.stdout
         );
-        let missing: Vec<&str> = our
-            .stdout
-            .lines()
-            .filter(|l| l.contains("MISSING"))
-            .collect();
+        let missing = lines_where(&our.stdout, |l| l.contains("MISSING"));
         assert!(missing.is_empty(), "pvm3.h lacks {missing:?} ({defines:?})");
         for (d, o) in deb.stdout.lines().zip(our.stdout.lines()) {
             assert_eq!(o, d, "pvm3.h differs from Debian's ({defines:?})");

@@ -2,23 +2,25 @@
 //! `pvm3.h` and `-lpvm3`, run under `mpiexec` with a hard timeout.
 
 use std::time::Duration;
-use tests::mpirun::mpiexec;
-use tests::native::build;
+use tests::mpirun::{lines_where, mpiexec, Run};
+use tests::native::{build, run_program};
 use tests::tally::tallies_ok;
+
+/// `run` ended in time and every one of its `procs` processes printed a
+/// clean tally.
+fn in_time_and_clean(r: &Run, procs: usize) {
+    assert!(!r.timed_out, "{}", r.report("hung"));
+    tallies_ok(r, "", procs);
+}
 
 #[test]
 fn message_semantics_on_three_ranks() {
-    let exe = build("pvm_semantics.c", &["pvm3"]);
-    let r = mpiexec(3, &exe, &[], Duration::from_secs(90));
-    assert!(!r.timed_out, "hung:\n{}\n{}", r.stdout, r.stderr);
-    tallies_ok(&r, "", 3);
-    assert!(!r.stderr.contains("FAILED"), "{}", r.stderr);
+    let r = run_program("pvm_semantics.c", &["pvm3"], 3, &[], 90);
+    in_time_and_clean(&r, 3);
+    r.assert_stderr_lacks("FAILED", "on stderr");
     // The one deliberate failure with PvmAutoErr on, in libpvm's format.
-    let line = r
-        .stderr
-        .lines()
-        .find(|l| l.starts_with("libpvm [t"))
-        .unwrap_or("");
+    let errors = lines_where(&r.stderr, |l| l.starts_with("libpvm [t"));
+    let line = errors.first().copied().unwrap_or("");
     assert!(
         line.ends_with("]: pvm_send(): Bad parameter"),
         "auto-error line: {line:?}\n{}",
@@ -37,17 +39,7 @@ fn message_semantics_on_three_ranks() {
 /// cargo next to this test's own binary.
 #[test]
 fn rust_api_token_ring_on_four_ranks() {
-    let exe = std::env::current_exe().expect("test binary");
-    let profile_dir = exe
-        .parent()
-        .and_then(|d| d.parent())
-        .expect("target/<profile>");
-    let ring = profile_dir.join("examples/pvm_ring");
-    assert!(
-        ring.is_file(),
-        "{} not built (cargo build --examples)",
-        ring.display()
-    );
+    let ring = tests::mpirun::cargo_example("pvm_ring");
     let r = mpiexec(4, &ring, &[], Duration::from_secs(60));
     r.assert_ok("pvm_ring");
     r.assert_stdout_has("pvm_ring: 1 passed, 0 failed");
@@ -57,11 +49,9 @@ fn rust_api_token_ring_on_four_ranks() {
 /// blocked in a receive, and the job still ends cleanly.
 #[test]
 fn exit_notices_for_a_finished_and_a_killed_child() {
-    let exe = build("pvm_notify.c", &["pvm3"]);
-    let r = mpiexec(1, &exe, &[], Duration::from_secs(90));
-    assert!(!r.timed_out, "hung:\n{}\n{}", r.stdout, r.stderr);
-    tallies_ok(&r, "", 1);
-    assert!(!r.stderr.contains("was not killed"), "{}", r.stderr);
+    let r = run_program("pvm_notify.c", &["pvm3"], 1, &[], 90);
+    in_time_and_clean(&r, 1);
+    r.assert_stderr_lacks("was not killed", "on stderr");
     assert_eq!(r.code, Some(0), "{}", r.stderr);
 }
 
@@ -75,8 +65,7 @@ fn large_messages_read_every_way_on_three_ranks() {
     for lazy in ["0", "1"] {
         let r = mpiexec_lazy(3, &exe, lazy, Duration::from_secs(120));
         let what = format!("pvm_large, MPBRIDGE_PVM_LAZY_RECV={lazy}");
-        assert!(!r.timed_out, "{what} hung:\n{}\n{}", r.stdout, r.stderr);
-        tallies_ok(&r, "", 3);
+        in_time_and_clean(&r, 3);
         assert!(!r.stderr.contains("FAILED"), "{what}: {}", r.stderr);
         assert!(!r.stderr.contains("libpvm ["), "{what}: {}", r.stderr);
         assert_eq!(r.code, Some(0), "{what}: {}", r.stderr);
@@ -84,7 +73,7 @@ fn large_messages_read_every_way_on_three_ranks() {
 }
 
 /// `mpiexec -n n exe` with `MPBRIDGE_PVM_LAZY_RECV` set to `lazy` on every rank.
-fn mpiexec_lazy(n: u32, exe: &std::path::Path, lazy: &str, limit: Duration) -> tests::mpirun::Run {
+fn mpiexec_lazy(n: u32, exe: &std::path::Path, lazy: &str, limit: Duration) -> Run {
     tests::mpirun::mpiexec_env(n, exe, &[], &[("MPBRIDGE_PVM_LAZY_RECV", lazy)], limit)
 }
 
@@ -94,7 +83,6 @@ fn mpiexec_lazy(n: u32, exe: &std::path::Path, lazy: &str, limit: Duration) -> t
 fn unread_large_message_at_exit_releases_its_sender() {
     let exe = build("pvm_large_exit.c", &["pvm3"]);
     let r = mpiexec_lazy(2, &exe, "1", Duration::from_secs(60));
-    assert!(!r.timed_out, "hung:\n{}\n{}", r.stdout, r.stderr);
-    tallies_ok(&r, "", 2);
+    in_time_and_clean(&r, 2);
     assert_eq!(r.code, Some(0), "{}", r.stderr);
 }

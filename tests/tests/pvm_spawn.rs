@@ -3,9 +3,8 @@
 //! PvmNoHost; what cannot run is PvmNoFile and does not end the job. C programs built against the installed `pvm3.h` and run under
 //! `mpiexec` with a hard timeout.
 
-use std::time::Duration;
-use tests::mpirun::{mpiexec, Run};
-use tests::native::build;
+use tests::mpirun::Run;
+use tests::native::run_program;
 use tests::tally::job_passed;
 
 /// Every parent printed a tally with no failure, and the job ended well.
@@ -23,8 +22,7 @@ fn parents_pass(r: &Run, parents: usize, what: &str) {
 /// clean-clone test runs.
 #[test]
 fn children_start_in_the_parents_context() {
-    let exe = build("pvm_context_spawn.c", &["pvm3"]);
-    let r = mpiexec(1, &exe, &["1", "4"], Duration::from_secs(120));
+    let r = run_program("pvm_context_spawn.c", &["pvm3"], 1, &["1", "4"], 120);
     parents_pass(&r, 1, "one parent");
 }
 
@@ -33,11 +31,10 @@ fn children_start_in_the_parents_context() {
 /// `where` without either flag is ignored, as in PVM.
 #[test]
 fn where_and_host_flags_place_or_refuse() {
-    let exe = build("pvm_spawn_where.c", &["pvm3"]);
-    let r = mpiexec(2, &exe, &[], Duration::from_secs(90));
+    let r = run_program("pvm_spawn_where.c", &["pvm3"], 2, &[], 90);
     parents_pass(&r, 1, "pvm_spawn_where");
     // PvmAutoErr is 0 around the refused spawns: nothing is printed.
-    assert!(!r.stderr.contains("libpvm ["), "{}", r.stderr);
+    r.assert_stderr_lacks("libpvm [", "on stderr");
 }
 
 /// A file of random bytes, a script with a missing interpreter and a
@@ -45,9 +42,8 @@ fn where_and_host_flags_place_or_refuse() {
 /// job is not aborted and a child still starts afterwards.
 #[test]
 fn unrunnable_programs_are_no_file_and_a_failing_one_does_not_end_the_job() {
-    let exe = build("pvm_spawn_fail.c", &["pvm3"]);
-    let r = mpiexec(1, &exe, &[], Duration::from_secs(90));
+    let r = run_program("pvm_spawn_fail.c", &["pvm3"], 1, &[], 90);
     parents_pass(&r, 1, "pvm_spawn_fail");
-    assert!(!r.stderr.contains("aborted"), "{}", r.stderr);
-    assert!(!r.stderr.contains("libpvm ["), "{}", r.stderr);
+    r.assert_stderr_lacks("aborted", "on stderr");
+    r.assert_stderr_lacks("libpvm [", "on stderr");
 }

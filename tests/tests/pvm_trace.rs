@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
-use tests::mpirun::{mpi_env, mpiexec_env, run_with_timeout, stage, Run};
+use tests::mpirun::{lines_where, mpi_env, mpiexec_env, run_with_timeout, stage, Run};
 use tests::native::build;
 
 const LIMIT: Duration = Duration::from_secs(90);
@@ -95,7 +95,7 @@ fn a_traced_master_slave_run_merges_into_json_and_a_diagram() {
     let d = dir.display().to_string();
     let r = run_pvm(1, "master1", &[("MPBRIDGE_TRACE", &d)]);
     r.assert_ok("master1 with MPBRIDGE_TRACE");
-    assert!(r.stdout.contains("SUCCESSFUL"), "{}", r.stdout);
+    r.assert_stdout_has("SUCCESSFUL");
 
     let files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("the trace directory was made")
@@ -113,21 +113,15 @@ fn a_traced_master_slave_run_merges_into_json_and_a_diagram() {
 
     let json = dir.join("app.json");
     let svg = dir.join("app.svg");
-    let out = Command::new(stage().join("bin/mpbridge"))
+    let mut merge = Command::new(stage().join("bin/mpbridge"));
+    merge
         .arg("trace")
         .arg(&dir)
         .arg("-o")
         .arg(&json)
         .arg("--draw")
-        .arg(&svg)
-        .output()
-        .expect("run mpbridge trace");
-    let summary = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{summary}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+        .arg(&svg);
+    let summary = tests::mpirun::stdout_of(&mut merge, "mpbridge trace");
     assert!(
         summary.contains("4 tasks,")
             && summary.contains(&format!("{sends} messages matched, 0 sends without")),
@@ -159,7 +153,7 @@ fn a_traced_master_slave_run_merges_into_json_and_a_diagram() {
 fn without_the_variable_nothing_is_written() {
     let dir = scratch("untraced");
     let r = run_pvm(4, "spmd", &[]);
-    assert!(r.stdout.contains("token ring done"), "{}", r.stdout);
+    r.assert_stdout_has("token ring done");
     assert!(!dir.exists());
     assert!(!r.stderr.contains("[rank "), "no log lines: {}", r.stderr);
 }
@@ -169,12 +163,8 @@ fn core_debug_logs_show_connections_being_set_up() {
     // master1 spawns its slaves: each gets an MPI link to the master,
     // whether or not the same-node channels are on.
     let r = run_pvm(1, "master1", &[("MPBRIDGE_LOG", "core=debug")]);
-    assert!(r.stdout.contains("SUCCESSFUL"), "{}", r.stdout);
-    let set_up: Vec<&str> = r
-        .stderr
-        .lines()
-        .filter(|l| l.contains("connection set up"))
-        .collect();
+    r.assert_stdout_has("SUCCESSFUL");
+    let set_up = lines_where(&r.stderr, |l| l.contains("connection set up"));
     assert!(!set_up.is_empty(), "no connection log:\n{}", r.stderr);
     assert!(
         r.stderr.contains("[rank 0 t40001]") && r.stderr.contains("[rank 2 t80003]"),
@@ -194,7 +184,7 @@ fn pvm_debug_logs_show_spawn_decisions_and_clean_up() {
     // slave that it was spawned, and every task that it leaves PVM; the
     // core's lines stay filtered out.
     let r = run_pvm(1, "master1", &[("MPBRIDGE_LOG", "pvm=debug")]);
-    assert!(r.stdout.contains("SUCCESSFUL"), "{}", r.stdout);
+    r.assert_stdout_has("SUCCESSFUL");
     let pvm: Vec<&str> = r.stderr.lines().filter(|l| l.contains(" pvm: ")).collect();
     let master_starts = pvm
         .iter()
@@ -217,22 +207,14 @@ fn pvm_debug_logs_show_spawn_decisions_and_clean_up() {
         "every task logs leaving:\n{}",
         r.stderr
     );
-    assert!(
-        !r.stderr.contains(" core: "),
-        "core lines are filtered out:\n{}",
-        r.stderr
-    );
+    r.assert_stderr_lacks(" core: ", "core lines are filtered out");
 }
 
 #[test]
 fn per_layer_levels_filter_the_log() {
     let r = run_pvm(2, "spmd", &[("MPBRIDGE_LOG", "core=info,pvm=debug")]);
-    assert!(r.stdout.contains("token ring done"), "{}", r.stdout);
-    assert!(
-        !r.stderr.contains("connection set up"),
-        "core debug lines are filtered out:\n{}",
-        r.stderr
-    );
+    r.assert_stdout_has("token ring done");
+    r.assert_stderr_lacks("connection set up", "core debug lines are filtered out");
 }
 
 #[test]

@@ -6,9 +6,9 @@
 //! printed, where the machine cannot have a cluster.
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
+use tests::cluster::{cluster_dir, script, Cluster};
 use tests::mpirun::{run_with_timeout, stage, workspace_root, Run};
 
 /// One host line of a machine file: name, speed, scalability, slots.
@@ -53,32 +53,6 @@ fn this_machine_alone() {
     assert_eq!(bad.code, Some(2), "{}", bad.stderr);
 }
 
-fn cluster_dir() -> PathBuf {
-    std::env::var_os("MPBRIDGE_CLUSTER_DIR")
-        .filter(|v| !v.is_empty())
-        .map_or_else(|| PathBuf::from("/run/mpbridge-cluster"), PathBuf::from)
-}
-
-/// Takes the cluster down when dropped (also while a failed check unwinds).
-struct Cluster;
-
-impl Drop for Cluster {
-    fn drop(&mut self) {
-        let mut cmd = Command::new("bash");
-        cmd.arg(workspace_root().join("scripts/cluster.sh"))
-            .arg("down");
-        let r = run_with_timeout(cmd, Duration::from_secs(60));
-        if r.code != Some(0) {
-            let _ = writeln!(
-                std::io::stderr(),
-                "cluster down failed: {}{}",
-                r.stdout,
-                r.stderr
-            );
-        }
-    }
-}
-
 /// Gives the cluster's parent cgroup the highest CPU weight, so the
 /// hosts get their quotas even when the machine is busy.
 fn favour_cluster() {
@@ -101,13 +75,8 @@ fn favour_cluster() {
 #[test]
 fn cluster_speeds_match_the_quotas() {
     let mut cmd = Command::new("bash");
-    cmd.arg(workspace_root().join("scripts/cluster.sh")).args([
-        "up",
-        "-n",
-        "3",
-        "--speeds",
-        "1150,331,1662",
-    ]);
+    cmd.arg(script())
+        .args(["up", "-n", "3", "--speeds", "1150,331,1662"]);
     let guard = Cluster;
     let r = run_with_timeout(cmd, Duration::from_secs(60));
     if r.code == Some(3) {

@@ -685,31 +685,32 @@ static void t_grid(void)
     section("exgrid");
 }
 
+/* The collective calls, run in both modes. */
+static void t_collectives(void)
+{
+    t_sync();
+    t_broadcast();
+    t_combine();
+    t_concat();
+}
+
 int main(int argc, char **argv)
 {
     int only_collectives = argc > 1 && strcmp(argv[1], "collectives") == 0;
     t_exparam();
     t_constants();
-    if (only_collectives) {
-        t_sync();
-        t_broadcast();
-        t_combine();
-        t_concat();
-        EXPECT(exsync(), 0);
-        printf("ex_calls node %d: %d passed, %d failed\n", me, passed, failed);
-        return failed != 0;
+    if (!only_collectives) {
+        t_read_write();
+        t_toolong_and_test();
+        t_async();
+        t_exchange();
+        t_vector();
     }
-    t_read_write();
-    t_toolong_and_test();
-    t_async();
-    t_exchange();
-    t_vector();
-    t_sync();
-    t_broadcast();
-    t_combine();
-    t_concat();
-    t_handle();
-    t_grid();
+    t_collectives();
+    if (!only_collectives) {
+        t_handle();
+        t_grid();
+    }
     EXPECT(exsync(), 0);
     printf("ex_calls node %d: %d passed, %d failed\n", me, passed, failed);
     return failed != 0;

@@ -298,13 +298,8 @@ static void handle_route(void) {
 }
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
-    GA_Initialize();
     /* Debian's GA takes its ghost-update buffers from MA. */
-    MA_init(C_DBL, 200000, 200000);
-    me = GA_Nodeid();
-    np = GA_Nnodes();
-    tally_who = me;
+    me = start_ga(&argc, &argv, &np, 200000);
     two_d();
     ghost_dir();
     periodic();

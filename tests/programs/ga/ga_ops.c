@@ -304,12 +304,8 @@ static void integer_ops(void) {
 }
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
-    GA_Initialize();
     /* GA's own builds take work space for these operations from MA. */
-    MA_init(MT_DBL, 200000, 200000);
-    int me = GA_Nodeid();
-    tally_who = me;
+    int np, me = start_ga(&argc, &argv, &np, 200000);
     elementwise();
     transpose_symmetrize();
     gemm();

@@ -194,8 +194,7 @@ program basic
   end do
   lo3 = 1
   hi3 = dims3
-  ld3(1) = 5
-  ld3(2) = 4
+  ld3 = [5, 4]
   if (me .eq. 0) call nga_put(g_i, lo3, hi3, ia, ld3)
   call ga_sync()
   ib = 0

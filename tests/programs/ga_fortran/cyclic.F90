@@ -97,11 +97,9 @@ contains
     end do
     call ga_zero(g)
     call ga_sync()
-    lo(1) = 1
-    lo(2) = 1
-    hi(1) = 7
-    hi(2) = 5
-    ld(1) = 7
+    lo = [1, 1]
+    hi = [7, 5]
+    ld = [7]
     if (me .eq. 0) call nga_put(g, lo, hi, v, ld)
     call ga_sync()
     call nga_get(g, lo, hi, w, ld)
@@ -109,18 +107,14 @@ contains
     call ga_sync()
     ones = 1.0d0
     alpha = me + 1
-    lo(1) = 2
-    lo(2) = 2
-    hi(1) = 6
-    hi(2) = 4
-    ld(1) = 5
+    lo = [2, 2]
+    hi = [6, 4]
+    ld = [5]
     call nga_acc(g, lo, hi, ones, ld, alpha)
     call ga_sync()
-    lo(1) = 1
-    lo(2) = 1
-    hi(1) = 7
-    hi(2) = 5
-    ld(1) = 7
+    lo = [1, 1]
+    hi = [7, 5]
+    ld = [7]
     call nga_get(g, lo, hi, w, ld)
     add = np * (np + 1) / 2.0d0
     nbad = 0

@@ -22,11 +22,9 @@ program errors
   call ga_sync()
   if (me .eq. 0) then
     if (what .eq. 'patch') then
-      lo(1) = 1
-      lo(2) = 3
-      hi(1) = 10
-      hi(2) = 20
-      ld(1) = 10
+      lo = [1, 3]
+      hi = [10, 20]
+      ld = [10]
       call nga_put(g_a, lo, hi, buf, ld)
     else if (what .eq. 'ld') then
       call ga_get(g_a, 1, 8, 1, 2, buf, 5)

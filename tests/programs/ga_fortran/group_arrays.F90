@@ -51,11 +51,9 @@ program group_arrays
   dot = nga_ddot(g_a, g_b)
   call ok(abs(dot - 48 * 2 * five * five) .lt. 1d-9, 'nga_ddot over the group')
   call put(int(dot))
-  lo(1) = 1
-  lo(2) = 1
-  hi(1) = 6
-  hi(2) = 8
-  ld(1) = 6
+  lo = [1, 1]
+  hi = [6, 8]
+  ld = [6]
   call nga_get(g_b, lo, hi, x, ld)
   call ok(all(x .eq. 2 * five), 'scaled copy on the group')
   call nga_zero(g_b)
@@ -116,11 +114,7 @@ program group_arrays
 
 contains
 
-  subroutine put(v)
-    integer v
-    k = k + 1
-    rec(k, me + 1) = v
-  end subroutine put
+#include "record_put.inc"
 
 end program group_arrays
 

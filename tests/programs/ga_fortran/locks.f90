@@ -14,11 +14,11 @@ program locks
   call start_tally()
   me = ga_nodeid()
   np = ga_nnodes()
-  dims(1) = 2
-  chunk(1) = 0
+  dims = [2]
+  chunk = [0]
   call ok(nga_create(MT_F_INT, 1, dims, 'shared', chunk, g_v), 'nga_create')
-  lo(1) = 1
-  hi(1) = 2
+  lo = [1]
+  hi = [2]
   v = 0
   if (me .eq. 0) call nga_put(g_v, lo, hi, v, ld)
   call ok(ga_create_mutexes(2), 'ga_create_mutexes')

@@ -119,14 +119,10 @@ program ops
   c(1:4, 1:5) = 2 * matmul(a(2:5, 1:3), b(1:3, 2:6)) + 0.5d0 * c0(1:4, 1:5)
   call ok(maxval(abs(r - c)) .lt. tol * maxval(abs(c)), 'ga_matmul_patch N N')
   beta = 0
-  lo(1) = 1
-  lo(2) = 2
-  hi(1) = 3
-  hi(2) = 5
-  lo2(1) = 2
-  lo2(2) = 1
-  hi2(1) = 6
-  hi2(2) = 3
+  lo = [1, 2]
+  hi = [3, 5]
+  lo2 = [2, 1]
+  hi2 = [6, 3]
   call nga_matmul_patch('T', 'T', alpha, beta, g_at, lo, hi, g_bt, lo2, hi2, &
     g_c, (/ 6, 3 /), (/ 9, 7 /))
   call ga_get(g_c, 1, n, 1, m, r, n)
@@ -163,14 +159,10 @@ program ops
   d = ga_ddot_patch(g_x, 'N', 2, 6, 3, 4, g_y, 'N', 1, 5, 6, 7)
   call ok(abs(d - sum(x(2:6, 3:4) * y(1:5, 6:7))) .lt. 1d-9 * abs(d) + tol, &
     'ga_ddot_patch')
-  lo(1) = 2
-  lo(2) = 3
-  hi(1) = 6
-  hi(2) = 4
-  lo2(1) = 1
-  lo2(2) = 6
-  hi2(1) = 5
-  hi2(2) = 7
+  lo = [2, 3]
+  hi = [6, 4]
+  lo2 = [1, 6]
+  hi2 = [5, 7]
   d = nga_ddot_patch(g_x, 'n', lo, hi, g_y, 'n', lo2, hi2)
   call ok(abs(d - sum(x(2:6, 3:4) * y(1:5, 6:7))) .lt. 1d-9 * abs(d) + tol, &
     'nga_ddot_patch')
@@ -194,10 +186,8 @@ program ops
   z(5, 2:3) = 0
   call ga_get(g_z, 1, n, 1, m, r, n)
   call ok(maxval(abs(r - z)) .lt. tol, 'ga_scale_patch, ga_fill_patch, ga_zero_patch')
-  lo(1) = 2
-  lo(2) = 2
-  hi(1) = 3
-  hi(2) = 3
+  lo = [2, 2]
+  hi = [3, 3]
   d = -1
   call nga_fill_patch(g_z, lo, hi, d)
   z(2:3, 2:3) = -1
@@ -212,14 +202,10 @@ program ops
   z(n - 1:n, m) = 0
   call ga_get(g_z, 1, n, 1, m, r, n)
   call ok(maxval(abs(r - z)) .lt. tol, 'nga_fill_patch, nga_scale_patch, nga_zero_patch')
-  lo(1) = 1
-  lo(2) = 1
-  hi(1) = 3
-  hi(2) = 2
-  lo2(1) = 10
-  lo2(2) = 8
-  hi2(1) = 12
-  hi2(2) = 9
+  lo = [1, 1]
+  hi = [3, 2]
+  lo2 = [10, 8]
+  hi2 = [12, 9]
   call nga_copy_patch('N', g_x, lo, hi, g_y, lo2, hi2)
   alpha = 1
   beta = -1

@@ -85,11 +85,7 @@ program pgroups
 
 contains
 
-  subroutine put(x)
-    integer x
-    k = k + 1
-    rec(k, me + 1) = x
-  end subroutine put
+#include "record_put.inc"
 
 end program pgroups
 

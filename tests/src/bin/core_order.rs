@@ -16,7 +16,7 @@ use shim_core::envelope::INLINE_MAX;
 use shim_core::{join, leave, my_id, parent, spawn, world_ids, Context, Match, ProcId};
 use std::collections::HashMap;
 use std::time::Duration;
-use tests::{check, check_eq};
+use tests::{check, check_eq, procids};
 
 const DIRECTORY: i32 = -7;
 
@@ -166,16 +166,6 @@ fn run(ctx: Context, done: Context, me: ProcId, peers: &[ProcId], per_pair: u32)
     }
 }
 
-fn ids_bytes(ids: &[ProcId]) -> Vec<u8> {
-    ids.iter().flat_map(|i| i.raw().to_le_bytes()).collect()
-}
-
-fn ids_from(b: &[u8]) -> Vec<ProcId> {
-    b.chunks(4)
-        .map(|c| ProcId::from_raw(u32::from_le_bytes(c.try_into().unwrap())).expect("id"))
-        .collect()
-}
-
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let per_pair: u32 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(300);
@@ -199,7 +189,7 @@ fn main() {
         let mut all = vec![me];
         all.extend(&kids);
         for &c in &kids {
-            ctx.send(c, DIRECTORY, 0, &ids_bytes(&all))
+            ctx.send(c, DIRECTORY, 0, &procids::to_bytes(&all))
                 .expect("directory");
         }
         run(ctx, done, me, &kids, per_pair);
@@ -212,7 +202,7 @@ fn main() {
                 Some(Duration::from_secs(60)),
             )
             .expect("directory");
-        let peers: Vec<ProcId> = ids_from(&dir.data)
+        let peers: Vec<ProcId> = procids::from_bytes(&dir.data)
             .into_iter()
             .filter(|p| *p != me)
             .collect();

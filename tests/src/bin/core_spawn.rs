@@ -5,22 +5,12 @@
 
 use shim_core::{join, leave, my_id, parent, spawn, Context, Match, ProcId};
 use std::time::Duration;
-use tests::{check, check_eq};
+use tests::{check, check_eq, procids};
 
 const DIRECTORY: i32 = 1;
 const REPORT: i32 = 2;
 const PING: i32 = 10;
 const PONG: i32 = 11;
-
-fn ids_to_bytes(ids: &[ProcId]) -> Vec<u8> {
-    ids.iter().flat_map(|i| i.raw().to_le_bytes()).collect()
-}
-
-fn ids_from_bytes(b: &[u8]) -> Vec<ProcId> {
-    b.chunks(4)
-        .map(|c| ProcId::from_raw(u32::from_le_bytes(c.try_into().unwrap())).expect("id"))
-        .collect()
-}
 
 fn big(seed: u32) -> Vec<u8> {
     (0..(1u32 << 20) + 3)
@@ -45,7 +35,7 @@ fn parent_main(ctx: Context) {
         "spawned batches are not the static world"
     );
     println!("parent {} spawned A={:?} B={:?}", my_id().unwrap(), a, b);
-    let dir = ids_to_bytes(&[a[0], a[1], b[0]]);
+    let dir = procids::to_bytes(&[a[0], a[1], b[0]]);
     for &c in a.iter().chain(&b) {
         ctx.send(c, DIRECTORY, 0, &dir).expect("send directory");
     }
@@ -54,7 +44,7 @@ fn parent_main(ctx: Context) {
         let r = ctx
             .recv(any(REPORT), Some(Duration::from_secs(60)))
             .expect("report");
-        let ids = ids_from_bytes(&r.data[..8]);
+        let ids = procids::from_bytes(&r.data[..8]);
         let ok = r.data[8];
         check!(all.contains(&r.source), "report from a child");
         check_eq!(
@@ -77,7 +67,7 @@ fn child_main(ctx: Context) {
     let d = ctx
         .recv(Match::new(Some(dad), Some(DIRECTORY)), None)
         .expect("directory");
-    let dir = ids_from_bytes(&d.data);
+    let dir = procids::from_bytes(&d.data);
     let (a0, a1, b0) = (dir[0], dir[1], dir[2]);
     let mut ok = true;
     if me == b0 {
@@ -111,7 +101,7 @@ fn child_main(ctx: Context) {
         ok &= m.data == big(me.raw() ^ 0xff);
     }
     check!(ok, "exchange between batches");
-    let mut report = ids_to_bytes(&[me, dad]);
+    let mut report = procids::to_bytes(&[me, dad]);
     report.push(ok as u8);
     ctx.send(dad, REPORT, 0, &report).expect("report");
 }

@@ -3,7 +3,7 @@
 //! Prints `ga_core MODE OK` on rank 0 when every check passed; a failed check
 //! ends the job through `GA_Error` with a message.
 
-use ga_server::core::{self, Distribution, ElemType, GaResult};
+use ga_server::core::{self, Distribution, ElemType, GaResult, Handle};
 
 fn fail(msg: String) -> ! {
     core::abort(&msg, 1)
@@ -27,6 +27,14 @@ fn f64s(b: &[u8]) -> Vec<f64> {
 
 fn bytes(v: &[f64]) -> Vec<u8> {
     v.iter().flat_map(|x| x.to_ne_bytes()).collect()
+}
+
+/// The whole `r` x `c` double array `g`, row by row.
+fn whole(g: Handle, r: usize, c: usize) -> Vec<f64> {
+    let mut all = vec![0u8; r * c * 8];
+    let hi = [r as i64 - 1, c as i64 - 1];
+    ok(core::get(g, &[0, 0], &hi, &mut all, &[c as i64]));
+    f64s(&all)
 }
 
 /// Put/get/acc on a 2-D double array with distribution `dist`.
@@ -53,15 +61,7 @@ fn patches(dist: &Distribution, tag: &str) {
         ));
     }
     ok(core::sync());
-    let mut all = vec![0u8; r * c * 8];
-    ok(core::get(
-        g,
-        &[0, 0],
-        &[r as i64 - 1, c as i64 - 1],
-        &mut all,
-        &[c as i64],
-    ));
-    let v = f64s(&all);
+    let v = whole(g, r, c);
     for i in 0..r {
         for j in 0..c {
             check(v[i * c + j] == (i * 100 + j) as f64, || {
@@ -93,14 +93,7 @@ fn patches(dist: &Distribution, tag: &str) {
         &2.0f64.to_ne_bytes(),
     ));
     ok(core::sync());
-    ok(core::get(
-        g,
-        &[0, 0],
-        &[r as i64 - 1, c as i64 - 1],
-        &mut all,
-        &[c as i64],
-    ));
-    let v = f64s(&all);
+    let v = whole(g, r, c);
     for i in 0..r {
         for j in 0..c {
             let inside = (2..=9).contains(&i) && (3..=8).contains(&j);
@@ -454,6 +447,8 @@ fn big() {
     let w = c1 - c0 + 1;
     let ld = w + 5;
     let cell = |i: usize, j: usize| (i * 1000 + j) as f64;
+    // The band of columns c0..=c1 over every row, through a buffer with ld.
+    let (lo, hi, lds) = ([0, c0 as i64], [r as i64 - 1, c1 as i64], [ld as i64]);
     if me == 0 {
         let mut b = vec![0.0f64; r * ld];
         for i in 0..r {
@@ -461,35 +456,17 @@ fn big() {
                 b[i * ld + j] = cell(i, j + c0);
             }
         }
-        ok(core::put(
-            g2,
-            &[0, c0 as i64],
-            &[r as i64 - 1, c1 as i64],
-            &bytes(&b),
-            &[ld as i64],
-        ));
+        ok(core::put(g2, &lo, &hi, &bytes(&b), &lds));
     }
     ok(core::sync());
     let ones: Vec<f64> = (0..r * ld)
         .map(|k| ((k / ld + k % ld) % 10) as f64)
         .collect();
-    ok(core::acc(
-        g2,
-        &[0, c0 as i64],
-        &[r as i64 - 1, c1 as i64],
-        &bytes(&ones),
-        &[ld as i64],
-        &3.0f64.to_ne_bytes(),
-    ));
+    let three = 3.0f64.to_ne_bytes();
+    ok(core::acc(g2, &lo, &hi, &bytes(&ones), &lds, &three));
     ok(core::sync());
     let mut b2 = vec![0u8; r * ld * 8];
-    ok(core::get(
-        g2,
-        &[0, c0 as i64],
-        &[r as i64 - 1, c1 as i64],
-        &mut b2,
-        &[ld as i64],
-    ));
+    ok(core::get(g2, &lo, &hi, &mut b2, &lds));
     let v2 = f64s(&b2);
     for i in 0..r {
         for j in 0..w {

@@ -91,19 +91,23 @@ pub fn ensemble(sub: &str, script: &Path, args: &[&str], timeout: Duration) -> R
     run_with_timeout(cmd, timeout)
 }
 
+/// `mpbridge ensemble run SCRIPT --path DIR ARGS...`: the components
+/// found in `dir`.
+pub fn run_from(dir: &Path, script: &Path, args: &[&str], timeout: Duration) -> Run {
+    let d = dir.display().to_string();
+    let mut all = vec!["--path", d.as_str()];
+    all.extend_from_slice(args);
+    ensemble("run", script, &all, timeout)
+}
+
 /// `mpbridge ensemble run SCRIPT` with the built components and the host
 /// map, plus `args`.
 pub fn run_script(script: &Path, args: &[&str], timeout: Duration) -> Run {
     let dir = components();
-    let mut all = vec![
-        "--path".to_string(),
-        dir.display().to_string(),
-        "--hostmap".to_string(),
-        dir.join("hosts").display().to_string(),
-    ];
-    all.extend(args.iter().map(|s| s.to_string()));
-    let all: Vec<&str> = all.iter().map(String::as_str).collect();
-    ensemble("run", script, &all, timeout)
+    let hosts = dir.join("hosts").display().to_string();
+    let mut all = vec!["--hostmap", hosts.as_str()];
+    all.extend_from_slice(args);
+    run_from(dir, script, &all, timeout)
 }
 
 /// The largest value the script gives a terminal (`T`), computed from the
