@@ -324,7 +324,7 @@ pub fn acc(
     if src.is_empty() {
         return Ok(());
     }
-    if src.len() % ty.size() != 0 {
+    if !src.len().is_multiple_of(ty.size()) {
         return Err(GaError::new(
             call,
             format!(

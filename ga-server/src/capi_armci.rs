@@ -305,7 +305,7 @@ pub extern "C" fn ARMCI_Malloc(ptrs: *mut *mut c_void, size: c_long) -> c_int {
         if ptrs.is_null() {
             return Err(GaError::new(CALL, "ptrs is NULL"));
         }
-        let v = armci::malloc(CALL, size as i64)?;
+        let v = armci::malloc(CALL, size)?;
         ptr::put_addrs(ptrs, &v);
         Ok(0)
     })
@@ -324,7 +324,7 @@ pub extern "C" fn ARMCI_Free(p: *mut c_void) -> c_int {
 #[no_mangle]
 pub extern "C" fn ARMCI_Malloc_local(size: c_long) -> *mut c_void {
     const CALL: &str = "ARMCI_Malloc_local";
-    run(CALL, || armci::malloc_local(CALL, size as i64)) as *mut c_void
+    run(CALL, || armci::malloc_local(CALL, size)) as *mut c_void
 }
 
 /// Frees memory from ARMCI_Malloc_local; returns 0.
@@ -1005,19 +1005,20 @@ pub extern "C" fn ARMCI_Rmw(
 ) -> c_int {
     const CALL: &str = "ARMCI_Rmw";
     run(CALL, || {
-        let (ty, swap) =
-            match op {
-                0 => (ElemType::Int, false),
-                1 => (ElemType::Long, false),
-                2 => (ElemType::Int, true),
-                3 => (ElemType::Long, true),
-                _ => return Err(GaError::new(
+        let (ty, swap) = match op {
+            0 => (ElemType::Int, false),
+            1 => (ElemType::Long, false),
+            2 => (ElemType::Int, true),
+            3 => (ElemType::Long, true),
+            _ => {
+                return Err(GaError::new(
                     CALL,
                     format!(
                         "unknown operation {op} (ARMCI_FETCH_AND_ADD .. ARMCI_SWAP_LONG are 0..3)"
                     ),
-                )),
-            };
+                ))
+            }
+        };
         let loc = dst_bytes(CALL, ploc, ty.size())?;
         let v = if !swap {
             value as i64

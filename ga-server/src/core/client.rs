@@ -925,7 +925,7 @@ impl Client {
         call: &'static str,
     ) -> GaResult<()> {
         let n = lo.len();
-        if n == 0 || (hi[n - 1] - lo[n - 1] + 1) as usize % ty.size() != 0 {
+        if n == 0 || !((hi[n - 1] - lo[n - 1] + 1) as usize).is_multiple_of(ty.size()) {
             return Err(GaError::new(
                 call,
                 format!("the bytes to add are not whole elements of {ty:?}"),
