@@ -131,6 +131,42 @@ static void contiguous(void) {
     EXPECT(ARMCI_Free(ip[me]), 0);
 }
 
+/* Large blocks (several of the server's accumulate chunks): put to the
+ * right neighbour, get back, then every rank accumulates into rank 0. */
+static void large(void) {
+    enum { N = 40000 };
+    void *ptrs[64];
+    int right = (me + 1) % np, left = (me + np - 1) % np;
+    double *src = malloc(N * sizeof(double)), *back = malloc(N * sizeof(double));
+    EXPECT(ARMCI_Malloc(ptrs, N * sizeof(double)), 0);
+    for (int i = 0; i < N; i++) src[i] = val(me, i % 5000) + i / 5000;
+    EXPECT(ARMCI_Put(src, ptrs[right], N * sizeof(double), right), 0);
+    ARMCI_Barrier();
+    double *mine = ptrs[me];
+    int bad = 0;
+    for (int i = 0; i < N; i++) bad += mine[i] != val(left, i % 5000) + i / 5000;
+    CHECK(bad == 0, "large put arrived (%d wrong)", bad);
+    EXPECT(ARMCI_Get(ptrs[right], back, N * sizeof(double), right), 0);
+    CHECK(memcmp(back, src, N * sizeof(double)) == 0, "large get");
+    ARMCI_Barrier();
+    double scale = 1.0;
+    EXPECT(ARMCI_Acc(ARMCI_ACC_DBL, &scale, src, ptrs[0], N * sizeof(double), 0), 0);
+    ARMCI_Barrier();
+    if (me == 0) {
+        bad = 0;
+        for (int i = 0; i < N; i++) {
+            double want = val(np - 1, i % 5000) + i / 5000;
+            for (int r = 0; r < np; r++) want += val(r, i % 5000) + i / 5000;
+            bad += mine[i] != want;
+        }
+        CHECK(bad == 0, "large accumulate from every rank (%d wrong)", bad);
+    }
+    digest(ptrs, N, "large put/accumulate");
+    EXPECT(ARMCI_Free(ptrs[me]), 0);
+    free(src);
+    free(back);
+}
+
 /* 2-D: a 7x11 patch at (3,5) of a 20x30 double array on the right
  * neighbour, from a local buffer with leading dimension 16. */
 static void strided2d(void) {
@@ -468,6 +504,7 @@ int main(int argc, char **argv) {
         bad_call(argv[1]);
     } else {
         contiguous();
+        large();
         strided2d();
         strided3d();
         vectors();
