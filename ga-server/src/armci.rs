@@ -532,3 +532,56 @@ pub fn strided_pieces(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pieces(ss: &[i64], ds: &[i64], count: &[i64]) -> GaResult<Vec<(usize, usize)>> {
+        let mut v = Vec::new();
+        strided_pieces("test", ss, ds, count, |s, d| {
+            v.push((s, d));
+            Ok(())
+        })?;
+        Ok(v)
+    }
+
+    #[test]
+    fn strided_transfers_walk_the_lowest_level_first() {
+        // 2 rows of 3 planes: source rows 40 bytes apart, planes 200;
+        // destination rows 64, planes 1000.
+        let v = pieces(&[40, 200], &[64, 1000], &[16, 2, 3]).unwrap();
+        assert_eq!(
+            v,
+            vec![
+                (0, 0),
+                (40, 64),
+                (200, 1000),
+                (240, 1064),
+                (400, 2000),
+                (440, 2064)
+            ]
+        );
+        assert_eq!(pieces(&[], &[], &[24]).unwrap(), vec![(0, 0)]);
+    }
+
+    #[test]
+    fn empty_and_negative_strided_transfers() {
+        assert!(pieces(&[8], &[8], &[8, 0]).unwrap().is_empty());
+        assert!(pieces(&[8], &[8], &[0, 5]).unwrap().is_empty());
+        let e = pieces(&[8], &[8], &[8, -1]).unwrap_err();
+        assert!(e.message.contains("count[1] = -1"), "{e}");
+        let e = pieces(&[-8], &[8], &[8, 2]).unwrap_err();
+        assert!(e.message.contains("negative"), "{e}");
+    }
+
+    #[test]
+    fn accumulate_codes_are_armci_s() {
+        assert_eq!(acc_type("t", 0).unwrap(), ElemType::Int);
+        assert_eq!(acc_type("t", 1).unwrap(), ElemType::Long);
+        assert_eq!(acc_type("t", 3).unwrap(), ElemType::Double);
+        assert_eq!(acc_type("t", 5).unwrap(), ElemType::DComplex);
+        assert!(acc_type("t", 6).is_err());
+        assert!(acc_type("t", -1).is_err());
+    }
+}

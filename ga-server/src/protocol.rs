@@ -239,6 +239,7 @@ mod tests {
         p.encode(&mut b);
         assert_eq!(Rep::decode(&b), Some(p));
         assert_eq!(Op::from_u8(Op::MutexInit as u8), Some(Op::MutexInit));
+        assert_eq!(Op::from_u8(Op::Rmw as u8), Some(Op::Rmw));
         assert_eq!(Op::from_u8(0), None);
     }
 }
