@@ -29,6 +29,9 @@ int    armci_msg_me(void);
 int    armci_msg_nproc(void);
 void   armci_msg_abort(int code);
 double armci_timer(void);
+/* GA's own ARMCI has it (not ARMCI-MPI): ends MPI for the process after
+ * GA_Terminate; every layer leaves first. */
+void   armci_msg_finalize(void);
 
 void   armci_msg_barrier(void);
 void   armci_msg_bcast(void *buf, int len, int root);

@@ -1168,6 +1168,19 @@ pub extern "C" fn armci_msg_nproc() -> c_int {
     guard("armci_msg_nproc", 1, core::nnodes)
 }
 
+/// Ends MPI for this process, as GA's own ARMCI does for programs that
+/// call it after `GA_Terminate`: every layer still joined leaves and MPI is
+/// finalised, also when the program started it. Returns nothing.
+#[no_mangle]
+pub extern "C" fn armci_msg_finalize() {
+    guard("armci_msg_finalize", (), || {
+        shim_core::lifecycle::finish_process();
+        if shim_core::mpi::is_initialized() && !shim_core::mpi::is_finalized() {
+            let _ = shim_core::mpi::finalize();
+        }
+    })
+}
+
 /// Wall-clock seconds.
 #[no_mangle]
 pub extern "C" fn armci_timer() -> c_double {
