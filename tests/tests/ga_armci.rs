@@ -121,3 +121,21 @@ fn bad_calls_end_the_job_with_a_message() {
         }
     }
 }
+
+/// `armci_msg_finalize` after `GA_Terminate` (the end of GA's own test
+/// programs, such as `perf2.c`) finalises the MPI the program started,
+/// and the job ends cleanly.
+#[test]
+fn armci_msg_finalize_ends_mpi_after_ga_terminate() {
+    let exe = build("ga/armci_msg_end.c", Ga::Ours);
+    for np in [1, 2] {
+        let r = run(&exe, Ga::Ours, np, &[], &[]);
+        r.assert_ok(&format!("armci_msg_end on {np} ranks"));
+        assert!(
+            r.stdout.contains(&format!("ranks {np}, MPI finalized 1")),
+            "{}{}",
+            r.stdout,
+            r.stderr
+        );
+    }
+}
