@@ -200,6 +200,38 @@ pub fn typed_mut<'a, T>(p: *mut T, n: usize) -> Option<&'a mut [T]> {
     Some(unsafe { std::slice::from_raw_parts_mut(p, n) })
 }
 
+/// A read-only view of `n` elements of typed C data; `None` for NULL
+/// (with `n > 0`).
+pub fn typed<'a, T>(p: *const T, n: usize) -> Option<&'a [T]> {
+    if n == 0 {
+        return Some(&[]);
+    }
+    if p.is_null() || n.checked_mul(std::mem::size_of::<T>())? > MAX_BYTES {
+        return None;
+    }
+    // SAFETY: non-NULL; the API requires `n` elements of T at `p`
+    // (ARMCI's I/O vectors and their pointer lists).
+    Some(unsafe { std::slice::from_raw_parts(p, n) })
+}
+
+/// Writes `vals` as pointers to the array of `vals.len()` pointers at `p`
+/// (ARMCI_Malloc's `void *ptrs[]`); false for NULL.
+pub fn put_addrs(p: *mut *mut c_void, vals: &[usize]) -> bool {
+    if vals.is_empty() {
+        return true;
+    }
+    if p.is_null() {
+        return false;
+    }
+    // SAFETY: non-NULL; ARMCI_Malloc requires room for one pointer per
+    // process.
+    let s = unsafe { std::slice::from_raw_parts_mut(p, vals.len()) };
+    for (o, &v) in s.iter_mut().zip(vals) {
+        *o = v as *mut c_void;
+    }
+    true
+}
+
 /// The address as a byte count (MA's index arithmetic).
 pub fn addr<T>(p: *const T) -> usize {
     p as usize

@@ -7,6 +7,9 @@
 //!   arrays' memory in POSIX shared memory and serves the other nodes;
 //!   [`server_stats`]: its request counters.
 //! - [`nxtval`]: TCGMSG's shared loop counter on the server's shared memory.
+//! - [`armci`]: ARMCI (`armci.h`), GA's one-sided layer, on the GA client:
+//!   `ARMCI_Malloc` memory is a GA array of bytes in the servers' segments;
+//!   `capi_armci` is its C ABI.
 //!
 //! MPI is reached only through shim-core's API (its `mpi`, `collective` and
 //! `onesided` modules): this crate declares no MPI request, communicator
@@ -16,7 +19,9 @@
 // Index loops over several per-dimension arrays at once read best as such.
 #![allow(clippy::needless_range_loop)]
 
+mod armci;
 pub mod capi;
+mod capi_armci;
 mod capi_cyclic;
 pub(crate) mod capi_ghosts;
 pub mod capi_ops;

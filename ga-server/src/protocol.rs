@@ -56,6 +56,11 @@ pub enum Op {
     /// A compute rank connects; value: the server's process id; reply
     /// data: the name of the control segment.
     Hello = 13,
+    /// Atomic read-modify-write on one word of an array of bytes (ARMCI
+    /// memory): `ty` = int or long (wire number), the patch covers the
+    /// word exactly, `alpha[0]` = 0 adds `aux`, 1 swaps in `aux`; value:
+    /// the old word.
+    Rmw = 14,
 }
 
 impl Op {
@@ -75,6 +80,7 @@ impl Op {
             11 => Op::MutexUnlock,
             12 => Op::MutexInit,
             13 => Op::Hello,
+            14 => Op::Rmw,
             _ => return None,
         })
     }
@@ -233,6 +239,7 @@ mod tests {
         p.encode(&mut b);
         assert_eq!(Rep::decode(&b), Some(p));
         assert_eq!(Op::from_u8(Op::MutexInit as u8), Some(Op::MutexInit));
+        assert_eq!(Op::from_u8(Op::Rmw as u8), Some(Op::Rmw));
         assert_eq!(Op::from_u8(0), None);
     }
 }

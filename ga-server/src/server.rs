@@ -339,6 +339,7 @@ impl Server {
                 };
             }
             Some(Op::ReadInc) => self.read_inc(&req),
+            Some(Op::Rmw) => self.rmw(&req),
             Some(Op::NxtVal) => ptr::atomic_i64(&self.ctl, CTL_NXTVAL)
                 .map(|a| a.fetch_add(req.aux, Ordering::AcqRel)),
             Some(Op::NxtReset) => ptr::atomic_i64(&self.ctl, CTL_NXTVAL).map(|a| {
@@ -469,9 +470,10 @@ impl Server {
             if p.bytes != len {
                 return Err(format!("{len} data bytes for a patch of {} bytes", p.bytes));
             }
-            kernels::check_acc(a.ty)?;
+            let ty = add_type(a, req)?;
+            kernels::check_acc(ty)?;
             let w = ptr::atomic_u32(&a.map, p.lock_off)?;
-            Ok((a, p, w))
+            Ok((a, p, w, ty))
         });
         let mut err = target.as_ref().err().cloned();
         let alpha = req.alpha;
@@ -483,13 +485,13 @@ impl Server {
             TAG_DATA,
             comm,
             |off, data| {
-                let Ok((a, p, w)) = &target else {
+                let Ok((a, p, w, ty)) = &target else {
                     return;
                 };
                 if err.is_some() {
                     return;
                 }
-                let ty = a.ty;
+                let ty = *ty;
                 shm::lock(w, SERVER_LOCKER);
                 let r = ptr::update_range(
                     &a.map,
@@ -549,6 +551,24 @@ impl Server {
     }
 }
 
+/// The type an accumulate adds as: the array's, or for an array of bytes
+/// (ARMCI memory) the request's, whose elements each row must hold whole.
+fn add_type(a: &SArray, req: &Req) -> Check<ElemType> {
+    if a.ty != ElemType::Char {
+        return Ok(a.ty);
+    }
+    let ty = ElemType::from_wire(req.ty).ok_or("unknown element type")?;
+    let n = (req.ndim as usize).clamp(1, MAX_DIM);
+    let row = req.hi[n - 1] - req.lo[n - 1] + 1;
+    if row % ty.size() as i64 != 0 {
+        return Err(format!(
+            "rows of {row} bytes of g_a '{}' do not hold whole elements of {ty:?}",
+            a.layout.name
+        ));
+    }
+    Ok(ty)
+}
+
 /// Where a checked patch lies in a segment.
 struct Place {
     /// Element offset of the patch start from the segment start / elem.
@@ -576,7 +596,9 @@ impl Server {
                 req.ndim, a.layout.name
             ));
         }
-        if want_ty && req.ty != a.ty.wire() {
+        // An array of bytes (ARMCI memory) takes accumulates of any type.
+        let bytes_any = a.ty == ElemType::Char && req.op == Op::Acc as u8;
+        if want_ty && req.ty != a.ty.wire() && !bytes_any {
             return Err(format!(
                 "element type {:?} does not match g_a '{}' of type {:?}",
                 ElemType::from_wire(req.ty),
@@ -667,7 +689,7 @@ impl Server {
             ));
         }
         let pstr = dist::strides_of(&p.count[..p.n]);
-        let ty = a.ty;
+        let ty = add_type(a, req)?;
         let alpha = req.alpha;
         let w = ptr::atomic_u32(&a.map, p.lock_off)?;
         let mut err = None;
@@ -749,6 +771,43 @@ impl Server {
             p.elem,
         )
         .and_then(|_| send_head_data(&head, v, src, comm))
+    }
+
+    /// [`Op::Rmw`]: fetch-and-add or swap on an int or long word of an
+    /// array of bytes.
+    fn rmw(&self, req: &Req) -> Check<i64> {
+        let (a, p) = self.place(req, false)?;
+        if a.ty != ElemType::Char {
+            return Err(format!(
+                "read-modify-write on g_a '{}' of type {:?}: only arrays of bytes",
+                a.layout.name, a.ty
+            ));
+        }
+        let off = p.off * p.elem;
+        let swap = req.alpha[0] == 1;
+        match ElemType::from_wire(req.ty) {
+            Some(ElemType::Int) if p.bytes == 4 => {
+                let w = ptr::atomic_i32(&a.map, off)?;
+                let v = req.aux as i32;
+                Ok(if swap {
+                    w.swap(v, Ordering::AcqRel)
+                } else {
+                    w.fetch_add(v, Ordering::AcqRel)
+                } as i64)
+            }
+            Some(ElemType::Long) if p.bytes == 8 => {
+                let w = ptr::atomic_i64(&a.map, off)?;
+                Ok(if swap {
+                    w.swap(req.aux, Ordering::AcqRel)
+                } else {
+                    w.fetch_add(req.aux, Ordering::AcqRel)
+                })
+            }
+            t => Err(format!(
+                "read-modify-write of {t:?} on {} bytes: int on 4 or long on 8 needed",
+                p.bytes
+            )),
+        }
     }
 
     fn read_inc(&self, req: &Req) -> Check<i64> {

@@ -1,5 +1,6 @@
 //! The crate's edge to the C library: POSIX shared-memory segments (create,
-//! open, map, unlink), file-system statistics, process and user ids, and
+//! open, map, unlink), `malloc`/`free` (ARMCI_Malloc_local), file-system
+//! statistics, process and user ids, and
 //! fatal-signal handling, so the rest of the crate is safe code. MPI is not
 //! called here: every MPI call goes through shim-core's API (`mpi`,
 //! `collective`, `onesided`).
@@ -249,4 +250,17 @@ pub fn unlink_in_handler(path: &[u8]) {
 pub fn reraise(sig: c_int) {
     // SAFETY: raise is async-signal-safe.
     unsafe { libc::raise(sig) };
+}
+
+/// `malloc(len)` (at least one byte): the address, or 0 when out of memory.
+pub fn c_malloc(len: usize) -> usize {
+    // SAFETY: malloc has no preconditions; the result is checked by callers.
+    unsafe { libc::malloc(len.max(1)) as usize }
+}
+
+/// `free` of an address from [`c_malloc`] that was not freed yet.
+pub fn c_free(addr: usize) {
+    // SAFETY: callers pass only addresses c_malloc returned and that they
+    // have not freed (ARMCI keeps the list of them).
+    unsafe { libc::free(addr as *mut c_void) }
 }

@@ -375,3 +375,173 @@ fn exports_cover_debian_ga() {
         "only {fhave} of Debian's Fortran routines exported (floor {FORTRAN_FLOOR})"
     );
 }
+
+/// The function declarations of an ARMCI header: each `;`-ended statement
+/// (comments and preprocessor lines dropped) that calls a name starting
+/// with `ARMCI_` or `armci_`, as (name, text).
+fn armci_declarations(text: &str) -> Vec<(String, String)> {
+    let mut clean = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find("/*") {
+        clean.push_str(&rest[..i]);
+        rest = rest[i..].find("*/").map_or("", |j| &rest[i + j + 2..]);
+    }
+    clean.push_str(rest);
+    let clean: String = clean
+        .lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n");
+    clean
+        .split(';')
+        .filter_map(|s| {
+            let s = s.rsplit('}').next().unwrap_or(s).trim();
+            if s.contains("typedef") || s.contains('{') || s.starts_with("extern \"C\"") {
+                return None;
+            }
+            let open = s.find('(')?;
+            let name = tests::native::trailing_identifier(&s[..open]);
+            (name.starts_with("ARMCI_") || name.starts_with("armci_"))
+                .then(|| (name.to_string(), format!("{s};")))
+        })
+        .collect()
+}
+
+/// Lowest number of Debian's ARMCI functions exported so far.
+const ARMCI_FLOOR: usize = 85;
+
+/// `armci.h` and `message.h` as a program written for Debian's ARMCI sees
+/// them: both compile alone (C and C++, twice), every declaration of
+/// Debian's that ours has too is the same prototype (a C file includes
+/// ours and repeats Debian's), the enum constants have Debian's values,
+/// and the functions Debian's headers declare are counted among
+/// `libmpbridge.so`'s exports (missing ones printed; the group, thread,
+/// memory-device and PARMCI_ profiling calls are not provided).
+#[test]
+fn armci_headers_match_debian_armci() {
+    let inc = stage().join("include");
+    for h in ["armci.h", "message.h"] {
+        assert!(inc.join(h).is_file(), "{h} is not installed");
+        let src = format!("#include <{h}>\n#include <{h}>\nint main(void) {{ return 0; }}\n");
+        for (cc, ext) in [("mpicc", "c"), ("mpicxx", "cc")] {
+            let f = scratch().join(format!("armci_alone.{ext}"));
+            std::fs::write(&f, &src).unwrap();
+            let st = Command::new(cc)
+                .args(["-Wall", "-Werror", "-fsyntax-only"])
+                .arg(format!("-I{}", inc.display()))
+                .arg(&f)
+                .status()
+                .expect("compiler");
+            assert!(st.success(), "{h} does not compile alone ({cc})");
+        }
+    }
+    let debian = Path::new(DEBIAN_INCLUDE);
+    let mut theirs = Vec::new();
+    let mut mine = std::collections::BTreeSet::new();
+    for h in ["armci.h", "message.h"] {
+        let t =
+            std::fs::read_to_string(debian.join(h)).expect("Debian's ARMCI headers (make deps)");
+        theirs.extend(armci_declarations(&t));
+        let m = std::fs::read_to_string(inc.join(h)).unwrap();
+        mine.extend(armci_declarations(&m).into_iter().map(|(n, _)| n));
+    }
+    let mut src = String::from("#include <armci.h>\n#include <message.h>\n");
+    let mut shared = 0;
+    for (n, decl) in &theirs {
+        if mine.contains(n) {
+            src.push_str(decl);
+            src.push('\n');
+            shared += 1;
+        }
+    }
+    src.push_str("int main(void) { return 0; }\n");
+    let file = scratch().join("armci_debian_prototypes.c");
+    std::fs::write(&file, &src).unwrap();
+    let mut cc = Command::new("mpicc");
+    cc.args(["-fsyntax-only", "-Werror"])
+        .arg(format!("-I{}", inc.display()))
+        .arg(&file);
+    tests::mpirun::stdout_of(&mut cc, "our armci.h against Debian's prototypes (mpicc)");
+    assert!(shared >= 80, "only {shared} ARMCI prototypes compared");
+
+    let consts = [
+        "ARMCI_ACC_INT",
+        "ARMCI_ACC_LNG",
+        "ARMCI_ACC_FLT",
+        "ARMCI_ACC_DBL",
+        "ARMCI_ACC_CPL",
+        "ARMCI_ACC_DCP",
+        "ARMCI_FETCH_AND_ADD",
+        "ARMCI_FETCH_AND_ADD_LONG",
+        "ARMCI_SWAP",
+        "ARMCI_SWAP_LONG",
+        "ARMCI_DOMAIN_SMP",
+        "SCOPE_ALL",
+        "SCOPE_NODE",
+        "SCOPE_MASTERS",
+        "ARMCI_INT",
+        "ARMCI_LONG",
+        "ARMCI_LONG_LONG",
+        "ARMCI_FLOAT",
+        "ARMCI_DOUBLE",
+    ];
+    let mut prog = String::from(
+        "#include <stdio.h>\n#include <armci.h>\n#include <message.h>\nint main(void) {\n",
+    );
+    for c in consts {
+        prog.push_str(&format!("    printf(\"{c} %d\\n\", (int){c});\n"));
+    }
+    prog.push_str("    printf(\"hdl %d giov %d size %d\\n\", (int)sizeof(armci_hdl_t), (int)sizeof(armci_giov_t), (int)sizeof(armci_size_t));\n    return 0;\n}\n");
+    let values_with = |dir: &Path, tag: &str| -> String {
+        let f = scratch().join(format!("armci_consts_{tag}.c"));
+        std::fs::write(&f, &prog).unwrap();
+        let exe = scratch().join(format!("armci_consts_{tag}"));
+        let mut cc = Command::new("mpicc");
+        cc.arg(format!("-I{}", dir.display()))
+            .arg(&f)
+            .arg("-o")
+            .arg(&exe);
+        tests::mpirun::stdout_of(&mut cc, "the ARMCI constants program");
+        tests::mpirun::stdout_of(&mut Command::new(&exe), "the ARMCI constants program")
+    };
+    let want = values_with(debian, "debian");
+    assert_eq!(want.lines().count(), consts.len() + 1, "{want}");
+    assert_eq!(
+        values_with(&inc, "ours"),
+        want,
+        "ARMCI constants or type sizes differ"
+    );
+
+    let ours = exported();
+    let declared: std::collections::BTreeSet<&String> = theirs
+        .iter()
+        .map(|(n, _)| n)
+        .filter(|n| !n.starts_with("PARMCI_") && !n.starts_with("parmci_"))
+        .collect();
+    let missing: Vec<&str> = declared
+        .iter()
+        .filter(|n| !ours.contains(n.as_str()))
+        .map(|n| n.as_str())
+        .collect();
+    let have = declared.len() - missing.len();
+    println!(
+        "armci.h/message.h: {have} of Debian's {} functions exported; missing {}:\n{}",
+        declared.len(),
+        missing.len(),
+        missing.join(" ")
+    );
+    for f in [
+        "ARMCI_Malloc",
+        "ARMCI_NbAccS",
+        "ARMCI_Rmw",
+        "ARMCI_Lock",
+        "armci_msg_dgop",
+    ] {
+        assert!(ours.contains(f), "{f} is not exported");
+    }
+    assert!(
+        have >= ARMCI_FLOOR,
+        "only {have} of Debian's ARMCI functions exported (floor {ARMCI_FLOOR})"
+    );
+}

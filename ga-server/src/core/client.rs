@@ -729,6 +729,7 @@ impl Client {
         mut dst: Option<&mut [u8]>,
         ld: &[i64],
         alpha: &[u8],
+        acc_ty: Option<ElemType>,
     ) -> GaResult<()> {
         let i = self.index(call, g)?;
         let len = dst.as_ref().map(|d| d.len()).unwrap_or(src.len());
@@ -738,10 +739,26 @@ impl Client {
             .as_ref()
             .ok_or_else(|| GaError::new(call, "invalid array handle"))?;
         let ustr = Self::check_user(a, call, lo, hi, len, ld)?;
-        if kind == Kind::Acc && alpha.len() < a.elem {
+        // The type the accumulate adds as: the array's, or for an array of
+        // bytes (ARMCI memory) the one the caller names.
+        let add_ty = match acc_ty {
+            Some(t) if a.ty == ElemType::Char => t,
+            Some(t) if t != a.ty => {
+                return Err(GaError::new(
+                    call,
+                    format!("g_a '{}' of type {:?} cannot add as {t:?}", a.name, a.ty),
+                ))
+            }
+            _ => a.ty,
+        };
+        if kind == Kind::Acc && alpha.len() < add_ty.size() {
             return Err(GaError::new(
                 call,
-                format!("alpha holds {} bytes, {} needed", alpha.len(), a.elem),
+                format!(
+                    "alpha holds {} bytes, {} needed",
+                    alpha.len(),
+                    add_ty.size()
+                ),
             ));
         }
         let n = a.grid.ndim();
@@ -791,7 +808,7 @@ impl Client {
                             count,
                             elem,
                             |d, s| {
-                                if let Err(x) = kernels::acc(a.ty, d, s, alpha) {
+                                if let Err(x) = kernels::acc(add_ty, d, s, alpha) {
                                     bad = Some(x);
                                 }
                             },
@@ -811,7 +828,11 @@ impl Client {
                 Kind::Get => Op::Get,
                 Kind::Acc => Op::Acc,
             });
-            req.ty = a.ty.wire();
+            req.ty = if kind == Kind::Acc {
+                add_ty.wire()
+            } else {
+                a.ty.wire()
+            };
             req.ndim = n as u8;
             req.array = a.serial;
             req.owner = owner as i32;
@@ -825,7 +846,8 @@ impl Client {
             match kind {
                 Kind::Put | Kind::Acc => {
                     if kind == Kind::Acc {
-                        req.alpha[..elem.min(32)].copy_from_slice(&alpha[..elem.min(32)]);
+                        let k = add_ty.size().min(32);
+                        req.alpha[..k].copy_from_slice(&alpha[..k]);
                     }
                     if contig {
                         link.rpc(call, s, &req, &src[uoff * elem..uoff * elem + bytes])?;
@@ -860,7 +882,7 @@ impl Client {
         ld: &[i64],
         call: &'static str,
     ) -> GaResult<()> {
-        self.patch_op(call, Kind::Put, g, lo, hi, buf, None, ld, &[])
+        self.patch_op(call, Kind::Put, g, lo, hi, buf, None, ld, &[], None)
     }
 
     pub fn get(
@@ -872,7 +894,7 @@ impl Client {
         ld: &[i64],
         call: &'static str,
     ) -> GaResult<()> {
-        self.patch_op(call, Kind::Get, g, lo, hi, &[], Some(buf), ld, &[])
+        self.patch_op(call, Kind::Get, g, lo, hi, &[], Some(buf), ld, &[], None)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -886,7 +908,103 @@ impl Client {
         alpha: &[u8],
         call: &'static str,
     ) -> GaResult<()> {
-        self.patch_op(call, Kind::Acc, g, lo, hi, buf, None, ld, alpha)
+        self.patch_op(call, Kind::Acc, g, lo, hi, buf, None, ld, alpha, None)
+    }
+
+    /// Accumulate into an array of bytes (ARMCI memory), adding as `ty`;
+    /// every row of the patch must hold whole elements of `ty`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn acc_as(
+        &mut self,
+        g: Handle,
+        lo: &[i64],
+        hi: &[i64],
+        buf: &[u8],
+        alpha: &[u8],
+        ty: ElemType,
+        call: &'static str,
+    ) -> GaResult<()> {
+        let n = lo.len();
+        if n == 0 || !((hi[n - 1] - lo[n - 1] + 1) as usize).is_multiple_of(ty.size()) {
+            return Err(GaError::new(
+                call,
+                format!("the bytes to add are not whole elements of {ty:?}"),
+            ));
+        }
+        let ld: Vec<i64> = (1..n).map(|d| hi[d] - lo[d] + 1).collect();
+        self.patch_op(call, Kind::Acc, g, lo, hi, buf, None, &ld, alpha, Some(ty))
+    }
+
+    /// An atomic read-modify-write on the word at `subs` of an array of
+    /// bytes (ARMCI memory): `ty` is `Int` or `Long`; it adds `value` or,
+    /// with `swap`, stores it. Returns the old value.
+    pub fn rmw_bytes(
+        &mut self,
+        call: &'static str,
+        g: Handle,
+        subs: &[i64],
+        ty: ElemType,
+        swap: bool,
+        value: i64,
+    ) -> GaResult<i64> {
+        let i = self.index(call, g)?;
+        let a = self.arrays[i]
+            .as_ref()
+            .ok_or_else(|| GaError::new(call, "invalid array handle"))?;
+        let n = a.grid.ndim();
+        let mut last = subs.to_vec();
+        last[n - 1] += ty.size() as i64 - 1;
+        a.grid.check_patch(call, &a.name, subs, &last)?;
+        if a.ty != ElemType::Char || !matches!(ty, ElemType::Int | ElemType::Long) {
+            return Err(GaError::new(
+                call,
+                format!(
+                    "read-modify-write as {ty:?} on g_a '{}' of type {:?}",
+                    a.name, a.ty
+                ),
+            ));
+        }
+        let owner = a.grid.owner(subs);
+        if a.grid.owner(&last) != owner {
+            return Err(GaError::new(call, "the word spans two processes' memory"));
+        }
+        let o = owner as usize;
+        let rank = a.compute_rank(owner);
+        if self.is_local(rank) {
+            let mut boff = a.off[o];
+            for d in 0..n {
+                boff += (subs[d] - a.blo[o][d]) as usize * a.bstr[o][d];
+            }
+            let e = err(call);
+            return if ty == ElemType::Int {
+                let w = ptr::atomic_i32(&a.seg, boff).map_err(e)?;
+                Ok(if swap {
+                    w.swap(value as i32, Ordering::AcqRel)
+                } else {
+                    w.fetch_add(value as i32, Ordering::AcqRel)
+                } as i64)
+            } else {
+                let w = ptr::atomic_i64(&a.seg, boff).map_err(e)?;
+                Ok(if swap {
+                    w.swap(value, Ordering::AcqRel)
+                } else {
+                    w.fetch_add(value, Ordering::AcqRel)
+                })
+            };
+        }
+        let s = self.server_of(call, rank)?;
+        let mut req = Req::new(Op::Rmw);
+        req.ty = ty.wire();
+        req.ndim = n as u8;
+        req.array = a.serial;
+        req.owner = owner as i32;
+        for d in 0..n {
+            req.lo[d] = subs[d] + a.width[d];
+            req.hi[d] = last[d] + a.width[d];
+        }
+        req.alpha[0] = swap as u8;
+        req.aux = value;
+        Ok(self.link.rpc(call, s, &req, &[])?.value)
     }
 
     pub fn read_inc(&mut self, g: Handle, subs: &[i64], inc: i64) -> GaResult<i64> {

@@ -1,0 +1,1293 @@
+//! The ARMCI C ABI of `armci.h` and `message.h`: start and stop, collective
+//! and local memory, contiguous, strided and vector put/get/accumulate
+//! (blocking and non-blocking), values, fences and barriers,
+//! read-modify-write, mutexes, the topology queries and the `armci_msg_*`
+//! collectives, all on the GA client (see [`crate::armci`]).
+//!
+//! Return codes: calls returning `int` return 0 on success (`ARMCI_Test`:
+//! 0 = complete; `ARMCI_Initialized`, `ARMCI_Same_node`, `ARMCI_Uses_shm`:
+//! 1 or 0). Bad input ends the job as ARMCI does, through `ARMCI_Error`
+//! with a message naming the call and what was wrong: a process out of
+//! range, an address outside `ARMCI_Malloc` memory, a NULL buffer with a
+//! non-zero byte count, stride levels outside 0..=8, a negative count or
+//! stride, an unknown accumulate or read-modify-write type, a mutex that
+//! does not exist. Non-blocking calls complete before they return, so their
+//! handles are always complete. No panic crosses into C.
+
+use crate::armci::{self, MAX_STRIDE_LEVELS};
+use crate::capi_ptr as ptr;
+use crate::core::{self, ElemType, GaError, GaResult};
+use shim_core::ffi_guard::guard;
+use std::ffi::{c_char, c_double, c_float, c_int, c_long, c_longlong, c_void};
+
+/// ARMCI's non-blocking handle (`armci_hdl_t`).
+#[repr(C)]
+pub struct ArmciHdl {
+    pub target: c_int,
+    pub aggregate: c_int,
+}
+
+/// One entry of an I/O vector (`armci_giov_t`).
+#[repr(C)]
+pub struct ArmciGiov {
+    pub src_ptr_array: *mut *mut c_void,
+    pub dst_ptr_array: *mut *mut c_void,
+    pub bytes: c_int,
+    pub ptr_array_len: c_int,
+}
+
+/// Ends the job with ARMCI's error report: the message, the code.
+fn fail(msg: &str, code: c_int) -> ! {
+    core::abort(&format!("ARMCI Error: {msg}"), code)
+}
+
+/// Runs an entry point: the panic boundary, then the abort on error.
+fn run<R>(call: &'static str, f: impl FnOnce() -> GaResult<R>) -> R {
+    match guard(call, Err(GaError::new(call, "internal error")), f) {
+        Ok(v) => v,
+        Err(e) => fail(&e.to_string(), 1),
+    }
+}
+
+fn null(call: &'static str, what: &str) -> GaError {
+    GaError::new(call, format!("{what} is NULL with a non-zero byte count"))
+}
+
+fn len_of(call: &'static str, n: c_int) -> GaResult<usize> {
+    usize::try_from(n).map_err(|_| GaError::new(call, format!("negative byte count {n}")))
+}
+
+fn src_bytes<'a>(call: &'static str, p: *const c_void, n: usize) -> GaResult<&'a [u8]> {
+    ptr::bytes(p, n).ok_or_else(|| null(call, "the source"))
+}
+
+fn dst_bytes<'a>(call: &'static str, p: *mut c_void, n: usize) -> GaResult<&'a mut [u8]> {
+    ptr::bytes_mut(p, n).ok_or_else(|| null(call, "the destination"))
+}
+
+/// The scale of an accumulate as bytes of `ty`.
+fn scale_of<'a>(call: &'static str, ty: ElemType, scale: *const c_void) -> GaResult<&'a [u8]> {
+    ptr::bytes(scale, ty.size()).ok_or_else(|| GaError::new(call, "scale is NULL"))
+}
+
+/// What a transfer does.
+#[derive(Clone, Copy)]
+enum Dir {
+    Put,
+    Get,
+    Acc(ElemType),
+}
+
+/// One contiguous piece: `n` bytes between local `local` and remote
+/// `remote` of `proc_`.
+fn piece(
+    call: &'static str,
+    dir: Dir,
+    scale: &[u8],
+    local: *mut c_void,
+    remote: usize,
+    n: usize,
+    proc_: c_int,
+) -> GaResult<()> {
+    match dir {
+        Dir::Put => armci::put(call, src_bytes(call, local, n)?, remote, proc_),
+        Dir::Get => armci::get(call, remote, dst_bytes(call, local, n)?, proc_),
+        Dir::Acc(ty) => armci::acc(call, ty, scale, src_bytes(call, local, n)?, remote, proc_),
+    }
+}
+
+fn contiguous(
+    call: &'static str,
+    dir: Dir,
+    scale: *const c_void,
+    src: *mut c_void,
+    dst: *mut c_void,
+    bytes: c_int,
+    proc_: c_int,
+) -> c_int {
+    run(call, || {
+        let n = len_of(call, bytes)?;
+        let sc = match dir {
+            Dir::Acc(ty) => scale_of(call, ty, scale)?,
+            _ => &[],
+        };
+        let (local, remote) = match dir {
+            Dir::Get => (dst, ptr::addr(src)),
+            _ => (src, ptr::addr(dst)),
+        };
+        if n > 0 && remote == 0 {
+            return Err(null(call, "the remote address"));
+        }
+        piece(call, dir, sc, local, remote, n, proc_)?;
+        Ok(0)
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn strided(
+    call: &'static str,
+    dir: Dir,
+    scale: *const c_void,
+    src: *mut c_void,
+    src_stride: *const c_int,
+    dst: *mut c_void,
+    dst_stride: *const c_int,
+    count: *const c_int,
+    levels: c_int,
+    proc_: c_int,
+) -> c_int {
+    run(call, || {
+        if !(0..=MAX_STRIDE_LEVELS).contains(&levels) {
+            return Err(GaError::new(
+                call,
+                format!("stride_levels = {levels}, 0 to {MAX_STRIDE_LEVELS} allowed"),
+            ));
+        }
+        let l = levels as usize;
+        let ints = |p: *const c_int, n: usize, what: &str| {
+            ptr::ints(p, n).ok_or_else(|| GaError::new(call, format!("{what} is NULL")))
+        };
+        let ss = ints(src_stride, l, "src_stride_ar")?;
+        let ds = ints(dst_stride, l, "dst_stride_ar")?;
+        let cnt = ints(count, l + 1, "count")?;
+        let sc = match dir {
+            Dir::Acc(ty) => scale_of(call, ty, scale)?,
+            _ => &[],
+        };
+        let (local, lstr, remote, rstr) = match dir {
+            Dir::Get => (dst, &ds, ptr::addr(src), &ss),
+            _ => (src, &ss, ptr::addr(dst), &ds),
+        };
+        let n = cnt[0] as usize;
+        if n > 0 && (remote == 0 || local.is_null()) {
+            return Err(null(call, "a buffer"));
+        }
+        let (s_str, d_str) = match dir {
+            Dir::Get => (rstr, lstr),
+            _ => (lstr, rstr),
+        };
+        armci::strided_pieces(call, s_str, d_str, &cnt, |so, doff| {
+            let (lo, ro) = match dir {
+                Dir::Get => (doff, so),
+                _ => (so, doff),
+            };
+            let r = remote
+                .checked_add(ro)
+                .ok_or_else(|| GaError::new(call, "strides reach past the address space"))?;
+            piece(
+                call,
+                dir,
+                sc,
+                ptr::offset_ptr(local as *mut u8, lo),
+                r,
+                n,
+                proc_,
+            )
+        })?;
+        Ok(0)
+    })
+}
+
+fn vector(
+    call: &'static str,
+    dir: Dir,
+    scale: *const c_void,
+    iov: *const ArmciGiov,
+    len: c_int,
+    proc_: c_int,
+) -> c_int {
+    run(call, || {
+        let k = len_of(call, len)?;
+        let v = ptr::typed(iov, k).ok_or_else(|| GaError::new(call, "the I/O vector is NULL"))?;
+        let sc = match dir {
+            Dir::Acc(ty) => scale_of(call, ty, scale)?,
+            _ => &[],
+        };
+        for (i, e) in v.iter().enumerate() {
+            let n = len_of(call, e.bytes)?;
+            let m = len_of(call, e.ptr_array_len)?;
+            let list = |p: *mut *mut c_void, what: &str| {
+                ptr::typed(p as *const *mut c_void, m)
+                    .ok_or_else(|| GaError::new(call, format!("entry {i}: {what} is NULL")))
+            };
+            let srcs = list(e.src_ptr_array, "src_ptr_array")?;
+            let dsts = list(e.dst_ptr_array, "dst_ptr_array")?;
+            for j in 0..m {
+                let (local, remote) = match dir {
+                    Dir::Get => (dsts[j], ptr::addr(srcs[j])),
+                    _ => (srcs[j], ptr::addr(dsts[j])),
+                };
+                if n > 0 && remote == 0 {
+                    return Err(null(call, "a remote address"));
+                }
+                piece(call, dir, sc, local, remote, n, proc_)?;
+            }
+        }
+        Ok(0)
+    })
+}
+
+fn acc_dir(call: &'static str, datatype: c_int) -> Dir {
+    run(call, || armci::acc_type(call, datatype).map(Dir::Acc))
+}
+
+/// Marks a handle complete for `proc_` (our operations end before the call
+/// returns).
+fn mark(hdl: *mut ArmciHdl, proc_: c_int) {
+    if let Some(h) = ptr::typed_mut(hdl, 1) {
+        h[0].target = proc_;
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Start and stop.
+
+/// Starts ARMCI (and the GA client if GA is not running; collective);
+/// returns 0. A job without a `ga-server` ends through `ARMCI_Error`.
+#[no_mangle]
+pub extern "C" fn ARMCI_Init() -> c_int {
+    run("ARMCI_Init", || armci::init("ARMCI_Init").map(|_| 0))
+}
+
+/// `ARMCI_Init`; the arguments are not needed (MPI is started if nobody
+/// did). Returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_Init_args(argc: *mut c_int, argv: *mut *mut *mut c_char) -> c_int {
+    let _ = (argc, argv);
+    run("ARMCI_Init_args", || {
+        armci::init("ARMCI_Init_args").map(|_| 0)
+    })
+}
+
+/// Returns 1 if ARMCI is initialised, else 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_Initialized() -> c_int {
+    guard("ARMCI_Initialized", 0, || armci::initialized() as c_int)
+}
+
+/// Frees what ARMCI_Malloc left and ends GA if ARMCI_Init started it
+/// (collective); returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_Finalize() -> c_int {
+    run("ARMCI_Finalize", || {
+        armci::finalize("ARMCI_Finalize").map(|_| 0)
+    })
+}
+
+/// Nothing to tidy beyond what ARMCI_Finalize does; returns nothing.
+#[no_mangle]
+pub extern "C" fn ARMCI_Cleanup() {}
+
+/// Prints `ARMCI Error: msg code` and ends the job with `code` (1 if 0);
+/// never returns.
+#[no_mangle]
+pub extern "C" fn ARMCI_Error(msg: *const c_char, code: c_int) {
+    let m = ptr::c_str(msg).unwrap_or_default();
+    fail(&m, code)
+}
+
+/// `armci_msg_abort`: ends the job with `code`; never returns.
+#[no_mangle]
+pub extern "C" fn armci_msg_abort(code: c_int) {
+    fail("armci_msg_abort", code)
+}
+
+// ---------------------------------------------------------------------------
+// Memory.
+
+/// Collective: every process asks for `size` bytes; `ptrs[p]` receives
+/// process p's address (NULL where p asked for 0 bytes). Memory of a
+/// process on this node is directly addressable. Returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_Malloc(ptrs: *mut *mut c_void, size: c_long) -> c_int {
+    const CALL: &str = "ARMCI_Malloc";
+    run(CALL, || {
+        if ptrs.is_null() {
+            return Err(GaError::new(CALL, "ptrs is NULL"));
+        }
+        let v = armci::malloc(CALL, size)?;
+        ptr::put_addrs(ptrs, &v);
+        Ok(0)
+    })
+}
+
+/// Collective: frees the ARMCI_Malloc memory whose address on this process
+/// is `p` (NULL on a process that asked for 0 bytes). Returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_Free(p: *mut c_void) -> c_int {
+    run("ARMCI_Free", || {
+        armci::free("ARMCI_Free", ptr::addr(p)).map(|_| 0)
+    })
+}
+
+/// `size` bytes of private memory; NULL when there is none.
+#[no_mangle]
+pub extern "C" fn ARMCI_Malloc_local(size: c_long) -> *mut c_void {
+    const CALL: &str = "ARMCI_Malloc_local";
+    run(CALL, || armci::malloc_local(CALL, size)) as *mut c_void
+}
+
+/// Frees memory from ARMCI_Malloc_local; returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_Free_local(p: *mut c_void) -> c_int {
+    const CALL: &str = "ARMCI_Free_local";
+    run(CALL, || armci::free_local(CALL, ptr::addr(p)).map(|_| 0))
+}
+
+/// Copies `size` bytes between two local buffers; returns nothing.
+#[no_mangle]
+pub extern "C" fn ARMCI_Copy(src: *mut c_void, dst: *mut c_void, size: c_int) {
+    const CALL: &str = "ARMCI_Copy";
+    run(CALL, || {
+        let n = len_of(CALL, size)?;
+        let s = src_bytes(CALL, src, n)?.to_vec();
+        dst_bytes(CALL, dst, n)?.copy_from_slice(&s);
+        Ok(())
+    })
+}
+
+/// Nothing to do (memory is always coherent here); returns nothing.
+#[no_mangle]
+pub extern "C" fn ARMCI_Access_begin(p: *mut c_void) {
+    let _ = p;
+    std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
+}
+
+/// Nothing to do (memory is always coherent here); returns nothing.
+#[no_mangle]
+pub extern "C" fn ARMCI_Access_end(p: *mut c_void) {
+    let _ = p;
+    std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
+}
+
+// ---------------------------------------------------------------------------
+// Contiguous transfers.
+
+/// Copies `bytes` bytes from local `src` to `dst` of process `proc_`;
+/// returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_Put(
+    src: *mut c_void,
+    dst: *mut c_void,
+    bytes: c_int,
+    proc_: c_int,
+) -> c_int {
+    contiguous(
+        "ARMCI_Put",
+        Dir::Put,
+        std::ptr::null(),
+        src,
+        dst,
+        bytes,
+        proc_,
+    )
+}
+
+/// Copies `bytes` bytes from `src` of process `proc_` to local `dst`;
+/// returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_Get(
+    src: *mut c_void,
+    dst: *mut c_void,
+    bytes: c_int,
+    proc_: c_int,
+) -> c_int {
+    contiguous(
+        "ARMCI_Get",
+        Dir::Get,
+        std::ptr::null(),
+        src,
+        dst,
+        bytes,
+        proc_,
+    )
+}
+
+/// Atomically adds `scale·src` to `dst` of process `proc_`, as elements of
+/// `datatype` (ARMCI_ACC_INT, _LNG, _FLT, _DBL, _CPL, _DCP); returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_Acc(
+    datatype: c_int,
+    scale: *mut c_void,
+    src: *mut c_void,
+    dst: *mut c_void,
+    bytes: c_int,
+    proc_: c_int,
+) -> c_int {
+    const CALL: &str = "ARMCI_Acc";
+    contiguous(CALL, acc_dir(CALL, datatype), scale, src, dst, bytes, proc_)
+}
+
+/// ARMCI_Put, then stores `value` in the int `flag` of process `proc_`;
+/// returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_Put_flag(
+    src: *mut c_void,
+    dst: *mut c_void,
+    bytes: c_int,
+    flag: *mut c_int,
+    value: c_int,
+    proc_: c_int,
+) -> c_int {
+    ARMCI_Put(src, dst, bytes, proc_);
+    ARMCI_PutValueInt(value, flag as *mut c_void, proc_)
+}
+
+// ---------------------------------------------------------------------------
+// Strided transfers: count[0] bytes per piece, count[1..=levels] pieces
+// per level, strides in bytes.
+
+/// Strided put from local `src` to `dst` of `proc_`; returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_PutS(
+    src: *mut c_void,
+    src_stride: *const c_int,
+    dst: *mut c_void,
+    dst_stride: *const c_int,
+    count: *const c_int,
+    levels: c_int,
+    proc_: c_int,
+) -> c_int {
+    let n = std::ptr::null();
+    strided(
+        "ARMCI_PutS",
+        Dir::Put,
+        n,
+        src,
+        src_stride,
+        dst,
+        dst_stride,
+        count,
+        levels,
+        proc_,
+    )
+}
+
+/// Strided get from `src` of `proc_` to local `dst`; returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_GetS(
+    src: *mut c_void,
+    src_stride: *const c_int,
+    dst: *mut c_void,
+    dst_stride: *const c_int,
+    count: *const c_int,
+    levels: c_int,
+    proc_: c_int,
+) -> c_int {
+    let n = std::ptr::null();
+    strided(
+        "ARMCI_GetS",
+        Dir::Get,
+        n,
+        src,
+        src_stride,
+        dst,
+        dst_stride,
+        count,
+        levels,
+        proc_,
+    )
+}
+
+/// Strided atomic accumulate into `dst` of `proc_`; returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_AccS(
+    datatype: c_int,
+    scale: *mut c_void,
+    src: *mut c_void,
+    src_stride: *const c_int,
+    dst: *mut c_void,
+    dst_stride: *const c_int,
+    count: *const c_int,
+    levels: c_int,
+    proc_: c_int,
+) -> c_int {
+    const CALL: &str = "ARMCI_AccS";
+    let d = acc_dir(CALL, datatype);
+    strided(
+        CALL, d, scale, src, src_stride, dst, dst_stride, count, levels, proc_,
+    )
+}
+
+/// ARMCI_PutS, then stores `value` in the int `flag` of `proc_`; returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_PutS_flag(
+    src: *mut c_void,
+    src_stride: *const c_int,
+    dst: *mut c_void,
+    dst_stride: *const c_int,
+    count: *const c_int,
+    levels: c_int,
+    flag: *mut c_int,
+    value: c_int,
+    proc_: c_int,
+) -> c_int {
+    ARMCI_PutS(src, src_stride, dst, dst_stride, count, levels, proc_);
+    ARMCI_PutValueInt(value, flag as *mut c_void, proc_)
+}
+
+/// Copies between local strided memory at `p` and the contiguous buffer
+/// `buf` (`to_strided`: buf to p).
+fn local_strided(
+    call: &'static str,
+    p: *mut c_void,
+    levels: c_int,
+    stride: *const c_int,
+    count: *const c_int,
+    buf: *mut c_char,
+    to_strided: bool,
+) {
+    run(call, || {
+        if !(0..=MAX_STRIDE_LEVELS).contains(&levels) {
+            return Err(GaError::new(
+                call,
+                format!("stride_levels = {levels}, 0 to {MAX_STRIDE_LEVELS} allowed"),
+            ));
+        }
+        let l = levels as usize;
+        let st = ptr::ints(stride, l).ok_or_else(|| GaError::new(call, "stride_arr is NULL"))?;
+        let cnt = ptr::ints(count, l + 1).ok_or_else(|| GaError::new(call, "count is NULL"))?;
+        let n = cnt[0].max(0) as usize;
+        let mut packed = 0usize;
+        let dense = vec![0i64; l];
+        armci::strided_pieces(call, &st, &dense, &cnt, |so, _| {
+            let at = ptr::offset_ptr(p as *mut u8, so);
+            let b = ptr::offset_ptr(buf as *mut u8, packed);
+            packed += n;
+            if to_strided {
+                let s = src_bytes(call, b, n)?.to_vec();
+                dst_bytes(call, at, n)?.copy_from_slice(&s);
+            } else {
+                let s = src_bytes(call, at, n)?.to_vec();
+                dst_bytes(call, b, n)?.copy_from_slice(&s);
+            }
+            Ok(())
+        })
+    })
+}
+
+/// Writes local strided memory at `p` (count[0] bytes per piece) into the
+/// contiguous `buf`, as ARMCI does; returns nothing.
+#[no_mangle]
+pub extern "C" fn armci_write_strided(
+    p: *mut c_void,
+    levels: c_int,
+    stride: *mut c_int,
+    count: *mut c_int,
+    buf: *mut c_char,
+) {
+    local_strided("armci_write_strided", p, levels, stride, count, buf, false)
+}
+
+/// Reads the contiguous `buf` into local strided memory at `p`, as ARMCI
+/// does; returns nothing.
+#[no_mangle]
+pub extern "C" fn armci_read_strided(
+    p: *mut c_void,
+    levels: c_int,
+    stride: *mut c_int,
+    count: *mut c_int,
+    buf: *mut c_char,
+) {
+    local_strided("armci_read_strided", p, levels, stride, count, buf, true)
+}
+
+// ---------------------------------------------------------------------------
+// I/O vectors.
+
+/// Puts every segment of every entry of `iov` to `proc_`; returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_PutV(iov: *mut ArmciGiov, len: c_int, proc_: c_int) -> c_int {
+    vector("ARMCI_PutV", Dir::Put, std::ptr::null(), iov, len, proc_)
+}
+
+/// Gets every segment of every entry of `iov` from `proc_`; returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_GetV(iov: *mut ArmciGiov, len: c_int, proc_: c_int) -> c_int {
+    vector("ARMCI_GetV", Dir::Get, std::ptr::null(), iov, len, proc_)
+}
+
+/// Accumulates every segment of every entry of `iov` into `proc_`;
+/// returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_AccV(
+    datatype: c_int,
+    scale: *mut c_void,
+    iov: *mut ArmciGiov,
+    len: c_int,
+    proc_: c_int,
+) -> c_int {
+    const CALL: &str = "ARMCI_AccV";
+    vector(CALL, acc_dir(CALL, datatype), scale, iov, len, proc_)
+}
+
+// ---------------------------------------------------------------------------
+// Non-blocking forms: complete on return; `hdl` may be NULL.
+
+/// Clears a handle; returns nothing.
+#[no_mangle]
+pub extern "C" fn ARMCI_INIT_HANDLE(hdl: *mut ArmciHdl) {
+    if let Some(h) = ptr::typed_mut(hdl, 1) {
+        h[0].target = -1;
+        h[0].aggregate = 0;
+    }
+}
+
+/// Marks a handle as aggregate (no effect on completion); returns nothing.
+#[no_mangle]
+pub extern "C" fn ARMCI_SET_AGGREGATE_HANDLE(hdl: *mut ArmciHdl) {
+    if let Some(h) = ptr::typed_mut(hdl, 1) {
+        h[0].aggregate = 1;
+    }
+}
+
+/// Clears a handle's aggregate mark; returns nothing.
+#[no_mangle]
+pub extern "C" fn ARMCI_UNSET_AGGREGATE_HANDLE(hdl: *mut ArmciHdl) {
+    if let Some(h) = ptr::typed_mut(hdl, 1) {
+        h[0].aggregate = 0;
+    }
+}
+
+/// Non-blocking ARMCI_Put; returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_NbPut(
+    src: *mut c_void,
+    dst: *mut c_void,
+    bytes: c_int,
+    proc_: c_int,
+    hdl: *mut ArmciHdl,
+) -> c_int {
+    mark(hdl, proc_);
+    contiguous(
+        "ARMCI_NbPut",
+        Dir::Put,
+        std::ptr::null(),
+        src,
+        dst,
+        bytes,
+        proc_,
+    )
+}
+
+/// Non-blocking ARMCI_Get; returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_NbGet(
+    src: *mut c_void,
+    dst: *mut c_void,
+    bytes: c_int,
+    proc_: c_int,
+    hdl: *mut ArmciHdl,
+) -> c_int {
+    mark(hdl, proc_);
+    contiguous(
+        "ARMCI_NbGet",
+        Dir::Get,
+        std::ptr::null(),
+        src,
+        dst,
+        bytes,
+        proc_,
+    )
+}
+
+/// Non-blocking ARMCI_Acc; returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_NbAcc(
+    datatype: c_int,
+    scale: *mut c_void,
+    src: *mut c_void,
+    dst: *mut c_void,
+    bytes: c_int,
+    proc_: c_int,
+    hdl: *mut ArmciHdl,
+) -> c_int {
+    const CALL: &str = "ARMCI_NbAcc";
+    mark(hdl, proc_);
+    contiguous(CALL, acc_dir(CALL, datatype), scale, src, dst, bytes, proc_)
+}
+
+/// Non-blocking ARMCI_PutS; returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_NbPutS(
+    src: *mut c_void,
+    src_stride: *const c_int,
+    dst: *mut c_void,
+    dst_stride: *const c_int,
+    count: *const c_int,
+    levels: c_int,
+    proc_: c_int,
+    hdl: *mut ArmciHdl,
+) -> c_int {
+    mark(hdl, proc_);
+    let n = std::ptr::null();
+    strided(
+        "ARMCI_NbPutS",
+        Dir::Put,
+        n,
+        src,
+        src_stride,
+        dst,
+        dst_stride,
+        count,
+        levels,
+        proc_,
+    )
+}
+
+/// Non-blocking ARMCI_GetS; returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_NbGetS(
+    src: *mut c_void,
+    src_stride: *const c_int,
+    dst: *mut c_void,
+    dst_stride: *const c_int,
+    count: *const c_int,
+    levels: c_int,
+    proc_: c_int,
+    hdl: *mut ArmciHdl,
+) -> c_int {
+    mark(hdl, proc_);
+    let n = std::ptr::null();
+    strided(
+        "ARMCI_NbGetS",
+        Dir::Get,
+        n,
+        src,
+        src_stride,
+        dst,
+        dst_stride,
+        count,
+        levels,
+        proc_,
+    )
+}
+
+/// Non-blocking ARMCI_AccS; returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_NbAccS(
+    datatype: c_int,
+    scale: *mut c_void,
+    src: *mut c_void,
+    src_stride: *const c_int,
+    dst: *mut c_void,
+    dst_stride: *const c_int,
+    count: *const c_int,
+    levels: c_int,
+    proc_: c_int,
+    hdl: *mut ArmciHdl,
+) -> c_int {
+    const CALL: &str = "ARMCI_NbAccS";
+    mark(hdl, proc_);
+    let d = acc_dir(CALL, datatype);
+    strided(
+        CALL, d, scale, src, src_stride, dst, dst_stride, count, levels, proc_,
+    )
+}
+
+/// Non-blocking ARMCI_PutV; returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_NbPutV(
+    iov: *mut ArmciGiov,
+    len: c_int,
+    proc_: c_int,
+    hdl: *mut ArmciHdl,
+) -> c_int {
+    mark(hdl, proc_);
+    vector("ARMCI_NbPutV", Dir::Put, std::ptr::null(), iov, len, proc_)
+}
+
+/// Non-blocking ARMCI_GetV; returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_NbGetV(
+    iov: *mut ArmciGiov,
+    len: c_int,
+    proc_: c_int,
+    hdl: *mut ArmciHdl,
+) -> c_int {
+    mark(hdl, proc_);
+    vector("ARMCI_NbGetV", Dir::Get, std::ptr::null(), iov, len, proc_)
+}
+
+/// Non-blocking ARMCI_AccV; returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_NbAccV(
+    datatype: c_int,
+    scale: *mut c_void,
+    iov: *mut ArmciGiov,
+    len: c_int,
+    proc_: c_int,
+    hdl: *mut ArmciHdl,
+) -> c_int {
+    const CALL: &str = "ARMCI_NbAccV";
+    mark(hdl, proc_);
+    vector(CALL, acc_dir(CALL, datatype), scale, iov, len, proc_)
+}
+
+/// Waits for a non-blocking operation; returns 0 (it is complete).
+#[no_mangle]
+pub extern "C" fn ARMCI_Wait(hdl: *mut ArmciHdl) -> c_int {
+    let _ = hdl;
+    0
+}
+
+/// Returns 0: the operation is complete.
+#[no_mangle]
+pub extern "C" fn ARMCI_Test(hdl: *mut ArmciHdl) -> c_int {
+    let _ = hdl;
+    0
+}
+
+/// Waits for every non-blocking operation to `proc_`; returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_WaitProc(proc_: c_int) -> c_int {
+    const CALL: &str = "ARMCI_WaitProc";
+    run(CALL, || armci::check_proc(CALL, proc_).map(|_| 0))
+}
+
+/// Waits for every non-blocking operation; returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_WaitAll() -> c_int {
+    0
+}
+
+// ---------------------------------------------------------------------------
+// Values.
+
+fn put_value(call: &'static str, v: &[u8], dst: *mut c_void, proc_: c_int) -> c_int {
+    run(call, || {
+        armci::put(call, v, ptr::addr(dst), proc_).map(|_| 0)
+    })
+}
+
+fn get_value<const N: usize>(call: &'static str, src: *mut c_void, proc_: c_int) -> [u8; N] {
+    run(call, || {
+        let mut b = [0u8; N];
+        armci::get(call, ptr::addr(src), &mut b, proc_)?;
+        Ok(b)
+    })
+}
+
+/// Stores an int at `dst` of `proc_`; returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_PutValueInt(src: c_int, dst: *mut c_void, proc_: c_int) -> c_int {
+    put_value("ARMCI_PutValueInt", &src.to_ne_bytes(), dst, proc_)
+}
+
+/// Stores a long at `dst` of `proc_`; returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_PutValueLong(src: c_long, dst: *mut c_void, proc_: c_int) -> c_int {
+    put_value("ARMCI_PutValueLong", &src.to_ne_bytes(), dst, proc_)
+}
+
+/// Stores a float at `dst` of `proc_`; returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_PutValueFloat(src: c_float, dst: *mut c_void, proc_: c_int) -> c_int {
+    put_value("ARMCI_PutValueFloat", &src.to_ne_bytes(), dst, proc_)
+}
+
+/// Stores a double at `dst` of `proc_`; returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_PutValueDouble(src: c_double, dst: *mut c_void, proc_: c_int) -> c_int {
+    put_value("ARMCI_PutValueDouble", &src.to_ne_bytes(), dst, proc_)
+}
+
+/// Non-blocking ARMCI_PutValueInt; returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_NbPutValueInt(
+    src: c_int,
+    dst: *mut c_void,
+    proc_: c_int,
+    hdl: *mut ArmciHdl,
+) -> c_int {
+    mark(hdl, proc_);
+    put_value("ARMCI_NbPutValueInt", &src.to_ne_bytes(), dst, proc_)
+}
+
+/// Non-blocking ARMCI_PutValueLong; returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_NbPutValueLong(
+    src: c_long,
+    dst: *mut c_void,
+    proc_: c_int,
+    hdl: *mut ArmciHdl,
+) -> c_int {
+    mark(hdl, proc_);
+    put_value("ARMCI_NbPutValueLong", &src.to_ne_bytes(), dst, proc_)
+}
+
+/// Non-blocking ARMCI_PutValueFloat; returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_NbPutValueFloat(
+    src: c_float,
+    dst: *mut c_void,
+    proc_: c_int,
+    hdl: *mut ArmciHdl,
+) -> c_int {
+    mark(hdl, proc_);
+    put_value("ARMCI_NbPutValueFloat", &src.to_ne_bytes(), dst, proc_)
+}
+
+/// Non-blocking ARMCI_PutValueDouble; returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_NbPutValueDouble(
+    src: c_double,
+    dst: *mut c_void,
+    proc_: c_int,
+    hdl: *mut ArmciHdl,
+) -> c_int {
+    mark(hdl, proc_);
+    put_value("ARMCI_NbPutValueDouble", &src.to_ne_bytes(), dst, proc_)
+}
+
+/// The int at `src` of `proc_`.
+#[no_mangle]
+pub extern "C" fn ARMCI_GetValueInt(src: *mut c_void, proc_: c_int) -> c_int {
+    c_int::from_ne_bytes(get_value("ARMCI_GetValueInt", src, proc_))
+}
+
+/// The long at `src` of `proc_`.
+#[no_mangle]
+pub extern "C" fn ARMCI_GetValueLong(src: *mut c_void, proc_: c_int) -> c_long {
+    c_long::from_ne_bytes(get_value("ARMCI_GetValueLong", src, proc_))
+}
+
+/// The float at `src` of `proc_`.
+#[no_mangle]
+pub extern "C" fn ARMCI_GetValueFloat(src: *mut c_void, proc_: c_int) -> c_float {
+    c_float::from_ne_bytes(get_value("ARMCI_GetValueFloat", src, proc_))
+}
+
+/// The double at `src` of `proc_`.
+#[no_mangle]
+pub extern "C" fn ARMCI_GetValueDouble(src: *mut c_void, proc_: c_int) -> c_double {
+    c_double::from_ne_bytes(get_value("ARMCI_GetValueDouble", src, proc_))
+}
+
+// ---------------------------------------------------------------------------
+// Completion and synchronisation.
+
+/// Waits until this process's operations to `proc_` are complete there
+/// (they are when their calls return); returns nothing.
+#[no_mangle]
+pub extern "C" fn ARMCI_Fence(proc_: c_int) {
+    const CALL: &str = "ARMCI_Fence";
+    run(CALL, || armci::check_proc(CALL, proc_))
+}
+
+/// ARMCI_Fence to every process; returns nothing.
+#[no_mangle]
+pub extern "C" fn ARMCI_AllFence() {
+    std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
+}
+
+/// Completes every operation, then a barrier of all processes; returns
+/// nothing.
+#[no_mangle]
+pub extern "C" fn ARMCI_Barrier() {
+    run("ARMCI_Barrier", || armci::barrier("ARMCI_Barrier"))
+}
+
+// ---------------------------------------------------------------------------
+// Read-modify-write and mutexes.
+
+/// ARMCI_FETCH_AND_ADD (0), ARMCI_FETCH_AND_ADD_LONG (1): adds `value` to
+/// the int (long) at `prem` of `proc_` and stores the old value at `ploc`;
+/// ARMCI_SWAP (2), ARMCI_SWAP_LONG (3): exchanges the int (long) at `ploc`
+/// with the one at `prem`. Returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_Rmw(
+    op: c_int,
+    ploc: *mut c_void,
+    prem: *mut c_void,
+    value: c_int,
+    proc_: c_int,
+) -> c_int {
+    const CALL: &str = "ARMCI_Rmw";
+    run(CALL, || {
+        let (ty, swap) = match op {
+            0 => (ElemType::Int, false),
+            1 => (ElemType::Long, false),
+            2 => (ElemType::Int, true),
+            3 => (ElemType::Long, true),
+            _ => {
+                return Err(GaError::new(
+                    CALL,
+                    format!(
+                        "unknown operation {op} (ARMCI_FETCH_AND_ADD .. ARMCI_SWAP_LONG are 0..3)"
+                    ),
+                ))
+            }
+        };
+        let loc = dst_bytes(CALL, ploc, ty.size())?;
+        let v = if !swap {
+            value as i64
+        } else if ty == ElemType::Int {
+            c_int::from_ne_bytes(loc[..4].try_into().unwrap_or_default()) as i64
+        } else {
+            c_long::from_ne_bytes(loc[..8].try_into().unwrap_or_default())
+        };
+        let old = armci::rmw(CALL, ty, swap, ptr::addr(prem), proc_, v)?;
+        if ty == ElemType::Int {
+            loc.copy_from_slice(&(old as c_int).to_ne_bytes());
+        } else {
+            loc.copy_from_slice(&(old as c_long).to_ne_bytes());
+        }
+        Ok(0)
+    })
+}
+
+/// Collective: `count` mutexes on every process; returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_Create_mutexes(count: c_int) -> c_int {
+    const CALL: &str = "ARMCI_Create_mutexes";
+    run(CALL, || armci::create_mutexes(CALL, count).map(|_| 0))
+}
+
+/// Collective: destroys the mutexes; returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_Destroy_mutexes() -> c_int {
+    const CALL: &str = "ARMCI_Destroy_mutexes";
+    run(CALL, || armci::destroy_mutexes(CALL).map(|_| 0))
+}
+
+/// Waits for and takes mutex `mutex` of process `proc_`; returns nothing.
+#[no_mangle]
+pub extern "C" fn ARMCI_Lock(mutex: c_int, proc_: c_int) {
+    run("ARMCI_Lock", || armci::lock("ARMCI_Lock", mutex, proc_))
+}
+
+/// Releases mutex `mutex` of process `proc_`, which this process holds;
+/// returns nothing.
+#[no_mangle]
+pub extern "C" fn ARMCI_Unlock(mutex: c_int, proc_: c_int) {
+    run("ARMCI_Unlock", || {
+        armci::unlock("ARMCI_Unlock", mutex, proc_)
+    })
+}
+
+// ---------------------------------------------------------------------------
+// Topology: a domain is a node.
+
+/// 1 if process `proc_` shares this process's node, else 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_Same_node(proc_: c_int) -> c_int {
+    guard("ARMCI_Same_node", 0, || armci::same_node(proc_) as c_int)
+}
+
+/// 1: memory of processes on this node is shared memory.
+#[no_mangle]
+pub extern "C" fn ARMCI_Uses_shm() -> c_int {
+    1
+}
+
+/// No limit to set; returns nothing.
+#[no_mangle]
+pub extern "C" fn ARMCI_Set_shm_limit(limit: std::ffi::c_ulong) {
+    let _ = limit;
+}
+
+fn nodes() -> Vec<i32> {
+    core::compute_nodes()
+}
+
+/// Number of processes on node `id` (0 for a node that does not exist).
+#[no_mangle]
+pub extern "C" fn armci_domain_nprocs(domain: c_int, id: c_int) -> c_int {
+    let _ = domain;
+    guard("armci_domain_nprocs", 0, || {
+        nodes().iter().filter(|&&n| n == id).count() as c_int
+    })
+}
+
+/// Node of process `proc_` (-1 for a process that does not exist).
+#[no_mangle]
+pub extern "C" fn armci_domain_id(domain: c_int, proc_: c_int) -> c_int {
+    let _ = domain;
+    guard("armci_domain_id", -1, || {
+        let v = nodes();
+        usize::try_from(proc_)
+            .ok()
+            .and_then(|p| v.get(p).copied())
+            .unwrap_or(-1)
+    })
+}
+
+/// The process that is the `loc`-th (from 0) on node `id`; -1 if none.
+#[no_mangle]
+pub extern "C" fn armci_domain_glob_proc_id(domain: c_int, id: c_int, loc: c_int) -> c_int {
+    let _ = domain;
+    guard("armci_domain_glob_proc_id", -1, || {
+        nodes()
+            .iter()
+            .enumerate()
+            .filter(|(_, &n)| n == id)
+            .nth(usize::try_from(loc).unwrap_or(usize::MAX))
+            .map(|(p, _)| p as c_int)
+            .unwrap_or(-1)
+    })
+}
+
+/// This process's node.
+#[no_mangle]
+pub extern "C" fn armci_domain_my_id(domain: c_int) -> c_int {
+    let _ = domain;
+    guard("armci_domain_my_id", 0, || {
+        nodes().get(core::nodeid() as usize).copied().unwrap_or(0)
+    })
+}
+
+/// Number of nodes.
+#[no_mangle]
+pub extern "C" fn armci_domain_count(domain: c_int) -> c_int {
+    let _ = domain;
+    guard("armci_domain_count", 1, || {
+        nodes().iter().copied().max().map_or(1, |m| m + 1)
+    })
+}
+
+/// 1 if process `proc_` shares this process's node, else 0.
+#[no_mangle]
+pub extern "C" fn armci_domain_same_id(domain: c_int, proc_: c_int) -> c_int {
+    let _ = domain;
+    ARMCI_Same_node(proc_)
+}
+
+// ---------------------------------------------------------------------------
+// armci_msg_*: messages among the compute ranks.
+
+/// This process's rank among the compute ranks.
+#[no_mangle]
+pub extern "C" fn armci_msg_me() -> c_int {
+    guard("armci_msg_me", 0, core::nodeid)
+}
+
+/// Number of compute ranks.
+#[no_mangle]
+pub extern "C" fn armci_msg_nproc() -> c_int {
+    guard("armci_msg_nproc", 1, core::nnodes)
+}
+
+/// Ends MPI for this process, as GA's own ARMCI does for programs that
+/// call it after `GA_Terminate`: every layer still joined leaves and MPI is
+/// finalised, also when the program started it. Returns nothing.
+#[no_mangle]
+pub extern "C" fn armci_msg_finalize() {
+    guard("armci_msg_finalize", (), || {
+        shim_core::lifecycle::finish_process();
+        if shim_core::mpi::is_initialized() && !shim_core::mpi::is_finalized() {
+            let _ = shim_core::mpi::finalize();
+        }
+    })
+}
+
+/// Wall-clock seconds.
+#[no_mangle]
+pub extern "C" fn armci_timer() -> c_double {
+    core::wtime()
+}
+
+/// A barrier of the compute ranks (collective); returns nothing.
+#[no_mangle]
+pub extern "C" fn armci_msg_barrier() {
+    run("armci_msg_barrier", || armci::barrier("armci_msg_barrier"))
+}
+
+fn bcast(call: &'static str, buf: *mut c_void, len: c_int, root: c_int) {
+    run(call, || {
+        let n = len_of(call, len)?;
+        let b = dst_bytes(call, buf, n)?;
+        core::brdcst(b, root).map_err(|e| GaError::new(call, e.message))
+    })
+}
+
+/// Broadcasts `len` bytes from `root` (collective); returns nothing.
+#[no_mangle]
+pub extern "C" fn armci_msg_bcast(buf: *mut c_void, len: c_int, root: c_int) {
+    bcast("armci_msg_bcast", buf, len, root)
+}
+
+/// Broadcasts `len` bytes from `root` (collective); returns nothing.
+#[no_mangle]
+pub extern "C" fn armci_msg_brdcst(buf: *mut c_void, len: c_int, root: c_int) {
+    bcast("armci_msg_brdcst", buf, len, root)
+}
+
+/// armci_msg_bcast over all compute ranks (every scope is all of them
+/// here); returns nothing.
+#[no_mangle]
+pub extern "C" fn armci_msg_bcast_scope(scope: c_int, buf: *mut c_void, len: c_int, root: c_int) {
+    let _ = scope;
+    bcast("armci_msg_bcast_scope", buf, len, root)
+}
+
+fn gop<T: core::GopNum>(
+    call: &'static str,
+    x: *mut T,
+    n: c_int,
+    op: *const c_char,
+    f: fn(&mut [T], &str) -> GaResult<()>,
+) {
+    run(call, || {
+        let k = len_of(call, n)?;
+        let v = ptr::typed_mut(x, k).ok_or_else(|| null(call, "the data"))?;
+        let o = ptr::c_str(op).ok_or_else(|| GaError::new(call, "op is NULL"))?;
+        f(v, &o).map_err(|e| GaError::new(call, e.message))
+    })
+}
+
+/// Element-wise reduction of `n` ints with `op` ("+", "*", "max", "min",
+/// "absmax", "absmin", ...; collective); returns nothing.
+#[no_mangle]
+pub extern "C" fn armci_msg_igop(x: *mut c_int, n: c_int, op: *const c_char) {
+    gop("armci_msg_igop", x, n, op, core::gop_i32)
+}
+
+/// As armci_msg_igop, on longs.
+#[no_mangle]
+pub extern "C" fn armci_msg_lgop(x: *mut c_long, n: c_int, op: *const c_char) {
+    gop("armci_msg_lgop", x, n, op, core::gop_i64)
+}
+
+/// As armci_msg_igop, on long longs.
+#[no_mangle]
+pub extern "C" fn armci_msg_llgop(x: *mut c_longlong, n: c_int, op: *const c_char) {
+    gop("armci_msg_llgop", x, n, op, core::gop_i64)
+}
+
+/// As armci_msg_igop, on floats.
+#[no_mangle]
+pub extern "C" fn armci_msg_fgop(x: *mut c_float, n: c_int, op: *const c_char) {
+    gop("armci_msg_fgop", x, n, op, core::gop_f32)
+}
+
+/// As armci_msg_igop, on doubles.
+#[no_mangle]
+pub extern "C" fn armci_msg_dgop(x: *mut c_double, n: c_int, op: *const c_char) {
+    gop("armci_msg_dgop", x, n, op, core::gop_f64)
+}
+
+/// A reduction over all compute ranks (every scope is all of them here) of
+/// `n` elements of `type` (ARMCI_INT, ARMCI_LONG, ARMCI_LONG_LONG,
+/// ARMCI_FLOAT, ARMCI_DOUBLE: 0..4); returns nothing.
+#[no_mangle]
+pub extern "C" fn armci_msg_gop_scope(
+    scope: c_int,
+    x: *mut c_void,
+    n: c_int,
+    op: *const c_char,
+    ty: c_int,
+) {
+    let _ = scope;
+    match ty {
+        0 => armci_msg_igop(x as *mut c_int, n, op),
+        1 => armci_msg_lgop(x as *mut c_long, n, op),
+        2 => armci_msg_llgop(x as *mut c_longlong, n, op),
+        3 => armci_msg_fgop(x as *mut c_float, n, op),
+        4 => armci_msg_dgop(x as *mut c_double, n, op),
+        _ => fail(
+            &format!("armci_msg_gop_scope: unknown type {ty} (ARMCI_INT .. ARMCI_DOUBLE are 0..4)"),
+            1,
+        ),
+    }
+}
