@@ -254,14 +254,7 @@ pub fn free(call: &'static str, addr: usize) -> GaResult<()> {
 /// Where `len` bytes at `addr` of process `proc_` lie: array and byte
 /// offset in its row.
 fn locate(call: &'static str, proc_: i32, addr: usize, len: usize) -> GaResult<(Handle, i64)> {
-    ready(call)?;
-    let np = core::nnodes();
-    if proc_ < 0 || proc_ >= np {
-        return Err(GaError::new(
-            call,
-            format!("process {proc_} out of range 0..{np}"),
-        ));
-    }
+    check_proc(call, proc_)?;
     let p = proc_ as usize;
     with_state(|s| {
         s.allocs
@@ -360,8 +353,9 @@ pub fn barrier(call: &'static str) -> GaResult<()> {
     core::sync().map_err(|e| GaError::new(call, e.message))
 }
 
-/// Checks `proc_` (for the fences, which have nothing else to do: every
-/// operation is complete at its target when its call returns).
+/// Checks `proc_` and orders this process's earlier memory accesses
+/// before later ones: all a fence has to do, since every operation is
+/// complete at its target when its call returns.
 pub fn check_proc(call: &'static str, proc_: i32) -> GaResult<()> {
     ready(call)?;
     let np = core::nnodes();

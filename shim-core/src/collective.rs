@@ -42,6 +42,20 @@ fn next_slot(lens: &[usize], total: usize) -> usize {
     }
 }
 
+/// Completes every request of `reqs` (statuses ignored).
+fn wait_all(reqs: &mut [sys::MPI_Request]) -> Result<(), CoreError> {
+    // SAFETY: `reqs` holds valid (or null) requests, each started by this
+    // process; statuses are not asked for.
+    let rc = unsafe {
+        sys::MPI_Waitall(
+            reqs.len() as c_int,
+            reqs.as_mut_ptr(),
+            sys::RSMPI_STATUSES_IGNORE,
+        )
+    };
+    check(rc, "MPI_Waitall")
+}
+
 fn count(n: usize, what: &str) -> Result<c_int, CoreError> {
     c_int::try_from(n).map_err(|_| CoreError::InvalidArgument(format!("{what} too long for MPI")))
 }
@@ -320,17 +334,7 @@ impl Group {
             }
             mask >>= 1;
         }
-        // SAFETY: `reqs` holds valid (or null) requests; statuses ignored.
-        let waited = check(
-            unsafe {
-                sys::MPI_Waitall(
-                    reqs.len() as c_int,
-                    reqs.as_mut_ptr(),
-                    sys::RSMPI_STATUSES_IGNORE,
-                )
-            },
-            "MPI_Waitall",
-        );
+        let waited = wait_all(&mut reqs);
         first_error?;
         waited?;
         Ok(len)
@@ -741,17 +745,7 @@ impl Group {
             }
             at += n;
         }
-        // SAFETY: `reqs` holds valid (or null) requests; statuses ignored.
-        let waited = check(
-            unsafe {
-                sys::MPI_Waitall(
-                    reqs.len() as c_int,
-                    reqs.as_mut_ptr(),
-                    sys::RSMPI_STATUSES_IGNORE,
-                )
-            },
-            "MPI_Waitall",
-        );
+        let waited = wait_all(&mut reqs);
         first_error?;
         waited?;
         Ok(recv)

@@ -299,16 +299,8 @@ impl Engine {
         if let Some(ch) = self.shm.as_mut() {
             let bytes = payload.as_slice();
             if HEADER_LEN + bytes.len() <= ch.max_body() {
-                let h = Header {
-                    context,
-                    source: self.me,
-                    tag,
-                    encoding,
-                    len: bytes.len() as u64,
-                    body: Body::Inline,
-                };
-                let mut head = [0u8; HEADER_LEN];
-                h.write(&mut head);
+                let head =
+                    Header::encoded(context, self.me, tag, encoding, bytes.len(), Body::Inline);
                 match ch.push(dest, &head, bytes) {
                     Push::Sent => return Ok(()),
                     Push::Full => return self.push_ring(dest, &head, bytes),
@@ -454,16 +446,8 @@ impl Engine {
         // The ring takes any payload it has room for: one copy in, one
         // out, where MPI would switch to its rendezvous protocol.
         let inline = HEADER_LEN + bytes.len() <= max;
-        let header = Header {
-            context,
-            source: self.me,
-            tag,
-            encoding,
-            len: bytes.len() as u64,
-            body: if inline { Body::Inline } else { Body::Separate },
-        };
-        let mut h = [0u8; HEADER_LEN];
-        header.write(&mut h);
+        let body = if inline { Body::Inline } else { Body::Separate };
+        let h = Header::encoded(context, self.me, tag, encoding, bytes.len(), body);
         self.push_ring(dest, &h, if inline { bytes } else { &[] })?;
         if inline {
             return Ok(());

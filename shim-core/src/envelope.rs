@@ -66,6 +66,29 @@ impl Header {
         out[28..32].copy_from_slice(&[0; 4]);
     }
 
+    /// The wire form of the header of a `len`-byte payload.
+    #[inline]
+    pub fn encoded(
+        context: u32,
+        source: ProcId,
+        tag: i32,
+        encoding: u32,
+        len: usize,
+        body: Body,
+    ) -> [u8; HEADER_LEN] {
+        let mut out = [0u8; HEADER_LEN];
+        Header {
+            context,
+            source,
+            tag,
+            encoding,
+            len: len as u64,
+            body,
+        }
+        .write(&mut out);
+        out
+    }
+
     /// Reads a header; fails on a malformed one (never trusted blindly).
     #[inline]
     pub fn read(inp: &[u8]) -> Result<Header, CoreError> {
