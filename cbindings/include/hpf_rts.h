@@ -183,6 +183,33 @@ int hpf_spread(int src_dad, const void *src, int dim, int dst_dad, void *dst, in
 int hpf_eoshift(int dad, int type, const void *src, void *dst, long long shift,
                 const void *boundary, int dim);
 
+/* Gather and scatter through index arrays (vector subscripts). For a
+ * rank-n array a, v holds n index arrays of one shape, each a local buffer
+ * of v_dad with elements of vtype (HPF_INTEGER4: int, HPF_INTEGER8: long
+ * long); the k-th starts k * ldv elements after v (ldv >= the local size
+ * of v_dad; unused when n is 1) and holds subscripts of dimension k of a
+ * (a's lower bounds kept). A subscript outside a on any process gives
+ * HPF_EBADARG on every process. */
+/* r(s) = a(V1(s), .., Vn(s)); r has the index arrays' shape (any DAD on
+ * the grid). */
+int hpf_gather(int a_dad, const void *a, int v_dad, const void *v, long long ldv, int vtype,
+               int r_dad, void *r, int type);
+/* a(V1(s), .., Vn(s)) = b(s); b has the index arrays' shape; cells of a
+ * that no subscript names keep their values. For a repeated subscript
+ * (tuple) the cell gets one of the values sent to it, which one is not
+ * specified (Fortran forbids repeated subscripts on the left). */
+int hpf_scatter(int b_dad, const void *b, int v_dad, const void *v, long long ldv, int vtype,
+                int a_dad, void *a, int type);
+/* The same planned once (the inspector exchanges the subscripts) into an
+ * index schedule handle, run by hpf_index_execute any number of times:
+ * src/dst are a/r for a gather, b/a for a scatter. */
+int hpf_gather_plan(int a_dad, int v_dad, const void *v, long long ldv, int vtype, int r_dad,
+                    int *sched);
+int hpf_scatter_plan(int b_dad, int v_dad, const void *v, long long ldv, int vtype, int a_dad,
+                     int *sched);
+int hpf_index_execute(int sched, const void *src, void *dst, int type);
+int hpf_index_free(int sched);
+
 /* c = MATMUL(a, b) for rank-2 arrays on one grid (SUMMA; local products
  * on the system BLAS; operands in another layout than c's rows/columns
  * are remapped first). Only owned cells of c are written. */

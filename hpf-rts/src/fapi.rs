@@ -313,6 +313,26 @@ pub extern "C" fn hpf_copy_section_(
     });
 }
 
+/// `HPF_COUNT(DAD, MASK, RESULT, IERR)`: RESULT = COUNT(MASK) for a
+/// LOGICAL array MASK, RESULT a default INTEGER.
+#[no_mangle]
+pub extern "C" fn hpf_count_(
+    dad: *const FInt,
+    mask: *const FInt,
+    result: *mut FInt,
+    ierr: *mut FInt,
+) {
+    const CALL: &str = "HPF_COUNT";
+    entry(CALL, ierr, || {
+        let d = capi::get_dad(CALL, int(CALL, dad, "DAD")?)?;
+        let n = capi::logical(CALL, &d, mask)?;
+        let n = FInt::try_from(n)
+            .map_err(|_| HpfError::bad_arg(CALL, format!("COUNT {n} exceeds an INTEGER")))?;
+        ptr::write(result, n).ok_or_else(|| capi::null(CALL, "RESULT"))?;
+        Ok(HPF_OK)
+    });
+}
+
 /// `HPF_REDUCE_DIM(OP, DAD, TYPE, A, DIM, RDAD, RES, IERR)`: RES =
 /// op(A, DIM) with `HPF_OP_SUM` .. `HPF_OP_ANY` (as `hpf_reduce_dim`,
 /// without MASK).

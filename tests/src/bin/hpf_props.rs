@@ -1093,6 +1093,108 @@ fn index_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
     }
 }
 
+/// Gather and scatter through a tuple of index arrays, one per dimension
+/// of a rank-2 or rank-3 `A` (random shape, lower bounds and DAD):
+/// `R(s) = A(V1(s), .., Vn(s))` with random subscripts (repeats allowed),
+/// each `Vk` on a DAD of its own and R on another, and `A(V1(s), ..,
+/// Vn(s)) = B(s)` with distinct subscript tuples, against the serial
+/// results; a wrong number of index arrays refused.
+fn tuple_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
+    use hpf_rts::IndexSchedule;
+    let grid = &grids[rng.below(grids.len() as u64) as usize];
+    let rank = 2 + rng.below(2) as usize;
+    let shape: Vec<usize> = (0..rank).map(|_| 1 + rng.below(6) as usize).collect();
+    let lbs: Vec<i64> = (0..rank).map(|_| rng.below(5) as i64 - 2).collect();
+    let size: usize = shape.iter().product();
+    let ad = random_dad(rng, grid, &shape, &lbs, true);
+    let aref: Vec<T> = (0..size)
+        .map(|p| T::from_hash(hash(seed, p as u64)))
+        .collect();
+    let at = |s: &[i64]| -> usize {
+        let g: Vec<usize> = s
+            .iter()
+            .zip(&lbs)
+            .map(|(&x, &l)| (x - l) as usize)
+            .collect();
+        linear(&shape, &g)
+    };
+    let a = DArray::<T>::from_fn(&ad, |s| aref[at(s)]);
+    let vshape: Vec<usize> = (0..1 + rng.below(2) as usize)
+        .map(|_| rng.below(5) as usize)
+        .collect();
+    let m: usize = vshape.iter().product();
+    let ones = vec![1i64; vshape.len()];
+    // Per position of V, a random element of A (its subscripts per dimension).
+    let picks: Vec<usize> = (0..m).map(|_| rng.below(size as u64) as usize).collect();
+    let subs_of = |p: usize| -> Vec<i64> {
+        unlinear(&shape, p)
+            .iter()
+            .zip(&lbs)
+            .map(|(&i, &l)| i as i64 + l)
+            .collect()
+    };
+    let vs: Vec<DArray<i64>> = (0..rank)
+        .map(|k| {
+            let vd = random_dad(rng, grid, &vshape, &ones, false);
+            DArray::<i64>::from_fn(&vd, |s| subs_of(picks[linear(&vshape, &sub0(s))])[k])
+        })
+        .collect();
+    let vrefs: Vec<&DArray<i64>> = vs.iter().collect();
+    let rd = random_dad(rng, grid, &vshape, &ones, true);
+    let what = format!(
+        "{:?} A{shape:?} lb {lbs:?} V{vshape:?} grid {:?}",
+        T::KIND,
+        grid.dims()
+    );
+    let r = a.gather_indexed_tuple(&vrefs, &rd).expect("tuple gather");
+    let want: Vec<T> = picks.iter().map(|&p| aref[p]).collect();
+    check_eq!(
+        r.to_global().expect("gather"),
+        want,
+        "R = A(V1, ..): {what}"
+    );
+
+    // Scatter with distinct tuples: a random selection of A's elements.
+    let mut perm: Vec<usize> = (0..size).collect();
+    for i in (1..size).rev() {
+        perm.swap(i, rng.below(i as u64 + 1) as usize);
+    }
+    let k = rng.below(size as u64 + 1) as usize;
+    let chosen = &perm[..k];
+    let svs: Vec<DArray<i64>> = (0..rank)
+        .map(|d| {
+            let sd = random_dad(rng, grid, &[k], &[1], false);
+            DArray::<i64>::from_fn(&sd, |s| subs_of(chosen[(s[0] - 1) as usize])[d])
+        })
+        .collect();
+    let srefs: Vec<&DArray<i64>> = svs.iter().collect();
+    let bd = random_dad(rng, grid, &[k], &[1], true);
+    let bref: Vec<T> = (0..k)
+        .map(|q| T::from_hash(hash(seed ^ 0x5a, q as u64)))
+        .collect();
+    let b = DArray::<T>::from_fn(&bd, |s| bref[(s[0] - 1) as usize]);
+    let mut target = DArray::<T>::from_fn(&ad, |s| aref[at(s)]);
+    target
+        .scatter_indexed_tuple(&srefs, &b)
+        .expect("tuple scatter");
+    let mut want = aref.clone();
+    for (q, &p) in chosen.iter().enumerate() {
+        want[p] = bref[q];
+    }
+    check_eq!(
+        target.to_global().expect("gather"),
+        want,
+        "A(V1, ..) = B: {what}"
+    );
+
+    // One index array too few.
+    let e = IndexSchedule::gather_tuple(&ad, &[(vs[0].dad(), vs[0].local())], &rd).unwrap_err();
+    check!(
+        e.code == hpf_rts::error::HPF_EBADARG,
+        "one index array for a rank-{rank} array refused: {e}"
+    );
+}
+
 /// 0-based offsets of 1-based subscripts.
 fn sub0(s: &[i64]) -> Vec<usize> {
     s.iter().map(|&x| (x - 1) as usize).collect()
@@ -1216,6 +1318,16 @@ fn main() {
             1 => index_trial::<i32>(&mut rng, s, &grids),
             2 => index_trial::<f32>(&mut rng, s, &grids),
             _ => index_trial::<i64>(&mut rng, s, &grids),
+        }
+    }
+
+    for t in 0..trials / 2 {
+        let s = seed.wrapping_mul(6161).wrapping_add(t as u64);
+        match t % 4 {
+            0 => tuple_trial::<f64>(&mut rng, s, &grids),
+            1 => tuple_trial::<i32>(&mut rng, s, &grids),
+            2 => tuple_trial::<f32>(&mut rng, s, &grids),
+            _ => tuple_trial::<i64>(&mut rng, s, &grids),
         }
     }
 
