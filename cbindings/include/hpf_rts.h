@@ -200,6 +200,12 @@ int hpf_gather(int a_dad, const void *a, int v_dad, const void *v, long long ldv
  * specified (Fortran forbids repeated subscripts on the left). */
 int hpf_scatter(int b_dad, const void *b, int v_dad, const void *v, long long ldv, int vtype,
                 int a_dad, void *a, int type);
+/* a(V1(s), .., Vn(s)) += b(s) for every s: the HPF library's
+ * SUM_SCATTER(b, a, V1, .., Vn) into a. A cell named more than once gets
+ * the sum of all its values, added to its old value in a fixed order
+ * (integers exact). Numeric types only. */
+int hpf_sum_scatter(int b_dad, const void *b, int v_dad, const void *v, long long ldv,
+                    int vtype, int a_dad, void *a, int type);
 /* The same planned once (the inspector exchanges the subscripts) into an
  * index schedule handle, run by hpf_index_execute any number of times:
  * src/dst are a/r for a gather, b/a for a scatter. */
@@ -208,6 +214,8 @@ int hpf_gather_plan(int a_dad, int v_dad, const void *v, long long ldv, int vtyp
 int hpf_scatter_plan(int b_dad, int v_dad, const void *v, long long ldv, int vtype, int a_dad,
                      int *sched);
 int hpf_index_execute(int sched, const void *src, void *dst, int type);
+/* A scatter schedule run adding, as hpf_sum_scatter. */
+int hpf_index_execute_sum(int sched, const void *src, void *dst, int type);
 int hpf_index_free(int sched);
 
 /* c = MATMUL(a, b) for rank-2 arrays on one grid (SUMMA; local products

@@ -303,6 +303,17 @@ pub(crate) fn index_run<T: Element>(
     apart::<T, _>(call, sd, src, dd, dst, |x, y| s.execute(x, y))
 }
 
+/// Runs scatter schedule `s` adding `src` (B) into `dst` (A).
+pub(crate) fn index_run_sum<T: Element>(
+    call: &str,
+    s: &IndexSchedule,
+    src: *const c_void,
+    dst: *mut c_void,
+) -> HpfResult<()> {
+    let (sd, dd) = s.dads();
+    apart::<T, _>(call, sd, src, dd, dst, |x, y| s.execute_sum(x, y))
+}
+
 /// Keeps index schedule `s` under a new handle.
 pub(crate) fn index_store(s: IndexSchedule) -> c_int {
     handles(|t| {

@@ -96,6 +96,19 @@ impl<T: Element> DArray<T> {
         s.execute(&b.data, &mut self.data)
     }
 
+    /// `A(V1(s), .., Vn(s)) += B(s)` for every `s` (the HPF library's
+    /// `SUM_SCATTER(B, A, V1, .., Vn)` into this array): a cell named more
+    /// than once gets all its values added.
+    pub fn sum_scatter_indexed_tuple(
+        &mut self,
+        v: &[&DArray<i64>],
+        b: &DArray<T>,
+    ) -> HpfResult<()> {
+        let vs: Vec<(&Dad, &[i64])> = v.iter().map(|x| (&x.dad, &x.data[..])).collect();
+        let s = crate::IndexSchedule::scatter_tuple(&b.dad, &vs, &self.dad)?;
+        s.execute_sum(&b.data, &mut self.data)
+    }
+
     /// SUM.
     pub fn sum(&self) -> HpfResult<T> {
         reduce::sum(&self.dad, &self.data)

@@ -17,6 +17,8 @@
 //! executor) with point-to-point messages only, as every other schedule.
 //! Each replica line of the grid (processes that agree on the grid
 //! dimensions an array is not spread over) is served by its own line.
+//! A scatter schedule also runs adding (`SUM_SCATTER`), where a cell
+//! named more than once gets the sum of its values.
 
 use crate::dad::Dad;
 use crate::element::Element;
@@ -269,6 +271,28 @@ impl IndexSchedule {
         crate::reduce::check_len(CALL, sd, src, "source")?;
         crate::reduce::check_len(CALL, dd, dst, "destination")?;
         self.plan.execute(dd, src, dst)
+    }
+
+    /// Executes a scatter schedule adding instead of storing: `A(V1(s),
+    /// ..) += B(s)` for every `s`, so a cell named more than once gets the
+    /// sum of all its values, as the HPF library's `SUM_SCATTER(B, A, V1,
+    /// ..)` returns it. `src` is B's local buffer, `dst` A's. For a cell
+    /// the values are added to its old value in a fixed order (see
+    /// [`Schedule::execute_combine`]): integers exactly, reals
+    /// reproducibly for one grid and pair of DADs. Numeric types only; a
+    /// gather schedule is refused. Collective.
+    pub fn execute_sum<T: Element>(&self, src: &[T], dst: &mut [T]) -> HpfResult<()> {
+        const CALL: &str = "hpf_sum_scatter";
+        if self.way != Way::Scatter {
+            return Err(HpfError::bad_arg(
+                CALL,
+                "the index schedule is a gather, not a scatter",
+            ));
+        }
+        crate::element::require_numeric::<T>(CALL)?;
+        crate::reduce::check_len(CALL, &self.other, src, "source")?;
+        crate::reduce::check_len(CALL, &self.a, dst, "destination")?;
+        self.plan.execute_combine(&self.a, src, dst, T::plus)
     }
 
     /// The DADs of the source and the destination of [`execute`](Self::execute).

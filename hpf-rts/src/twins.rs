@@ -25,7 +25,7 @@ use crate::capi::{
     self, copy_in, cshift_in, dot_into, eoshift_in, get_dad, halo_in, kind, matmul_in, reduce_into,
     run, spread_in, transpose_in, typed,
 };
-use crate::capi::{apart, index_run, local};
+use crate::capi::{apart, index_run, index_run_sum, local};
 use crate::dad::Dad;
 use crate::element::{ElemKind, Element};
 use crate::error::{HpfError, HpfResult, HPF_OK};
@@ -425,6 +425,36 @@ twins! {
     (b_dad: dad, b: cbuf, v_dad: dad, v: cbuf, ldv: long, vtype: ty, a_dad: dad, a: mbuf, ty: ty) {
         let s = capi::index_plan(CALL, false, &a_dad, (&v_dad, v, ldv, vtype), &b_dad)?;
         typed!(ty, index_run(CALL, &s, b, a))
+    }
+
+    /// `a(V) += b`, the HPF library's `SUM_SCATTER(b, a, V1, .., Vn)` into
+    /// `a`: arguments as `hpf_scatter`; each `b(s)` is added to
+    /// `a(V1(s), .., Vn(s))`, so a cell named more than once gets the sum
+    /// of all its values (added to its old value in a fixed order: its
+    /// own process's values first, then per grid rank; integers exact);
+    /// cells no subscript names keep their values. Numeric types only.
+    /// Collective. Returns as `hpf_gather` (`HPF_EBADARG` for
+    /// `HPF_LOGICAL`).
+    c hpf_sum_scatter;
+    /// `HPF_SUM_SCATTER(BDAD, B, VDAD, V, LDV, VTYPE, ADAD, A, TYPE,
+    /// IERR)`: A(V1(S), .., Vn(S)) = A(V1(S), .., Vn(S)) + B(S) for every
+    /// S, repeated subscripts adding up.
+    fortran hpf_sum_scatter_ "HPF_SUM_SCATTER";
+    (b_dad: dad, b: cbuf, v_dad: dad, v: cbuf, ldv: long, vtype: ty, a_dad: dad, a: mbuf, ty: ty) {
+        let s = capi::index_plan(CALL, false, &a_dad, (&v_dad, v, ldv, vtype), &b_dad)?;
+        typed!(ty, index_run_sum(CALL, &s, b, a))
+    }
+
+    /// Runs scatter schedule `sched` (from `hpf_scatter_plan`) adding:
+    /// `dst(V(s)) += src(s)` as `hpf_sum_scatter` does. Returns as
+    /// `hpf_index_execute`; `HPF_EBADARG` for a gather schedule or
+    /// `HPF_LOGICAL`.
+    c hpf_index_execute_sum;
+    /// `HPF_INDEX_EXECUTE_SUM(SCHED, SRC, DST, TYPE, IERR)`.
+    fortran hpf_index_execute_sum_ "HPF_INDEX_EXECUTE_SUM";
+    (sched: handle, src: cbuf, dst: mbuf, ty: ty) {
+        let s = capi::index_get(CALL, sched)?;
+        typed!(ty, index_run_sum(CALL, &s, src, dst))
     }
 
     /// Plans `r = a(V)` as `hpf_gather` does without moving data and stores

@@ -9,11 +9,15 @@
  * - A(V) = B with distinct subscripts, B on CYCLIC(2): the named cells
  *   take B, the others keep their values;
  * - A(V) = B with a repeated subscript: the cell gets one of the values
- *   sent to it, every other cell is exact;
+ *   sent to it, every other cell is exact; the same with SUM_SCATTER
+ *   (hpf_sum_scatter, and planned with hpf_index_execute_sum run twice):
+ *   the cell gets the sum of its values; LOGICAL and a gather schedule
+ *   refused;
  * - on an M x N (BLOCK, CYCLIC) array: R(s) = A(V1(s), V2(s)) with two
  *   index arrays of shape 3 x 4 on (CYCLIC, BLOCK) stored ldv apart (more
  *   than the local size), the vector-subscript form R(i,j) = A(U(i), W(j))
- *   written as such a pair, and A(V1(s), V2(s)) = B(s);
+ *   written as such a pair, A(V1(s), V2(s)) = B(s), and SUM_SCATTER of
+ *   the twelve values of B onto four cells;
  * - error codes: a subscript out of bounds on one process only (every
  *   process gets HPF_EBADARG), ldv below the local size, a REAL index
  *   type, a result of another shape, a freed schedule.
@@ -224,6 +228,45 @@ int main(void)
             hpf_dad_free(gd);
         }
         CHECK(lo == hi, "repeated subscripts: processes disagree (%g .. %g)", lo, hi);
+        /* The same repeated subscripts adding (SUM_SCATTER): A(2) gets
+         * 100 + 300, A(9) 200 + 500, A(4) 400 on top of their values. */
+        fill1(a, x, fa);
+        EXPECT(hpf_sum_scatter(bd, b, sd, sv, 0, HPF_INTEGER8, a, x, HPF_REAL8), HPF_OK);
+        whole(a, x, 1, N, 1, all);
+        bad = 0;
+        for (long long g = LB; g < LB + N; g++) {
+            double add = g == 2 ? 400.0 : g == 9 ? 700.0 : g == 4 ? 400.0 : 0.0;
+            bad += all[g - LB] != fa(g) + add;
+        }
+        CHECK(bad == 0, "SUM_SCATTER, repeated V: %d cells wrong", bad);
+        /* Planned once, run adding twice: twice the sums. */
+        int s = -1;
+        EXPECT(hpf_scatter_plan(bd, sd, sv, 0, HPF_INTEGER8, a, &s), HPF_OK);
+        fill1(a, x, fa);
+        EXPECT(hpf_index_execute_sum(s, b, x, HPF_REAL8), HPF_OK);
+        EXPECT(hpf_index_execute_sum(s, b, x, HPF_REAL8), HPF_OK);
+        whole(a, x, 1, N, 1, all);
+        bad = 0;
+        for (long long g = LB; g < LB + N; g++) {
+            double add = g == 2 ? 800.0 : g == 9 ? 1400.0 : g == 4 ? 800.0 : 0.0;
+            bad += all[g - LB] != fa(g) + add;
+        }
+        CHECK(bad == 0, "planned SUM_SCATTER run twice: %d cells wrong", bad);
+        /* Storing with the same schedule: one of the values per cell. */
+        EXPECT(hpf_index_execute(s, b, x, HPF_REAL8), HPF_OK);
+        whole(a, x, 1, N, 1, all);
+        CHECK(all[4 - LB] == 400.0 && (all[2 - LB] == 100.0 || all[2 - LB] == 300.0),
+              "planned scatter stores: A(4) %g, A(2) %g", all[4 - LB], all[2 - LB]);
+        /* LOGICAL does not add; a gather schedule does not scatter. */
+        int *lb8 = local_buffer(bd, sizeof(int)), *la = local_buffer(a, sizeof(int));
+        EXPECT(hpf_index_execute_sum(s, lb8, la, HPF_LOGICAL), HPF_EBADARG);
+        EXPECT(hpf_sum_scatter(bd, lb8, sd, sv, 0, HPF_INTEGER8, a, la, HPF_LOGICAL),
+               HPF_EBADARG);
+        EXPECT(hpf_index_free(s), HPF_OK);
+        EXPECT(hpf_gather_plan(a, sd, sv, 0, HPF_INTEGER8, bd, &s), HPF_OK);
+        EXPECT(hpf_index_execute_sum(s, x, b, HPF_REAL8), HPF_EBADARG);
+        EXPECT(hpf_index_free(s), HPF_OK);
+        free(lb8), free(la);
         free(sv), free(b);
         hpf_dad_free(sd), hpf_dad_free(bd);
     }
@@ -289,6 +332,27 @@ int main(void)
                 bad += all2[(i - 1) + M2 * (j - 1)] != w;
             }
         CHECK(bad == 0, "A(V1(s), V2(s)) = B(s): %d cells wrong", bad);
+
+        /* SUM_SCATTER onto four cells: A2(1 + s mod 2, 1 + t mod 2) +=
+         * B(s, t), B from above. */
+        double *z = local_buffer(a2, sizeof(double));
+        for (long long q = 0; q < c.n; q++) z[c.at[q]] = (double)(100 * c.gi[q] + c.gj[q]);
+        for (long long q = 0; q < ci.n; q++) {
+            v[ci.at[q]] = (int)(1 + ci.gi[q] % 2);
+            v[ldv + ci.at[q]] = (int)(1 + ci.gj[q] % 2);
+        }
+        EXPECT(hpf_sum_scatter(bd2, b2, id, v, ldv, HPF_INTEGER4, a2, z, HPF_REAL8), HPF_OK);
+        double sums[M2 * N2];
+        for (long long j = 1; j <= N2; j++)
+            for (long long i = 1; i <= M2; i++) sums[(i - 1) + M2 * (j - 1)] = (double)(100 * i + j);
+        for (long long t = 1; t <= 4; t++)
+            for (long long s = 1; s <= 3; s++)
+                sums[(s % 2) + M2 * (t % 2)] += -(double)(s + 10 * t);
+        whole(a2, z, 2, M2, N2, all2);
+        bad = 0;
+        for (int p = 0; p < M2 * N2; p++) bad += all2[p] != sums[p];
+        CHECK(bad == 0, "SUM_SCATTER through (V1, V2): %d cells wrong", bad);
+        free(z);
 
         /* ldv below the local size where the local size is not 0. */
         int rc = hpf_gather(a2, y, id, v, 0, HPF_INTEGER4, rd2, r2, HPF_REAL8);

@@ -7,6 +7,7 @@ C       the same planned once and executed on A and then on A * 2
 C       A(W) = B                 W = 2, 4, .., 18, B CYCLIC(2)
 C       R2(S) = A2(V1(S), V2(S)) A2 (collapsed, BLOCK), V(MAXW, 2)
 C       C = Z(V)                 COMPLEX*16 Z BLOCK, C CYCLIC
+C       H(V) += 1 (SUM_SCATTER)  a histogram: INTEGER H CYCLIC, V CYCLIC
 C
 C     with A(I) = I * I, A2(I, J) = 100 I + J, Z(I) = (I, -2 I). Every
 C     index array is a default INTEGER (HPF_INTEGER4), LDV = MAXW.
@@ -17,6 +18,9 @@ C     failed".
       INCLUDE 'hpf_rts.fh'
       INTEGER N, K, M2, N2, KS, MAXW
       PARAMETER (N = 19, K = 13, M2 = 5, N2 = 8, KS = 9, MAXW = 40)
+      INTEGER NH
+      PARAMETER (NH = 6)
+      INTEGER IH(MAXW), IONE(MAXW), GH(NH), WH(NH), DH, WHOLEH
       DOUBLE PRECISION WA(MAXW), WR(MAXW), WB(MAXW), W2(M2, MAXW)
       DOUBLE PRECISION G(N), GK(K), GS(KS)
       COMPLEX*16 WZ(MAXW), WC(MAXW), GZ(K)
@@ -179,6 +183,37 @@ C     C = Z(V), COMPLEX*16, C on CYCLIC (DV's DAD).
          IF (GZ(I) .NE. DCMPLX(DBLE(J), -2D0 * J)) NBAD = NBAD + 1
  70   CONTINUE
       CALL OK(NBAD .EQ. 0, 'C = Z(V), COMPLEX*16')
+
+C     A histogram by SUM_SCATTER: H(1 + MOD(I * I, NH)) += 1 for I = 1
+C     .. K, INTEGER H on CYCLIC, the ones on DV's CYCLIC DAD.
+      CALL MKDAD(GRID, NH, HPF_CYCLIC, DH)
+      CALL MKDAD(GRID, NH, HPF_COLLAPSED, WHOLEH)
+      CALL HPF_DAD_LOCAL_SHAPE(DV, CNT, ALLOC, IERR)
+      DO 75 L = 1, CNT(1)
+         CALL HPF_DAD_LOCAL_TO_GLOBAL(DV, 1, L, GI, IERR)
+         IV(L, 1) = 1 + MOD(GI * GI, NH)
+         IONE(L) = 1
+ 75   CONTINUE
+      CALL HPF_DAD_LOCAL_SHAPE(DH, CNT, ALLOC, IERR)
+      DO 76 L = 1, CNT(1)
+         IH(L) = 0
+ 76   CONTINUE
+      CALL HPF_SUM_SCATTER(DV, IONE, DV, IV, MAXW, HPF_INTEGER4, DH, IH,
+     &                     HPF_INTEGER4, IERR)
+      CALL OK(IERR .EQ. HPF_OK, 'HPF_SUM_SCATTER')
+      CALL HPF_COPY(DH, IH, WHOLEH, GH, HPF_INTEGER4, IERR)
+      DO 80 I = 1, NH
+         WH(I) = 0
+ 80   CONTINUE
+      DO 85 I = 1, K
+         J = 1 + MOD(I * I, NH)
+         WH(J) = WH(J) + 1
+ 85   CONTINUE
+      NBAD = 0
+      DO 90 I = 1, NH
+         IF (GH(I) .NE. WH(I)) NBAD = NBAD + 1
+ 90   CONTINUE
+      CALL OK(NBAD .EQ. 0, 'histogram by SUM_SCATTER')
 
       WRITE (*, '(A,I0,A,I0,A,I0,A)') 'hpf_indexed_f77 rank ', ME,
      &     ': ', NPASS, ' passed, ', NFAIL, ' failed'

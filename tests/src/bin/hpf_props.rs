@@ -1097,8 +1097,10 @@ fn index_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
 /// of a rank-2 or rank-3 `A` (random shape, lower bounds and DAD):
 /// `R(s) = A(V1(s), .., Vn(s))` with random subscripts (repeats allowed),
 /// each `Vk` on a DAD of its own and R on another, and `A(V1(s), ..,
-/// Vn(s)) = B(s)` with distinct subscript tuples, against the serial
-/// results; a wrong number of index arrays refused.
+/// Vn(s)) = B(s)` with distinct subscript tuples, and SUM_SCATTER through
+/// the gather's tuples (repeats adding up), against the serial results
+/// (reals within the bound of `close`); a wrong number of index arrays
+/// refused.
 fn tuple_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
     use hpf_rts::IndexSchedule;
     let grid = &grids[rng.below(grids.len() as u64) as usize];
@@ -1186,6 +1188,31 @@ fn tuple_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
         want,
         "A(V1, ..) = B: {what}"
     );
+
+    // SUM_SCATTER through the gather's tuples (repeats add up): B of V's
+    // shape on another random DAD added into A.
+    let bd = random_dad(rng, grid, &vshape, &ones, true);
+    let bref: Vec<T> = (0..m)
+        .map(|q| T::from_hash(hash(seed ^ 0x6b, q as u64)))
+        .collect();
+    let b = DArray::<T>::from_fn(&bd, |s| bref[linear(&vshape, &sub0(s))]);
+    let mut acc = DArray::<T>::from_fn(&ad, |s| aref[at(s)]);
+    acc.sum_scatter_indexed_tuple(&vrefs, &b)
+        .expect("sum scatter");
+    let mut want = aref.clone();
+    let mut magnitude: Vec<f64> = aref.iter().map(|x| x.to_f64().abs()).collect();
+    let mut terms = vec![1usize; size];
+    for (q, &p) in picks.iter().enumerate() {
+        want[p] = want[p].plus(bref[q]);
+        magnitude[p] += bref[q].to_f64().abs();
+        terms[p] += 1;
+    }
+    let got = acc.to_global().expect("gather");
+    let nprocs = grid.size();
+    let bad = (0..size)
+        .filter(|&p| !close(got[p], want[p], terms[p], nprocs, magnitude[p]))
+        .count();
+    check!(bad == 0, "SUM_SCATTER: {bad} cells wrong: {what}");
 
     // One index array too few.
     let e = IndexSchedule::gather_tuple(&ad, &[(vs[0].dad(), vs[0].local())], &rd).unwrap_err();
