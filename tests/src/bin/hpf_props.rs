@@ -1222,6 +1222,114 @@ fn tuple_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
     );
 }
 
+/// Alignment to a template: `ALIGN A(i) WITH T(s*i + o)` on a random
+/// BLOCK or GEN_BLOCK template dimension (stride 1 to 3, random bounds and
+/// offset inside the template), the other dimension of a rank-2 A random:
+/// every element of A lives on the process that owns its template cell,
+/// and A works as any array (a remap to BLOCK and SUM against the serial
+/// sum, exact for integers). A stride 0, a template cell outside the
+/// template and a CYCLIC template are refused.
+fn align_trial(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
+    use hpf_rts::Align;
+    let grid = &grids[1 + rng.below(2) as usize]; // 2-D or 3-D
+    let nt = 1 + rng.below(30) as usize;
+    let tlb = rng.below(5) as i64 - 2;
+    let stride = 1 + rng.below(3) as i64;
+    let n = (nt - 1) / stride as usize + 1 - rng.below(2) as usize;
+    let lb = rng.below(5) as i64 - 2;
+    // Offset so that T(stride*lb + offset) is the template cell `first`.
+    let room = nt - (stride as usize * n.saturating_sub(1) + 1).min(nt);
+    let first = tlb + rng.below(room as u64 + 1) as i64;
+    let offset = first - stride * lb;
+    let p = grid.dims()[0];
+    let tdist = if rng.below(2) == 0 {
+        Dist::Block
+    } else {
+        Dist::gen_block(&random_sizes(rng, nt, p))
+    };
+    let align = Align {
+        template_lb: tlb,
+        template_extent: nt,
+        template_dist: tdist.clone(),
+        stride,
+        offset,
+    };
+    let what = format!("A({lb}:) n {n} WITH T({stride}*i + {offset}), T {tlb}: n {nt} {tdist:?}");
+    let spec = DimSpec::aligned(grid, lb, n, 0, align.clone()).expect("aligned spec");
+    let other = 1 + rng.below(4) as usize;
+    let w = rng.below(2) as usize;
+    let ad = Dad::new(
+        grid,
+        &[
+            spec.with_overlap(w, w),
+            DimSpec::new(1, other, Dist::Block, 1),
+        ],
+    )
+    .expect("aligned DAD");
+    let td = Dad::new(grid, &[DimSpec::new(tlb, nt, tdist, 0)]).expect("template");
+    let mut together = true;
+    for i in 0..n as i64 {
+        let (ra, _) = ad.owner_of(&[lb + i, 1]).expect("owner of A(i)");
+        let (rt, _) = td
+            .owner_of(&[stride * (lb + i) + offset])
+            .expect("owner of T");
+        together &= grid.coords_of(ra)[0] == grid.coords_of(rt)[0];
+    }
+    check!(together, "A(i) lives with T(s*i + o): {what}");
+    let aref: Vec<i64> = (0..n * other)
+        .map(|q| i64::from_hash(hash(seed, q as u64)))
+        .collect();
+    let a = DArray::<i64>::from_fn(&ad, |s| {
+        aref[(s[0] - lb) as usize + n * (s[1] - 1) as usize]
+    });
+    let bd = Dad::new(
+        grid,
+        &[
+            DimSpec::new(lb, n, Dist::Block, 0),
+            DimSpec::new(1, other, Dist::Collapsed, 0),
+        ],
+    )
+    .expect("block");
+    let b = a.remap(&bd).expect("remap");
+    check_eq!(
+        b.to_global().expect("gather"),
+        aref,
+        "aligned -> BLOCK: {what}"
+    );
+    let want = aref.iter().fold(0i64, |x, &y| x.wrapping_add(y));
+    check_eq!(a.sum().expect("sum"), want, "SUM of aligned A: {what}");
+
+    let bad = |a: Align| {
+        DimSpec::aligned(grid, lb, n, 0, a)
+            .map(|_| ())
+            .unwrap_err()
+            .code
+    };
+    let e = bad(Align {
+        stride: 0,
+        ..align.clone()
+    });
+    check!(e == hpf_rts::error::HPF_EBADARG, "stride 0 refused: {what}");
+    if n > 0 {
+        let e = bad(Align {
+            offset: offset + nt as i64,
+            ..align.clone()
+        });
+        check!(
+            e == hpf_rts::error::HPF_EBADARG,
+            "cell past the template refused: {what}"
+        );
+    }
+    let e = bad(Align {
+        template_dist: Dist::Cyclic,
+        ..align
+    });
+    check!(
+        e == hpf_rts::error::HPF_EBADARG,
+        "CYCLIC template refused: {what}"
+    );
+}
+
 /// 0-based offsets of 1-based subscripts.
 fn sub0(s: &[i64]) -> Vec<usize> {
     s.iter().map(|&x| (x - 1) as usize).collect()
@@ -1356,6 +1464,14 @@ fn main() {
             2 => tuple_trial::<f32>(&mut rng, s, &grids),
             _ => tuple_trial::<i64>(&mut rng, s, &grids),
         }
+    }
+
+    for t in 0..trials / 2 {
+        align_trial(
+            &mut rng,
+            seed.wrapping_mul(3131).wrapping_add(t as u64),
+            &grids,
+        );
     }
 
     // The round trip BLOCK -> CYCLIC(3) -> BLOCK returns the original.
