@@ -77,6 +77,16 @@ int hpf_dad_create(int grid, int rank, const long long *lb, const long long *ext
 int hpf_dad_create_gen(int grid, int rank, const long long *lb, const long long *extent,
                        const int *dist, const int *block, const int *pdim,
                        const int *olo, const int *ohi, const long long *sizes, int *dad);
+/* The DAD of an array aligned to the template DAD `template` (ALIGN
+ * A(i, ..) WITH T(..)): per dimension lb, extent, the template dimension
+ * tdim[d] (1-based; 0: not aligned, the dimension is collapsed) and
+ * A(i) WITH T(stride[d]*i + offset[d]) there (stride >= 1, every cell
+ * inside the template; BLOCK, GEN_BLOCK or collapsed template dimensions),
+ * overlap widths (NULL: none). Template dimensions no array dimension is
+ * aligned with replicate the array. */
+int hpf_dad_align(int template_dad, int rank, const long long *lb, const long long *extent,
+                  const int *tdim, const long long *stride, const long long *offset,
+                  const int *olo, const int *ohi, int *dad);
 int hpf_dad_free(int dad);
 /* Elements of this process's local buffer, overlap included. */
 int hpf_dad_local_size(int dad, long long *n);

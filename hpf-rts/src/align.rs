@@ -14,7 +14,7 @@
 //! longer form a block-cyclic pattern of `A`) and strides below 1 are
 //! refused.
 
-use crate::dad::{DimSpec, Dist};
+use crate::dad::{Dad, DimSpec, Dist};
 use crate::error::{HpfError, HpfResult};
 use crate::grid::ProcGrid;
 
@@ -124,4 +124,63 @@ impl DimSpec {
         spec.align = Some(align);
         Ok(spec)
     }
+}
+
+/// One dimension of an array aligned to a template DAD: its bounds, the
+/// template dimension (0-based) it is aligned with and how (None: not
+/// aligned, so the dimension is collapsed), and its overlap widths.
+#[derive(Clone, Debug)]
+pub struct AlignedDim {
+    /// Lower bound.
+    pub lb: i64,
+    /// Extent.
+    pub extent: usize,
+    /// `Some((tdim, stride, offset))`: `A(i)` WITH `T(.., stride*i +
+    /// offset, ..)` at template dimension `tdim`.
+    pub with: Option<(usize, i64, i64)>,
+    /// Overlap below.
+    pub olo: usize,
+    /// Overlap above.
+    pub ohi: usize,
+}
+
+/// The DAD of an array aligned to the template `t` (a DAD whose
+/// dimensions are the template's): each dimension as its [`AlignedDim`]
+/// says, on `t`'s grid. Template dimensions no array dimension is aligned
+/// with replicate the array along their grid dimensions. Returns
+/// `HPF_EBADARG` for a template dimension out of range or used twice, and
+/// the errors of [`DimSpec::aligned`] and [`Dad::new`].
+pub fn aligned_dad(t: &Dad, dims: &[AlignedDim]) -> HpfResult<Dad> {
+    const CALL: &str = "hpf_dad_align";
+    let mut used = vec![false; t.rank()];
+    let mut specs = Vec::with_capacity(dims.len());
+    for (d, a) in dims.iter().enumerate() {
+        let spec = match a.with {
+            None => DimSpec::new(a.lb, a.extent, Dist::Collapsed, 0),
+            Some((k, stride, offset)) => {
+                let bad =
+                    |what: String| HpfError::bad_arg(CALL, format!("dimension {}: {what}", d + 1));
+                let tm = t.dims().get(k).ok_or_else(|| {
+                    bad(format!(
+                        "the template has no dimension {} (rank {})",
+                        k + 1,
+                        t.rank()
+                    ))
+                })?;
+                if std::mem::replace(&mut used[k], true) {
+                    return Err(bad(format!("template dimension {} is already used", k + 1)));
+                }
+                let align = Align {
+                    template_lb: tm.spec.lb,
+                    template_extent: tm.spec.extent,
+                    template_dist: tm.spec.dist.clone(),
+                    stride,
+                    offset,
+                };
+                DimSpec::aligned(t.grid(), a.lb, a.extent, tm.spec.pdim, align)?
+            }
+        };
+        specs.push(spec.with_overlap(a.olo, a.ohi));
+    }
+    Dad::new(t.grid(), &specs)
 }

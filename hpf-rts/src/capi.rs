@@ -442,6 +442,85 @@ pub extern "C" fn hpf_dad_create_gen(
     })
 }
 
+/// Creates the DAD of a rank-`rank` array aligned to the template DAD
+/// `template` (HPF's `ALIGN A(i, ..) WITH T(..)`): per dimension `d` the
+/// lower bound `lb[d]`, extent `extent[d]`, the template dimension
+/// `tdim[d]` (1-based; 0: not aligned, the dimension is collapsed), and
+/// `A(i)` WITH `T(stride[d]*i + offset[d])` there; overlap widths
+/// `olo[d]`/`ohi[d]` (NULL for none). Template dimensions no array
+/// dimension is aligned with replicate the array. Returns `HPF_OK`,
+/// `HPF_EBADHANDLE` or `HPF_EBADARG` (a template dimension out of range
+/// or used twice, a stride below 1, a template cell outside the template,
+/// a CYCLIC template dimension, NULL arrays).
+#[no_mangle]
+pub extern "C" fn hpf_dad_align(
+    template: c_int,
+    rank: c_int,
+    lb: *const c_longlong,
+    extent: *const c_longlong,
+    tdim: *const c_int,
+    stride: *const c_longlong,
+    offset: *const c_longlong,
+    olo: *const c_int,
+    ohi: *const c_int,
+    dad: *mut c_int,
+) -> c_int {
+    const CALL: &str = "hpf_dad_align";
+    run(CALL, || {
+        let t = get_dad(CALL, template)?;
+        let r = usize::try_from(rank)
+            .ok()
+            .filter(|&r| (1..=7).contains(&r))
+            .ok_or_else(|| HpfError::bad_arg(CALL, format!("rank {rank} is not 1 to 7")))?;
+        let lb = ptr::read(lb, r).ok_or_else(|| null(CALL, "lb"))?;
+        let extent = ptr::read(extent, r).ok_or_else(|| null(CALL, "extent"))?;
+        let tdim = ptr::read(tdim, r).ok_or_else(|| null(CALL, "tdim"))?;
+        let stride = ptr::read(stride, r).ok_or_else(|| null(CALL, "stride"))?;
+        let offset = ptr::read(offset, r).ok_or_else(|| null(CALL, "offset"))?;
+        let opt = |p: *const c_int, what: &str| -> HpfResult<Vec<c_int>> {
+            if p.is_null() {
+                Ok(vec![0; r])
+            } else {
+                ptr::read(p, r).ok_or_else(|| null(CALL, what))
+            }
+        };
+        let (olo, ohi) = (opt(olo, "olo")?, opt(ohi, "ohi")?);
+        if dad.is_null() {
+            return Err(null(CALL, "dad"));
+        }
+        let mut dims = Vec::with_capacity(r);
+        for d in 0..r {
+            let bad =
+                |what: String| HpfError::bad_arg(CALL, format!("dimension {}: {what}", d + 1));
+            let ext = usize::try_from(extent[d])
+                .map_err(|_| bad(format!("extent {} is negative", extent[d])))?;
+            let width = |w: c_int, what: &str| {
+                usize::try_from(w).map_err(|_| bad(format!("{what} {w} is negative")))
+            };
+            let with = match tdim[d] {
+                0 => None,
+                k if k > 0 => Some((k as usize - 1, stride[d], offset[d])),
+                k => return Err(bad(format!("template dimension {k} is negative"))),
+            };
+            dims.push(crate::align::AlignedDim {
+                lb: lb[d],
+                extent: ext,
+                with,
+                olo: width(olo[d], "olo")?,
+                ohi: width(ohi[d], "ohi")?,
+            });
+        }
+        let a = crate::align::aligned_dad(&t, &dims)?;
+        let h = handles(|t| {
+            let h = t.next;
+            t.next += 1;
+            t.dads.insert(h, a);
+            h
+        });
+        ptr::write(dad, h).ok_or_else(|| null(CALL, "dad"))
+    })
+}
+
 /// The common part of the DAD constructors: reads the per-dimension
 /// arrays (`bounds` = lb, extent; `ints` = dist, block, pdim, olo, ohi;
 /// block, olo and ohi may be NULL), the GEN_BLOCK sizes through `sizes`

@@ -111,6 +111,15 @@ fn gather_and_scatter_through_index_arrays_from_c_equal_the_serial_results() {
     }
 }
 
+#[test]
+fn alignment_to_a_template_from_c_places_elements_with_their_cells() {
+    let exe = build("hpf/hpf_align.c", &["mpbridge"]);
+    for n in 1..=4u32 {
+        let r = mpiexec(n, &exe, &[], LIMIT);
+        all_passed(&r, "hpf_align", n);
+    }
+}
+
 /// A Fortran 77 node program, built as the compilers of its day did
 /// (locals static and zeroed; untyped calls to the run-time).
 fn fortran77(name: &str) -> PathBuf {
