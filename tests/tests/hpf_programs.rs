@@ -161,3 +161,12 @@ fn complex_and_logical_types_in_fortran_77_equal_the_serial_intrinsics() {
         all_passed(&r, "hpf_types_f77", n);
     }
 }
+
+#[test]
+fn alignment_to_a_template_in_fortran_77_places_elements_with_their_cells() {
+    let exe = fortran77("hpf_align_f77");
+    for n in 1..=4u32 {
+        let r = mpiexec(n, &exe, &[], LIMIT);
+        all_passed(&r, "hpf_align_f77", n);
+    }
+}
