@@ -77,6 +77,16 @@ int hpf_dad_create(int grid, int rank, const long long *lb, const long long *ext
 int hpf_dad_create_gen(int grid, int rank, const long long *lb, const long long *extent,
                        const int *dist, const int *block, const int *pdim,
                        const int *olo, const int *ohi, const long long *sizes, int *dad);
+/* The DAD of an array aligned to the template DAD `template` (ALIGN
+ * A(i, ..) WITH T(..)): per dimension lb, extent, the template dimension
+ * tdim[d] (1-based; 0: not aligned, the dimension is collapsed) and
+ * A(i) WITH T(stride[d]*i + offset[d]) there (stride >= 1, every cell
+ * inside the template; BLOCK, GEN_BLOCK or collapsed template dimensions),
+ * overlap widths (NULL: none). Template dimensions no array dimension is
+ * aligned with replicate the array. */
+int hpf_dad_align(int template_dad, int rank, const long long *lb, const long long *extent,
+                  const int *tdim, const long long *stride, const long long *offset,
+                  const int *olo, const int *ohi, int *dad);
 int hpf_dad_free(int dad);
 /* Elements of this process's local buffer, overlap included. */
 int hpf_dad_local_size(int dad, long long *n);
@@ -182,6 +192,41 @@ int hpf_spread(int src_dad, const void *src, int dim, int dst_dad, void *dst, in
 /* dst = EOSHIFT(src, shift, *boundary, dim); boundary NULL means zero. */
 int hpf_eoshift(int dad, int type, const void *src, void *dst, long long shift,
                 const void *boundary, int dim);
+
+/* Gather and scatter through index arrays (vector subscripts). For a
+ * rank-n array a, v holds n index arrays of one shape, each a local buffer
+ * of v_dad with elements of vtype (HPF_INTEGER4: int, HPF_INTEGER8: long
+ * long); the k-th starts k * ldv elements after v (ldv >= the local size
+ * of v_dad; unused when n is 1) and holds subscripts of dimension k of a
+ * (a's lower bounds kept). A subscript outside a on any process gives
+ * HPF_EBADARG on every process. */
+/* r(s) = a(V1(s), .., Vn(s)); r has the index arrays' shape (any DAD on
+ * the grid). */
+int hpf_gather(int a_dad, const void *a, int v_dad, const void *v, long long ldv, int vtype,
+               int r_dad, void *r, int type);
+/* a(V1(s), .., Vn(s)) = b(s); b has the index arrays' shape; cells of a
+ * that no subscript names keep their values. For a repeated subscript
+ * (tuple) the cell gets one of the values sent to it, which one is not
+ * specified (Fortran forbids repeated subscripts on the left). */
+int hpf_scatter(int b_dad, const void *b, int v_dad, const void *v, long long ldv, int vtype,
+                int a_dad, void *a, int type);
+/* a(V1(s), .., Vn(s)) += b(s) for every s: the HPF library's
+ * SUM_SCATTER(b, a, V1, .., Vn) into a. A cell named more than once gets
+ * the sum of all its values, added to its old value in a fixed order
+ * (integers exact). Numeric types only. */
+int hpf_sum_scatter(int b_dad, const void *b, int v_dad, const void *v, long long ldv,
+                    int vtype, int a_dad, void *a, int type);
+/* The same planned once (the inspector exchanges the subscripts) into an
+ * index schedule handle, run by hpf_index_execute any number of times:
+ * src/dst are a/r for a gather, b/a for a scatter. */
+int hpf_gather_plan(int a_dad, int v_dad, const void *v, long long ldv, int vtype, int r_dad,
+                    int *sched);
+int hpf_scatter_plan(int b_dad, int v_dad, const void *v, long long ldv, int vtype, int a_dad,
+                     int *sched);
+int hpf_index_execute(int sched, const void *src, void *dst, int type);
+/* A scatter schedule run adding, as hpf_sum_scatter. */
+int hpf_index_execute_sum(int sched, const void *src, void *dst, int type);
+int hpf_index_free(int sched);
 
 /* c = MATMUL(a, b) for rank-2 arrays on one grid (SUMMA; local products
  * on the system BLAS; operands in another layout than c's rows/columns

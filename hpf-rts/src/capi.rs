@@ -13,6 +13,7 @@ use crate::dad::{numroc, Dad, DimSpec, Dist};
 use crate::element::{ElemKind, Element};
 use crate::error::*;
 use crate::grid::{self, ProcGrid};
+use crate::indexed::IndexSchedule;
 use crate::section::{Section, Subscript};
 use crate::{ptr, reduce, schedule};
 use shim_core::ffi_guard::guard;
@@ -40,6 +41,7 @@ pub(crate) type SizesReader<'a> = &'a dyn Fn(usize) -> Option<Vec<i64>>;
 struct Handles {
     grids: HashMap<c_int, Arc<ProcGrid>>,
     dads: HashMap<c_int, Dad>,
+    index: HashMap<c_int, Arc<IndexSchedule>>,
     next: c_int,
 }
 
@@ -208,6 +210,133 @@ pub(crate) fn dad_free(call: &str, dad: c_int) -> HpfResult<()> {
         .ok_or_else(|| HpfError::new(HPF_EBADHANDLE, format!("{call}: no DAD {dad}")))
 }
 
+/// The index arrays of a gather or scatter through index arrays: `n`
+/// arrays (one per dimension of the indexed array), each a local buffer of
+/// `vd` of element type `vtype` (`HPF_INTEGER4` or `HPF_INTEGER8`), the
+/// k-th starting `k * ldv` elements after `v`.
+pub(crate) fn index_arrays(
+    call: &str,
+    n: usize,
+    vd: &Dad,
+    v: *const c_void,
+    ldv: i64,
+    vtype: ElemKind,
+) -> HpfResult<Vec<Vec<i64>>> {
+    let len = vd.local_len();
+    let ld = usize::try_from(ldv)
+        .ok()
+        .filter(|&l| l >= len || n == 1)
+        .ok_or_else(|| {
+            HpfError::bad_arg(
+                call,
+                format!("ldv {ldv} is less than the local size {len} of V's DAD"),
+            )
+        })?;
+    let total = if n == 0 || len == 0 {
+        0
+    } else {
+        (n - 1) * ld + len
+    };
+    let all: Vec<i64> = match vtype {
+        ElemKind::Integer4 => ptr::slice::<i32>(v, total)
+            .ok_or_else(|| null(call, "v"))?
+            .iter()
+            .map(|&x| i64::from(x))
+            .collect(),
+        ElemKind::Integer8 => ptr::slice::<i64>(v, total)
+            .ok_or_else(|| null(call, "v"))?
+            .to_vec(),
+        other => {
+            return Err(HpfError::bad_arg(
+                call,
+                format!("index arrays must be HPF_INTEGER4 or HPF_INTEGER8, not {other:?}"),
+            ))
+        }
+    };
+    Ok((0..n)
+        .map(|k| {
+            if len == 0 {
+                Vec::new()
+            } else {
+                all[k * ld..k * ld + len].to_vec()
+            }
+        })
+        .collect())
+}
+
+/// Plans `other = a(V)` (`gather`) or `a(V) = other`: the index arrays
+/// as [`index_arrays`] reads them, all on DAD `vd`.
+pub(crate) fn index_plan(
+    call: &str,
+    gather: bool,
+    a: &Dad,
+    ind: (&Dad, *const c_void, i64, ElemKind),
+    other: &Dad,
+) -> HpfResult<IndexSchedule> {
+    let (vd, v, ldv, vtype) = ind;
+    // The local sizes differ between processes, so `ldv` may suit some and
+    // not others: agree before the planning exchanges start.
+    let read = index_arrays(call, a.rank(), vd, v, ldv, vtype);
+    let all = crate::indexed::all_ok(call, a, read.is_ok())?;
+    let subs = match read {
+        Err(e) => return Err(e),
+        Ok(_) if !all => {
+            return Err(HpfError::bad_arg(
+                call,
+                "the index arrays (v, ldv or vtype) are invalid on another process",
+            ))
+        }
+        Ok(s) => s,
+    };
+    let vs: Vec<(&Dad, &[i64])> = subs.iter().map(|x| (vd, &x[..])).collect();
+    IndexSchedule::named(call, gather, a, &vs, other)
+}
+
+/// Runs index schedule `s` from `src` into `dst` (separate memory).
+pub(crate) fn index_run<T: Element>(
+    call: &str,
+    s: &IndexSchedule,
+    src: *const c_void,
+    dst: *mut c_void,
+) -> HpfResult<()> {
+    let (sd, dd) = s.dads();
+    apart::<T, _>(call, sd, src, dd, dst, |x, y| s.execute(x, y))
+}
+
+/// Runs scatter schedule `s` adding `src` (B) into `dst` (A).
+pub(crate) fn index_run_sum<T: Element>(
+    call: &str,
+    s: &IndexSchedule,
+    src: *const c_void,
+    dst: *mut c_void,
+) -> HpfResult<()> {
+    let (sd, dd) = s.dads();
+    apart::<T, _>(call, sd, src, dd, dst, |x, y| s.execute_sum(x, y))
+}
+
+/// Keeps index schedule `s` under a new handle.
+pub(crate) fn index_store(s: IndexSchedule) -> c_int {
+    handles(|t| {
+        let h = t.next;
+        t.next += 1;
+        t.index.insert(h, Arc::new(s));
+        h
+    })
+}
+
+/// The index schedule of handle `h`.
+pub(crate) fn index_get(call: &str, h: c_int) -> HpfResult<Arc<IndexSchedule>> {
+    handles(|t| t.index.get(&h).cloned())
+        .ok_or_else(|| HpfError::new(HPF_EBADHANDLE, format!("{call}: no index schedule {h}")))
+}
+
+/// Releases index schedule handle `h`.
+pub(crate) fn index_free(call: &str, h: c_int) -> HpfResult<()> {
+    handles(|t| t.index.remove(&h))
+        .map(|_| ())
+        .ok_or_else(|| HpfError::new(HPF_EBADHANDLE, format!("{call}: no index schedule {h}")))
+}
+
 /// `n` flags (non-zero true) from `p`; all false for NULL.
 pub(crate) fn flags(call: &str, what: &str, n: usize, p: *const c_int) -> HpfResult<Vec<bool>> {
     if p.is_null() {
@@ -309,6 +438,85 @@ pub extern "C" fn hpf_dad_create_gen(
             [dist, block, pdim, olo, ohi],
             Some(&read),
         )?;
+        ptr::write(dad, h).ok_or_else(|| null(CALL, "dad"))
+    })
+}
+
+/// Creates the DAD of a rank-`rank` array aligned to the template DAD
+/// `template` (HPF's `ALIGN A(i, ..) WITH T(..)`): per dimension `d` the
+/// lower bound `lb[d]`, extent `extent[d]`, the template dimension
+/// `tdim[d]` (1-based; 0: not aligned, the dimension is collapsed), and
+/// `A(i)` WITH `T(stride[d]*i + offset[d])` there; overlap widths
+/// `olo[d]`/`ohi[d]` (NULL for none). Template dimensions no array
+/// dimension is aligned with replicate the array. Returns `HPF_OK`,
+/// `HPF_EBADHANDLE` or `HPF_EBADARG` (a template dimension out of range
+/// or used twice, a stride below 1, a template cell outside the template,
+/// a CYCLIC template dimension, NULL arrays).
+#[no_mangle]
+pub extern "C" fn hpf_dad_align(
+    template: c_int,
+    rank: c_int,
+    lb: *const c_longlong,
+    extent: *const c_longlong,
+    tdim: *const c_int,
+    stride: *const c_longlong,
+    offset: *const c_longlong,
+    olo: *const c_int,
+    ohi: *const c_int,
+    dad: *mut c_int,
+) -> c_int {
+    const CALL: &str = "hpf_dad_align";
+    run(CALL, || {
+        let t = get_dad(CALL, template)?;
+        let r = usize::try_from(rank)
+            .ok()
+            .filter(|&r| (1..=7).contains(&r))
+            .ok_or_else(|| HpfError::bad_arg(CALL, format!("rank {rank} is not 1 to 7")))?;
+        let lb = ptr::read(lb, r).ok_or_else(|| null(CALL, "lb"))?;
+        let extent = ptr::read(extent, r).ok_or_else(|| null(CALL, "extent"))?;
+        let tdim = ptr::read(tdim, r).ok_or_else(|| null(CALL, "tdim"))?;
+        let stride = ptr::read(stride, r).ok_or_else(|| null(CALL, "stride"))?;
+        let offset = ptr::read(offset, r).ok_or_else(|| null(CALL, "offset"))?;
+        let opt = |p: *const c_int, what: &str| -> HpfResult<Vec<c_int>> {
+            if p.is_null() {
+                Ok(vec![0; r])
+            } else {
+                ptr::read(p, r).ok_or_else(|| null(CALL, what))
+            }
+        };
+        let (olo, ohi) = (opt(olo, "olo")?, opt(ohi, "ohi")?);
+        if dad.is_null() {
+            return Err(null(CALL, "dad"));
+        }
+        let mut dims = Vec::with_capacity(r);
+        for d in 0..r {
+            let bad =
+                |what: String| HpfError::bad_arg(CALL, format!("dimension {}: {what}", d + 1));
+            let ext = usize::try_from(extent[d])
+                .map_err(|_| bad(format!("extent {} is negative", extent[d])))?;
+            let width = |w: c_int, what: &str| {
+                usize::try_from(w).map_err(|_| bad(format!("{what} {w} is negative")))
+            };
+            let with = match tdim[d] {
+                0 => None,
+                k if k > 0 => Some((k as usize - 1, stride[d], offset[d])),
+                k => return Err(bad(format!("template dimension {k} is negative"))),
+            };
+            dims.push(crate::align::AlignedDim {
+                lb: lb[d],
+                extent: ext,
+                with,
+                olo: width(olo[d], "olo")?,
+                ohi: width(ohi[d], "ohi")?,
+            });
+        }
+        let a = crate::align::aligned_dad(&t, &dims)?;
+        let h = handles(|t| {
+            let h = t.next;
+            t.next += 1;
+            t.dads.insert(h, a);
+            h
+        });
         ptr::write(dad, h).ok_or_else(|| null(CALL, "dad"))
     })
 }
@@ -584,10 +792,9 @@ pub(crate) fn reduce_into<T: Element>(
     ptr::write(result as *mut T, v).ok_or_else(|| null(call, "result"))
 }
 
-fn logical(call: &str, dad: c_int, mask: *const c_int) -> HpfResult<i64> {
-    let d = get_dad(call, dad)?;
-    let m = local::<i32>(call, "mask", &d, mask as *const c_void)?;
-    reduce::count(&d, m, |x| x != 0)
+pub(crate) fn logical(call: &str, d: &Dad, mask: *const c_int) -> HpfResult<i64> {
+    let m = local::<i32>(call, "mask", d, mask as *const c_void)?;
+    reduce::count(d, m, |x| x != 0)
 }
 
 /// `*result = COUNT(mask)`; the mask is a LOGICAL array stored as C ints
@@ -596,63 +803,24 @@ fn logical(call: &str, dad: c_int, mask: *const c_int) -> HpfResult<i64> {
 #[no_mangle]
 pub extern "C" fn hpf_count(dad: c_int, mask: *const c_int, result: *mut c_longlong) -> c_int {
     run("hpf_count", || {
-        let n = logical("hpf_count", dad, mask)?;
+        let n = logical("hpf_count", &get_dad("hpf_count", dad)?, mask)?;
         ptr::write(result, n).ok_or_else(|| null("hpf_count", "result"))
     })
 }
 
-/// `*result = ALL(mask)` as 1 or 0 (1 for an empty mask); as `hpf_count`.
-#[no_mangle]
-pub extern "C" fn hpf_all(dad: c_int, mask: *const c_int, result: *mut c_int) -> c_int {
-    run("hpf_all", || {
-        let d = get_dad("hpf_all", dad)?;
-        let m = local::<i32>("hpf_all", "mask", &d, mask as *const c_void)?;
-        let v = reduce::all(&d, m, |x| x != 0)?;
-        ptr::write(result, c_int::from(v)).ok_or_else(|| null("hpf_all", "result"))
-    })
-}
-
-/// `*result = ANY(mask)` as 1 or 0 (0 for an empty mask); as `hpf_count`.
-#[no_mangle]
-pub extern "C" fn hpf_any(dad: c_int, mask: *const c_int, result: *mut c_int) -> c_int {
-    run("hpf_any", || {
-        let n = logical("hpf_any", dad, mask)?;
-        ptr::write(result, c_int::from(n > 0)).ok_or_else(|| null("hpf_any", "result"))
-    })
-}
-
-fn dot_into<T: Element>(
+pub(crate) fn dot_into<T: Element>(
+    call: &str,
     d: &Dad,
     a: *const c_void,
     b: *const c_void,
     result: *mut c_void,
 ) -> HpfResult<()> {
-    const CALL: &str = "hpf_dot_product";
     let v = reduce::dot_product(
         d,
-        local::<T>(CALL, "a", d, a)?,
-        local::<T>(CALL, "b", d, b)?,
+        local::<T>(call, "a", d, a)?,
+        local::<T>(call, "b", d, b)?,
     )?;
-    ptr::write(result as *mut T, v).ok_or_else(|| null(CALL, "result"))
-}
-
-/// `*result = DOT_PRODUCT(a, b)` of two rank-1 arrays that share DAD
-/// `dad` (collective). Returns `HPF_OK`, `HPF_EBADHANDLE`, `HPF_EBADARG`
-/// (rank, type, NULL pointers) or `HPF_ESYSTEM`.
-#[no_mangle]
-pub extern "C" fn hpf_dot_product(
-    dad: c_int,
-    r#type: c_int,
-    a: *const c_void,
-    b: *const c_void,
-    result: *mut c_void,
-) -> c_int {
-    const CALL: &str = "hpf_dot_product";
-    run(CALL, || {
-        let d = get_dad(CALL, dad)?;
-        let k = kind(CALL, r#type)?;
-        typed!(k, dot_into(&d, a, b, result))
-    })
+    ptr::write(result as *mut T, v).ok_or_else(|| null(call, "result"))
 }
 
 fn loc_into<T: Element>(
@@ -1023,7 +1191,8 @@ fn dim_into<T: Element>(
 /// gives the natural one). `op` is `HPF_OP_SUM` .. `HPF_OP_MINVAL` with
 /// `a` of `type` and `mask` as in `hpf_reduce_mask`, or `HPF_OP_COUNT`,
 /// `HPF_OP_ALL`, `HPF_OP_ANY` with `a` a LOGICAL array of ints, `type`
-/// `HPF_INTEGER4`, `mask` NULL and an int result (counts, or 1/0).
+/// `HPF_LOGICAL` (or `HPF_INTEGER4`), `mask` NULL and an int result
+/// (counts, or 1/0).
 /// Collective. Returns `HPF_OK`, `HPF_EBADHANDLE`, `HPF_EMISMATCH`
 /// (result shape or grid), `HPF_EBADARG` (op, DIM, type) or `HPF_ESYSTEM`.
 #[no_mangle]
@@ -1045,10 +1214,11 @@ pub extern "C" fn hpf_reduce_dim(
         let dm = usize::try_from(dim - 1)
             .map_err(|_| HpfError::bad_arg(CALL, format!("DIM {dim} is not positive")))?;
         if let Some(lop) = crate::reduce_dim::LogicalOp::from_code(op) {
-            if k != ElemKind::Integer4 || !mask.is_null() {
+            let ints = matches!(k, ElemKind::Integer4 | ElemKind::Logical);
+            if !ints || !mask.is_null() {
                 return Err(HpfError::bad_arg(
                     CALL,
-                    "COUNT, ALL and ANY take a LOGICAL array of ints (HPF_INTEGER4) and no mask",
+                    "COUNT, ALL and ANY take a LOGICAL array of ints (HPF_LOGICAL or HPF_INTEGER4) and no mask",
                 ));
             }
             let m = local::<i32>(CALL, "a", &d, a)?;

@@ -76,6 +76,10 @@ pub struct DimSpec {
     pub olo: usize,
     /// Overlap width above the owned elements.
     pub ohi: usize,
+    /// The alignment to a template dimension this dimension's
+    /// distribution was derived from ([`DimSpec::aligned`]); None when
+    /// distributed directly.
+    pub align: Option<crate::align::Align>,
 }
 
 impl DimSpec {
@@ -89,6 +93,7 @@ impl DimSpec {
             pdim,
             olo: 0,
             ohi: 0,
+            align: None,
         }
     }
 

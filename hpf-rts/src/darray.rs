@@ -77,6 +77,38 @@ impl<T: Element> DArray<T> {
         s.execute(&b.data, &mut self.data)
     }
 
+    /// `R(s) = A(V1(s), .., Vn(s))` for this rank-n array `A` and one
+    /// index array per dimension in `v` (one shape), R on `r_dad` (their
+    /// shape).
+    pub fn gather_indexed_tuple(&self, v: &[&DArray<i64>], r_dad: &Dad) -> HpfResult<DArray<T>> {
+        let vs: Vec<(&Dad, &[i64])> = v.iter().map(|x| (&x.dad, &x.data[..])).collect();
+        let s = crate::IndexSchedule::gather_tuple(&self.dad, &vs, r_dad)?;
+        let mut r = DArray::new(r_dad);
+        s.execute(&self.data, &mut r.data)?;
+        Ok(r)
+    }
+
+    /// `A(V1(s), .., Vn(s)) = B(s)` for this rank-n array `A`, one index
+    /// array per dimension in `v` and values `b` (their shape).
+    pub fn scatter_indexed_tuple(&mut self, v: &[&DArray<i64>], b: &DArray<T>) -> HpfResult<()> {
+        let vs: Vec<(&Dad, &[i64])> = v.iter().map(|x| (&x.dad, &x.data[..])).collect();
+        let s = crate::IndexSchedule::scatter_tuple(&b.dad, &vs, &self.dad)?;
+        s.execute(&b.data, &mut self.data)
+    }
+
+    /// `A(V1(s), .., Vn(s)) += B(s)` for every `s` (the HPF library's
+    /// `SUM_SCATTER(B, A, V1, .., Vn)` into this array): a cell named more
+    /// than once gets all its values added.
+    pub fn sum_scatter_indexed_tuple(
+        &mut self,
+        v: &[&DArray<i64>],
+        b: &DArray<T>,
+    ) -> HpfResult<()> {
+        let vs: Vec<(&Dad, &[i64])> = v.iter().map(|x| (&x.dad, &x.data[..])).collect();
+        let s = crate::IndexSchedule::scatter_tuple(&b.dad, &vs, &self.dad)?;
+        s.execute_sum(&b.data, &mut self.data)
+    }
+
     /// SUM.
     pub fn sum(&self) -> HpfResult<T> {
         reduce::sum(&self.dad, &self.data)

@@ -199,6 +199,61 @@ fn dad_create(
     });
 }
 
+/// `HPF_DAD_ALIGN(TDAD, RANK, LB, EXTENT, TDIM, STRIDE, OFFSET, OLO, OHI,
+/// DAD, IERR)`: the DAD of an array aligned to template DAD TDAD, per
+/// dimension A(I) WITH T(STRIDE*I + OFFSET) at template dimension TDIM
+/// (from 1; 0: not aligned, collapsed), as `hpf_dad_align`.
+#[no_mangle]
+pub extern "C" fn hpf_dad_align_(
+    tdad: *const FInt,
+    rank: *const FInt,
+    lb: *const FInt,
+    extent: *const FInt,
+    tdim: *const FInt,
+    stride: *const FInt,
+    offset: *const FInt,
+    olo: *const FInt,
+    ohi: *const FInt,
+    dad: *mut FInt,
+    ierr: *mut FInt,
+) {
+    const CALL: &str = "HPF_DAD_ALIGN";
+    entry(CALL, ierr, || {
+        let t = int(CALL, tdad, "TDAD")?;
+        let r = int(CALL, rank, "RANK")?;
+        let n = usize::try_from(r)
+            .ok()
+            .filter(|&n| (1..=7).contains(&n))
+            .ok_or_else(|| HpfError::bad_arg(CALL, format!("RANK {r} is not 1 to 7")))?;
+        let ints =
+            |p: *const FInt, what: &str| ptr::read(p, n).ok_or_else(|| capi::null(CALL, what));
+        let wide = |p: *const FInt, what: &str| -> HpfResult<Vec<c_longlong>> {
+            Ok(ints(p, what)?.iter().map(|&x| x as c_longlong).collect())
+        };
+        let (lb, ext) = (wide(lb, "LB")?, wide(extent, "EXTENT")?);
+        let (st, of) = (wide(stride, "STRIDE")?, wide(offset, "OFFSET")?);
+        let td = ints(tdim, "TDIM")?;
+        let (lo, hi) = (ints(olo, "OLO")?, ints(ohi, "OHI")?);
+        let mut h: c_int = -1;
+        let rc = capi::hpf_dad_align(
+            t,
+            r,
+            lb.as_ptr(),
+            ext.as_ptr(),
+            td.as_ptr(),
+            st.as_ptr(),
+            of.as_ptr(),
+            lo.as_ptr(),
+            hi.as_ptr(),
+            &mut h,
+        );
+        if rc == HPF_OK {
+            ptr::write(dad, h).ok_or_else(|| capi::null(CALL, "DAD"))?;
+        }
+        Ok(rc)
+    });
+}
+
 /// `HPF_DAD_LOCAL_SHAPE(DAD, COUNT, ALLOC, IERR)`: per dimension the
 /// owned elements here and the allocated extent (OLO + COUNT + OHI).
 #[no_mangle]
@@ -310,6 +365,26 @@ pub extern "C" fn hpf_copy_section_(
             z.as_ptr(),
             t,
         ))
+    });
+}
+
+/// `HPF_COUNT(DAD, MASK, RESULT, IERR)`: RESULT = COUNT(MASK) for a
+/// LOGICAL array MASK, RESULT a default INTEGER.
+#[no_mangle]
+pub extern "C" fn hpf_count_(
+    dad: *const FInt,
+    mask: *const FInt,
+    result: *mut FInt,
+    ierr: *mut FInt,
+) {
+    const CALL: &str = "HPF_COUNT";
+    entry(CALL, ierr, || {
+        let d = capi::get_dad(CALL, int(CALL, dad, "DAD")?)?;
+        let n = capi::logical(CALL, &d, mask)?;
+        let n = FInt::try_from(n)
+            .map_err(|_| HpfError::bad_arg(CALL, format!("COUNT {n} exceeds an INTEGER")))?;
+        ptr::write(result, n).ok_or_else(|| capi::null(CALL, "RESULT"))?;
+        Ok(HPF_OK)
     });
 }
 

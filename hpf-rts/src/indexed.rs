@@ -1,10 +1,13 @@
 //! Gather and scatter through index arrays (vector-valued subscripts):
 //! `R = A(V)` and `A(V) = B` for a rank-1 `A` and an integer array `V` of
-//! subscripts of `A` (any shape, any DAD on `A`'s grid).
+//! subscripts of `A` (any shape, any DAD on `A`'s grid); for a rank-n `A`
+//! a tuple of n index arrays `V1 .. Vn` of one shape, one per dimension of
+//! `A`, as the HPF library's `*_SCATTER` take them: `R(s) = A(V1(s), ..,
+//! Vn(s))` and `A(V1(s), .., Vn(s)) = B(s)` for every position `s`.
 //!
 //! The subscripts are distributed data, so planning needs messages (the
-//! inspector): `V` is first remapped onto the DAD of `R` (gather) or `B`
-//! (scatter), so each process knows the subscripts of the cells it holds;
+//! inspector): each `V` is first remapped onto the DAD of `R` (gather) or
+//! `B` (scatter), so each process knows the subscripts of the cells it holds;
 //! it then works out the owner of each `A(V(k))` with the ownership
 //! functions and tells each owner which elements the pair moves: an
 //! all-to-all of the counts (one per pair, so never empty), then the
@@ -14,6 +17,8 @@
 //! executor) with point-to-point messages only, as every other schedule.
 //! Each replica line of the grid (processes that agree on the grid
 //! dimensions an array is not spread over) is served by its own line.
+//! A scatter schedule also runs adding (`SUM_SCATTER`), where a cell
+//! named more than once gets the sum of its values.
 
 use crate::dad::Dad;
 use crate::element::Element;
@@ -53,7 +58,7 @@ fn subscripts_on(call: &str, v_dad: &Dad, v: &[i64], on: &Dad) -> HpfResult<Vec<
 
 /// Whether every process reports `ok` (an agreement, so that a bad
 /// subscript on one process stops all of them before any exchange).
-fn all_ok(call: &str, dad: &Dad, ok: bool) -> HpfResult<bool> {
+pub(crate) fn all_ok(call: &str, dad: &Dad, ok: bool) -> HpfResult<bool> {
     let (all, _) = dad
         .grid()
         .group()
@@ -62,33 +67,48 @@ fn all_ok(call: &str, dad: &Dad, ok: bool) -> HpfResult<bool> {
     Ok(all.iter().all(|&b| b == 1))
 }
 
-/// Plans the move between `a` (the indexed rank-1 array) and `other` (R
-/// or B, with subscripts `subs` on its DAD).
-fn plan(call: &str, way: Way, a: &Dad, other: &Dad, subs: &[i64]) -> HpfResult<Schedule> {
+/// Plans the move between `a` (the indexed array) and `other` (R or B,
+/// with one subscript array per dimension of `a` in `subs`, each on
+/// `other`'s DAD).
+fn plan(call: &str, way: Way, a: &Dad, other: &Dad, subs: &[Vec<i64>]) -> HpfResult<Schedule> {
     let grid = a.grid();
     let (me, n) = (grid.rank(), grid.size());
-    let d = &a.dims()[0];
-    let (lb, ext) = (d.spec.lb, d.spec.extent as i64);
+    let bounds: Vec<(i64, i64)> = a
+        .dims()
+        .iter()
+        .map(|d| (d.spec.lb, d.spec.extent as i64))
+        .collect();
     // Per peer: (my offset, the peer's offset) pairs, in my local order.
     let mut pairs: Vec<Vec<(usize, usize)>> = vec![Vec::new(); n];
     let mut bad: Option<String> = None;
+    let mut g = vec![0i64; bounds.len()];
+    let mut i = vec![0usize; bounds.len()];
     other.for_each_owned(me, |_, off| {
         if bad.is_some() {
             return;
         }
-        let g = subs[off];
-        if g < lb || g - lb >= ext {
-            bad = Some(format!(
-                "subscript {g} in V is outside A's bounds {lb}:{}",
-                lb + ext - 1
-            ));
-            return;
+        for (k, &(lb, ext)) in bounds.iter().enumerate() {
+            g[k] = subs[k][off];
+            if g[k] < lb || g[k] - lb >= ext {
+                let which = if bounds.len() == 1 {
+                    "V".to_string()
+                } else {
+                    format!("V{}", k + 1)
+                };
+                bad = Some(format!(
+                    "subscript {} in {which} is outside A's bounds {lb}:{} (dimension {})",
+                    g[k],
+                    lb + ext - 1,
+                    k + 1
+                ));
+                return;
+            }
+            i[k] = (g[k] - lb) as usize;
         }
-        let i = (g - lb) as usize;
         match way {
             Way::Gather => {
                 // One source: A's owner in this process's line.
-                if let Ok((s, aoff)) = a.owner_of(&[g]) {
+                if let Ok((s, aoff)) = a.owner_of(&g) {
                     pairs[s].push((off, aoff));
                 }
             }
@@ -96,7 +116,7 @@ fn plan(call: &str, way: Way, a: &Dad, other: &Dad, subs: &[i64]) -> HpfResult<S
                 // Every replica of A(g) that this process's B serves.
                 for (q, to_q) in pairs.iter_mut().enumerate() {
                     if other.serves(me, q) {
-                        if let Some(aoff) = a.offset_on(q, &[i]) {
+                        if let Some(aoff) = a.offset_on(q, &i) {
                             to_q.push((off, aoff));
                         }
                     }
@@ -150,14 +170,23 @@ fn plan(call: &str, way: Way, a: &Dad, other: &Dad, subs: &[i64]) -> HpfResult<S
     })
 }
 
-fn check_vector(call: &str, a: &Dad) -> HpfResult<()> {
-    if a.rank() != 1 {
+/// Checks that `vs` holds one index array per dimension of `a` and
+/// returns their subscripts on `on` (R's or B's DAD).
+fn tuple_on(call: &str, a: &Dad, vs: &[(&Dad, &[i64])], on: &Dad) -> HpfResult<Vec<Vec<i64>>> {
+    if vs.len() != a.rank() {
         return Err(HpfError::bad_arg(
             call,
-            format!("the indexed array must have rank 1, not {}", a.rank()),
+            format!(
+                "{} index arrays for a rank-{} array (one per dimension)",
+                vs.len(),
+                a.rank()
+            ),
         ));
     }
-    Ok(())
+    same_grid(call, a, on)?;
+    vs.iter()
+        .map(|&(vd, v)| subscripts_on(call, vd, v, on))
+        .collect()
 }
 
 /// An index schedule: planned once by [`IndexSchedule::gather`] or
@@ -176,17 +205,19 @@ impl IndexSchedule {
     /// lower bound) the local buffer of `v_dad`; `r_dad` of V's shape.
     /// Collective over the grid.
     pub fn gather(a_dad: &Dad, v_dad: &Dad, v: &[i64], r_dad: &Dad) -> HpfResult<IndexSchedule> {
-        const CALL: &str = "hpf_gather_plan";
-        check_vector(CALL, a_dad)?;
-        same_grid(CALL, a_dad, r_dad)?;
-        let subs = subscripts_on(CALL, v_dad, v, r_dad)?;
-        let plan = plan(CALL, Way::Gather, a_dad, r_dad, &subs)?;
-        Ok(IndexSchedule {
-            way: Way::Gather,
-            a: a_dad.clone(),
-            other: r_dad.clone(),
-            plan,
-        })
+        IndexSchedule::gather_tuple(a_dad, &[(v_dad, v)], r_dad)
+    }
+
+    /// Plans `R(s) = A(V1(s), .., Vn(s))` for a rank-n `a_dad`: `vs` holds
+    /// n index arrays (DAD and local buffer each; one shape, any DADs),
+    /// the k-th giving subscripts of A's dimension k with its lower bound;
+    /// `r_dad` has the index arrays' shape. Collective over the grid.
+    pub fn gather_tuple(
+        a_dad: &Dad,
+        vs: &[(&Dad, &[i64])],
+        r_dad: &Dad,
+    ) -> HpfResult<IndexSchedule> {
+        IndexSchedule::named("hpf_gather_plan", true, a_dad, vs, r_dad)
     }
 
     /// Plans `A(V) = B`: `a_dad` rank 1; `v` the local buffer of `v_dad`;
@@ -194,15 +225,37 @@ impl IndexSchedule {
     /// with a subscript repeated in V, which of its values lands is
     /// unspecified (Fortran does not allow it). Collective over the grid.
     pub fn scatter(b_dad: &Dad, v_dad: &Dad, v: &[i64], a_dad: &Dad) -> HpfResult<IndexSchedule> {
-        const CALL: &str = "hpf_scatter_plan";
-        check_vector(CALL, a_dad)?;
-        same_grid(CALL, a_dad, b_dad)?;
-        let subs = subscripts_on(CALL, v_dad, v, b_dad)?;
-        let plan = plan(CALL, Way::Scatter, a_dad, b_dad, &subs)?;
+        IndexSchedule::scatter_tuple(b_dad, &[(v_dad, v)], a_dad)
+    }
+
+    /// Plans `A(V1(s), .., Vn(s)) = B(s)` for a rank-n `a_dad` (index
+    /// arrays as in [`gather_tuple`](Self::gather_tuple), `b_dad` of their
+    /// shape); as [`scatter`](Self::scatter) for repeated subscript tuples.
+    /// Collective over the grid.
+    pub fn scatter_tuple(
+        b_dad: &Dad,
+        vs: &[(&Dad, &[i64])],
+        a_dad: &Dad,
+    ) -> HpfResult<IndexSchedule> {
+        IndexSchedule::named("hpf_scatter_plan", false, a_dad, vs, b_dad)
+    }
+
+    /// Plans a gather (`gather`: `other` is R) or a scatter (`other` is
+    /// B), with errors naming `call`.
+    pub(crate) fn named(
+        call: &str,
+        gather: bool,
+        a: &Dad,
+        vs: &[(&Dad, &[i64])],
+        other: &Dad,
+    ) -> HpfResult<IndexSchedule> {
+        let way = if gather { Way::Gather } else { Way::Scatter };
+        let subs = tuple_on(call, a, vs, other)?;
+        let plan = plan(call, way, a, other, &subs)?;
         Ok(IndexSchedule {
-            way: Way::Scatter,
-            a: a_dad.clone(),
-            other: b_dad.clone(),
+            way,
+            a: a.clone(),
+            other: other.clone(),
             plan,
         })
     }
@@ -218,6 +271,28 @@ impl IndexSchedule {
         crate::reduce::check_len(CALL, sd, src, "source")?;
         crate::reduce::check_len(CALL, dd, dst, "destination")?;
         self.plan.execute(dd, src, dst)
+    }
+
+    /// Executes a scatter schedule adding instead of storing: `A(V1(s),
+    /// ..) += B(s)` for every `s`, so a cell named more than once gets the
+    /// sum of all its values, as the HPF library's `SUM_SCATTER(B, A, V1,
+    /// ..)` returns it. `src` is B's local buffer, `dst` A's. For a cell
+    /// the values are added to its old value in a fixed order (see
+    /// [`Schedule::execute_combine`]): integers exactly, reals
+    /// reproducibly for one grid and pair of DADs. Numeric types only; a
+    /// gather schedule is refused. Collective.
+    pub fn execute_sum<T: Element>(&self, src: &[T], dst: &mut [T]) -> HpfResult<()> {
+        const CALL: &str = "hpf_sum_scatter";
+        if self.way != Way::Scatter {
+            return Err(HpfError::bad_arg(
+                CALL,
+                "the index schedule is a gather, not a scatter",
+            ));
+        }
+        crate::element::require_numeric::<T>(CALL)?;
+        crate::reduce::check_len(CALL, &self.other, src, "source")?;
+        crate::reduce::check_len(CALL, &self.a, dst, "destination")?;
+        self.plan.execute_combine(&self.a, src, dst, T::plus)
     }
 
     /// The DADs of the source and the destination of [`execute`](Self::execute).

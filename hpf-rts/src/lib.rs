@@ -5,6 +5,8 @@
 //!   Cartesian topology.
 //! - [`dad`]: the distributed array descriptor and the ownership functions
 //!   (collapsed, BLOCK, CYCLIC, CYCLIC(k), GEN_BLOCK, overlap areas, NUMROC).
+//! - [`align`]: alignment of array dimensions to template dimensions
+//!   (`ALIGN A(i) WITH T(stride*i + offset)`).
 //! - [`element`]: element types (INTEGER*4/8, REAL*4/8, COMPLEX*8/16,
 //!   LOGICAL).
 //! - [`reduce`]: the reduction intrinsics and their documented order.
@@ -23,6 +25,7 @@
 //!   arguments, each declared once for both.
 //! - [`fapi`]: the Fortran 77 entry points (`hpf_rts.fh`).
 
+pub mod align;
 pub mod blas;
 pub mod capi;
 pub mod dad;
@@ -41,6 +44,7 @@ pub mod section;
 pub mod twins;
 pub mod unstructured;
 
+pub use align::Align;
 pub use dad::{numroc, Dad, DimSpec, Dist};
 pub use darray::DArray;
 pub use element::{Complex16, Complex8, ElemKind, Element, Logical};

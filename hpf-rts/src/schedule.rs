@@ -582,6 +582,39 @@ impl Schedule {
         self.unpack(&got, dst)
     }
 
+    /// Like [`execute`](Self::execute), but each element moved is combined
+    /// into its destination cell (`dst = f(dst, value)`) instead of
+    /// stored, so a cell named more than once gets every value. The
+    /// values for one cell arrive in a fixed order: this process's own in
+    /// its local order, then per peer in grid-rank order, each in the
+    /// sender's local order.
+    pub fn execute_combine<T: Element>(
+        &self,
+        dad_grid: &Dad,
+        src: &[T],
+        dst: &mut [T],
+        f: impl Fn(T, T) -> T,
+    ) -> HpfResult<()> {
+        let got = self.exchange(dad_grid, src)?;
+        for &(a, b, len) in &self.runs.local {
+            for k in 0..len {
+                dst[b + k] = f(dst[b + k], src[a + k]);
+            }
+        }
+        let size = T::KIND.size();
+        let mut at = 0;
+        for runs in &self.runs.recv {
+            for &(o, len) in runs {
+                for cell in &mut dst[o..o + len] {
+                    let from = got.get(at..at + size).ok_or_else(disagree)?;
+                    *cell = f(*cell, T::get(from));
+                    at += size;
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Like [`execute`](Self::execute) with one buffer as source and
     /// destination (the overlap update: sources are owned cells, targets
     /// overlap cells).

@@ -22,10 +22,10 @@
 //! twin stores the same code in `IERR`.
 
 use crate::capi::{
-    self, copy_in, cshift_in, eoshift_in, get_dad, halo_in, kind, matmul_in, reduce_into, run,
-    spread_in, transpose_in, typed,
+    self, copy_in, cshift_in, dot_into, eoshift_in, get_dad, halo_in, kind, matmul_in, reduce_into,
+    run, spread_in, transpose_in, typed,
 };
-use crate::capi::{apart, local};
+use crate::capi::{apart, index_run, index_run_sum, local};
 use crate::dad::Dad;
 use crate::element::{ElemKind, Element};
 use crate::error::{HpfError, HpfResult, HPF_OK};
@@ -386,5 +386,161 @@ twins! {
     fortran hpf_unpack_ "HPF_UNPACK";
     (v_dad: dad, v: cbuf, mask_dad: dad, mask: ints, r_dad: dad, r: mbuf, ty: ty) {
         typed!(ty, masked_in(true, &v_dad, v, &mask_dad, mask, &r_dad, r))
+    }
+
+    /// `r = a(V)` (gather through index arrays): for a rank-n `a` (DAD
+    /// `a_dad`), `v` holds n index arrays of one shape, each a local buffer
+    /// of `v_dad` with elements of `vtype` (`HPF_INTEGER4` or
+    /// `HPF_INTEGER8`), the k-th starting `k * ldv` elements after `v`
+    /// (`ldv` at least the local size of `v_dad`; unused when n is 1); the
+    /// k-th holds subscripts of dimension k of `a` (its lower bound kept),
+    /// so `r(s) = a(V1(s), .., Vn(s))`. `r` (DAD `r_dad`, the index arrays'
+    /// shape, any distribution on the grid) is written at every owned cell.
+    /// Plans an index schedule (with messages), runs it once and drops it;
+    /// `hpf_gather_plan` keeps it. Collective. Returns `HPF_OK`,
+    /// `HPF_EBADHANDLE`, `HPF_EMISMATCH` (shapes, grids), `HPF_EBADARG` (a
+    /// subscript outside `a` on any process, `ldv`, `vtype`, NULL or shared
+    /// memory) or `HPF_ESYSTEM`.
+    c hpf_gather;
+    /// `HPF_GATHER(ADAD, A, VDAD, V, LDV, VTYPE, RDAD, R, TYPE, IERR)`: R
+    /// = A(V1, .., Vn), V(LDV, n) holding one index array per dimension of
+    /// A (VTYPE `HPF_INTEGER4` for INTEGER).
+    fortran hpf_gather_ "HPF_GATHER";
+    (a_dad: dad, a: cbuf, v_dad: dad, v: cbuf, ldv: long, vtype: ty, r_dad: dad, r: mbuf, ty: ty) {
+        let s = capi::index_plan(CALL, true, &a_dad, (&v_dad, v, ldv, vtype), &r_dad)?;
+        typed!(ty, index_run(CALL, &s, a, r))
+    }
+
+    /// `a(V) = b` (scatter through index arrays): `b` (DAD `b_dad`) has the
+    /// index arrays' shape, `v`, `ldv`, `vtype` as in `hpf_gather`;
+    /// `a(V1(s), .., Vn(s)) = b(s)` for every `s`, every replica of `a`
+    /// updated; the cells of `a` no subscript names keep their values. When
+    /// a subscript (tuple) is repeated, the cell gets one of the values
+    /// sent to it, which one is not specified (Fortran forbids repeated
+    /// subscripts on the left). Collective. Returns as `hpf_gather`.
+    c hpf_scatter;
+    /// `HPF_SCATTER(BDAD, B, VDAD, V, LDV, VTYPE, ADAD, A, TYPE, IERR)`:
+    /// A(V1, .., Vn) = B.
+    fortran hpf_scatter_ "HPF_SCATTER";
+    (b_dad: dad, b: cbuf, v_dad: dad, v: cbuf, ldv: long, vtype: ty, a_dad: dad, a: mbuf, ty: ty) {
+        let s = capi::index_plan(CALL, false, &a_dad, (&v_dad, v, ldv, vtype), &b_dad)?;
+        typed!(ty, index_run(CALL, &s, b, a))
+    }
+
+    /// `a(V) += b`, the HPF library's `SUM_SCATTER(b, a, V1, .., Vn)` into
+    /// `a`: arguments as `hpf_scatter`; each `b(s)` is added to
+    /// `a(V1(s), .., Vn(s))`, so a cell named more than once gets the sum
+    /// of all its values (added to its old value in a fixed order: its
+    /// own process's values first, then per grid rank; integers exact);
+    /// cells no subscript names keep their values. Numeric types only.
+    /// Collective. Returns as `hpf_gather` (`HPF_EBADARG` for
+    /// `HPF_LOGICAL`).
+    c hpf_sum_scatter;
+    /// `HPF_SUM_SCATTER(BDAD, B, VDAD, V, LDV, VTYPE, ADAD, A, TYPE,
+    /// IERR)`: A(V1(S), .., Vn(S)) = A(V1(S), .., Vn(S)) + B(S) for every
+    /// S, repeated subscripts adding up.
+    fortran hpf_sum_scatter_ "HPF_SUM_SCATTER";
+    (b_dad: dad, b: cbuf, v_dad: dad, v: cbuf, ldv: long, vtype: ty, a_dad: dad, a: mbuf, ty: ty) {
+        let s = capi::index_plan(CALL, false, &a_dad, (&v_dad, v, ldv, vtype), &b_dad)?;
+        typed!(ty, index_run_sum(CALL, &s, b, a))
+    }
+
+    /// Runs scatter schedule `sched` (from `hpf_scatter_plan`) adding:
+    /// `dst(V(s)) += src(s)` as `hpf_sum_scatter` does. Returns as
+    /// `hpf_index_execute`; `HPF_EBADARG` for a gather schedule or
+    /// `HPF_LOGICAL`.
+    c hpf_index_execute_sum;
+    /// `HPF_INDEX_EXECUTE_SUM(SCHED, SRC, DST, TYPE, IERR)`.
+    fortran hpf_index_execute_sum_ "HPF_INDEX_EXECUTE_SUM";
+    (sched: handle, src: cbuf, dst: mbuf, ty: ty) {
+        let s = capi::index_get(CALL, sched)?;
+        typed!(ty, index_run_sum(CALL, &s, src, dst))
+    }
+
+    /// Plans `r = a(V)` as `hpf_gather` does without moving data and stores
+    /// the handle of the index schedule in `*sched`; `hpf_index_execute`
+    /// runs it any number of times on new values of `a`. Collective.
+    /// Returns as `hpf_gather`.
+    c hpf_gather_plan;
+    /// `HPF_GATHER_PLAN(ADAD, VDAD, V, LDV, VTYPE, RDAD, SCHED, IERR)`.
+    fortran hpf_gather_plan_ "HPF_GATHER_PLAN";
+    (a_dad: dad, v_dad: dad, v: cbuf, ldv: long, vtype: ty, r_dad: dad, sched: ints_out) {
+        if sched.is_null() {
+            return Err(capi::null(CALL, "sched"));
+        }
+        let s = capi::index_plan(CALL, true, &a_dad, (&v_dad, v, ldv, vtype), &r_dad)?;
+        crate::ptr::write(sched, capi::index_store(s)).ok_or_else(|| capi::null(CALL, "sched"))
+    }
+
+    /// Plans `a(V) = b` as `hpf_scatter` does and stores the handle of the
+    /// index schedule in `*sched`. Collective. Returns as `hpf_gather`.
+    c hpf_scatter_plan;
+    /// `HPF_SCATTER_PLAN(BDAD, VDAD, V, LDV, VTYPE, ADAD, SCHED, IERR)`.
+    fortran hpf_scatter_plan_ "HPF_SCATTER_PLAN";
+    (b_dad: dad, v_dad: dad, v: cbuf, ldv: long, vtype: ty, a_dad: dad, sched: ints_out) {
+        if sched.is_null() {
+            return Err(capi::null(CALL, "sched"));
+        }
+        let s = capi::index_plan(CALL, false, &a_dad, (&v_dad, v, ldv, vtype), &b_dad)?;
+        crate::ptr::write(sched, capi::index_store(s)).ok_or_else(|| capi::null(CALL, "sched"))
+    }
+
+    /// Runs index schedule `sched`: a gather reads `src` (the indexed
+    /// array) and writes `dst` (the result), a scatter reads `src` (the
+    /// values) and writes `dst` (the indexed array); the local buffers of
+    /// the DADs it was planned with, in separate memory. Collective.
+    /// Returns `HPF_OK`, `HPF_EBADHANDLE`, `HPF_EBADARG` (type, NULL or
+    /// shared memory) or `HPF_ESYSTEM`.
+    c hpf_index_execute;
+    /// `HPF_INDEX_EXECUTE(SCHED, SRC, DST, TYPE, IERR)`.
+    fortran hpf_index_execute_ "HPF_INDEX_EXECUTE";
+    (sched: handle, src: cbuf, dst: mbuf, ty: ty) {
+        let s = capi::index_get(CALL, sched)?;
+        typed!(ty, index_run(CALL, &s, src, dst))
+    }
+
+    /// Releases index schedule `sched`. Returns `HPF_OK` or
+    /// `HPF_EBADHANDLE`.
+    c hpf_index_free;
+    /// `HPF_INDEX_FREE(SCHED, IERR)`.
+    fortran hpf_index_free_ "HPF_INDEX_FREE";
+    (sched: handle) {
+        capi::index_free(CALL, sched)
+    }
+
+    /// `*result = ALL(mask)` as 1 or 0 (1 for an empty mask) for a LOGICAL
+    /// array stored as ints (non-zero true) with DAD `dad`. Collective.
+    /// Returns `HPF_OK`, `HPF_EBADHANDLE`, `HPF_EBADARG` or `HPF_ESYSTEM`.
+    c hpf_all;
+    /// `HPF_ALL(DAD, MASK, RESULT, IERR)`: RESULT = ALL(MASK), MASK and
+    /// RESULT LOGICAL.
+    fortran hpf_all_ "HPF_ALL";
+    (dad: dad, mask: ints, result: ints_out) {
+        let m = local::<i32>(CALL, "mask", &dad, mask as *const c_void)?;
+        let v = crate::reduce::all(&dad, m, |x| x != 0)?;
+        crate::ptr::write(result, c_int::from(v)).ok_or_else(|| capi::null(CALL, "result"))
+    }
+
+    /// `*result = ANY(mask)` as 1 or 0 (0 for an empty mask); as `hpf_all`.
+    c hpf_any;
+    /// `HPF_ANY(DAD, MASK, RESULT, IERR)`: RESULT = ANY(MASK), MASK and
+    /// RESULT LOGICAL.
+    fortran hpf_any_ "HPF_ANY";
+    (dad: dad, mask: ints, result: ints_out) {
+        let n = capi::logical(CALL, &dad, mask)?;
+        crate::ptr::write(result, c_int::from(n > 0)).ok_or_else(|| capi::null(CALL, "result"))
+    }
+
+    /// `*result = DOT_PRODUCT(a, b)` of two rank-1 arrays that share DAD
+    /// `dad`: `SUM(a * b)`, `SUM(CONJG(a) * b)` for complex types, `ANY(a
+    /// .AND. b)` for `HPF_LOGICAL` (collective). Returns `HPF_OK`,
+    /// `HPF_EBADHANDLE`, `HPF_EBADARG` (rank, type, NULL pointers) or
+    /// `HPF_ESYSTEM`.
+    c hpf_dot_product;
+    /// `HPF_DOT_PRODUCT(DAD, TYPE, A, B, RESULT, IERR)`: RESULT =
+    /// DOT_PRODUCT(A, B), RESULT of TYPE.
+    fortran hpf_dot_product_ "HPF_DOT_PRODUCT";
+    (dad: dad, ty: ty, a: cbuf, b: cbuf, result: mbuf) {
+        typed!(ty, dot_into(CALL, &dad, a, b, result))
     }
 }

@@ -1,8 +1,9 @@
 //! The HPF run-time under `mpiexec` on 1 to 4 processes: the Rust property
 //! checks (`hpf_props`: random shapes and distributions against serial
-//! references) and the C programs of `tests/programs/hpf/`, built against
-//! the installed `hpf_rts.h` and `-lmpbridge`. Each program checks its
-//! results itself and prints one tally per process.
+//! references) and the C and Fortran 77 programs of `tests/programs/hpf/`,
+//! built against the installed `hpf_rts.h` / `hpf_rts.fh` and
+//! `-lmpbridge`. Each program checks its results itself and prints one
+//! tally per process.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -101,6 +102,24 @@ fn complex_and_logical_types_from_c_equal_the_serial_results() {
     }
 }
 
+#[test]
+fn gather_and_scatter_through_index_arrays_from_c_equal_the_serial_results() {
+    let exe = build("hpf/hpf_indexed.c", &["mpbridge"]);
+    for n in 1..=4u32 {
+        let r = mpiexec(n, &exe, &[], LIMIT);
+        all_passed(&r, "hpf_indexed", n);
+    }
+}
+
+#[test]
+fn alignment_to_a_template_from_c_places_elements_with_their_cells() {
+    let exe = build("hpf/hpf_align.c", &["mpbridge"]);
+    for n in 1..=4u32 {
+        let r = mpiexec(n, &exe, &[], LIMIT);
+        all_passed(&r, "hpf_align", n);
+    }
+}
+
 /// A Fortran 77 node program, built as the compilers of its day did
 /// (locals static and zeroed; untyped calls to the run-time).
 fn fortran77(name: &str) -> PathBuf {
@@ -122,5 +141,32 @@ fn sections_and_unstructured_in_fortran_77_equal_the_serial_results() {
     for n in 1..=4u32 {
         let r = mpiexec(n, &exe, &[], LIMIT);
         all_passed(&r, "hpf_unstructured_f77", n);
+    }
+}
+
+#[test]
+fn gather_and_scatter_in_fortran_77_equal_the_serial_results() {
+    let exe = fortran77("hpf_indexed_f77");
+    for n in 1..=4u32 {
+        let r = mpiexec(n, &exe, &[], LIMIT);
+        all_passed(&r, "hpf_indexed_f77", n);
+    }
+}
+
+#[test]
+fn complex_and_logical_types_in_fortran_77_equal_the_serial_intrinsics() {
+    let exe = fortran77("hpf_types_f77");
+    for n in 1..=4u32 {
+        let r = mpiexec(n, &exe, &[], LIMIT);
+        all_passed(&r, "hpf_types_f77", n);
+    }
+}
+
+#[test]
+fn alignment_to_a_template_in_fortran_77_places_elements_with_their_cells() {
+    let exe = fortran77("hpf_align_f77");
+    for n in 1..=4u32 {
+        let r = mpiexec(n, &exe, &[], LIMIT);
+        all_passed(&r, "hpf_align_f77", n);
     }
 }

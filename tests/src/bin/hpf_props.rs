@@ -1093,6 +1093,243 @@ fn index_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
     }
 }
 
+/// Gather and scatter through a tuple of index arrays, one per dimension
+/// of a rank-2 or rank-3 `A` (random shape, lower bounds and DAD):
+/// `R(s) = A(V1(s), .., Vn(s))` with random subscripts (repeats allowed),
+/// each `Vk` on a DAD of its own and R on another, and `A(V1(s), ..,
+/// Vn(s)) = B(s)` with distinct subscript tuples, and SUM_SCATTER through
+/// the gather's tuples (repeats adding up), against the serial results
+/// (reals within the bound of `close`); a wrong number of index arrays
+/// refused.
+fn tuple_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
+    use hpf_rts::IndexSchedule;
+    let grid = &grids[rng.below(grids.len() as u64) as usize];
+    let rank = 2 + rng.below(2) as usize;
+    let shape: Vec<usize> = (0..rank).map(|_| 1 + rng.below(6) as usize).collect();
+    let lbs: Vec<i64> = (0..rank).map(|_| rng.below(5) as i64 - 2).collect();
+    let size: usize = shape.iter().product();
+    let ad = random_dad(rng, grid, &shape, &lbs, true);
+    let aref: Vec<T> = (0..size)
+        .map(|p| T::from_hash(hash(seed, p as u64)))
+        .collect();
+    let at = |s: &[i64]| -> usize {
+        let g: Vec<usize> = s
+            .iter()
+            .zip(&lbs)
+            .map(|(&x, &l)| (x - l) as usize)
+            .collect();
+        linear(&shape, &g)
+    };
+    let a = DArray::<T>::from_fn(&ad, |s| aref[at(s)]);
+    let vshape: Vec<usize> = (0..1 + rng.below(2) as usize)
+        .map(|_| rng.below(5) as usize)
+        .collect();
+    let m: usize = vshape.iter().product();
+    let ones = vec![1i64; vshape.len()];
+    // Per position of V, a random element of A (its subscripts per dimension).
+    let picks: Vec<usize> = (0..m).map(|_| rng.below(size as u64) as usize).collect();
+    let subs_of = |p: usize| -> Vec<i64> {
+        unlinear(&shape, p)
+            .iter()
+            .zip(&lbs)
+            .map(|(&i, &l)| i as i64 + l)
+            .collect()
+    };
+    let vs: Vec<DArray<i64>> = (0..rank)
+        .map(|k| {
+            let vd = random_dad(rng, grid, &vshape, &ones, false);
+            DArray::<i64>::from_fn(&vd, |s| subs_of(picks[linear(&vshape, &sub0(s))])[k])
+        })
+        .collect();
+    let vrefs: Vec<&DArray<i64>> = vs.iter().collect();
+    let rd = random_dad(rng, grid, &vshape, &ones, true);
+    let what = format!(
+        "{:?} A{shape:?} lb {lbs:?} V{vshape:?} grid {:?}",
+        T::KIND,
+        grid.dims()
+    );
+    let r = a.gather_indexed_tuple(&vrefs, &rd).expect("tuple gather");
+    let want: Vec<T> = picks.iter().map(|&p| aref[p]).collect();
+    check_eq!(
+        r.to_global().expect("gather"),
+        want,
+        "R = A(V1, ..): {what}"
+    );
+
+    // Scatter with distinct tuples: a random selection of A's elements.
+    let mut perm: Vec<usize> = (0..size).collect();
+    for i in (1..size).rev() {
+        perm.swap(i, rng.below(i as u64 + 1) as usize);
+    }
+    let k = rng.below(size as u64 + 1) as usize;
+    let chosen = &perm[..k];
+    let svs: Vec<DArray<i64>> = (0..rank)
+        .map(|d| {
+            let sd = random_dad(rng, grid, &[k], &[1], false);
+            DArray::<i64>::from_fn(&sd, |s| subs_of(chosen[(s[0] - 1) as usize])[d])
+        })
+        .collect();
+    let srefs: Vec<&DArray<i64>> = svs.iter().collect();
+    let bd = random_dad(rng, grid, &[k], &[1], true);
+    let bref: Vec<T> = (0..k)
+        .map(|q| T::from_hash(hash(seed ^ 0x5a, q as u64)))
+        .collect();
+    let b = DArray::<T>::from_fn(&bd, |s| bref[(s[0] - 1) as usize]);
+    let mut target = DArray::<T>::from_fn(&ad, |s| aref[at(s)]);
+    target
+        .scatter_indexed_tuple(&srefs, &b)
+        .expect("tuple scatter");
+    let mut want = aref.clone();
+    for (q, &p) in chosen.iter().enumerate() {
+        want[p] = bref[q];
+    }
+    check_eq!(
+        target.to_global().expect("gather"),
+        want,
+        "A(V1, ..) = B: {what}"
+    );
+
+    // SUM_SCATTER through the gather's tuples (repeats add up): B of V's
+    // shape on another random DAD added into A.
+    let bd = random_dad(rng, grid, &vshape, &ones, true);
+    let bref: Vec<T> = (0..m)
+        .map(|q| T::from_hash(hash(seed ^ 0x6b, q as u64)))
+        .collect();
+    let b = DArray::<T>::from_fn(&bd, |s| bref[linear(&vshape, &sub0(s))]);
+    let mut acc = DArray::<T>::from_fn(&ad, |s| aref[at(s)]);
+    acc.sum_scatter_indexed_tuple(&vrefs, &b)
+        .expect("sum scatter");
+    let mut want = aref.clone();
+    let mut magnitude: Vec<f64> = aref.iter().map(|x| x.to_f64().abs()).collect();
+    let mut terms = vec![1usize; size];
+    for (q, &p) in picks.iter().enumerate() {
+        want[p] = want[p].plus(bref[q]);
+        magnitude[p] += bref[q].to_f64().abs();
+        terms[p] += 1;
+    }
+    let got = acc.to_global().expect("gather");
+    let nprocs = grid.size();
+    let bad = (0..size)
+        .filter(|&p| !close(got[p], want[p], terms[p], nprocs, magnitude[p]))
+        .count();
+    check!(bad == 0, "SUM_SCATTER: {bad} cells wrong: {what}");
+
+    // One index array too few.
+    let e = IndexSchedule::gather_tuple(&ad, &[(vs[0].dad(), vs[0].local())], &rd).unwrap_err();
+    check!(
+        e.code == hpf_rts::error::HPF_EBADARG,
+        "one index array for a rank-{rank} array refused: {e}"
+    );
+}
+
+/// Alignment to a template: `ALIGN A(i) WITH T(s*i + o)` on a random
+/// BLOCK or GEN_BLOCK template dimension (stride 1 to 3, random bounds and
+/// offset inside the template), the other dimension of a rank-2 A random:
+/// every element of A lives on the process that owns its template cell,
+/// and A works as any array (a remap to BLOCK and SUM against the serial
+/// sum, exact for integers). A stride 0, a template cell outside the
+/// template and a CYCLIC template are refused.
+fn align_trial(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
+    use hpf_rts::Align;
+    let grid = &grids[1 + rng.below(2) as usize]; // 2-D or 3-D
+    let nt = 1 + rng.below(30) as usize;
+    let tlb = rng.below(5) as i64 - 2;
+    let stride = 1 + rng.below(3) as i64;
+    let n = (nt - 1) / stride as usize + 1 - rng.below(2) as usize;
+    let lb = rng.below(5) as i64 - 2;
+    // Offset so that T(stride*lb + offset) is the template cell `first`.
+    let room = nt - (stride as usize * n.saturating_sub(1) + 1).min(nt);
+    let first = tlb + rng.below(room as u64 + 1) as i64;
+    let offset = first - stride * lb;
+    let p = grid.dims()[0];
+    let tdist = if rng.below(2) == 0 {
+        Dist::Block
+    } else {
+        Dist::gen_block(&random_sizes(rng, nt, p))
+    };
+    let align = Align {
+        template_lb: tlb,
+        template_extent: nt,
+        template_dist: tdist.clone(),
+        stride,
+        offset,
+    };
+    let what = format!("A({lb}:) n {n} WITH T({stride}*i + {offset}), T {tlb}: n {nt} {tdist:?}");
+    let spec = DimSpec::aligned(grid, lb, n, 0, align.clone()).expect("aligned spec");
+    let other = 1 + rng.below(4) as usize;
+    let w = rng.below(2) as usize;
+    let ad = Dad::new(
+        grid,
+        &[
+            spec.with_overlap(w, w),
+            DimSpec::new(1, other, Dist::Block, 1),
+        ],
+    )
+    .expect("aligned DAD");
+    let td = Dad::new(grid, &[DimSpec::new(tlb, nt, tdist, 0)]).expect("template");
+    let mut together = true;
+    for i in 0..n as i64 {
+        let (ra, _) = ad.owner_of(&[lb + i, 1]).expect("owner of A(i)");
+        let (rt, _) = td
+            .owner_of(&[stride * (lb + i) + offset])
+            .expect("owner of T");
+        together &= grid.coords_of(ra)[0] == grid.coords_of(rt)[0];
+    }
+    check!(together, "A(i) lives with T(s*i + o): {what}");
+    let aref: Vec<i64> = (0..n * other)
+        .map(|q| i64::from_hash(hash(seed, q as u64)))
+        .collect();
+    let a = DArray::<i64>::from_fn(&ad, |s| {
+        aref[(s[0] - lb) as usize + n * (s[1] - 1) as usize]
+    });
+    let bd = Dad::new(
+        grid,
+        &[
+            DimSpec::new(lb, n, Dist::Block, 0),
+            DimSpec::new(1, other, Dist::Collapsed, 0),
+        ],
+    )
+    .expect("block");
+    let b = a.remap(&bd).expect("remap");
+    check_eq!(
+        b.to_global().expect("gather"),
+        aref,
+        "aligned -> BLOCK: {what}"
+    );
+    let want = aref.iter().fold(0i64, |x, &y| x.wrapping_add(y));
+    check_eq!(a.sum().expect("sum"), want, "SUM of aligned A: {what}");
+
+    let bad = |a: Align| {
+        DimSpec::aligned(grid, lb, n, 0, a)
+            .map(|_| ())
+            .unwrap_err()
+            .code
+    };
+    let e = bad(Align {
+        stride: 0,
+        ..align.clone()
+    });
+    check!(e == hpf_rts::error::HPF_EBADARG, "stride 0 refused: {what}");
+    if n > 0 {
+        let e = bad(Align {
+            offset: offset + nt as i64,
+            ..align.clone()
+        });
+        check!(
+            e == hpf_rts::error::HPF_EBADARG,
+            "cell past the template refused: {what}"
+        );
+    }
+    let e = bad(Align {
+        template_dist: Dist::Cyclic,
+        ..align
+    });
+    check!(
+        e == hpf_rts::error::HPF_EBADARG,
+        "CYCLIC template refused: {what}"
+    );
+}
+
 /// 0-based offsets of 1-based subscripts.
 fn sub0(s: &[i64]) -> Vec<usize> {
     s.iter().map(|&x| (x - 1) as usize).collect()
@@ -1217,6 +1454,24 @@ fn main() {
             2 => index_trial::<f32>(&mut rng, s, &grids),
             _ => index_trial::<i64>(&mut rng, s, &grids),
         }
+    }
+
+    for t in 0..trials / 2 {
+        let s = seed.wrapping_mul(6161).wrapping_add(t as u64);
+        match t % 4 {
+            0 => tuple_trial::<f64>(&mut rng, s, &grids),
+            1 => tuple_trial::<i32>(&mut rng, s, &grids),
+            2 => tuple_trial::<f32>(&mut rng, s, &grids),
+            _ => tuple_trial::<i64>(&mut rng, s, &grids),
+        }
+    }
+
+    for t in 0..trials / 2 {
+        align_trial(
+            &mut rng,
+            seed.wrapping_mul(3131).wrapping_add(t as u64),
+            &grids,
+        );
     }
 
     // The round trip BLOCK -> CYCLIC(3) -> BLOCK returns the original.

@@ -1,0 +1,123 @@
+C     Alignment to a template from a Fortran 77 node program through
+C     HPF_DAD_ALIGN: the template T(1:NT) BLOCK on a 1-D grid and
+C
+C       A(1:8) WITH T(2*I + 2)    each owned A(I) has T(2*I + 2) here
+C       SUM(A) and a copy of A to a collapsed DAD equal the serial ones
+C       B(0:9) WITH T(I + 5), OLO = OHI = 1: the overlap update fills
+C       the cells next to this process's run from their neighbours
+C       a stride of 0 and a cell past the template refused
+C
+C     with A(I) = I * I and B(I) = 3 I. Prints "hpf_align_f77 rank R: P
+C     passed, F failed".
+      PROGRAM ALNF77
+      INCLUDE 'hpf_rts.fh'
+      INTEGER NT, NA, NB, MAXW
+      PARAMETER (NT = 20, NA = 8, NB = 10, MAXW = 40)
+      DOUBLE PRECISION WA(MAXW), WB(0:MAXW), G(NA), S
+      INTEGER GRID, DIMS(1), ME, IERR, I, L, NBAD, GI, TLO, THI
+      INTEGER LB(1), EXT(1), DIST(1), BLK(1), PDIM(1), OLO(1), OHI(1)
+      INTEGER TDIM(1), STR(1), OFF(1), DT, DA, DB, DW, DX
+      INTEGER CNT(1), ALLOC(1), PER(1)
+      INTEGER NPASS, NFAIL
+      COMMON /TALLY/ NPASS, NFAIL
+
+      CALL HPF_INIT(IERR)
+      CALL OK(IERR .EQ. HPF_OK, 'HPF_INIT')
+      DIMS(1) = 0
+      CALL HPF_GRID_CREATE(1, DIMS, GRID, IERR)
+      CALL HPF_GRID_INFO(GRID, ME, DIMS, IERR)
+
+C     The template T(1:NT), BLOCK; TLO:THI the cells this process owns.
+      LB(1) = 1
+      EXT(1) = NT
+      DIST(1) = HPF_BLOCK
+      BLK(1) = 0
+      PDIM(1) = 1
+      OLO(1) = 0
+      OHI(1) = 0
+      CALL HPF_DAD_CREATE(GRID, 1, LB, EXT, DIST, BLK, PDIM, OLO, OHI,
+     &                    DT, IERR)
+      CALL HPF_DAD_LOCAL_SHAPE(DT, CNT, ALLOC, IERR)
+      TLO = NT + 1
+      THI = 0
+      IF (CNT(1) .GT. 0) THEN
+         CALL HPF_DAD_LOCAL_TO_GLOBAL(DT, 1, 1, TLO, IERR)
+         CALL HPF_DAD_LOCAL_TO_GLOBAL(DT, 1, CNT(1), THI, IERR)
+      END IF
+
+C     A(1:8) WITH T(2*I + 2).
+      EXT(1) = NA
+      TDIM(1) = 1
+      STR(1) = 2
+      OFF(1) = 2
+      CALL HPF_DAD_ALIGN(DT, 1, LB, EXT, TDIM, STR, OFF, OLO, OHI, DA,
+     &                   IERR)
+      CALL OK(IERR .EQ. HPF_OK, 'HPF_DAD_ALIGN A')
+      CALL HPF_DAD_LOCAL_SHAPE(DA, CNT, ALLOC, IERR)
+      NBAD = 0
+      DO 10 L = 1, CNT(1)
+         CALL HPF_DAD_LOCAL_TO_GLOBAL(DA, 1, L, GI, IERR)
+         IF (2 * GI + 2 .LT. TLO .OR. 2 * GI + 2 .GT. THI)
+     &      NBAD = NBAD + 1
+         WA(L) = GI * GI
+ 10   CONTINUE
+      CALL OK(NBAD .EQ. 0, 'A(I) lives with T(2*I + 2)')
+      CALL HPF_SUM(DA, HPF_REAL8, WA, S, IERR)
+      CALL OK(IERR .EQ. HPF_OK .AND. S .EQ. 204D0, 'SUM(A)')
+      DIST(1) = HPF_COLLAPSED
+      CALL HPF_DAD_CREATE(GRID, 1, LB, EXT, DIST, BLK, PDIM, OLO, OHI,
+     &                    DW, IERR)
+      CALL HPF_COPY(DA, WA, DW, G, HPF_REAL8, IERR)
+      NBAD = 0
+      DO 20 I = 1, NA
+         IF (G(I) .NE. I * I) NBAD = NBAD + 1
+ 20   CONTINUE
+      CALL OK(NBAD .EQ. 0, 'aligned A copied whole')
+
+C     B(0:9) WITH T(I + 5), overlap 1 on both sides.
+      LB(1) = 0
+      EXT(1) = NB
+      STR(1) = 1
+      OFF(1) = 5
+      OLO(1) = 1
+      OHI(1) = 1
+      CALL HPF_DAD_ALIGN(DT, 1, LB, EXT, TDIM, STR, OFF, OLO, OHI, DB,
+     &                   IERR)
+      CALL OK(IERR .EQ. HPF_OK, 'HPF_DAD_ALIGN B')
+      CALL HPF_DAD_LOCAL_SHAPE(DB, CNT, ALLOC, IERR)
+      DO 30 L = 1, CNT(1)
+         CALL HPF_DAD_LOCAL_TO_GLOBAL(DB, 1, L, GI, IERR)
+         WB(L) = 3 * GI
+ 30   CONTINUE
+      PER(1) = 0
+      CALL HPF_SHIFT_OVERLAP(DB, HPF_REAL8, WB, PER, IERR)
+      CALL OK(IERR .EQ. HPF_OK, 'HPF_SHIFT_OVERLAP')
+      NBAD = 0
+      IF (CNT(1) .GT. 0) THEN
+         CALL HPF_DAD_LOCAL_TO_GLOBAL(DB, 1, 1, GI, IERR)
+         IF (GI + 5 .LT. TLO) NBAD = NBAD + 1
+         IF (GI .GT. 0 .AND. WB(0) .NE. 3 * (GI - 1)) NBAD = NBAD + 1
+         CALL HPF_DAD_LOCAL_TO_GLOBAL(DB, 1, CNT(1), GI, IERR)
+         IF (GI + 5 .GT. THI) NBAD = NBAD + 1
+         IF (GI .LT. NB - 1 .AND. WB(CNT(1) + 1) .NE. 3 * (GI + 1))
+     &      NBAD = NBAD + 1
+      END IF
+      CALL OK(NBAD .EQ. 0, 'overlap of aligned B')
+
+C     Refused: stride 0; B(0:9) WITH T(I + 12) passes T(20).
+      STR(1) = 0
+      CALL HPF_DAD_ALIGN(DT, 1, LB, EXT, TDIM, STR, OFF, OLO, OHI, DX,
+     &                   IERR)
+      CALL OK(IERR .EQ. HPF_EBADARG, 'stride 0 refused')
+      STR(1) = 1
+      OFF(1) = 12
+      CALL HPF_DAD_ALIGN(DT, 1, LB, EXT, TDIM, STR, OFF, OLO, OHI, DX,
+     &                   IERR)
+      CALL OK(IERR .EQ. HPF_EBADARG, 'cell past the template refused')
+
+      WRITE (*, '(A,I0,A,I0,A,I0,A)') 'hpf_align_f77 rank ', ME,
+     &     ': ', NPASS, ' passed, ', NFAIL, ' failed'
+      CALL HPF_FINALIZE(IERR)
+      END
+
+      include '../tally_fixed.inc'
