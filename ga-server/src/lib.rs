@@ -18,6 +18,7 @@
 
 pub mod capi;
 mod capi_cyclic;
+mod capi_elementwise;
 pub(crate) mod capi_ghosts;
 pub mod capi_ops;
 mod capi_pgroups;
@@ -42,6 +43,7 @@ mod sys;
 pub mod fapi;
 mod fapi_aliases;
 mod fapi_cyclic;
+mod fapi_elementwise;
 mod fapi_ghosts;
 pub mod fapi_ops;
 mod fapi_pgroups;
