@@ -532,13 +532,7 @@ pub extern "C" fn GA_Step_bound_info(
 ) {
     const CALL: &str = "GA_Step_bound_info";
     run(CALL, || {
-        let r = ew::step_bound_info(
-            CALL,
-            resolve(xx),
-            resolve(vv),
-            resolve(xxll),
-            resolve(xxuu),
-        )?;
+        let r = ew::step_bound_info(CALL, resolve(xx), resolve(vv), resolve(xxll), resolve(xxuu))?;
         put_bounds(CALL, r, boundmin, wolfemin, boundmax)
     })
 }

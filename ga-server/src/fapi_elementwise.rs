@@ -49,7 +49,12 @@ macro_rules! routines {
 }
 
 /// A `lo(n)`, `hi(n)` patch of `g` in C order, checked.
-fn patch(call: &str, g: *const FInt, lo: *const FInt, hi: *const FInt) -> (Arr, Vec<i64>, Vec<i64>) {
+fn patch(
+    call: &str,
+    g: *const FInt,
+    lo: *const FInt,
+    hi: *const FInt,
+) -> (Arr, Vec<i64>, Vec<i64>) {
     let a = Arr::get(call, g);
     let (l, h) = a.patch_n(call, lo, hi);
     (a, l, h)
@@ -118,7 +123,13 @@ fn elem_patch(
     let (pc, cl, ch) = patch(call, c[0], c[1], c[2]);
     done(
         call,
-        ew::elem_patch(call, op, (pa.h, &al, &ah), (pb.h, &bl, &bh), (pc.h, &cl, &ch)),
+        ew::elem_patch(
+            call,
+            op,
+            (pa.h, &al, &ah),
+            (pb.h, &bl, &bh),
+            (pc.h, &cl, &ch),
+        ),
     )
 }
 

@@ -291,8 +291,8 @@ fn exported() -> std::collections::BTreeSet<String> {
 
 /// Lowest counts reached so far: a change that drops an export fails here.
 /// Raise them as the API fills in (issue 16 asks for all of Debian's).
-const C_FLOOR: usize = 335;
-const FORTRAN_FLOOR: usize = 297;
+const C_FLOOR: usize = 374;
+const FORTRAN_FLOOR: usize = 354;
 
 /// How much of Debian's GA 5.8 a relinked program finds: every function
 /// Debian's `ga.h` declares (the `int` and `int64_t` forms) is looked up

@@ -279,7 +279,8 @@ fn combine<T: Arith>(
 /// `c = a op b` element by element on patches of one shape.
 pub fn elem_patch(call: &'static str, op: Binary, a: Patch, b: Patch, c: Patch) -> GaResult<()> {
     let ty = same_types(call, &[a.0, b.0, c.0])?;
-    with_num!(ty, call, |T| combine::<T>(call, &[a, b], c, |v| op.apply(call, v[0], v[1])))
+    with_num!(ty, call, |T| combine::<T>(call, &[a, b], c, |v| op
+        .apply(call, v[0], v[1])))
 }
 
 /// `m = median(a, b, c)` element by element on patches of one shape.
@@ -340,7 +341,9 @@ pub fn abs_value(call: &'static str, g: Handle) -> GaResult<()> {
 
 /// `add_constant_patch` of the whole array.
 pub fn add_constant(call: &'static str, g: Handle, alpha: &[u8]) -> GaResult<()> {
-    whole(call, &[g], |lo, hi| add_constant_patch(call, g, lo, hi, alpha))
+    whole(call, &[g], |lo, hi| {
+        add_constant_patch(call, g, lo, hi, alpha)
+    })
 }
 
 /// `recip_patch` of the whole array.
@@ -397,7 +400,10 @@ fn vector(call: &'static str, v: Handle, ty: ElemType) -> GaResult<i64> {
     if tv != ty {
         return Err(GaError::new(
             call,
-            format!("the vector '{}' and the matrix hold different types", name(v)),
+            format!(
+                "the vector '{}' and the matrix hold different types",
+                name(v)
+            ),
         ));
     }
     Ok(dims[0])
@@ -624,9 +630,11 @@ fn reals<T: Arith>(v: Vec<T>) -> Vec<f64> {
 /// Requires a real element type for the step calls.
 fn real_type(call: &'static str, ty: ElemType) -> GaResult<()> {
     match ty {
-        ElemType::Int | ElemType::Long | ElemType::LongLong | ElemType::Float | ElemType::Double => {
-            Ok(())
-        }
+        ElemType::Int
+        | ElemType::Long
+        | ElemType::LongLong
+        | ElemType::Float
+        | ElemType::Double => Ok(()),
         other => Err(super::elem::unsupported(call, other)),
     }
 }
@@ -636,10 +644,7 @@ fn real_type(call: &'static str, ty: ElemType) -> GaResult<()> {
 /// column.
 fn local_columns(call: &'static str, inputs: &[Patch]) -> GaResult<Vec<Vec<f64>>> {
     let (g0, lo0, hi0) = inputs[0];
-    let ty = same_types(
-        call,
-        &inputs.iter().map(|p| p.0).collect::<Vec<Handle>>(),
-    )?;
+    let ty = same_types(call, &inputs.iter().map(|p| p.0).collect::<Vec<Handle>>())?;
     real_type(call, ty)?;
     let mut maps = Vec::new();
     for &(g, lo, hi) in inputs {
@@ -650,7 +655,8 @@ fn local_columns(call: &'static str, inputs: &[Patch]) -> GaResult<Vec<Vec<f64>>
     for (rlo, rhi) in own_parts(call, g0, lo0, hi0)? {
         for (k, (&(g, _, _), m)) in inputs.iter().zip(&maps).enumerate() {
             let raw = m.fetch(call, g, ty.size(), &rlo, &rhi)?;
-            let vals: Vec<f64> = with_num!(ty, call, |T| Ok::<_, GaError>(reals::<T>(decode(&raw))))?;
+            let vals: Vec<f64> =
+                with_num!(ty, call, |T| Ok::<_, GaError>(reals::<T>(decode(&raw))))?;
             cols[k].extend(vals);
         }
     }
@@ -679,7 +685,9 @@ pub fn step_max_patch(call: &'static str, a: Patch, b: Patch) -> GaResult<f64> {
 
 /// `step_max_patch` of whole arrays of one shape.
 pub fn step_max(call: &'static str, a: Handle, b: Handle) -> GaResult<f64> {
-    whole(call, &[a, b], |lo, hi| step_max_patch(call, (a, lo, hi), (b, lo, hi)))
+    whole(call, &[a, b], |lo, hi| {
+        step_max_patch(call, (a, lo, hi), (b, lo, hi))
+    })
 }
 
 /// For the line `x + s·v` inside the box `lower <= x <= upper`: the
@@ -711,7 +719,11 @@ pub fn step_bound_info_patch(
     }
     let lo = min_over(call, x.0, smin)?;
     let hi = max_over(call, x.0, smax)?;
-    let hi = if hi == -STEP_INFINITY { STEP_INFINITY } else { hi };
+    let hi = if hi == -STEP_INFINITY {
+        STEP_INFINITY
+    } else {
+        hi
+    };
     Ok((lo, lo, hi))
 }
 
@@ -724,7 +736,13 @@ pub fn step_bound_info(
     upper: Handle,
 ) -> GaResult<(f64, f64, f64)> {
     whole(call, &[x, v, lower, upper], |lo, hi| {
-        step_bound_info_patch(call, (x, lo, hi), (v, lo, hi), (lower, lo, hi), (upper, lo, hi))
+        step_bound_info_patch(
+            call,
+            (x, lo, hi),
+            (v, lo, hi),
+            (lower, lo, hi),
+            (upper, lo, hi),
+        )
     })
 }
 
