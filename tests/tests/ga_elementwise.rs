@@ -102,6 +102,8 @@ fn bad_arguments_end_the_job_naming_the_call() {
         ("shape", "GA_Elem_multiply", "shape"),
         ("type", "GA_Elem_maximum", "types"),
         ("length", "GA_Scale_cols", "columns"),
+        ("bounds", "GA_Step_bound_info", "outside its bounds"),
+        ("negative", "GA_Step_max", "negative element"),
     ] {
         let r = run(&ours, Ga::Ours, 2, &["bad", arg], &[]);
         let all = format!("{}{}", r.stdout, r.stderr);

@@ -692,7 +692,8 @@ pub fn step_max(call: &'static str, a: Handle, b: Handle) -> GaResult<f64> {
 
 /// For the line `x + s·v` inside the box `lower <= x <= upper`: the
 /// smallest and the largest step at which an element meets its bound, as
-/// `(boundmin, wolfemin, boundmax)`. As in GA 5.8, an element with
+/// `(boundmin, wolfemin, boundmax)`; an `x` outside its bounds is an
+/// error, as in GA 5.8. As in GA 5.8 too, an element with
 /// `v = 0` meets it at [`STEP_INFINITY`] (so `boundmax` is that value
 /// when there is one), and `wolfemin` is `boundmin`.
 pub fn step_bound_info_patch(
@@ -707,6 +708,15 @@ pub fn step_bound_info_patch(
     let (mut smin, mut smax) = (STEP_INFINITY, -STEP_INFINITY);
     for k in 0..cols[0].len() {
         let (xk, vk, lk, uk) = (cols[0][k], cols[1][k], cols[2][k], cols[3][k]);
+        if xk < lk || xk > uk {
+            return Err(GaError::new(
+                call,
+                format!(
+                    "an element of '{}' ({xk}) lies outside its bounds [{lk}, {uk}]",
+                    name(x.0)
+                ),
+            ));
+        }
         let s = if vk > 0.0 {
             (uk - xk) / vk
         } else if vk < 0.0 {

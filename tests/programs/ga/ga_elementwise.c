@@ -472,6 +472,19 @@ static void bad(const char *which) {
     if (!strcmp(which, "shape")) GA_Elem_multiply(da, odd, da);
     if (!strcmp(which, "type")) GA_Elem_maximum(ia, da, ia);
     if (!strcmp(which, "length")) GA_Scale_cols(odd, v);
+    if (!strcmp(which, "bounds")) {
+        double lo = 1, b0, w0, b1;
+        GA_Fill(v, &lo);
+        /* v = 1 lies above the upper bound 0. */
+        int z = NGA_Create(C_DBL, 1, d1, "zero", NULL);
+        GA_Zero(z);
+        GA_Step_bound_info(v, v, z, z, &b0, &w0, &b1);
+    }
+    if (!strcmp(which, "negative")) {
+        double m = -1, st;
+        GA_Fill(v, &m);
+        GA_Step_max(v, v, &st);
+    }
     if (GA_Nodeid() == 0) printf("ga_elementwise: bad call %s returned\n", which);
 }
 
