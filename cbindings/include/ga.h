@@ -499,6 +499,76 @@ extern int  NGA_Create_ghosts_irreg_config64(int type, int ndim, int64_t dims[],
 extern void GA_Set_pgroup(int g_a, int p_handle);
 extern void NGA_Set_pgroup(int g_a, int p_handle);
 
+/* Element-wise and diagonal arithmetic. Complex values are ordered by
+   magnitude; a zero divisor or reciprocal ends the job. GA_Norm1 is the
+   sum and GA_Norm_infinity the largest of the elements' magnitudes. The
+   step calls store doubles. */
+extern void GA_Abs_value(int g_a);
+extern void GA_Abs_value_patch(int g_a, int *lo, int *hi);
+extern void GA_Abs_value_patch64(int g_a, int64_t *lo, int64_t *hi);
+extern void GA_Add_constant(int g_a, void *alpha);
+extern void GA_Add_constant_patch(int g_a, int *lo, int *hi, void *alpha);
+extern void GA_Add_constant_patch64(int g_a, int64_t *lo, int64_t *hi, void *alpha);
+extern void GA_Recip(int g_a);
+extern void GA_Recip_patch(int g_a, int *lo, int *hi);
+extern void GA_Recip_patch64(int g_a, int64_t *lo, int64_t *hi);
+extern void GA_Elem_multiply(int g_a, int g_b, int g_c);
+extern void GA_Elem_divide(int g_a, int g_b, int g_c);
+extern void GA_Elem_maximum(int g_a, int g_b, int g_c);
+extern void GA_Elem_minimum(int g_a, int g_b, int g_c);
+extern void GA_Elem_multiply_patch(int g_a, int *alo, int *ahi, int g_b, int *blo, int *bhi,
+                                   int g_c, int *clo, int *chi);
+extern void GA_Elem_divide_patch(int g_a, int *alo, int *ahi, int g_b, int *blo, int *bhi,
+                                 int g_c, int *clo, int *chi);
+extern void GA_Elem_maximum_patch(int g_a, int *alo, int *ahi, int g_b, int *blo, int *bhi,
+                                  int g_c, int *clo, int *chi);
+extern void GA_Elem_minimum_patch(int g_a, int *alo, int *ahi, int g_b, int *blo, int *bhi,
+                                  int g_c, int *clo, int *chi);
+extern void GA_Elem_multiply_patch64(int g_a, int64_t alo[], int64_t ahi[], int g_b,
+                                     int64_t blo[], int64_t bhi[], int g_c, int64_t clo[],
+                                     int64_t chi[]);
+extern void GA_Elem_divide_patch64(int g_a, int64_t alo[], int64_t ahi[], int g_b,
+                                   int64_t blo[], int64_t bhi[], int g_c, int64_t clo[],
+                                   int64_t chi[]);
+extern void GA_Elem_maximum_patch64(int g_a, int64_t *alo, int64_t *ahi, int g_b,
+                                    int64_t *blo, int64_t *bhi, int g_c, int64_t *clo,
+                                    int64_t *chi);
+extern void GA_Elem_minimum_patch64(int g_a, int64_t *alo, int64_t *ahi, int g_b,
+                                    int64_t *blo, int64_t *bhi, int g_c, int64_t *clo,
+                                    int64_t *chi);
+extern void GA_Median(int g_a, int g_b, int g_c, int g_m);
+extern void GA_Median_patch(int g_a, int *alo, int *ahi, int g_b, int *blo, int *bhi, int g_c,
+                            int *clo, int *chi, int g_m, int *mlo, int *mhi);
+extern void GA_Median_patch64(int g_a, int64_t *alo, int64_t *ahi, int g_b, int64_t *blo,
+                              int64_t *bhi, int g_c, int64_t *clo, int64_t *chi, int g_m,
+                              int64_t *mlo, int64_t *mhi);
+extern void GA_Scale_rows(int g_a, int g_v);
+extern void GA_Scale_cols(int g_a, int g_v);
+extern void GA_Set_diagonal(int g_a, int g_v);
+extern void GA_Add_diagonal(int g_a, int g_v);
+extern void GA_Get_diag(int g_a, int g_v);
+extern void GA_Shift_diagonal(int g_a, void *c);
+extern void GA_Zero_diagonal(int g_a);
+extern void GA_Norm1(int g_a, double *nm);
+extern void GA_Norm_infinity(int g_a, double *nm);
+extern void GA_Step_max(int g_a, int g_b, void *step);
+extern void GA_Step_max_patch(int g_a, int *alo, int *ahi, int g_b, int *blo, int *bhi,
+                              void *step);
+extern void GA_Step_max_patch64(int g_a, int64_t alo[], int64_t ahi[], int g_b, int64_t blo[],
+                                int64_t bhi[], void *step);
+extern void GA_Step_bound_info(int g_xx, int g_vv, int g_xxll, int g_xxuu, void *boundmin,
+                               void *wolfemin, void *boundmax);
+extern void GA_Step_bound_info_patch(int g_xx, int *xxlo, int *xxhi, int g_vv, int *vvlo,
+                                     int *vvhi, int g_xxll, int *xxlllo, int *xxllhi,
+                                     int g_xxuu, int *xxuulo, int *xxuuhi, void *boundmin,
+                                     void *wolfemin, void *boundmax);
+/* As in Debian's ga.h, g_xxuu is an int64_t here. */
+extern void GA_Step_bound_info_patch64(int g_xx, int64_t xxlo[], int64_t xxhi[], int g_vv,
+                                       int64_t vvlo[], int64_t vvhi[], int g_xxll,
+                                       int64_t xxlllo[], int64_t xxllhi[], int64_t g_xxuu,
+                                       int64_t xxuulo[], int64_t xxuuhi[], void *boundmin,
+                                       void *wolfemin, void *boundmax);
+
 #ifdef __cplusplus
 }
 #endif

@@ -12,6 +12,7 @@
 
 pub mod basic;
 pub mod elem;
+pub mod elementwise;
 pub mod gemm;
 pub mod memory;
 pub mod patch;
