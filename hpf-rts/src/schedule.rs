@@ -61,13 +61,38 @@ pub(crate) enum PlanKey {
     },
 }
 
+impl PlanKey {
+    /// The operation the schedule serves, for logs.
+    fn kind(&self) -> &'static str {
+        match self {
+            PlanKey::Remap { .. } => "remap",
+            PlanKey::Shift { .. } => "shift",
+            PlanKey::Section { .. } => "section copy",
+            PlanKey::Reshape { .. } => "reshape",
+            PlanKey::Halo { .. } => "halo",
+        }
+    }
+}
+
 static CACHE: Mutex<Option<HashMap<PlanKey, Arc<Schedule>>>> = Mutex::new(None);
 
 pub(crate) fn cached(key: PlanKey, build: impl FnOnce() -> Schedule) -> Arc<Schedule> {
     let mut c = CACHE.lock().unwrap_or_else(|e| e.into_inner());
     c.get_or_insert_with(HashMap::new)
         .entry(key)
-        .or_insert_with(|| Arc::new(build()))
+        .or_insert_with_key(|k| {
+            let s = build();
+            shim_core::log::tracing::debug!(
+                target: "hpf",
+                "planned a {} schedule: {} elements to {} peers, {} from {} peers",
+                k.kind(),
+                s.send.len(),
+                s.send_counts.iter().filter(|&&c| c > 0).count(),
+                s.recv.len(),
+                s.recv_counts.iter().filter(|&&c| c > 0).count()
+            );
+            Arc::new(s)
+        })
         .clone()
 }
 

@@ -15,6 +15,7 @@ use mpc_map::deadlock::{deadlock, next_servable, ProcState, Request as Ask};
 use mpc_map::select::{estimate, select, Load, Slot};
 use mpc_map::vpm::Host;
 use mpc_map::{Machine, NetType};
+use shim_core::log::tracing::{debug, warn};
 use shim_core::{Context, Match, Membership, ProcId};
 use std::collections::VecDeque;
 
@@ -173,6 +174,13 @@ impl Dispatcher {
             });
             self.procs[i].host = idx;
         }
+        debug!(
+            target: "mpc",
+            "virtual machine: {} hosts ({}), {} computing processes",
+            m.hosts.len(),
+            if text.trim().is_empty() { "from the processes' hosts" } else { "from the machine file" },
+            self.procs.len()
+        );
         self.machine = Some(m);
     }
 
@@ -202,6 +210,12 @@ impl Dispatcher {
         }
         m.rate = 1.0;
         m.normalise();
+        let speeds: Vec<String> = m
+            .hosts
+            .iter()
+            .map(|h| format!("{}={:.3}", h.name, h.speed))
+            .collect();
+        debug!(target: "mpc", "recon: host speeds {}", speeds.join(" "));
         for p in &mut self.procs {
             p.rate = None;
         }
@@ -336,6 +350,7 @@ impl Dispatcher {
         let p = match self.plan(who, &t) {
             Ok(p) => p,
             Err(e) => {
+                warn!(target: "mpc", "network of {} nodes for process {who} refused: {e}", t.node_count());
                 self.procs[who].state = ProcState::Running;
                 self.send(who, TAG_REPLY, &Reply::Refused(e));
                 return;
@@ -343,6 +358,19 @@ impl Dispatcher {
         };
         let net = self.next_net;
         self.next_net += 1;
+        if let Some(m) = self.machine.as_ref() {
+            let hosts: Vec<&str> = p
+                .procs
+                .iter()
+                .map(|&q| m.hosts[self.procs[q].host].name.as_str())
+                .collect();
+            debug!(
+                target: "mpc",
+                "network {net} for process {who}: processes {:?} on hosts {:?}",
+                p.procs,
+                hosts
+            );
+        }
         for (node, &proc) in p.procs.iter().enumerate() {
             let pr = &mut self.procs[proc];
             pr.weight = t.powers()[node];
@@ -380,6 +408,7 @@ impl Dispatcher {
         }
         let states: Vec<ProcState> = self.procs.iter().map(|p| p.state).collect();
         if let Some(msg) = deadlock(&states, &self.asks()) {
+            warn!(target: "mpc", "dispatcher ends the job: {msg}");
             abort(1, &format!("dispatcher: {msg}"));
         }
     }

@@ -56,6 +56,11 @@ pub(crate) fn start(mpi_started: bool) {
     NAP_US.store(nap, Ordering::Relaxed);
 }
 
+/// The nap in force, in microseconds (0: patience is off).
+pub(crate) fn nap_us() -> u64 {
+    NAP_US.load(Ordering::Relaxed)
+}
+
 /// Turns patience off (the run-time has stopped).
 pub(crate) fn stop() {
     NAP_US.store(0, Ordering::Relaxed);

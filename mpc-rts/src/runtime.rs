@@ -60,7 +60,8 @@ pub fn init() -> MpcResult<()> {
     if started() {
         return Ok(());
     }
-    crate::patience::start(shim_core::mpi::is_initialized());
+    let mpi_first = shim_core::mpi::is_initialized();
+    crate::patience::start(mpi_first);
     let membership = match shim_core::join(CONTEXT_NAME) {
         Ok(m) => m,
         Err(e) => {
@@ -81,6 +82,15 @@ pub fn init() -> MpcResult<()> {
         ));
     }
     let dispatcher = n - 1;
+    shim_core::log::tracing::debug!(
+        target: "mpc",
+        "MPC run-time started: {} computing processes, dispatcher rank {dispatcher}{}; \
+         idle waits nap {} us{}",
+        n - 1,
+        if rank == dispatcher { " (this process)" } else { "" },
+        crate::patience::nap_us(),
+        if mpi_first { " (MPI started first: Open MPI keeps spinning)" } else { "" }
+    );
     if rank == dispatcher {
         crate::dispatcher::serve(ctx, ids, membership);
     }
@@ -136,6 +146,7 @@ pub fn finalize() -> MpcResult<()> {
     drop(computing);
     let left = shim_core::leave(membership).map_err(|e| MpcError::core("MPC_Finalize", e));
     crate::patience::stop();
+    shim_core::log::tracing::debug!(target: "mpc", "MPC run-time stopped");
     left
 }
 

@@ -4,8 +4,10 @@
 //!
 //! `MPBRIDGE_LOG` takes `tracing` target directives: `debug` for every
 //! target, or `core=debug,pvm=info` per layer. The targets are `core`,
-//! `pvm`, `tcgmsg`, `ga`, `express`, `hpf` and `ensemble`. Every line starts
-//! with the process's rank in its MPI world and its id (`[rank 0 t40001]`).
+//! `pvm`, `tcgmsg`, `ga`, `express`, `hpf`, `ensemble` and `mpc`. Every line starts
+//! with the process's rank in its MPI world and its id (`[rank 0 t40001]`),
+//! or the rank alone for an Ensemble MPI component, which never joins the
+//! core (`[rank 3]`).
 //!
 //! Unset (the default), no subscriber is installed and each log statement
 //! costs one relaxed atomic load; none sits on the message path. Layers
@@ -33,6 +35,16 @@ pub const LOG_VAR: &str = "MPBRIDGE_LOG";
 /// `me` and `rank` start every line. A program that installed its own
 /// global `tracing` subscriber keeps it.
 pub fn init(me: ProcId, rank: i32) {
+    install(format!("[rank {rank} {me}]"));
+}
+
+/// Like [`init`] for a process that never joins the core (an Ensemble MPI
+/// component): its lines start with its rank alone, `[rank 3]`.
+pub fn init_without_id(rank: i32) {
+    install(format!("[rank {rank}]"));
+}
+
+fn install(who: String) {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         let Some(spec) = std::env::var(LOG_VAR).ok().filter(|s| !s.trim().is_empty()) else {
@@ -49,7 +61,7 @@ pub fn init(me: ProcId, rank: i32) {
             .with_writer(std::io::stderr)
             .with_ansi(false)
             .event_format(Who {
-                who: format!("[rank {rank} {me}]"),
+                who,
                 inner: format::Format::default().with_ansi(false),
             })
             .with_filter(targets);

@@ -30,6 +30,37 @@ fn six_terminals_in_one_group_terminal_one_the_root() {
 }
 
 #[test]
+fn ensemble_debug_logs_show_each_component_set_up_with_its_contexts() {
+    let script = example("getmax-mpi-all.ens");
+    let dir = components();
+    let (d, hosts) = (
+        dir.display().to_string(),
+        dir.join("hosts").display().to_string(),
+    );
+    let r = ensemble_env(
+        "run",
+        &script,
+        &["--path", &d, "--hostmap", &hosts],
+        &[("MPBRIDGE_LOG", "ensemble=debug")],
+        LIMIT,
+    );
+    r.assert_ok("getmax-mpi-all.ens with MPBRIDGE_LOG=ensemble=debug");
+    let set_up = lines_where(&r.stderr, |l| {
+        l.starts_with("[rank ") && l.contains(" ensemble: component ") && l.contains(" set up")
+    });
+    assert_eq!(set_up.len(), 6, "one line per component:\n{}", dump(&r));
+    for rank in 0..6 {
+        assert!(
+            set_up
+                .iter()
+                .any(|l| l.starts_with(&format!("[rank {rank}] "))),
+            "rank {rank} logs its set-up:\n{}",
+            dump(&r)
+        );
+    }
+}
+
+#[test]
 fn terminal_groups_served_by_a_ring_of_servers() {
     let (r, truth) = six_terminals_print_the_maximum("getmax-mpi-servers.ens");
     let servers = lines_where(&r.stdout, |l| l.starts_with("Server "));

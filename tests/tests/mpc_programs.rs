@@ -50,6 +50,46 @@ fn networks_subnetworks_and_descriptors() {
 }
 
 #[test]
+fn mpc_debug_logs_show_the_start_and_each_network_placement_with_the_rank() {
+    let r = mpiexec_env(
+        4,
+        &program(),
+        &["mpc"],
+        &[("MPBRIDGE_LOG", "mpc=debug")],
+        LIMIT,
+    );
+    tallies_pass(&r, 3);
+    let lines: Vec<&str> = r
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("[rank ") && l.contains(" mpc: "))
+        .collect();
+    for rank in 0..4 {
+        let who = format!("[rank {rank} t");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&who) && l.contains("MPC run-time started")),
+            "rank {rank} logs its start:\n{}",
+            r.stderr
+        );
+    }
+    // The dispatcher (rank 3) says where each network went.
+    assert!(
+        lines.iter().any(|l| l.starts_with("[rank 3 t")
+            && l.contains("network ")
+            && l.contains("on hosts")),
+        "the dispatcher logs a placement:\n{}",
+        r.stderr
+    );
+    assert!(
+        !r.stderr.contains(" core: "),
+        "core lines are filtered out:\n{}",
+        r.stderr
+    );
+}
+
+#[test]
 fn heterompi_groups_fixed_and_automatic_size() {
     let vpm = two_cpu_machine();
     let vpm = vpm.to_str().expect("utf-8 path");

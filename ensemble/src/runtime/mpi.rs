@@ -83,6 +83,9 @@ impl Envelope {
             )
         })?;
         let world = Comm::world();
+        if let Ok(rank) = world.rank() {
+            shim_core::log::init_without_id(rank);
+        }
         let mut contexts = Vec::new();
         for g in &spec.groups {
             let member = spec.contexts.iter().any(|(_, cg)| cg == g);
@@ -108,6 +111,16 @@ impl Envelope {
         }
         let env = Envelope { spec, contexts };
         env.validate()?;
+        shim_core::log::tracing::debug!(
+            target: "ensemble",
+            "component {} (id {}) set up: contexts {:?}",
+            env.spec.name,
+            env.spec.id,
+            env.contexts
+                .iter()
+                .map(|c| format!("{} in {} of {}", c.name, c.group, c.ids.len()))
+                .collect::<Vec<_>>()
+        );
         Ok((env, rest))
     }
 

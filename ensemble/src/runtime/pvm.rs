@@ -170,6 +170,10 @@ impl Interface {
                 peer: Tid(peer),
                 tag,
             });
+            shim_core::log::tracing::debug!(
+                target: "ensemble",
+                "port {ty}[{index}] bound to task {peer:#x}, tag {tag}"
+            );
         }
         Ok(())
     }

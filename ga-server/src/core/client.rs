@@ -278,9 +278,13 @@ impl Link {
             .ok_or_else(|| e("short reply from the ga-server".into()))?;
         if rep.status != 0 {
             let n = (rep.len as usize).min(got - REP_LEN);
-            return Err(e(
-                String::from_utf8_lossy(&self.rbuf[REP_LEN..REP_LEN + n]).into_owned()
-            ));
+            let why = String::from_utf8_lossy(&self.rbuf[REP_LEN..REP_LEN + n]).into_owned();
+            shim_core::log::tracing::warn!(
+                target: "ga",
+                "{call}: ga-server at rank {server} refused request {}: {why}",
+                req.op
+            );
+            return Err(e(why));
         }
         Ok(rep)
     }

@@ -85,8 +85,20 @@ pub fn mpbridge() -> PathBuf {
 
 /// `mpbridge ensemble SUBCOMMAND SCRIPT ARGS...` with a hard timeout.
 pub fn ensemble(sub: &str, script: &Path, args: &[&str], timeout: Duration) -> Run {
+    ensemble_env(sub, script, args, &[], timeout)
+}
+
+/// [`ensemble`] with extra environment variables for the launch.
+pub fn ensemble_env(
+    sub: &str,
+    script: &Path,
+    args: &[&str],
+    env: &[(&str, &str)],
+    timeout: Duration,
+) -> Run {
     let mut cmd = Command::new(mpbridge());
     cmd.arg("ensemble").arg(sub).arg(script).args(args);
+    cmd.envs(env.iter().copied());
     mpi_env(&mut cmd);
     run_with_timeout(cmd, timeout)
 }
