@@ -14,29 +14,15 @@ C     passed, F failed".
       INTEGER NT, NA, NB, MAXW
       PARAMETER (NT = 20, NA = 8, NB = 10, MAXW = 40)
       DOUBLE PRECISION WA(MAXW), WB(0:MAXW), G(NA), S
-      INTEGER GRID, DIMS(1), ME, IERR, I, L, NBAD, GI, TLO, THI
-      INTEGER LB(1), EXT(1), DIST(1), BLK(1), PDIM(1), OLO(1), OHI(1)
+      INTEGER GRID, ME, IERR, I, L, NBAD, GI, TLO, THI
+      INTEGER LB(1), EXT(1), OLO(1), OHI(1)
       INTEGER TDIM(1), STR(1), OFF(1), DT, DA, DB, DW, DX
       INTEGER CNT(1), ALLOC(1), PER(1)
-      INTEGER NPASS, NFAIL
-      COMMON /TALLY/ NPASS, NFAIL
 
-      CALL HPF_INIT(IERR)
-      CALL OK(IERR .EQ. HPF_OK, 'HPF_INIT')
-      DIMS(1) = 0
-      CALL HPF_GRID_CREATE(1, DIMS, GRID, IERR)
-      CALL HPF_GRID_INFO(GRID, ME, DIMS, IERR)
+      CALL HSTART(GRID, ME)
 
 C     The template T(1:NT), BLOCK; TLO:THI the cells this process owns.
-      LB(1) = 1
-      EXT(1) = NT
-      DIST(1) = HPF_BLOCK
-      BLK(1) = 0
-      PDIM(1) = 1
-      OLO(1) = 0
-      OHI(1) = 0
-      CALL HPF_DAD_CREATE(GRID, 1, LB, EXT, DIST, BLK, PDIM, OLO, OHI,
-     &                    DT, IERR)
+      CALL MKDAD(GRID, NT, HPF_BLOCK, DT)
       CALL HPF_DAD_LOCAL_SHAPE(DT, CNT, ALLOC, IERR)
       TLO = NT + 1
       THI = 0
@@ -46,7 +32,10 @@ C     The template T(1:NT), BLOCK; TLO:THI the cells this process owns.
       END IF
 
 C     A(1:8) WITH T(2*I + 2).
+      LB(1) = 1
       EXT(1) = NA
+      OLO(1) = 0
+      OHI(1) = 0
       TDIM(1) = 1
       STR(1) = 2
       OFF(1) = 2
@@ -64,9 +53,7 @@ C     A(1:8) WITH T(2*I + 2).
       CALL OK(NBAD .EQ. 0, 'A(I) lives with T(2*I + 2)')
       CALL HPF_SUM(DA, HPF_REAL8, WA, S, IERR)
       CALL OK(IERR .EQ. HPF_OK .AND. S .EQ. 204D0, 'SUM(A)')
-      DIST(1) = HPF_COLLAPSED
-      CALL HPF_DAD_CREATE(GRID, 1, LB, EXT, DIST, BLK, PDIM, OLO, OHI,
-     &                    DW, IERR)
+      CALL MKDAD(GRID, NA, HPF_COLLAPSED, DW)
       CALL HPF_COPY(DA, WA, DW, G, HPF_REAL8, IERR)
       NBAD = 0
       DO 20 I = 1, NA
@@ -115,9 +102,8 @@ C     Refused: stride 0; B(0:9) WITH T(I + 12) passes T(20).
      &                   IERR)
       CALL OK(IERR .EQ. HPF_EBADARG, 'cell past the template refused')
 
-      WRITE (*, '(A,I0,A,I0,A,I0,A)') 'hpf_align_f77 rank ', ME,
-     &     ': ', NPASS, ' passed, ', NFAIL, ' failed'
-      CALL HPF_FINALIZE(IERR)
+      CALL HDONE('hpf_align_f77', ME)
       END
 
+      include 'hpf_node_fixed.inc'
       include '../tally_fixed.inc'

@@ -25,20 +25,14 @@ C     failed".
       DOUBLE PRECISION G(N), GK(K), GS(KS)
       COMPLEX*16 WZ(MAXW), WC(MAXW), GZ(K)
       INTEGER IV(MAXW, 2), IW(MAXW)
-      INTEGER GRID, DIMS(1), ME, IERR, I, J, L, NBAD, GI, SCHED
+      INTEGER GRID, ME, IERR, I, J, L, NBAD, GI, SCHED
       INTEGER LB(2), EXT(2), DIST(2), BLK(2), PDIM(2), OLO(2), OHI(2)
       INTEGER DA, DV, DR, DW, DB, DA2, DS, DC
       INTEGER WHOLEN, WHOLEK, WHOLES
       INTEGER CNT(2), ALLOC(2)
       DOUBLE PRECISION WANT
-      INTEGER NPASS, NFAIL
-      COMMON /TALLY/ NPASS, NFAIL
 
-      CALL HPF_INIT(IERR)
-      CALL OK(IERR .EQ. HPF_OK, 'HPF_INIT')
-      DIMS(1) = 0
-      CALL HPF_GRID_CREATE(1, DIMS, GRID, IERR)
-      CALL HPF_GRID_INFO(GRID, ME, DIMS, IERR)
+      CALL HSTART(GRID, ME)
       DO 5 L = 1, 2
          LB(L) = 1
          BLK(L) = 2
@@ -215,28 +209,8 @@ C     .. K, INTEGER H on CYCLIC, the ones on DV's CYCLIC DAD.
  90   CONTINUE
       CALL OK(NBAD .EQ. 0, 'histogram by SUM_SCATTER')
 
-      WRITE (*, '(A,I0,A,I0,A,I0,A)') 'hpf_indexed_f77 rank ', ME,
-     &     ': ', NPASS, ' passed, ', NFAIL, ' failed'
-      CALL HPF_FINALIZE(IERR)
+      CALL HDONE('hpf_indexed_f77', ME)
       END
 
-C     A rank-1 DAD of EXTENT elements from 1 on grid dimension 1 with
-C     distribution DIST (CYCLIC(2) for HPF_CYCLIC_K), no overlap.
-      SUBROUTINE MKDAD(GRID, EXTENT, DIST, DAD)
-      INCLUDE 'hpf_rts.fh'
-      INTEGER GRID, EXTENT, DIST, DAD
-      INTEGER LB(1), EXT(1), DI(1), BLK(1), PDIM(1), OLO(1), OHI(1)
-      INTEGER IERR
-      LB(1) = 1
-      EXT(1) = EXTENT
-      DI(1) = DIST
-      BLK(1) = 2
-      PDIM(1) = 1
-      OLO(1) = 0
-      OHI(1) = 0
-      CALL HPF_DAD_CREATE(GRID, 1, LB, EXT, DI, BLK, PDIM, OLO, OHI,
-     &                    DAD, IERR)
-      CALL OK(IERR .EQ. HPF_OK, 'HPF_DAD_CREATE')
-      END
-
+      include 'hpf_node_fixed.inc'
       include '../tally_fixed.inc'

@@ -25,18 +25,12 @@ C     failed".
       LOGICAL L(MAXW), K(MAXW), LS(MAXW), GL(N), GK(N), SL(N)
       LOGICAL L2(M, MAXW), G2(M, N), RB, BND
       INTEGER CNT2(MAXW), GCNT(M), NC
-      INTEGER GRID, DIMS(1), ME, IERR, I, J, LL, NBAD, GI
+      INTEGER GRID, ME, IERR, I, J, LL, NBAD, GI
       INTEGER LB(2), EXT(2), DIST(2), BLK(2), PDIM(2), OLO(2), OHI(2)
       INTEGER DB, DC, DK, WHOLE, D2, DR2, WHOLER
       INTEGER CNT(2), ALLOC(2)
-      INTEGER NPASS, NFAIL
-      COMMON /TALLY/ NPASS, NFAIL
 
-      CALL HPF_INIT(IERR)
-      CALL OK(IERR .EQ. HPF_OK, 'HPF_INIT')
-      DIMS(1) = 0
-      CALL HPF_GRID_CREATE(1, DIMS, GRID, IERR)
-      CALL HPF_GRID_INFO(GRID, ME, DIMS, IERR)
+      CALL HSTART(GRID, ME)
 
 C     The serial arrays every process holds.
       DO 5 I = 1, N
@@ -174,28 +168,8 @@ C     COUNT(L2, DIM=2) of an M x N LOGICAL array on (collapsed, BLOCK).
       CALL HPF_COPY(DR2, CNT2, WHOLER, GCNT, HPF_INTEGER4, IERR)
       CALL OK(ALL(GCNT .EQ. COUNT(G2, 2)), 'COUNT(L2, 2)')
 
-      WRITE (*, '(A,I0,A,I0,A,I0,A)') 'hpf_types_f77 rank ', ME,
-     &     ': ', NPASS, ' passed, ', NFAIL, ' failed'
-      CALL HPF_FINALIZE(IERR)
+      CALL HDONE('hpf_types_f77', ME)
       END
 
-C     A rank-1 DAD of EXTENT elements from 1 on grid dimension 1 with
-C     distribution DIST (CYCLIC(2) for HPF_CYCLIC_K), no overlap.
-      SUBROUTINE MKDAD(GRID, EXTENT, DIST, DAD)
-      INCLUDE 'hpf_rts.fh'
-      INTEGER GRID, EXTENT, DIST, DAD
-      INTEGER LB(1), EXT(1), DI(1), BLK(1), PDIM(1), OLO(1), OHI(1)
-      INTEGER IERR
-      LB(1) = 1
-      EXT(1) = EXTENT
-      DI(1) = DIST
-      BLK(1) = 2
-      PDIM(1) = 1
-      OLO(1) = 0
-      OHI(1) = 0
-      CALL HPF_DAD_CREATE(GRID, 1, LB, EXT, DI, BLK, PDIM, OLO, OHI,
-     &                    DAD, IERR)
-      CALL OK(IERR .EQ. HPF_OK, 'HPF_DAD_CREATE')
-      END
-
+      include 'hpf_node_fixed.inc'
       include '../tally_fixed.inc'

@@ -19,19 +19,13 @@ C     DADs. Prints "hpf_unstructured_f77 rank R: P passed, F failed".
       DOUBLE PRECISION G(N), GR(4, 5), GP(NP3), GU(N), GS(NP3, 3)
       DOUBLE PRECISION WANT
       INTEGER MK(MAXW)
-      INTEGER GRID, DIMS(1), ME, IERR, I, J, K, L, NBAD, GI
+      INTEGER GRID, ME, IERR, I, J, K, L, NBAD, GI
       INTEGER LB(2), EXT(2), DIST(2), BLK(2), PDIM(2), OLO(2), OHI(2)
       INTEGER DA, DB, DR, DP, DU, DS, WHOLE1, WHOLE2, WHOLEP, WHOLES
       INTEGER CNT(2), ALLOC(2)
       INTEGER SLO(1), SHI(1), SST(1), DLO(1), DHI(1), DST(1)
-      INTEGER NPASS, NFAIL
-      COMMON /TALLY/ NPASS, NFAIL
 
-      CALL HPF_INIT(IERR)
-      CALL OK(IERR .EQ. HPF_OK, 'HPF_INIT')
-      DIMS(1) = 0
-      CALL HPF_GRID_CREATE(1, DIMS, GRID, IERR)
-      CALL HPF_GRID_INFO(GRID, ME, DIMS, IERR)
+      CALL HSTART(GRID, ME)
       DO 5 K = 1, 2
          LB(K) = 1
          BLK(K) = 0
@@ -173,9 +167,8 @@ C     S = SPREAD(P, 2, 3) on (BLOCK, collapsed).
       CALL HPF_SPREAD(DP, WP, 4, DS, WS, HPF_REAL8, IERR)
       CALL OK(IERR .EQ. HPF_EBADARG, 'SPREAD DIM 4 refused')
 
-      WRITE (*, '(A,I0,A,I0,A,I0,A)') 'hpf_unstructured_f77 rank ', ME,
-     &     ': ', NPASS, ' passed, ', NFAIL, ' failed'
-      CALL HPF_FINALIZE(IERR)
+      CALL HDONE('hpf_unstructured_f77', ME)
       END
 
+      include 'hpf_node_fixed.inc'
       include '../tally_fixed.inc'
