@@ -30,6 +30,7 @@
 
 #include "../tally.h"
 #include "hpf_cells.h"
+#include "hpf_start.h"
 
 #define N 17  /* the vector A(-3:13) */
 #define LB (-3)
@@ -112,11 +113,8 @@ static double fb(long long g) { return -5.0 * (double)g; }
 
 int main(void)
 {
-    if (hpf_init() != HPF_OK) return 2;
     int dims2[2] = {0, 0};
-    EXPECT(hpf_grid_create(2, dims2, &grid), HPF_OK);
-    hpf_grid_info(grid, &me, NULL);
-    tally_who = me;
+    if (start_grid(2, dims2, &grid, &me) != 0) return 2;
     /* The vectors lie on grid dimension 0; its lines along dimension 1
      * hold replicas, which every operation must keep equal. */
 
