@@ -26,20 +26,12 @@ C     failed".
       COMPLEX*16 WZ(MAXW), WC(MAXW), GZ(K)
       INTEGER IV(MAXW, 2), IW(MAXW)
       INTEGER GRID, ME, IERR, I, J, L, NBAD, GI, SCHED
-      INTEGER LB(2), EXT(2), DIST(2), BLK(2), PDIM(2), OLO(2), OHI(2)
       INTEGER DA, DV, DR, DW, DB, DA2, DS, DC
       INTEGER WHOLEN, WHOLEK, WHOLES
       INTEGER CNT(2), ALLOC(2)
       DOUBLE PRECISION WANT
 
       CALL HSTART(GRID, ME)
-      DO 5 L = 1, 2
-         LB(L) = 1
-         BLK(L) = 2
-         OLO(L) = 0
-         OHI(L) = 0
-         PDIM(L) = 1
- 5    CONTINUE
 
 C     A(N) BLOCK, V(K) CYCLIC, R(K) BLOCK, and their collapsed copies.
       CALL MKDAD(GRID, N, HPF_BLOCK, DA)
@@ -121,15 +113,7 @@ C     A(W) = B, W(I) = 2 I, B(I) = -I on CYCLIC(2).
 C     R2(S) = A2(V1(S), V2(S)), A2 (collapsed, BLOCK), V1(S) = 1 +
 C     MOD(3 S, M2), V2(S) = 1 + MOD(S * S, N2), S = 1 .. KS on CYCLIC,
 C     R2 on BLOCK.
-      EXT(1) = M2
-      EXT(2) = N2
-      DIST(1) = HPF_COLLAPSED
-      DIST(2) = HPF_BLOCK
-      PDIM(1) = 0
-      PDIM(2) = 1
-      CALL HPF_DAD_CREATE(GRID, 2, LB, EXT, DIST, BLK, PDIM, OLO, OHI,
-     &                    DA2, IERR)
-      CALL OK(IERR .EQ. HPF_OK, 'HPF_DAD_CREATE A2')
+      CALL MKDAD2(GRID, M2, N2, HPF_COLLAPSED, HPF_BLOCK, DA2)
       CALL HPF_DAD_LOCAL_SHAPE(DA2, CNT, ALLOC, IERR)
       DO 50 L = 1, CNT(2)
          CALL HPF_DAD_LOCAL_TO_GLOBAL(DA2, 2, L, GI, IERR)

@@ -26,7 +26,6 @@ C     failed".
       LOGICAL L2(M, MAXW), G2(M, N), RB, BND
       INTEGER CNT2(MAXW), GCNT(M), NC
       INTEGER GRID, ME, IERR, I, J, LL, NBAD, GI
-      INTEGER LB(2), EXT(2), DIST(2), BLK(2), PDIM(2), OLO(2), OHI(2)
       INTEGER DB, DC, DK, WHOLE, D2, DR2, WHOLER
       INTEGER CNT(2), ALLOC(2)
 
@@ -134,22 +133,7 @@ C     EOSHIFT(L, 4, .TRUE.).
       CALL OK(IERR .EQ. HPF_EBADARG, 'SUM of LOGICAL refused')
 
 C     COUNT(L2, DIM=2) of an M x N LOGICAL array on (collapsed, BLOCK).
-      LB(1) = 1
-      LB(2) = 1
-      EXT(1) = M
-      EXT(2) = N
-      DIST(1) = HPF_COLLAPSED
-      DIST(2) = HPF_BLOCK
-      BLK(1) = 0
-      BLK(2) = 0
-      PDIM(1) = 0
-      PDIM(2) = 1
-      OLO(1) = 0
-      OLO(2) = 0
-      OHI(1) = 0
-      OHI(2) = 0
-      CALL HPF_DAD_CREATE(GRID, 2, LB, EXT, DIST, BLK, PDIM, OLO, OHI,
-     &                    D2, IERR)
+      CALL MKDAD2(GRID, M, N, HPF_COLLAPSED, HPF_BLOCK, D2)
       DO 30 J = 1, N
          DO 30 I = 1, M
             G2(I, J) = MOD(I * J, 4) .EQ. 1
