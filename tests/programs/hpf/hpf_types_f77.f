@@ -25,7 +25,7 @@ C     failed".
       LOGICAL L(MAXW), K(MAXW), LS(MAXW), GL(N), GK(N), SL(N)
       LOGICAL L2(M, MAXW), G2(M, N), RB, BND
       INTEGER CNT2(MAXW), GCNT(M), NC
-      INTEGER GRID, ME, IERR, I, J, LL, NBAD, GI
+      INTEGER GRID, ME, IERR, I, J, LL, NBAD, IG(MAXW)
       INTEGER DB, DC, DK, WHOLE, D2, DR2, WHOLER
       INTEGER CNT(2), ALLOC(2)
 
@@ -47,11 +47,10 @@ C     The serial arrays every process holds.
       CALL MKDAD(GRID, N, HPF_COLLAPSED, WHOLE)
 
 C     COMPLEX*16 on BLOCK.
-      CALL HPF_DAD_LOCAL_SHAPE(DB, CNT, ALLOC, IERR)
+      CALL OWNED(DB, 1, CNT, IG)
       DO 10 LL = 1, CNT(1)
-         CALL HPF_DAD_LOCAL_TO_GLOBAL(DB, 1, LL, GI, IERR)
-         Z(LL) = GZ(GI)
-         Y(LL) = GY(GI)
+         Z(LL) = GZ(IG(LL))
+         Y(LL) = GY(IG(LL))
  10   CONTINUE
       CALL HPF_SUM(DB, HPF_COMPLEX16, Z, RZ, IERR)
       CALL OK(IERR .EQ. HPF_OK, 'HPF_SUM COMPLEX*16')
@@ -82,13 +81,12 @@ C     Remap to CYCLIC(2) and back to the whole array.
       CALL OK(ALL(SZ .EQ. GY), 'COMPLEX*16 BLOCK -> CYCLIC(2)')
 
 C     COMPLEX on CYCLIC.
-      CALL HPF_DAD_LOCAL_SHAPE(DC, CNT, ALLOC, IERR)
+      CALL OWNED(DC, 1, CNT, IG)
       DO 20 LL = 1, CNT(1)
-         CALL HPF_DAD_LOCAL_TO_GLOBAL(DC, 1, LL, GI, IERR)
-         C(LL) = GC(GI)
-         D(LL) = GD(GI)
-         L(LL) = GL(GI)
-         K(LL) = GK(GI)
+         C(LL) = GC(IG(LL))
+         D(LL) = GD(IG(LL))
+         L(LL) = GL(IG(LL))
+         K(LL) = GK(IG(LL))
  20   CONTINUE
       CALL HPF_SUM(DC, HPF_COMPLEX8, C, RC, IERR)
       CALL OK(IERR .EQ. HPF_OK, 'HPF_SUM COMPLEX')
@@ -138,11 +136,10 @@ C     COUNT(L2, DIM=2) of an M x N LOGICAL array on (collapsed, BLOCK).
          DO 30 I = 1, M
             G2(I, J) = MOD(I * J, 4) .EQ. 1
  30   CONTINUE
-      CALL HPF_DAD_LOCAL_SHAPE(D2, CNT, ALLOC, IERR)
+      CALL OWNED(D2, 2, CNT, IG)
       DO 35 LL = 1, CNT(2)
-         CALL HPF_DAD_LOCAL_TO_GLOBAL(D2, 2, LL, GI, IERR)
          DO 35 I = 1, M
-            L2(I, LL) = G2(I, GI)
+            L2(I, LL) = G2(I, IG(LL))
  35   CONTINUE
       CALL MKDAD(GRID, M, HPF_BLOCK, DR2)
       CALL MKDAD(GRID, M, HPF_COLLAPSED, WHOLER)

@@ -19,7 +19,7 @@ C     DADs. Prints "hpf_unstructured_f77 rank R: P passed, F failed".
       DOUBLE PRECISION G(N), GR(4, 5), GP(NP3), GU(N), GS(NP3, 3)
       DOUBLE PRECISION WANT
       INTEGER MK(MAXW)
-      INTEGER GRID, ME, IERR, I, J, L, NBAD, GI
+      INTEGER GRID, ME, IERR, I, J, L, NBAD, IG(MAXW)
       INTEGER DA, DB, DR, DP, DU, DS, WHOLE1, WHOLE2, WHOLEP, WHOLES
       INTEGER CNT(2), ALLOC(2)
       INTEGER SLO(1), SHI(1), SST(1), DLO(1), DHI(1), DST(1)
@@ -30,12 +30,11 @@ C     A: BLOCK, A(I) = I; B: CYCLIC; their collapsed copy.
       CALL MKDAD(GRID, N, HPF_BLOCK, DA)
       CALL MKDAD(GRID, N, HPF_CYCLIC, DB)
       CALL MKDAD(GRID, N, HPF_COLLAPSED, WHOLE1)
-      CALL HPF_DAD_LOCAL_SHAPE(DA, CNT, ALLOC, IERR)
+      CALL OWNED(DA, 1, CNT, IG)
       DO 10 L = 1, CNT(1)
-         CALL HPF_DAD_LOCAL_TO_GLOBAL(DA, 1, L, GI, IERR)
-         WA(L) = GI
+         WA(L) = IG(L)
          MK(L) = 0
-         IF (MOD(GI, 3) .EQ. 0) MK(L) = 1
+         IF (MOD(IG(L), 3) .EQ. 0) MK(L) = 1
  10   CONTINUE
 
 C     B(N:1:-2) = A(2:13).
