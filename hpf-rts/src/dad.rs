@@ -569,17 +569,8 @@ impl Dad {
                 off += (d.spec.olo + l[k]) * strides[k];
             }
             f(&g, off);
-            let mut k = 0;
-            loop {
-                if k == rank {
-                    return;
-                }
-                l[k] += 1;
-                if l[k] < counts[k] {
-                    break;
-                }
-                l[k] = 0;
-                k += 1;
+            if !next_local(&mut l, &counts, 0) {
+                return;
             }
         }
     }
@@ -664,17 +655,8 @@ impl Dad {
                 .map(|k| (self.dims[k].spec.olo + l[k]) * strides[k])
                 .sum();
             f(off, counts[0]);
-            let mut k = 1;
-            loop {
-                if k >= rank {
-                    return;
-                }
-                l[k] += 1;
-                if l[k] < counts[k] {
-                    break;
-                }
-                l[k] = 0;
-                k += 1;
+            if !next_local(&mut l, &counts, 1) {
+                return;
             }
         }
     }
@@ -687,6 +669,20 @@ impl Dad {
         }
         pos
     }
+}
+
+/// Steps the local index `l` (within `counts`) to the next element in
+/// column-major order, moving only dimensions `from..` (the ones before
+/// stay put); false once past the last.
+fn next_local(l: &mut [usize], counts: &[usize], from: usize) -> bool {
+    for (lk, &ck) in l.iter_mut().zip(counts).skip(from) {
+        *lk += 1;
+        if *lk < ck {
+            return true;
+        }
+        *lk = 0;
+    }
+    false
 }
 
 #[cfg(test)]

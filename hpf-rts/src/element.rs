@@ -144,6 +144,27 @@ pub trait Element: Copy + Default + PartialOrd + Debug + Send + Sync + 'static {
     fn as_bytes_mut(s: &mut [Self]) -> &mut [u8];
 }
 
+/// The byte methods of [`Element`] for a primitive number type `$t`, in
+/// its native byte order.
+macro_rules! native_bytes {
+    ($t:ty) => {
+        fn put(self, out: &mut Vec<u8>) {
+            out.extend_from_slice(&self.to_ne_bytes());
+        }
+        fn get(b: &[u8]) -> Self {
+            let mut a = [0u8; std::mem::size_of::<$t>()];
+            a.copy_from_slice(&b[..std::mem::size_of::<$t>()]);
+            <$t>::from_ne_bytes(a)
+        }
+        fn as_bytes(s: &[Self]) -> &[u8] {
+            crate::ptr::bytes(s)
+        }
+        fn as_bytes_mut(s: &mut [Self]) -> &mut [u8] {
+            crate::ptr::bytes_mut(s)
+        }
+    };
+}
+
 macro_rules! integer {
     ($t:ty, $kind:expr) => {
         impl Element for $t {
@@ -166,20 +187,7 @@ macro_rules! integer {
             fn times(self, other: Self) -> Self {
                 self.wrapping_mul(other)
             }
-            fn put(self, out: &mut Vec<u8>) {
-                out.extend_from_slice(&self.to_ne_bytes());
-            }
-            fn get(b: &[u8]) -> Self {
-                let mut a = [0u8; std::mem::size_of::<$t>()];
-                a.copy_from_slice(&b[..std::mem::size_of::<$t>()]);
-                <$t>::from_ne_bytes(a)
-            }
-            fn as_bytes(s: &[Self]) -> &[u8] {
-                crate::ptr::bytes(s)
-            }
-            fn as_bytes_mut(s: &mut [Self]) -> &mut [u8] {
-                crate::ptr::bytes_mut(s)
-            }
+            native_bytes!($t);
         }
     };
 }
@@ -206,20 +214,7 @@ macro_rules! real {
             fn times(self, other: Self) -> Self {
                 self * other
             }
-            fn put(self, out: &mut Vec<u8>) {
-                out.extend_from_slice(&self.to_ne_bytes());
-            }
-            fn get(b: &[u8]) -> Self {
-                let mut a = [0u8; std::mem::size_of::<$t>()];
-                a.copy_from_slice(&b[..std::mem::size_of::<$t>()]);
-                <$t>::from_ne_bytes(a)
-            }
-            fn as_bytes(s: &[Self]) -> &[u8] {
-                crate::ptr::bytes(s)
-            }
-            fn as_bytes_mut(s: &mut [Self]) -> &mut [u8] {
-                crate::ptr::bytes_mut(s)
-            }
+            native_bytes!($t);
         }
     };
 }
