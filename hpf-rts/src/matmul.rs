@@ -22,6 +22,7 @@ use crate::blas::{self, GemmShape};
 use crate::dad::{Dad, DimMap, DimSpec, Dist};
 use crate::element::{Complex16, Complex8, Element, Logical};
 use crate::error::{HpfError, HpfResult};
+use crate::grid::ProcGrid;
 use crate::reduce::check_len;
 use crate::{ptr, schedule};
 
@@ -171,6 +172,29 @@ fn prepare<'a, T: Element>(
     Ok(Operand::Owned(to, out))
 }
 
+/// The coordinate along `d`'s grid line of the process holding global
+/// index `kk` of `d` (0 for a collapsed dimension), and whether that is
+/// this process (at grid coordinates `my`).
+fn panel_owner(d: &DimMap, kk: usize, my: &[usize]) -> (usize, bool) {
+    let owner = if d.distributed() { d.owner(kk) } else { 0 };
+    (owner, !d.distributed() || d.coord(my) == owner)
+}
+
+/// Broadcasts `panel` along `d`'s grid line from the process at `owner`
+/// on it, when `d` is spread over more than one process.
+fn share_panel<T: Gemm>(
+    grid: &ProcGrid,
+    d: &DimMap,
+    panel: &mut [T],
+    owner: usize,
+) -> HpfResult<()> {
+    if d.distributed() && grid.dims()[d.spec.pdim] > 1 {
+        grid.with_line(d.spec.pdim, |g| g.bcast(T::bytes(panel), owner as i32))?
+            .map_err(|e| HpfError::core("hpf_matmul", e))?;
+    }
+    Ok(())
+}
+
 /// `C = MATMUL(A, B)` for rank-2 arrays on one grid: A is m×k, B k×n, C
 /// m×n; only C's owned cells are written (collective over the grid).
 pub fn matmul<T: Gemm>(
@@ -252,7 +276,6 @@ pub fn matmul<T: Gemm>(
     let (ai, bi) = (&a_dad.dims()[1], &b_dad.dims()[0]);
     let (a0, b1) = (&a_dad.dims()[0], &b_dad.dims()[1]);
     let (sa, sb) = (a_dad.strides_of(me), b_dad.strides_of(me));
-    let core = |e| HpfError::core(CALL, e);
     let mut apanel: Vec<T> = Vec::new();
     let mut bpanel: Vec<T> = Vec::new();
     let mut kk = 0;
@@ -267,8 +290,7 @@ pub fn matmul<T: Gemm>(
         apanel.clear();
         apanel.resize(mloc * w, T::zero());
         if mloc > 0 {
-            let owner = if ai.distributed() { ai.owner(kk) } else { 0 };
-            let mine = !ai.distributed() || ai.coord(&my) == owner;
+            let (owner, mine) = panel_owner(ai, kk, &my);
             if mine {
                 let l0 = ai.local(kk);
                 for j in 0..w {
@@ -276,20 +298,14 @@ pub fn matmul<T: Gemm>(
                     apanel[j * mloc..(j + 1) * mloc].copy_from_slice(&a[col..col + mloc]);
                 }
             }
-            if ai.distributed() && grid.dims()[ai.spec.pdim] > 1 {
-                grid.with_line(ai.spec.pdim, |g| {
-                    g.bcast(T::bytes(&mut apanel), owner as i32)
-                })?
-                .map_err(core)?;
-            }
+            share_panel(&grid, ai, &mut apanel, owner)?;
         }
 
         // B's panel: w × nloc, broadcast along the column line.
         bpanel.clear();
         bpanel.resize(w * nloc, T::zero());
         if nloc > 0 {
-            let owner = if bi.distributed() { bi.owner(kk) } else { 0 };
-            let mine = !bi.distributed() || bi.coord(&my) == owner;
+            let (owner, mine) = panel_owner(bi, kk, &my);
             if mine {
                 let l0 = bi.local(kk);
                 for j in 0..nloc {
@@ -297,12 +313,7 @@ pub fn matmul<T: Gemm>(
                     bpanel[j * w..(j + 1) * w].copy_from_slice(&b[at..at + w]);
                 }
             }
-            if bi.distributed() && grid.dims()[bi.spec.pdim] > 1 {
-                grid.with_line(bi.spec.pdim, |g| {
-                    g.bcast(T::bytes(&mut bpanel), owner as i32)
-                })?
-                .map_err(core)?;
-            }
+            share_panel(&grid, bi, &mut bpanel, owner)?;
         }
 
         if mloc > 0 && nloc > 0 {
