@@ -332,24 +332,23 @@ impl Element for Logical {
 /// Refuses an intrinsic that needs an order (MAXVAL, MINVAL, MAXLOC,
 /// MINLOC) on a type without one.
 pub(crate) fn require_ordered<T: Element>(call: &str) -> crate::error::HpfResult<()> {
-    if T::ORDERED {
-        Ok(())
-    } else {
-        Err(crate::error::HpfError::bad_arg(
-            call,
-            format!("{} values have no order", T::KIND.name()),
-        ))
-    }
+    require::<T>(call, T::ORDERED, "values have no order")
 }
 
 /// Refuses SUM or PRODUCT on a non-numeric type.
 pub(crate) fn require_numeric<T: Element>(call: &str) -> crate::error::HpfResult<()> {
-    if T::NUMERIC {
+    require::<T>(call, T::NUMERIC, "is not a numeric type")
+}
+
+/// `HPF_EBADARG` for `call` unless `holds`, the message the type's name
+/// followed by `lacks`.
+fn require<T: Element>(call: &str, holds: bool, lacks: &str) -> crate::error::HpfResult<()> {
+    if holds {
         Ok(())
     } else {
         Err(crate::error::HpfError::bad_arg(
             call,
-            format!("{} is not a numeric type", T::KIND.name()),
+            format!("{} {lacks}", T::KIND.name()),
         ))
     }
 }

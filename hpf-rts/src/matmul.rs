@@ -172,22 +172,31 @@ fn prepare<'a, T: Element>(
     Ok(Operand::Owned(to, out))
 }
 
-/// The coordinate along `d`'s grid line of the process holding global
-/// index `kk` of `d` (0 for a collapsed dimension), and whether that is
-/// this process (at grid coordinates `my`).
-fn panel_owner(d: &DimMap, kk: usize, my: &[usize]) -> (usize, bool) {
-    let owner = if d.distributed() { d.owner(kk) } else { 0 };
-    (owner, !d.distributed() || d.coord(my) == owner)
-}
-
-/// Broadcasts `panel` along `d`'s grid line from the process at `owner`
-/// on it, when `d` is spread over more than one process.
-fn share_panel<T: Gemm>(
+/// Makes `panel` a `rows` × `cols` panel of zeros whose inner index
+/// starts at global index `kk` of `d` (A's columns or B's rows); unless
+/// it is empty (no rows of A or columns of B here), the process holding
+/// index `kk` on `d`'s grid line (every process, for a collapsed `d`)
+/// fills it by `fill(panel, local index of kk)` and, when `d` is spread
+/// over more than one process, broadcasts it along that line. This
+/// process is at grid coordinates `my`.
+fn load_panel<T: Gemm>(
     grid: &ProcGrid,
     d: &DimMap,
-    panel: &mut [T],
-    owner: usize,
+    kk: usize,
+    my: &[usize],
+    panel: &mut Vec<T>,
+    (rows, cols): (usize, usize),
+    fill: impl FnOnce(&mut [T], usize),
 ) -> HpfResult<()> {
+    panel.clear();
+    panel.resize(rows * cols, T::zero());
+    if panel.is_empty() {
+        return Ok(());
+    }
+    let owner = if d.distributed() { d.owner(kk) } else { 0 };
+    if !d.distributed() || d.coord(my) == owner {
+        fill(panel, d.local(kk));
+    }
     if d.distributed() && grid.dims()[d.spec.pdim] > 1 {
         grid.with_line(d.spec.pdim, |g| g.bcast(T::bytes(panel), owner as i32))?
             .map_err(|e| HpfError::core("hpf_matmul", e))?;
@@ -287,34 +296,20 @@ pub fn matmul<T: Gemm>(
 
         // A's panel: mloc × w, broadcast along the row line from the
         // owner of the panel's columns.
-        apanel.clear();
-        apanel.resize(mloc * w, T::zero());
-        if mloc > 0 {
-            let (owner, mine) = panel_owner(ai, kk, &my);
-            if mine {
-                let l0 = ai.local(kk);
-                for j in 0..w {
-                    let col = (ai.spec.olo + l0 + j) * sa[1] + a0.spec.olo * sa[0];
-                    apanel[j * mloc..(j + 1) * mloc].copy_from_slice(&a[col..col + mloc]);
-                }
+        load_panel(&grid, ai, kk, &my, &mut apanel, (mloc, w), |p, l0| {
+            for j in 0..w {
+                let col = (ai.spec.olo + l0 + j) * sa[1] + a0.spec.olo * sa[0];
+                p[j * mloc..(j + 1) * mloc].copy_from_slice(&a[col..col + mloc]);
             }
-            share_panel(&grid, ai, &mut apanel, owner)?;
-        }
+        })?;
 
         // B's panel: w × nloc, broadcast along the column line.
-        bpanel.clear();
-        bpanel.resize(w * nloc, T::zero());
-        if nloc > 0 {
-            let (owner, mine) = panel_owner(bi, kk, &my);
-            if mine {
-                let l0 = bi.local(kk);
-                for j in 0..nloc {
-                    let at = (b1.spec.olo + j) * sb[1] + (bi.spec.olo + l0) * sb[0];
-                    bpanel[j * w..(j + 1) * w].copy_from_slice(&b[at..at + w]);
-                }
+        load_panel(&grid, bi, kk, &my, &mut bpanel, (w, nloc), |p, l0| {
+            for j in 0..nloc {
+                let at = (b1.spec.olo + j) * sb[1] + (bi.spec.olo + l0) * sb[0];
+                p[j * w..(j + 1) * w].copy_from_slice(&b[at..at + w]);
             }
-            share_panel(&grid, bi, &mut bpanel, owner)?;
-        }
+        })?;
 
         if mloc > 0 && nloc > 0 {
             let shape = GemmShape {
