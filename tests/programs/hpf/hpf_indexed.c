@@ -111,6 +111,20 @@ static void fill1(int d, double *x, double (*f)(long long))
 
 static double fb(long long g) { return -5.0 * (double)g; }
 
+/* The cells of the whole A in `all` that differ from fa(g) plus `times`
+ * the sums SUM_SCATTER adds with the repeated subscripts V = (2, 9, 2, 4,
+ * 9) and B = (100, 200, 300, 400, 500): A(2) 100 + 300, A(9) 200 + 500,
+ * A(4) 400. */
+static int wrong_sums(const double *all, double times)
+{
+    int bad = 0;
+    for (long long g = LB; g < LB + N; g++) {
+        double add = g == 2 ? 400.0 : g == 9 ? 700.0 : g == 4 ? 400.0 : 0.0;
+        bad += all[g - LB] != fa(g) + times * add;
+    }
+    return bad;
+}
+
 int main(void)
 {
     int dims2[2] = {0, 0};
@@ -231,11 +245,7 @@ int main(void)
         fill1(a, x, fa);
         EXPECT(hpf_sum_scatter(bd, b, sd, sv, 0, HPF_INTEGER8, a, x, HPF_REAL8), HPF_OK);
         whole(a, x, 1, N, 1, all);
-        bad = 0;
-        for (long long g = LB; g < LB + N; g++) {
-            double add = g == 2 ? 400.0 : g == 9 ? 700.0 : g == 4 ? 400.0 : 0.0;
-            bad += all[g - LB] != fa(g) + add;
-        }
+        bad = wrong_sums(all, 1.0);
         CHECK(bad == 0, "SUM_SCATTER, repeated V: %d cells wrong", bad);
         /* Planned once, run adding twice: twice the sums. */
         int s = -1;
@@ -244,11 +254,7 @@ int main(void)
         EXPECT(hpf_index_execute_sum(s, b, x, HPF_REAL8), HPF_OK);
         EXPECT(hpf_index_execute_sum(s, b, x, HPF_REAL8), HPF_OK);
         whole(a, x, 1, N, 1, all);
-        bad = 0;
-        for (long long g = LB; g < LB + N; g++) {
-            double add = g == 2 ? 800.0 : g == 9 ? 1400.0 : g == 4 ? 800.0 : 0.0;
-            bad += all[g - LB] != fa(g) + add;
-        }
+        bad = wrong_sums(all, 2.0);
         CHECK(bad == 0, "planned SUM_SCATTER run twice: %d cells wrong", bad);
         /* Storing with the same schedule: one of the values per cell. */
         EXPECT(hpf_index_execute(s, b, x, HPF_REAL8), HPF_OK);
