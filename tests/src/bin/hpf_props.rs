@@ -1395,6 +1395,23 @@ fn matmul_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
     check_eq!(bad, 0, "MATMUL elements off: {what}");
 }
 
+/// Runs `trial::<T>(rng, seed * mul + t, args..)` for each trial `t` in
+/// `0..count`, T the `t % 4`-th of the four element types listed.
+macro_rules! typed_trials {
+    ($count:expr, $seed:ident * $mul:literal;
+     $trial:ident::<$a:ty, $b:ty, $c:ty, $d:ty>($rng:expr $(, $arg:expr)*)) => {
+        for t in 0..$count {
+            let s = $seed.wrapping_mul($mul).wrapping_add(t as u64);
+            match t % 4 {
+                0 => $trial::<$a>($rng, s $(, $arg)*),
+                1 => $trial::<$b>($rng, s $(, $arg)*),
+                2 => $trial::<$c>($rng, s $(, $arg)*),
+                _ => $trial::<$d>($rng, s $(, $arg)*),
+            }
+        }
+    };
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let seed: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(1);
@@ -1406,65 +1423,12 @@ fn main() {
         .collect();
     let me = grids[0].rank();
     let mut rng = Rng(seed);
-    for t in 0..trials {
-        let s = seed.wrapping_mul(1000).wrapping_add(t as u64);
-        match t % 4 {
-            0 => trial::<i32>(&mut rng, s, &grids, nprocs),
-            1 => trial::<f64>(&mut rng, s, &grids, nprocs),
-            2 => trial::<i64>(&mut rng, s, &grids, nprocs),
-            _ => trial::<f32>(&mut rng, s, &grids, nprocs),
-        }
-    }
-
-    for t in 0..trials / 2 {
-        let s = seed.wrapping_mul(7777).wrapping_add(t as u64);
-        match t % 4 {
-            0 => matmul_trial::<f64>(&mut rng, s, &grids),
-            1 => matmul_trial::<i32>(&mut rng, s, &grids),
-            2 => matmul_trial::<f32>(&mut rng, s, &grids),
-            _ => matmul_trial::<i64>(&mut rng, s, &grids),
-        }
-    }
-
-    for t in 0..trials {
-        let s = seed.wrapping_mul(4242).wrapping_add(t as u64);
-        match t % 4 {
-            0 => section_trial::<i32>(&mut rng, s, &grids, nprocs),
-            1 => section_trial::<f64>(&mut rng, s, &grids, nprocs),
-            2 => section_trial::<i64>(&mut rng, s, &grids, nprocs),
-            _ => section_trial::<f32>(&mut rng, s, &grids, nprocs),
-        }
-    }
-
-    for t in 0..trials / 2 {
-        let s = seed.wrapping_mul(5151).wrapping_add(t as u64);
-        match t % 4 {
-            0 => unstructured_trial::<f64>(&mut rng, s, &grids),
-            1 => unstructured_trial::<i32>(&mut rng, s, &grids),
-            2 => unstructured_trial::<f32>(&mut rng, s, &grids),
-            _ => unstructured_trial::<i64>(&mut rng, s, &grids),
-        }
-    }
-
-    for t in 0..trials / 2 {
-        let s = seed.wrapping_mul(9191).wrapping_add(t as u64);
-        match t % 4 {
-            0 => index_trial::<f64>(&mut rng, s, &grids),
-            1 => index_trial::<i32>(&mut rng, s, &grids),
-            2 => index_trial::<f32>(&mut rng, s, &grids),
-            _ => index_trial::<i64>(&mut rng, s, &grids),
-        }
-    }
-
-    for t in 0..trials / 2 {
-        let s = seed.wrapping_mul(6161).wrapping_add(t as u64);
-        match t % 4 {
-            0 => tuple_trial::<f64>(&mut rng, s, &grids),
-            1 => tuple_trial::<i32>(&mut rng, s, &grids),
-            2 => tuple_trial::<f32>(&mut rng, s, &grids),
-            _ => tuple_trial::<i64>(&mut rng, s, &grids),
-        }
-    }
+    typed_trials!(trials, seed * 1000; trial::<i32, f64, i64, f32>(&mut rng, &grids, nprocs));
+    typed_trials!(trials / 2, seed * 7777; matmul_trial::<f64, i32, f32, i64>(&mut rng, &grids));
+    typed_trials!(trials, seed * 4242; section_trial::<i32, f64, i64, f32>(&mut rng, &grids, nprocs));
+    typed_trials!(trials / 2, seed * 5151; unstructured_trial::<f64, i32, f32, i64>(&mut rng, &grids));
+    typed_trials!(trials / 2, seed * 9191; index_trial::<f64, i32, f32, i64>(&mut rng, &grids));
+    typed_trials!(trials / 2, seed * 6161; tuple_trial::<f64, i32, f32, i64>(&mut rng, &grids));
 
     for t in 0..trials / 2 {
         align_trial(
