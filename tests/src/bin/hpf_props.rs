@@ -46,57 +46,32 @@ trait Probe: Element + Gemm {
     }
 }
 
-impl Probe for i32 {
-    fn from_hash(h: u64) -> Self {
-        (h % 101) as i32 - 50
-    }
-    fn near_one(h: u64) -> Self {
-        (h % 7) as i32 - 3
-    }
-    fn to_f64(self) -> f64 {
-        self as f64
-    }
-    const EPS: f64 = 0.0;
+/// Implements [`Probe`] for `$t`: `from_hash` and `near_one` map the hash
+/// `h` by the expressions given, `EPS` is `$eps`.
+macro_rules! probe {
+    ($t:ty, eps $eps:expr, |$h:ident| from_hash $fh:expr, near_one $no:expr) => {
+        impl Probe for $t {
+            fn from_hash($h: u64) -> Self {
+                $fh
+            }
+            fn near_one($h: u64) -> Self {
+                $no
+            }
+            #[allow(clippy::unnecessary_cast)]
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+            const EPS: f64 = $eps;
+        }
+    };
 }
 
-impl Probe for i64 {
-    fn from_hash(h: u64) -> Self {
-        (h % 1_000_003) as i64 - 500_000
-    }
-    fn near_one(h: u64) -> Self {
-        (h % 5) as i64 - 2
-    }
-    fn to_f64(self) -> f64 {
-        self as f64
-    }
-    const EPS: f64 = 0.0;
-}
-
-impl Probe for f64 {
-    fn from_hash(h: u64) -> Self {
-        ((h % 4001) as f64 - 2000.0) / 64.0
-    }
-    fn near_one(h: u64) -> Self {
-        0.75 + (h % 1001) as f64 / 2000.0
-    }
-    fn to_f64(self) -> f64 {
-        self
-    }
-    const EPS: f64 = f64::EPSILON;
-}
-
-impl Probe for f32 {
-    fn from_hash(h: u64) -> Self {
-        ((h % 4001) as f32 - 2000.0) / 64.0
-    }
-    fn near_one(h: u64) -> Self {
-        0.75 + (h % 1001) as f32 / 2000.0
-    }
-    fn to_f64(self) -> f64 {
-        self as f64
-    }
-    const EPS: f64 = f32::EPSILON as f64;
-}
+probe!(i32, eps 0.0, |h| from_hash (h % 101) as i32 - 50, near_one (h % 7) as i32 - 3);
+probe!(i64, eps 0.0, |h| from_hash (h % 1_000_003) as i64 - 500_000, near_one (h % 5) as i64 - 2);
+probe!(f64, eps f64::EPSILON,
+    |h| from_hash ((h % 4001) as f64 - 2000.0) / 64.0, near_one 0.75 + (h % 1001) as f64 / 2000.0);
+probe!(f32, eps f32::EPSILON as f64,
+    |h| from_hash ((h % 4001) as f32 - 2000.0) / 64.0, near_one 0.75 + (h % 1001) as f32 / 2000.0);
 
 /// Whether a distributed sum-like result is within the rounding bound of
 /// the reference: two orders of at most n + P additions each.
