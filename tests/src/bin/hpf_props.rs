@@ -162,16 +162,27 @@ fn random_dad(
     Dad::new(grid, &specs).expect("random DAD")
 }
 
-fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: usize) {
-    let grid = &grids[rng.below(grids.len() as u64) as usize];
-    let rank = 1 + rng.below(3) as usize;
-    let shape: Vec<usize> = (0..rank)
-        .map(|_| match rng.below(6) {
+/// One of the test's processor grids, at random.
+fn pick_grid<'a>(rng: &mut Rng, grids: &'a [Arc<ProcGrid>]) -> &'a Arc<ProcGrid> {
+    &grids[rng.below(grids.len() as u64) as usize]
+}
+
+/// `rank` random extents: 0 and 1 each one time in `odds`, otherwise 2
+/// and up, below `2 + most` (`most.1` for rank 3, `most.0` else).
+fn random_extents(rng: &mut Rng, rank: usize, odds: u64, most: (u64, u64)) -> Vec<usize> {
+    (0..rank)
+        .map(|_| match rng.below(odds) {
             0 => 0,
             1 => 1,
-            _ => 2 + rng.below(if rank == 3 { 6 } else { 15 }) as usize,
+            _ => 2 + rng.below(if rank == 3 { most.1 } else { most.0 }) as usize,
         })
-        .collect();
+        .collect()
+}
+
+fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: usize) {
+    let grid = pick_grid(rng, grids);
+    let rank = 1 + rng.below(3) as usize;
+    let shape: Vec<usize> = random_extents(rng, rank, 6, (15, 6));
     let lbs: Vec<i64> = (0..rank).map(|_| rng.below(7) as i64 - 3).collect();
     let dad = random_dad(rng, grid, &shape, &lbs, true);
     let n: usize = shape.iter().product();
@@ -802,15 +813,9 @@ fn viewed(rng: &mut Rng, counts: &[usize], scalars: usize) -> Viewed {
 /// `B(dsec) = A(ssec)` between random arrays, sections and DADs, and the
 /// section of A as an array of its own, against the serial model.
 fn section_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: usize) {
-    let grid = &grids[rng.below(grids.len() as u64) as usize];
+    let grid = pick_grid(rng, grids);
     let srank = 1 + rng.below(3) as usize;
-    let counts: Vec<usize> = (0..srank)
-        .map(|_| match rng.below(7) {
-            0 => 0,
-            1 => 1,
-            _ => 2 + rng.below(if srank == 3 { 4 } else { 9 }) as usize,
-        })
-        .collect();
+    let counts: Vec<usize> = random_extents(rng, srank, 7, (9, 4));
     let mut scalars = || rng.below((3 - srank) as u64 + 1) as usize;
     let (sa, sb) = (scalars(), scalars());
     let va = viewed(rng, &counts, sa);
@@ -885,16 +890,10 @@ fn section_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], np
 /// RESHAPE, PACK (with and without VECTOR) and UNPACK between random
 /// arrays, masks and DADs against the serial model.
 fn unstructured_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
-    let grid = &grids[rng.below(grids.len() as u64) as usize];
+    let grid = pick_grid(rng, grids);
     let shape_of = |rng: &mut Rng| -> Vec<usize> {
         let rank = 1 + rng.below(3) as usize;
-        (0..rank)
-            .map(|_| match rng.below(6) {
-                0 => 0,
-                1 => 1,
-                _ => 2 + rng.below(if rank == 3 { 5 } else { 12 }) as usize,
-            })
-            .collect()
+        random_extents(rng, rank, 6, (12, 5))
     };
     let shape = shape_of(rng);
     let n: usize = shape.iter().product();
@@ -988,7 +987,7 @@ fn unstructured_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>
 /// process refused on all.
 fn index_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
     use hpf_rts::IndexSchedule;
-    let grid = &grids[rng.below(grids.len() as u64) as usize];
+    let grid = pick_grid(rng, grids);
     let n = 1 + rng.below(20) as usize;
     let alb = rng.below(5) as i64 - 2;
     let ad = random_dad(rng, grid, &[n], &[alb], true);
@@ -1078,7 +1077,7 @@ fn index_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
 /// refused.
 fn tuple_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
     use hpf_rts::IndexSchedule;
-    let grid = &grids[rng.below(grids.len() as u64) as usize];
+    let grid = pick_grid(rng, grids);
     let rank = 2 + rng.below(2) as usize;
     let shape: Vec<usize> = (0..rank).map(|_| 1 + rng.below(6) as usize).collect();
     let lbs: Vec<i64> = (0..rank).map(|_| rng.below(5) as i64 - 2).collect();
@@ -1313,7 +1312,7 @@ fn sub0(s: &[i64]) -> Vec<usize> {
 /// MATMUL of random m×k and k×n arrays with random DADs (C's too) against
 /// the serial triple loop; reals within `2 (k + 2) eps sum|a||b|`.
 fn matmul_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
-    let grid = &grids[rng.below(grids.len() as u64) as usize];
+    let grid = pick_grid(rng, grids);
     let mut dim = || match rng.below(8) {
         0 => 0,
         1 => 1,
