@@ -519,41 +519,35 @@ fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: us
         );
     }
     let shifted = a.cshift(shift, dim).expect("cshift");
-    let want: Vec<T> = (0..n)
-        .map(|p| {
-            let mut g = unlinear(&shape, p);
-            let m = shape[dim] as i64;
-            g[dim] = (g[dim] as i64 + shift).rem_euclid(m) as usize;
-            reference[linear(&shape, &g)]
-        })
-        .collect();
-    check_eq!(
-        shifted.to_global().expect("gather"),
-        want,
-        "CSHIFT shift {shift} dim {} {what}",
-        dim + 1
-    );
-
     // EOSHIFT along the same dimension with a boundary value.
     let boundary = T::from_hash(hash(seed, 4242));
     let eo = a.eoshift(shift, boundary, dim).expect("eoshift");
-    let want: Vec<T> = (0..n)
-        .map(|p| {
-            let mut g = unlinear(&shape, p);
-            let j = g[dim] as i64 + shift;
-            if j < 0 || j >= shape[dim] as i64 {
-                return boundary;
-            }
-            g[dim] = j as usize;
-            reference[linear(&shape, &g)]
-        })
-        .collect();
-    check_eq!(
-        eo.to_global().expect("gather"),
-        want,
-        "EOSHIFT shift {shift} dim {} {what}",
-        dim + 1
-    );
+    // The serial shift of the reference along `dim`: wrapping around
+    // (CSHIFT) or `boundary` where it runs off the ends (EOSHIFT).
+    let serial_shift = |wrap: bool| -> Vec<T> {
+        let m = shape[dim] as i64;
+        (0..n)
+            .map(|p| {
+                let mut g = unlinear(&shape, p);
+                let mut j = g[dim] as i64 + shift;
+                if wrap {
+                    j = j.rem_euclid(m);
+                } else if j < 0 || j >= m {
+                    return boundary;
+                }
+                g[dim] = j as usize;
+                reference[linear(&shape, &g)]
+            })
+            .collect()
+    };
+    for (name, got, wrap) in [("CSHIFT", shifted, true), ("EOSHIFT", eo, false)] {
+        check_eq!(
+            got.to_global().expect("gather"),
+            serial_shift(wrap),
+            "{name} shift {shift} dim {} {what}",
+            dim + 1
+        );
+    }
 
     // SPREAD along a random new dimension (rank 1 and 2 sources).
     if rank < 3 {
