@@ -162,6 +162,28 @@ fn random_dad(
     Dad::new(grid, &specs).expect("random DAD")
 }
 
+/// The distribution and grid dimension of each dimension of `d`.
+fn layout(d: &Dad) -> Vec<(Dist, usize)> {
+    d.dims()
+        .iter()
+        .map(|d| (d.spec.dist.clone(), d.spec.pdim))
+        .collect()
+}
+
+/// The result of `f`, gathered whole, given `mask` one time in two at
+/// random (`None` otherwise), and whether it was; `what` names `f` in a
+/// failure.
+fn maybe_masked<U: Element>(
+    rng: &mut Rng,
+    mask: &DArray<i32>,
+    what: &str,
+    f: impl FnOnce(Option<&DArray<i32>>) -> hpf_rts::error::HpfResult<DArray<U>>,
+) -> (bool, Vec<U>) {
+    let use_mask = rng.below(2) == 0;
+    let got = f(use_mask.then_some(mask)).expect(what);
+    (use_mask, got.to_global().expect("gather"))
+}
+
 /// One of the test's processor grids, at random.
 fn pick_grid<'a>(rng: &mut Rng, grids: &'a [Arc<ProcGrid>]) -> &'a Arc<ProcGrid> {
     &grids[rng.below(grids.len() as u64) as usize]
@@ -334,12 +356,9 @@ fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: us
             } else {
                 (&a, &reference)
             };
-            let use_mask = rng.below(2) == 0;
-            let got = src
-                .reduce_dim(op, rdim, use_mask.then_some(&mask), &rdad)
-                .expect("reduction with DIM")
-                .to_global()
-                .expect("gather");
+            let (use_mask, got) = maybe_masked(rng, &mask, "reduction with DIM", |m| {
+                src.reduce_dim(op, rdim, m, &rdad)
+            });
             let mut bad = 0;
             for (q, &g) in got.iter().enumerate().take(rn) {
                 let ps = line(q);
@@ -361,10 +380,7 @@ fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: us
                 0,
                 "{op:?} DIM {} mask {use_mask} to {:?}: {what}",
                 rdim + 1,
-                rdad.dims()
-                    .iter()
-                    .map(|d| (d.spec.dist.clone(), d.spec.pdim))
-                    .collect::<Vec<_>>()
+                layout(&rdad)
             );
         }
         for op in [LogicalOp::Count, LogicalOp::All, LogicalOp::Any] {
@@ -386,12 +402,9 @@ fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: us
             check_eq!(got, want, "{op:?} DIM {}: {what}", rdim + 1);
         }
         for max in [true, false] {
-            let use_mask = rng.below(2) == 0;
-            let got = a
-                .loc_dim(max, rdim, use_mask.then_some(&mask), &rdad)
-                .expect("loc with DIM")
-                .to_global()
-                .expect("gather");
+            let (use_mask, got) = maybe_masked(rng, &mask, "loc with DIM", |m| {
+                a.loc_dim(max, rdim, m, &rdad)
+            });
             let want: Vec<i64> = (0..rn)
                 .map(|q| {
                     let mut best: Option<(usize, T)> = None;
@@ -572,10 +585,7 @@ fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: us
             want,
             "SPREAD dim {} ncopies {copies} to {:?}: {what}",
             sdim + 1,
-            rdad.dims()
-                .iter()
-                .map(|d| (d.spec.dist.clone(), d.spec.pdim))
-                .collect::<Vec<_>>()
+            layout(&rdad)
         );
     }
 
@@ -594,10 +604,7 @@ fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: us
             t.to_global().expect("gather"),
             want,
             "TRANSPOSE to {:?}: {what}",
-            tdad.dims()
-                .iter()
-                .map(|d| (d.spec.dist.clone(), d.spec.pdim))
-                .collect::<Vec<_>>()
+            layout(&tdad)
         );
     }
 
@@ -608,11 +615,7 @@ fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: us
         eprintln!(
             "rank {}: remap to {:?}: send {:?} recv {:?}",
             grid.rank(),
-            other
-                .dims()
-                .iter()
-                .map(|d| (d.spec.dist.clone(), d.spec.pdim))
-                .collect::<Vec<_>>(),
+            layout(&other),
             s.send_counts(),
             s.recv_counts()
         );
@@ -822,16 +825,10 @@ fn section_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], np
         grid.dims(),
         va.shape,
         va.section,
-        ad.dims()
-            .iter()
-            .map(|d| (d.spec.dist.clone(), d.spec.pdim))
-            .collect::<Vec<_>>(),
+        layout(&ad),
         vb.shape,
         vb.section,
-        bd.dims()
-            .iter()
-            .map(|d| (d.spec.dist.clone(), d.spec.pdim))
-            .collect::<Vec<_>>()
+        layout(&bd)
     );
     let pos = |v: &Viewed, lbs: &[i64], sub: &[i64]| {
         let g: Vec<usize> = sub
@@ -1321,18 +1318,9 @@ fn matmul_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
         "{:?} {m}x{k} * {k}x{n} grid {:?}: A {:?} B {:?} C {:?}",
         T::KIND,
         grid.dims(),
-        ad.dims()
-            .iter()
-            .map(|d| (d.spec.dist.clone(), d.spec.pdim))
-            .collect::<Vec<_>>(),
-        bd.dims()
-            .iter()
-            .map(|d| (d.spec.dist.clone(), d.spec.pdim))
-            .collect::<Vec<_>>(),
-        cd.dims()
-            .iter()
-            .map(|d| (d.spec.dist.clone(), d.spec.pdim))
-            .collect::<Vec<_>>()
+        layout(&ad),
+        layout(&bd),
+        layout(&cd)
     );
     let ar: Vec<T> = (0..m * k)
         .map(|p| T::from_hash(hash(seed, p as u64)))
