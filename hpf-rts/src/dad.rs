@@ -553,33 +553,36 @@ impl Dad {
     /// rank `r` owns, in local column-major order.
     pub fn for_each_owned(&self, r: usize, mut f: impl FnMut(&[usize], usize)) {
         let c = self.grid.coords_of(r);
+        let mut g: Vec<usize> = vec![0; self.dims.len()];
+        self.walk_owned(r, 0, |l, off, _| {
+            for ((gk, d), &lk) in g.iter_mut().zip(&self.dims).zip(l) {
+                *gk = d.global(d.coord(c), lk);
+            }
+            f(&g, off);
+        });
+    }
+
+    /// Calls `f(local index, local buffer offset, local counts)` for the
+    /// elements grid rank `r` owns whose local index is 0 in dimensions
+    /// `..from` (all of them for `from` 0), in local column-major order.
+    fn walk_owned(&self, r: usize, from: usize, mut f: impl FnMut(&[usize], usize, &[usize])) {
         let counts = self.counts_of(r);
         if counts.contains(&0) {
             return;
         }
         let strides = self.strides_of(r);
-        let rank = self.dims.len();
-        let mut l = vec![0usize; rank];
-        let mut g: Vec<usize> = vec![0; rank];
+        let mut l = vec![0usize; self.dims.len()];
         loop {
-            let mut off = 0;
-            for k in 0..rank {
-                let d = &self.dims[k];
-                g[k] = d.global(d.coord(c), l[k]);
-                off += (d.spec.olo + l[k]) * strides[k];
-            }
-            f(&g, off);
-            let mut k = 0;
-            loop {
-                if k == rank {
-                    return;
-                }
-                l[k] += 1;
-                if l[k] < counts[k] {
-                    break;
-                }
-                l[k] = 0;
-                k += 1;
+            let off: usize = self
+                .dims
+                .iter()
+                .zip(&l)
+                .zip(&strides)
+                .map(|((d, &lk), &s)| (d.spec.olo + lk) * s)
+                .sum();
+            f(&l, off, &counts);
+            if !next_local(&mut l, &counts, from) {
+                return;
             }
         }
     }
@@ -652,31 +655,7 @@ impl Dad {
     /// rank `r` that is contiguous in the local buffer (one run per owned
     /// line of the first dimension), in local column-major order.
     pub fn for_each_owned_run(&self, r: usize, mut f: impl FnMut(usize, usize)) {
-        let counts = self.counts_of(r);
-        if counts.contains(&0) {
-            return;
-        }
-        let strides = self.strides_of(r);
-        let rank = self.dims.len();
-        let mut l = vec![0usize; rank];
-        loop {
-            let off: usize = (0..rank)
-                .map(|k| (self.dims[k].spec.olo + l[k]) * strides[k])
-                .sum();
-            f(off, counts[0]);
-            let mut k = 1;
-            loop {
-                if k >= rank {
-                    return;
-                }
-                l[k] += 1;
-                if l[k] < counts[k] {
-                    break;
-                }
-                l[k] = 0;
-                k += 1;
-            }
-        }
+        self.walk_owned(r, 1, |_, off, counts| f(off, counts[0]));
     }
 
     /// Column-major linear position (0-based) of global offsets `g`.
@@ -687,6 +666,20 @@ impl Dad {
         }
         pos
     }
+}
+
+/// Steps the local index `l` (within `counts`) to the next element in
+/// column-major order, moving only dimensions `from..` (the ones before
+/// stay put); false once past the last.
+fn next_local(l: &mut [usize], counts: &[usize], from: usize) -> bool {
+    for (lk, &ck) in l.iter_mut().zip(counts).skip(from) {
+        *lk += 1;
+        if *lk < ck {
+            return true;
+        }
+        *lk = 0;
+    }
+    false
 }
 
 #[cfg(test)]

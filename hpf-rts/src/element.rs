@@ -144,6 +144,27 @@ pub trait Element: Copy + Default + PartialOrd + Debug + Send + Sync + 'static {
     fn as_bytes_mut(s: &mut [Self]) -> &mut [u8];
 }
 
+/// The byte methods of [`Element`] for a primitive number type `$t`, in
+/// its native byte order.
+macro_rules! native_bytes {
+    ($t:ty) => {
+        fn put(self, out: &mut Vec<u8>) {
+            out.extend_from_slice(&self.to_ne_bytes());
+        }
+        fn get(b: &[u8]) -> Self {
+            let mut a = [0u8; std::mem::size_of::<$t>()];
+            a.copy_from_slice(&b[..std::mem::size_of::<$t>()]);
+            <$t>::from_ne_bytes(a)
+        }
+        fn as_bytes(s: &[Self]) -> &[u8] {
+            crate::ptr::bytes(s)
+        }
+        fn as_bytes_mut(s: &mut [Self]) -> &mut [u8] {
+            crate::ptr::bytes_mut(s)
+        }
+    };
+}
+
 macro_rules! integer {
     ($t:ty, $kind:expr) => {
         impl Element for $t {
@@ -166,20 +187,7 @@ macro_rules! integer {
             fn times(self, other: Self) -> Self {
                 self.wrapping_mul(other)
             }
-            fn put(self, out: &mut Vec<u8>) {
-                out.extend_from_slice(&self.to_ne_bytes());
-            }
-            fn get(b: &[u8]) -> Self {
-                let mut a = [0u8; std::mem::size_of::<$t>()];
-                a.copy_from_slice(&b[..std::mem::size_of::<$t>()]);
-                <$t>::from_ne_bytes(a)
-            }
-            fn as_bytes(s: &[Self]) -> &[u8] {
-                crate::ptr::bytes(s)
-            }
-            fn as_bytes_mut(s: &mut [Self]) -> &mut [u8] {
-                crate::ptr::bytes_mut(s)
-            }
+            native_bytes!($t);
         }
     };
 }
@@ -206,20 +214,7 @@ macro_rules! real {
             fn times(self, other: Self) -> Self {
                 self * other
             }
-            fn put(self, out: &mut Vec<u8>) {
-                out.extend_from_slice(&self.to_ne_bytes());
-            }
-            fn get(b: &[u8]) -> Self {
-                let mut a = [0u8; std::mem::size_of::<$t>()];
-                a.copy_from_slice(&b[..std::mem::size_of::<$t>()]);
-                <$t>::from_ne_bytes(a)
-            }
-            fn as_bytes(s: &[Self]) -> &[u8] {
-                crate::ptr::bytes(s)
-            }
-            fn as_bytes_mut(s: &mut [Self]) -> &mut [u8] {
-                crate::ptr::bytes_mut(s)
-            }
+            native_bytes!($t);
         }
     };
 }
@@ -337,24 +332,23 @@ impl Element for Logical {
 /// Refuses an intrinsic that needs an order (MAXVAL, MINVAL, MAXLOC,
 /// MINLOC) on a type without one.
 pub(crate) fn require_ordered<T: Element>(call: &str) -> crate::error::HpfResult<()> {
-    if T::ORDERED {
-        Ok(())
-    } else {
-        Err(crate::error::HpfError::bad_arg(
-            call,
-            format!("{} values have no order", T::KIND.name()),
-        ))
-    }
+    require::<T>(call, T::ORDERED, "values have no order")
 }
 
 /// Refuses SUM or PRODUCT on a non-numeric type.
 pub(crate) fn require_numeric<T: Element>(call: &str) -> crate::error::HpfResult<()> {
-    if T::NUMERIC {
+    require::<T>(call, T::NUMERIC, "is not a numeric type")
+}
+
+/// `HPF_EBADARG` for `call` unless `holds`, the message the type's name
+/// followed by `lacks`.
+fn require<T: Element>(call: &str, holds: bool, lacks: &str) -> crate::error::HpfResult<()> {
+    if holds {
         Ok(())
     } else {
         Err(crate::error::HpfError::bad_arg(
             call,
-            format!("{} is not a numeric type", T::KIND.name()),
+            format!("{} {lacks}", T::KIND.name()),
         ))
     }
 }

@@ -22,6 +22,7 @@ use crate::blas::{self, GemmShape};
 use crate::dad::{Dad, DimMap, DimSpec, Dist};
 use crate::element::{Complex16, Complex8, Element, Logical};
 use crate::error::{HpfError, HpfResult};
+use crate::grid::ProcGrid;
 use crate::reduce::check_len;
 use crate::{ptr, schedule};
 
@@ -171,6 +172,38 @@ fn prepare<'a, T: Element>(
     Ok(Operand::Owned(to, out))
 }
 
+/// Makes `panel` a `rows` × `cols` panel of zeros whose inner index
+/// starts at global index `kk` of `d` (A's columns or B's rows); unless
+/// it is empty (no rows of A or columns of B here), the process holding
+/// index `kk` on `d`'s grid line (every process, for a collapsed `d`)
+/// fills it by `fill(panel, local index of kk)` and, when `d` is spread
+/// over more than one process, broadcasts it along that line. This
+/// process is at grid coordinates `my`.
+fn load_panel<T: Gemm>(
+    grid: &ProcGrid,
+    d: &DimMap,
+    kk: usize,
+    my: &[usize],
+    panel: &mut Vec<T>,
+    (rows, cols): (usize, usize),
+    fill: impl FnOnce(&mut [T], usize),
+) -> HpfResult<()> {
+    panel.clear();
+    panel.resize(rows * cols, T::zero());
+    if panel.is_empty() {
+        return Ok(());
+    }
+    let owner = if d.distributed() { d.owner(kk) } else { 0 };
+    if !d.distributed() || d.coord(my) == owner {
+        fill(panel, d.local(kk));
+    }
+    if d.distributed() && grid.dims()[d.spec.pdim] > 1 {
+        grid.with_line(d.spec.pdim, |g| g.bcast(T::bytes(panel), owner as i32))?
+            .map_err(|e| HpfError::core("hpf_matmul", e))?;
+    }
+    Ok(())
+}
+
 /// `C = MATMUL(A, B)` for rank-2 arrays on one grid: A is m×k, B k×n, C
 /// m×n; only C's owned cells are written (collective over the grid).
 pub fn matmul<T: Gemm>(
@@ -252,7 +285,6 @@ pub fn matmul<T: Gemm>(
     let (ai, bi) = (&a_dad.dims()[1], &b_dad.dims()[0]);
     let (a0, b1) = (&a_dad.dims()[0], &b_dad.dims()[1]);
     let (sa, sb) = (a_dad.strides_of(me), b_dad.strides_of(me));
-    let core = |e| HpfError::core(CALL, e);
     let mut apanel: Vec<T> = Vec::new();
     let mut bpanel: Vec<T> = Vec::new();
     let mut kk = 0;
@@ -264,46 +296,20 @@ pub fn matmul<T: Gemm>(
 
         // A's panel: mloc × w, broadcast along the row line from the
         // owner of the panel's columns.
-        apanel.clear();
-        apanel.resize(mloc * w, T::zero());
-        if mloc > 0 {
-            let owner = if ai.distributed() { ai.owner(kk) } else { 0 };
-            let mine = !ai.distributed() || ai.coord(&my) == owner;
-            if mine {
-                let l0 = ai.local(kk);
-                for j in 0..w {
-                    let col = (ai.spec.olo + l0 + j) * sa[1] + a0.spec.olo * sa[0];
-                    apanel[j * mloc..(j + 1) * mloc].copy_from_slice(&a[col..col + mloc]);
-                }
+        load_panel(&grid, ai, kk, &my, &mut apanel, (mloc, w), |p, l0| {
+            for j in 0..w {
+                let col = (ai.spec.olo + l0 + j) * sa[1] + a0.spec.olo * sa[0];
+                p[j * mloc..(j + 1) * mloc].copy_from_slice(&a[col..col + mloc]);
             }
-            if ai.distributed() && grid.dims()[ai.spec.pdim] > 1 {
-                grid.with_line(ai.spec.pdim, |g| {
-                    g.bcast(T::bytes(&mut apanel), owner as i32)
-                })?
-                .map_err(core)?;
-            }
-        }
+        })?;
 
         // B's panel: w × nloc, broadcast along the column line.
-        bpanel.clear();
-        bpanel.resize(w * nloc, T::zero());
-        if nloc > 0 {
-            let owner = if bi.distributed() { bi.owner(kk) } else { 0 };
-            let mine = !bi.distributed() || bi.coord(&my) == owner;
-            if mine {
-                let l0 = bi.local(kk);
-                for j in 0..nloc {
-                    let at = (b1.spec.olo + j) * sb[1] + (bi.spec.olo + l0) * sb[0];
-                    bpanel[j * w..(j + 1) * w].copy_from_slice(&b[at..at + w]);
-                }
+        load_panel(&grid, bi, kk, &my, &mut bpanel, (w, nloc), |p, l0| {
+            for j in 0..nloc {
+                let at = (b1.spec.olo + j) * sb[1] + (bi.spec.olo + l0) * sb[0];
+                p[j * w..(j + 1) * w].copy_from_slice(&b[at..at + w]);
             }
-            if bi.distributed() && grid.dims()[bi.spec.pdim] > 1 {
-                grid.with_line(bi.spec.pdim, |g| {
-                    g.bcast(T::bytes(&mut bpanel), owner as i32)
-                })?
-                .map_err(core)?;
-            }
-        }
+        })?;
 
         if mloc > 0 && nloc > 0 {
             let shape = GemmShape {

@@ -93,6 +93,18 @@ fn whole_mask(call: &str, md: &Dad, mask: &[i32], shape: &[usize]) -> HpfResult<
     Ok(gather_global(md, mask)?.iter().map(|&m| m != 0).collect())
 }
 
+/// Refuses (for `call`) an operand `what` with DAD `d` unless it has
+/// rank 1.
+fn rank_one(call: &str, d: &Dad, what: &str) -> HpfResult<()> {
+    if d.rank() != 1 {
+        return Err(HpfError::bad_arg(
+            call,
+            format!("{what} has rank 1, not {}", d.rank()),
+        ));
+    }
+    Ok(())
+}
+
 /// `dst(1:COUNT(mask)) = PACK(src, mask)`: the elements of `src` where
 /// MASK (DAD `md`, `src`'s shape, any distribution) is true, in array
 /// element order, into the rank-1 `dst`. `dst` needs at least COUNT(MASK)
@@ -112,12 +124,7 @@ pub fn pack_into<T: Element>(
     same_grid(CALL, sd, md)?;
     check_len(CALL, sd, src, "ARRAY")?;
     check_len(CALL, dd, dst, "the result")?;
-    if dd.rank() != 1 {
-        return Err(HpfError::bad_arg(
-            CALL,
-            format!("the result of PACK has rank 1, not {}", dd.rank()),
-        ));
-    }
+    rank_one(CALL, dd, "the result of PACK")?;
     let m = whole_mask(CALL, md, mask, &sd.shape())?;
     let trues: Vec<usize> = (0..m.len()).filter(|&p| m[p]).collect();
     if dd.global_len() < trues.len() {
@@ -152,12 +159,7 @@ pub fn unpack_into<T: Element>(
     same_grid(CALL, md, dd)?;
     check_len(CALL, vd, vector, "VECTOR")?;
     check_len(CALL, dd, dst, "the result")?;
-    if vd.rank() != 1 {
-        return Err(HpfError::bad_arg(
-            CALL,
-            format!("VECTOR of UNPACK has rank 1, not {}", vd.rank()),
-        ));
-    }
+    rank_one(CALL, vd, "VECTOR of UNPACK")?;
     let m = whole_mask(CALL, md, mask, &dd.shape())?;
     let mut next = 0usize;
     let order: Vec<Option<usize>> = m

@@ -18,6 +18,15 @@ fn all_passed(r: &Run, who: &str, ranks: u32) {
     tally::ranks_ok(r, who, ranks as usize);
 }
 
+/// Runs the built program `exe` on 1 to 4 processes; every process of
+/// every run must report all its checks passed under the name `who`.
+fn on_one_to_four(exe: &Path, who: &str) {
+    for n in 1..=4u32 {
+        let r = mpiexec(n, exe, &[], LIMIT);
+        all_passed(&r, who, n);
+    }
+}
+
 #[test]
 fn properties_hold_on_one_to_four_processes() {
     for n in 1..=4u32 {
@@ -35,11 +44,7 @@ fn properties_hold_on_one_to_four_processes() {
 
 #[test]
 fn jacobi_in_c_equals_the_serial_run() {
-    let exe = build("hpf/hpf_jacobi.c", &["mpbridge", "m"]);
-    for n in 1..=4u32 {
-        let r = mpiexec(n, &exe, &[], LIMIT);
-        all_passed(&r, "hpf_jacobi", n);
-    }
+    on_one_to_four(&build("hpf/hpf_jacobi.c", &["mpbridge", "m"]), "hpf_jacobi");
 }
 
 #[test]
@@ -60,64 +65,46 @@ fn matmul_equals_dgemm_and_pdgemm_takes_our_descriptors() {
         "hpf/hpf_pdgemm.c",
         &["mpbridge", "scalapack-openmpi", "openblas", "m"],
     );
-    for n in 1..=4u32 {
-        let r = mpiexec(n, &exe, &[], LIMIT);
-        all_passed(&r, "hpf_pdgemm", n);
-    }
+    on_one_to_four(&exe, "hpf_pdgemm");
 }
 
 #[test]
 fn intrinsics_from_c_equal_the_serial_results() {
-    let exe = build("hpf/hpf_intrinsics.c", &["mpbridge"]);
-    for n in 1..=4u32 {
-        let r = mpiexec(n, &exe, &[], LIMIT);
-        all_passed(&r, "hpf_intrinsics", n);
-    }
+    on_one_to_four(
+        &build("hpf/hpf_intrinsics.c", &["mpbridge"]),
+        "hpf_intrinsics",
+    );
 }
 
 #[test]
 fn reshape_pack_unpack_from_c_equal_the_serial_results() {
-    let exe = build("hpf/hpf_unstructured.c", &["mpbridge"]);
-    for n in 1..=4u32 {
-        let r = mpiexec(n, &exe, &[], LIMIT);
-        all_passed(&r, "hpf_unstructured", n);
-    }
+    on_one_to_four(
+        &build("hpf/hpf_unstructured.c", &["mpbridge"]),
+        "hpf_unstructured",
+    );
 }
 
 #[test]
 fn gen_block_from_c_equals_the_serial_results() {
-    let exe = build("hpf/hpf_genblock.c", &["mpbridge", "m"]);
-    for n in 1..=4u32 {
-        let r = mpiexec(n, &exe, &[], LIMIT);
-        all_passed(&r, "hpf_genblock", n);
-    }
+    on_one_to_four(
+        &build("hpf/hpf_genblock.c", &["mpbridge", "m"]),
+        "hpf_genblock",
+    );
 }
 
 #[test]
 fn complex_and_logical_types_from_c_equal_the_serial_results() {
-    let exe = build("hpf/hpf_types.c", &["mpbridge", "m"]);
-    for n in 1..=4u32 {
-        let r = mpiexec(n, &exe, &[], LIMIT);
-        all_passed(&r, "hpf_types", n);
-    }
+    on_one_to_four(&build("hpf/hpf_types.c", &["mpbridge", "m"]), "hpf_types");
 }
 
 #[test]
 fn gather_and_scatter_through_index_arrays_from_c_equal_the_serial_results() {
-    let exe = build("hpf/hpf_indexed.c", &["mpbridge"]);
-    for n in 1..=4u32 {
-        let r = mpiexec(n, &exe, &[], LIMIT);
-        all_passed(&r, "hpf_indexed", n);
-    }
+    on_one_to_four(&build("hpf/hpf_indexed.c", &["mpbridge"]), "hpf_indexed");
 }
 
 #[test]
 fn alignment_to_a_template_from_c_places_elements_with_their_cells() {
-    let exe = build("hpf/hpf_align.c", &["mpbridge"]);
-    for n in 1..=4u32 {
-        let r = mpiexec(n, &exe, &[], LIMIT);
-        all_passed(&r, "hpf_align", n);
-    }
+    on_one_to_four(&build("hpf/hpf_align.c", &["mpbridge"]), "hpf_align");
 }
 
 /// A Fortran 77 node program, built as the compilers of its day did
@@ -126,47 +113,33 @@ fn fortran77(name: &str) -> PathBuf {
     build_with(&format!("hpf/{name}.f"), &["mpbridge"], F77_STYLE)
 }
 
+/// [`on_one_to_four`] for the Fortran 77 program `hpf/{name}.f`, which
+/// reports under its own name.
+fn on_one_to_four_f77(name: &str) {
+    on_one_to_four(&fortran77(name), name);
+}
+
 #[test]
 fn jacobi_in_fortran_77_equals_the_serial_run() {
-    let exe = fortran77("hpf_jacobi_f77");
-    for n in 1..=4u32 {
-        let r = mpiexec(n, &exe, &[], LIMIT);
-        all_passed(&r, "hpf_jacobi_f77", n);
-    }
+    on_one_to_four_f77("hpf_jacobi_f77");
 }
 
 #[test]
 fn sections_and_unstructured_in_fortran_77_equal_the_serial_results() {
-    let exe = fortran77("hpf_unstructured_f77");
-    for n in 1..=4u32 {
-        let r = mpiexec(n, &exe, &[], LIMIT);
-        all_passed(&r, "hpf_unstructured_f77", n);
-    }
+    on_one_to_four_f77("hpf_unstructured_f77");
 }
 
 #[test]
 fn gather_and_scatter_in_fortran_77_equal_the_serial_results() {
-    let exe = fortran77("hpf_indexed_f77");
-    for n in 1..=4u32 {
-        let r = mpiexec(n, &exe, &[], LIMIT);
-        all_passed(&r, "hpf_indexed_f77", n);
-    }
+    on_one_to_four_f77("hpf_indexed_f77");
 }
 
 #[test]
 fn complex_and_logical_types_in_fortran_77_equal_the_serial_intrinsics() {
-    let exe = fortran77("hpf_types_f77");
-    for n in 1..=4u32 {
-        let r = mpiexec(n, &exe, &[], LIMIT);
-        all_passed(&r, "hpf_types_f77", n);
-    }
+    on_one_to_four_f77("hpf_types_f77");
 }
 
 #[test]
 fn alignment_to_a_template_in_fortran_77_places_elements_with_their_cells() {
-    let exe = fortran77("hpf_align_f77");
-    for n in 1..=4u32 {
-        let r = mpiexec(n, &exe, &[], LIMIT);
-        all_passed(&r, "hpf_align_f77", n);
-    }
+    on_one_to_four_f77("hpf_align_f77");
 }

@@ -15,7 +15,7 @@ C     checksum line of ex_jacobi.
       DOUBLE PRECISION U(0:NX+1, 0:NY+1), W(0:NX+1, 0:NY+1)
       DOUBLE PRECISION SA(NX, NY), SB(NX, NY), PLATE(NX, NY)
       DOUBLE PRECISION PART(4 + NX * NY), ALL(4 * 64 + NX * NY)
-      DOUBLE PRECISION CHANGE, WANT, V, DD, SUM
+      DOUBLE PRECISION CHANGE, WANT, SUM
       INTEGER ENV(4), ME, N, DIMS(2), PER(2), G, C(2)
       INTEGER R0, NXL, C0, NYL, UP, DOWN, LEFT, RIGHT
       INTEGER S, D, T1, T2, IT, I, J, K, GI, GJ, POS, RC
@@ -69,27 +69,10 @@ C        Columns (contiguous): exchange with the shift partners.
          T2 = 4
          RC = KXCHAN(U(1, NYL + 1), 8 * NXL, S, T1, U(1, 1), 8 * NXL,
      &               D, T2)
-         CHANGE = 0D0
-         DO 20 J = 0, NY + 1
-            DO 20 I = 0, NX + 1
-               W(I, J) = U(I, J)
-   20    CONTINUE
-         DO 30 I = 1, NXL
-            DO 30 J = 1, NYL
-               GI = R0 + I - 1
-               GJ = C0 + J - 1
-               IF (GI .EQ. 0 .OR. GI .EQ. NX - 1 .OR. GJ .EQ. 0
-     &             .OR. GJ .EQ. NY - 1) GO TO 30
-               V = 0.25D0 * (U(I - 1, J) + U(I + 1, J) + U(I, J - 1)
-     &                       + U(I, J + 1))
-               DD = ABS(V - U(I, J))
-               IF (DD .GT. CHANGE) CHANGE = DD
-               W(I, J) = V
-   30    CONTINUE
-         DO 40 J = 0, NY + 1
-            DO 40 I = 0, NX + 1
-               U(I, J) = W(I, J)
-   40    CONTINUE
+C        The cells of this block off the plate's edge.
+         CALL SWEEP(U, W, 0, NX + 1, NY + 1, MAX(1, 2 - R0),
+     &              MIN(NXL, NX - 1 - R0), MAX(1, 2 - C0),
+     &              MIN(NYL, NY - 1 - C0), CHANGE)
          RC = KXCOMB(CHANGE, KXDMAX, 8, 1, ALLNODES, DUMMY, 0)
   100 CONTINUE
 C     Every block, after its position, to every node.
@@ -125,23 +108,7 @@ C     The serial run.
             IF (I .EQ. 1) SA(I, J) = 1D0
    70 CONTINUE
       DO 90 IT = 1, ITERS
-         WANT = 0D0
-         DO 75 J = 1, NY
-            DO 75 I = 1, NX
-               SB(I, J) = SA(I, J)
-   75    CONTINUE
-         DO 80 I = 2, NX - 1
-            DO 80 J = 2, NY - 1
-               V = 0.25D0 * (SA(I - 1, J) + SA(I + 1, J) + SA(I, J - 1)
-     &                       + SA(I, J + 1))
-               DD = ABS(V - SA(I, J))
-               IF (DD .GT. WANT) WANT = DD
-               SB(I, J) = V
-   80    CONTINUE
-         DO 85 J = 1, NY
-            DO 85 I = 1, NX
-               SA(I, J) = SB(I, J)
-   85    CONTINUE
+         CALL SWEEP(SA, SB, 1, NX, NY, 2, NX - 1, 2, NY - 1, WANT)
    90 CONTINUE
       SUM = 0D0
       DO 95 I = 1, NX
@@ -163,6 +130,31 @@ C     The serial run.
      &   ' iterations, checksum ', SUM
       WRITE (*, '(A,I0,A,I0,A,I0,A)') 'ex_jacobif node ', ME, ': ',
      &   NPASS, ' passed, ', NFAIL, ' failed'
+      END
+
+C     One Jacobi sweep of A(L:U1, L:U2) on its cells I1:I2 x J1:J2, each
+C     the mean of its four neighbours, B a work array of A's shape;
+C     CHANGE the largest change of a cell.
+      SUBROUTINE SWEEP(A, B, L, U1, U2, I1, I2, J1, J2, CHANGE)
+      INTEGER L, U1, U2, I1, I2, J1, J2, I, J
+      DOUBLE PRECISION A(L:U1, L:U2), B(L:U1, L:U2), CHANGE, V, DD
+      CHANGE = 0D0
+      DO 10 J = L, U2
+         DO 10 I = L, U1
+            B(I, J) = A(I, J)
+   10 CONTINUE
+      DO 20 I = I1, I2
+         DO 20 J = J1, J2
+            V = 0.25D0 * (A(I - 1, J) + A(I + 1, J) + A(I, J - 1)
+     &                    + A(I, J + 1))
+            DD = ABS(V - A(I, J))
+            IF (DD .GT. CHANGE) CHANGE = DD
+            B(I, J) = V
+   20 CONTINUE
+      DO 30 J = L, U2
+         DO 30 I = L, U1
+            A(I, J) = B(I, J)
+   30 CONTINUE
       END
 
 C     First index (from 0) and count of block K of M over N points.

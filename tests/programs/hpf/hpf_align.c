@@ -17,6 +17,7 @@
 
 #include "../tally.h"
 #include "hpf_cells.h"
+#include "hpf_start.h"
 
 static int grid, me, dims[2] = {0, 0};
 
@@ -34,10 +35,7 @@ static int t_owner(int t, long long i, long long j)
 
 int main(void)
 {
-    if (hpf_init() != HPF_OK) return 2;
-    EXPECT(hpf_grid_create(2, dims, &grid), HPF_OK);
-    hpf_grid_info(grid, &me, NULL);
-    tally_who = me;
+    if (start_grid(2, dims, &grid, &me) != 0) return 2;
 
     long long tlb[2] = {0, 1}, text[2] = {20, 6};
     int tdist[2] = {HPF_BLOCK, HPF_BLOCK}, tpdim[2] = {0, 1}, t = -1;

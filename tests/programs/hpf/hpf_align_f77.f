@@ -14,49 +14,29 @@ C     passed, F failed".
       INTEGER NT, NA, NB, MAXW
       PARAMETER (NT = 20, NA = 8, NB = 10, MAXW = 40)
       DOUBLE PRECISION WA(MAXW), WB(0:MAXW), G(NA), S
-      INTEGER GRID, DIMS(1), ME, IERR, I, L, NBAD, GI, TLO, THI
-      INTEGER LB(1), EXT(1), DIST(1), BLK(1), PDIM(1), OLO(1), OHI(1)
-      INTEGER TDIM(1), STR(1), OFF(1), DT, DA, DB, DW, DX
-      INTEGER CNT(1), ALLOC(1), PER(1)
-      INTEGER NPASS, NFAIL
-      COMMON /TALLY/ NPASS, NFAIL
+      INTEGER GRID, ME, IERR, I, L, NBAD, GI, TLO, THI
+      INTEGER DT, DA, DB, DW, DX, IG(MAXW)
+      INTEGER CNT(1), PER(1)
 
-      CALL HPF_INIT(IERR)
-      CALL OK(IERR .EQ. HPF_OK, 'HPF_INIT')
-      DIMS(1) = 0
-      CALL HPF_GRID_CREATE(1, DIMS, GRID, IERR)
-      CALL HPF_GRID_INFO(GRID, ME, DIMS, IERR)
+      CALL HSTART(GRID, ME)
 
 C     The template T(1:NT), BLOCK; TLO:THI the cells this process owns.
-      LB(1) = 1
-      EXT(1) = NT
-      DIST(1) = HPF_BLOCK
-      BLK(1) = 0
-      PDIM(1) = 1
-      OLO(1) = 0
-      OHI(1) = 0
-      CALL HPF_DAD_CREATE(GRID, 1, LB, EXT, DIST, BLK, PDIM, OLO, OHI,
-     &                    DT, IERR)
-      CALL HPF_DAD_LOCAL_SHAPE(DT, CNT, ALLOC, IERR)
+      CALL MKDAD(GRID, NT, HPF_BLOCK, DT)
+      CALL OWNED(DT, 1, CNT, IG)
       TLO = NT + 1
       THI = 0
       IF (CNT(1) .GT. 0) THEN
-         CALL HPF_DAD_LOCAL_TO_GLOBAL(DT, 1, 1, TLO, IERR)
-         CALL HPF_DAD_LOCAL_TO_GLOBAL(DT, 1, CNT(1), THI, IERR)
+         TLO = IG(1)
+         THI = IG(CNT(1))
       END IF
 
 C     A(1:8) WITH T(2*I + 2).
-      EXT(1) = NA
-      TDIM(1) = 1
-      STR(1) = 2
-      OFF(1) = 2
-      CALL HPF_DAD_ALIGN(DT, 1, LB, EXT, TDIM, STR, OFF, OLO, OHI, DA,
-     &                   IERR)
+      CALL ALIGN1(DT, 1, NA, 2, 2, 0, DA, IERR)
       CALL OK(IERR .EQ. HPF_OK, 'HPF_DAD_ALIGN A')
-      CALL HPF_DAD_LOCAL_SHAPE(DA, CNT, ALLOC, IERR)
+      CALL OWNED(DA, 1, CNT, IG)
       NBAD = 0
       DO 10 L = 1, CNT(1)
-         CALL HPF_DAD_LOCAL_TO_GLOBAL(DA, 1, L, GI, IERR)
+         GI = IG(L)
          IF (2 * GI + 2 .LT. TLO .OR. 2 * GI + 2 .GT. THI)
      &      NBAD = NBAD + 1
          WA(L) = GI * GI
@@ -64,9 +44,7 @@ C     A(1:8) WITH T(2*I + 2).
       CALL OK(NBAD .EQ. 0, 'A(I) lives with T(2*I + 2)')
       CALL HPF_SUM(DA, HPF_REAL8, WA, S, IERR)
       CALL OK(IERR .EQ. HPF_OK .AND. S .EQ. 204D0, 'SUM(A)')
-      DIST(1) = HPF_COLLAPSED
-      CALL HPF_DAD_CREATE(GRID, 1, LB, EXT, DIST, BLK, PDIM, OLO, OHI,
-     &                    DW, IERR)
+      CALL MKDAD(GRID, NA, HPF_COLLAPSED, DW)
       CALL HPF_COPY(DA, WA, DW, G, HPF_REAL8, IERR)
       NBAD = 0
       DO 20 I = 1, NA
@@ -75,29 +53,21 @@ C     A(1:8) WITH T(2*I + 2).
       CALL OK(NBAD .EQ. 0, 'aligned A copied whole')
 
 C     B(0:9) WITH T(I + 5), overlap 1 on both sides.
-      LB(1) = 0
-      EXT(1) = NB
-      STR(1) = 1
-      OFF(1) = 5
-      OLO(1) = 1
-      OHI(1) = 1
-      CALL HPF_DAD_ALIGN(DT, 1, LB, EXT, TDIM, STR, OFF, OLO, OHI, DB,
-     &                   IERR)
+      CALL ALIGN1(DT, 0, NB, 1, 5, 1, DB, IERR)
       CALL OK(IERR .EQ. HPF_OK, 'HPF_DAD_ALIGN B')
-      CALL HPF_DAD_LOCAL_SHAPE(DB, CNT, ALLOC, IERR)
+      CALL OWNED(DB, 1, CNT, IG)
       DO 30 L = 1, CNT(1)
-         CALL HPF_DAD_LOCAL_TO_GLOBAL(DB, 1, L, GI, IERR)
-         WB(L) = 3 * GI
+         WB(L) = 3 * IG(L)
  30   CONTINUE
       PER(1) = 0
       CALL HPF_SHIFT_OVERLAP(DB, HPF_REAL8, WB, PER, IERR)
       CALL OK(IERR .EQ. HPF_OK, 'HPF_SHIFT_OVERLAP')
       NBAD = 0
       IF (CNT(1) .GT. 0) THEN
-         CALL HPF_DAD_LOCAL_TO_GLOBAL(DB, 1, 1, GI, IERR)
+         GI = IG(1)
          IF (GI + 5 .LT. TLO) NBAD = NBAD + 1
          IF (GI .GT. 0 .AND. WB(0) .NE. 3 * (GI - 1)) NBAD = NBAD + 1
-         CALL HPF_DAD_LOCAL_TO_GLOBAL(DB, 1, CNT(1), GI, IERR)
+         GI = IG(CNT(1))
          IF (GI + 5 .GT. THI) NBAD = NBAD + 1
          IF (GI .LT. NB - 1 .AND. WB(CNT(1) + 1) .NE. 3 * (GI + 1))
      &      NBAD = NBAD + 1
@@ -105,19 +75,30 @@ C     B(0:9) WITH T(I + 5), overlap 1 on both sides.
       CALL OK(NBAD .EQ. 0, 'overlap of aligned B')
 
 C     Refused: stride 0; B(0:9) WITH T(I + 12) passes T(20).
-      STR(1) = 0
-      CALL HPF_DAD_ALIGN(DT, 1, LB, EXT, TDIM, STR, OFF, OLO, OHI, DX,
-     &                   IERR)
+      CALL ALIGN1(DT, 0, NB, 0, 5, 1, DX, IERR)
       CALL OK(IERR .EQ. HPF_EBADARG, 'stride 0 refused')
-      STR(1) = 1
-      OFF(1) = 12
-      CALL HPF_DAD_ALIGN(DT, 1, LB, EXT, TDIM, STR, OFF, OLO, OHI, DX,
-     &                   IERR)
+      CALL ALIGN1(DT, 0, NB, 1, 12, 1, DX, IERR)
       CALL OK(IERR .EQ. HPF_EBADARG, 'cell past the template refused')
 
-      WRITE (*, '(A,I0,A,I0,A,I0,A)') 'hpf_align_f77 rank ', ME,
-     &     ': ', NPASS, ' passed, ', NFAIL, ' failed'
-      CALL HPF_FINALIZE(IERR)
+      CALL HDONE('hpf_align_f77', ME)
       END
 
+C     Aligns the vector V(LO:LO+N-1) WITH T(STRIDE*I + OFFSET) of the
+C     rank-1 template DT, overlap OVL on both sides: DAD its descriptor,
+C     IERR the status of HPF_DAD_ALIGN.
+      SUBROUTINE ALIGN1(DT, LO, N, STRIDE, OFFSET, OVL, DAD, IERR)
+      INTEGER DT, LO, N, STRIDE, OFFSET, OVL, DAD, IERR
+      INTEGER LB(1), EXT(1), TDIM(1), STR(1), OFF(1), OLO(1), OHI(1)
+      LB(1) = LO
+      EXT(1) = N
+      TDIM(1) = 1
+      STR(1) = STRIDE
+      OFF(1) = OFFSET
+      OLO(1) = OVL
+      OHI(1) = OVL
+      CALL HPF_DAD_ALIGN(DT, 1, LB, EXT, TDIM, STR, OFF, OLO, OHI, DAD,
+     &                   IERR)
+      END
+
+      include 'hpf_node_fixed.inc'
       include '../tally_fixed.inc'

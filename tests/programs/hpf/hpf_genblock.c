@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "../tally.h"
+#include "hpf_start.h"
 
 #define N 13
 #define K 3
@@ -92,12 +93,9 @@ static void gather(int d, const double *x, long long n, double *out)
 
 int main(void)
 {
-    if (hpf_init() != HPF_OK) return 2;
     int dims[1] = {0};
-    EXPECT(hpf_grid_create(1, dims, &grid), HPF_OK);
-    hpf_grid_info(grid, &me, NULL);
+    if (start_grid(1, dims, &grid, &me) != 0) return 2;
     hpf_nprocs(&nprocs);
-    tally_who = me;
     if (nprocs > 64) return 2;
 
     long long s[64], start = 0;

@@ -30,6 +30,7 @@
 
 #include "../tally.h"
 #include "hpf_cells.h"
+#include "hpf_start.h"
 
 #define N 17  /* the vector A(-3:13) */
 #define LB (-3)
@@ -110,13 +111,24 @@ static void fill1(int d, double *x, double (*f)(long long))
 
 static double fb(long long g) { return -5.0 * (double)g; }
 
+/* The cells of the whole A in `all` that differ from fa(g) plus `times`
+ * the sums SUM_SCATTER adds with the repeated subscripts V = (2, 9, 2, 4,
+ * 9) and B = (100, 200, 300, 400, 500): A(2) 100 + 300, A(9) 200 + 500,
+ * A(4) 400. */
+static int wrong_sums(const double *all, double times)
+{
+    int bad = 0;
+    for (long long g = LB; g < LB + N; g++) {
+        double add = g == 2 ? 400.0 : g == 9 ? 700.0 : g == 4 ? 400.0 : 0.0;
+        bad += all[g - LB] != fa(g) + times * add;
+    }
+    return bad;
+}
+
 int main(void)
 {
-    if (hpf_init() != HPF_OK) return 2;
     int dims2[2] = {0, 0};
-    EXPECT(hpf_grid_create(2, dims2, &grid), HPF_OK);
-    hpf_grid_info(grid, &me, NULL);
-    tally_who = me;
+    if (start_grid(2, dims2, &grid, &me) != 0) return 2;
     /* The vectors lie on grid dimension 0; its lines along dimension 1
      * hold replicas, which every operation must keep equal. */
 
@@ -233,11 +245,7 @@ int main(void)
         fill1(a, x, fa);
         EXPECT(hpf_sum_scatter(bd, b, sd, sv, 0, HPF_INTEGER8, a, x, HPF_REAL8), HPF_OK);
         whole(a, x, 1, N, 1, all);
-        bad = 0;
-        for (long long g = LB; g < LB + N; g++) {
-            double add = g == 2 ? 400.0 : g == 9 ? 700.0 : g == 4 ? 400.0 : 0.0;
-            bad += all[g - LB] != fa(g) + add;
-        }
+        bad = wrong_sums(all, 1.0);
         CHECK(bad == 0, "SUM_SCATTER, repeated V: %d cells wrong", bad);
         /* Planned once, run adding twice: twice the sums. */
         int s = -1;
@@ -246,11 +254,7 @@ int main(void)
         EXPECT(hpf_index_execute_sum(s, b, x, HPF_REAL8), HPF_OK);
         EXPECT(hpf_index_execute_sum(s, b, x, HPF_REAL8), HPF_OK);
         whole(a, x, 1, N, 1, all);
-        bad = 0;
-        for (long long g = LB; g < LB + N; g++) {
-            double add = g == 2 ? 800.0 : g == 9 ? 1400.0 : g == 4 ? 800.0 : 0.0;
-            bad += all[g - LB] != fa(g) + add;
-        }
+        bad = wrong_sums(all, 2.0);
         CHECK(bad == 0, "planned SUM_SCATTER run twice: %d cells wrong", bad);
         /* Storing with the same schedule: one of the values per cell. */
         EXPECT(hpf_index_execute(s, b, x, HPF_REAL8), HPF_OK);

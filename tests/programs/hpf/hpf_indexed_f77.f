@@ -25,27 +25,13 @@ C     failed".
       DOUBLE PRECISION G(N), GK(K), GS(KS)
       COMPLEX*16 WZ(MAXW), WC(MAXW), GZ(K)
       INTEGER IV(MAXW, 2), IW(MAXW)
-      INTEGER GRID, DIMS(1), ME, IERR, I, J, L, NBAD, GI, SCHED
-      INTEGER LB(2), EXT(2), DIST(2), BLK(2), PDIM(2), OLO(2), OHI(2)
+      INTEGER GRID, ME, IERR, I, J, L, NBAD, SCHED, IG(MAXW)
       INTEGER DA, DV, DR, DW, DB, DA2, DS, DC
       INTEGER WHOLEN, WHOLEK, WHOLES
       INTEGER CNT(2), ALLOC(2)
       DOUBLE PRECISION WANT
-      INTEGER NPASS, NFAIL
-      COMMON /TALLY/ NPASS, NFAIL
 
-      CALL HPF_INIT(IERR)
-      CALL OK(IERR .EQ. HPF_OK, 'HPF_INIT')
-      DIMS(1) = 0
-      CALL HPF_GRID_CREATE(1, DIMS, GRID, IERR)
-      CALL HPF_GRID_INFO(GRID, ME, DIMS, IERR)
-      DO 5 L = 1, 2
-         LB(L) = 1
-         BLK(L) = 2
-         OLO(L) = 0
-         OHI(L) = 0
-         PDIM(L) = 1
- 5    CONTINUE
+      CALL HSTART(GRID, ME)
 
 C     A(N) BLOCK, V(K) CYCLIC, R(K) BLOCK, and their collapsed copies.
       CALL MKDAD(GRID, N, HPF_BLOCK, DA)
@@ -53,16 +39,14 @@ C     A(N) BLOCK, V(K) CYCLIC, R(K) BLOCK, and their collapsed copies.
       CALL MKDAD(GRID, K, HPF_BLOCK, DR)
       CALL MKDAD(GRID, N, HPF_COLLAPSED, WHOLEN)
       CALL MKDAD(GRID, K, HPF_COLLAPSED, WHOLEK)
-      CALL HPF_DAD_LOCAL_SHAPE(DA, CNT, ALLOC, IERR)
+      CALL OWNED(DA, 1, CNT, IG)
       DO 10 L = 1, CNT(1)
-         CALL HPF_DAD_LOCAL_TO_GLOBAL(DA, 1, L, GI, IERR)
-         WA(L) = GI * GI
-         WZ(L) = DCMPLX(DBLE(GI), -2D0 * GI)
+         WA(L) = IG(L) * IG(L)
+         WZ(L) = DCMPLX(DBLE(IG(L)), -2D0 * IG(L))
  10   CONTINUE
-      CALL HPF_DAD_LOCAL_SHAPE(DV, CNT, ALLOC, IERR)
+      CALL OWNED(DV, 1, CNT, IG)
       DO 15 L = 1, CNT(1)
-         CALL HPF_DAD_LOCAL_TO_GLOBAL(DV, 1, L, GI, IERR)
-         IV(L, 1) = 1 + MOD(7 * GI, N)
+         IV(L, 1) = 1 + MOD(7 * IG(L), N)
  15   CONTINUE
 
 C     R = A(V).
@@ -102,15 +86,13 @@ C     Planned once, executed on A and on 2 * A.
 C     A(W) = B, W(I) = 2 I, B(I) = -I on CYCLIC(2).
       CALL MKDAD(GRID, KS, HPF_CYCLIC, DW)
       CALL MKDAD(GRID, KS, HPF_CYCLIC_K, DB)
-      CALL HPF_DAD_LOCAL_SHAPE(DW, CNT, ALLOC, IERR)
+      CALL OWNED(DW, 1, CNT, IG)
       DO 35 L = 1, CNT(1)
-         CALL HPF_DAD_LOCAL_TO_GLOBAL(DW, 1, L, GI, IERR)
-         IW(L) = 2 * GI
+         IW(L) = 2 * IG(L)
  35   CONTINUE
-      CALL HPF_DAD_LOCAL_SHAPE(DB, CNT, ALLOC, IERR)
+      CALL OWNED(DB, 1, CNT, IG)
       DO 40 L = 1, CNT(1)
-         CALL HPF_DAD_LOCAL_TO_GLOBAL(DB, 1, L, GI, IERR)
-         WB(L) = -GI
+         WB(L) = -IG(L)
  40   CONTINUE
       CALL HPF_SCATTER(DB, WB, DW, IW, MAXW, HPF_INTEGER4, DA, WA,
      &                 HPF_REAL8, IERR)
@@ -127,28 +109,18 @@ C     A(W) = B, W(I) = 2 I, B(I) = -I on CYCLIC(2).
 C     R2(S) = A2(V1(S), V2(S)), A2 (collapsed, BLOCK), V1(S) = 1 +
 C     MOD(3 S, M2), V2(S) = 1 + MOD(S * S, N2), S = 1 .. KS on CYCLIC,
 C     R2 on BLOCK.
-      EXT(1) = M2
-      EXT(2) = N2
-      DIST(1) = HPF_COLLAPSED
-      DIST(2) = HPF_BLOCK
-      PDIM(1) = 0
-      PDIM(2) = 1
-      CALL HPF_DAD_CREATE(GRID, 2, LB, EXT, DIST, BLK, PDIM, OLO, OHI,
-     &                    DA2, IERR)
-      CALL OK(IERR .EQ. HPF_OK, 'HPF_DAD_CREATE A2')
-      CALL HPF_DAD_LOCAL_SHAPE(DA2, CNT, ALLOC, IERR)
+      CALL MKDAD2(GRID, M2, N2, HPF_COLLAPSED, HPF_BLOCK, DA2)
+      CALL OWNED(DA2, 2, CNT, IG)
       DO 50 L = 1, CNT(2)
-         CALL HPF_DAD_LOCAL_TO_GLOBAL(DA2, 2, L, GI, IERR)
          DO 50 I = 1, M2
-            W2(I, L) = 100 * I + GI
+            W2(I, L) = 100 * I + IG(L)
  50   CONTINUE
       CALL MKDAD(GRID, KS, HPF_BLOCK, DS)
       CALL MKDAD(GRID, KS, HPF_COLLAPSED, WHOLES)
-      CALL HPF_DAD_LOCAL_SHAPE(DW, CNT, ALLOC, IERR)
+      CALL OWNED(DW, 1, CNT, IG)
       DO 55 L = 1, CNT(1)
-         CALL HPF_DAD_LOCAL_TO_GLOBAL(DW, 1, L, GI, IERR)
-         IV(L, 1) = 1 + MOD(3 * GI, M2)
-         IV(L, 2) = 1 + MOD(GI * GI, N2)
+         IV(L, 1) = 1 + MOD(3 * IG(L), M2)
+         IV(L, 2) = 1 + MOD(IG(L) * IG(L), N2)
  55   CONTINUE
       CALL HPF_GATHER(DA2, W2, DW, IV, MAXW, HPF_INTEGER4, DS, WR,
      &                HPF_REAL8, IERR)
@@ -167,10 +139,9 @@ C     A row subscript of 0 (on every process that holds V) is refused.
       CALL OK(IERR .EQ. HPF_EBADARG, 'subscript 0 refused')
 
 C     C = Z(V), COMPLEX*16, C on CYCLIC (DV's DAD).
-      CALL HPF_DAD_LOCAL_SHAPE(DV, CNT, ALLOC, IERR)
+      CALL OWNED(DV, 1, CNT, IG)
       DO 65 L = 1, CNT(1)
-         CALL HPF_DAD_LOCAL_TO_GLOBAL(DV, 1, L, GI, IERR)
-         IV(L, 1) = N + 1 - GI
+         IV(L, 1) = N + 1 - IG(L)
  65   CONTINUE
       DC = DV
       CALL HPF_GATHER(DA, WZ, DV, IV, MAXW, HPF_INTEGER4, DC, WC,
@@ -188,10 +159,9 @@ C     A histogram by SUM_SCATTER: H(1 + MOD(I * I, NH)) += 1 for I = 1
 C     .. K, INTEGER H on CYCLIC, the ones on DV's CYCLIC DAD.
       CALL MKDAD(GRID, NH, HPF_CYCLIC, DH)
       CALL MKDAD(GRID, NH, HPF_COLLAPSED, WHOLEH)
-      CALL HPF_DAD_LOCAL_SHAPE(DV, CNT, ALLOC, IERR)
+      CALL OWNED(DV, 1, CNT, IG)
       DO 75 L = 1, CNT(1)
-         CALL HPF_DAD_LOCAL_TO_GLOBAL(DV, 1, L, GI, IERR)
-         IV(L, 1) = 1 + MOD(GI * GI, NH)
+         IV(L, 1) = 1 + MOD(IG(L) * IG(L), NH)
          IONE(L) = 1
  75   CONTINUE
       CALL HPF_DAD_LOCAL_SHAPE(DH, CNT, ALLOC, IERR)
@@ -215,28 +185,8 @@ C     .. K, INTEGER H on CYCLIC, the ones on DV's CYCLIC DAD.
  90   CONTINUE
       CALL OK(NBAD .EQ. 0, 'histogram by SUM_SCATTER')
 
-      WRITE (*, '(A,I0,A,I0,A,I0,A)') 'hpf_indexed_f77 rank ', ME,
-     &     ': ', NPASS, ' passed, ', NFAIL, ' failed'
-      CALL HPF_FINALIZE(IERR)
+      CALL HDONE('hpf_indexed_f77', ME)
       END
 
-C     A rank-1 DAD of EXTENT elements from 1 on grid dimension 1 with
-C     distribution DIST (CYCLIC(2) for HPF_CYCLIC_K), no overlap.
-      SUBROUTINE MKDAD(GRID, EXTENT, DIST, DAD)
-      INCLUDE 'hpf_rts.fh'
-      INTEGER GRID, EXTENT, DIST, DAD
-      INTEGER LB(1), EXT(1), DI(1), BLK(1), PDIM(1), OLO(1), OHI(1)
-      INTEGER IERR
-      LB(1) = 1
-      EXT(1) = EXTENT
-      DI(1) = DIST
-      BLK(1) = 2
-      PDIM(1) = 1
-      OLO(1) = 0
-      OHI(1) = 0
-      CALL HPF_DAD_CREATE(GRID, 1, LB, EXT, DI, BLK, PDIM, OLO, OHI,
-     &                    DAD, IERR)
-      CALL OK(IERR .EQ. HPF_OK, 'HPF_DAD_CREATE')
-      END
-
+      include 'hpf_node_fixed.inc'
       include '../tally_fixed.inc'

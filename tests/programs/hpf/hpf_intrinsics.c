@@ -22,6 +22,7 @@
 
 #include "../tally.h"
 #include "hpf_cells.h"
+#include "hpf_start.h"
 
 #define M 11
 #define N 7
@@ -130,11 +131,8 @@ static void sections(void)
 
 int main(void)
 {
-    if (hpf_init() != HPF_OK) return 2;
     int dims[2] = {0, 0}, rank = -1;
-    EXPECT(hpf_grid_create(2, dims, &grid), HPF_OK);
-    hpf_grid_info(grid, &rank, NULL);
-    tally_who = rank;
+    if (start_grid(2, dims, &grid, &rank) != 0) return 2;
 
     transpose(HPF_BLOCK, HPF_BLOCK);
     transpose(HPF_CYCLIC, HPF_BLOCK);

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "../tally.h"
+#include "hpf_start.h"
 
 #define N 17
 #define M 7
@@ -78,11 +79,8 @@ static int close_to(double complex x, double complex y, double tol)
 
 int main(void)
 {
-    if (hpf_init() != HPF_OK) return 2;
     int dims[2] = {0, 0};
-    EXPECT(hpf_grid_create(2, dims, &grid), HPF_OK);
-    hpf_grid_info(grid, &me, NULL);
-    tally_who = me;
+    if (start_grid(2, dims, &grid, &me) != 0) return 2;
 
     long long ext1[1] = {N};
     int cyc2[1] = {HPF_CYCLIC_K}, two[1] = {2}, p0[1] = {0}, blk[1] = {HPF_BLOCK};

@@ -25,18 +25,11 @@ C     failed".
       LOGICAL L(MAXW), K(MAXW), LS(MAXW), GL(N), GK(N), SL(N)
       LOGICAL L2(M, MAXW), G2(M, N), RB, BND
       INTEGER CNT2(MAXW), GCNT(M), NC
-      INTEGER GRID, DIMS(1), ME, IERR, I, J, LL, NBAD, GI
-      INTEGER LB(2), EXT(2), DIST(2), BLK(2), PDIM(2), OLO(2), OHI(2)
+      INTEGER GRID, ME, IERR, I, J, LL, NBAD, IG(MAXW)
       INTEGER DB, DC, DK, WHOLE, D2, DR2, WHOLER
       INTEGER CNT(2), ALLOC(2)
-      INTEGER NPASS, NFAIL
-      COMMON /TALLY/ NPASS, NFAIL
 
-      CALL HPF_INIT(IERR)
-      CALL OK(IERR .EQ. HPF_OK, 'HPF_INIT')
-      DIMS(1) = 0
-      CALL HPF_GRID_CREATE(1, DIMS, GRID, IERR)
-      CALL HPF_GRID_INFO(GRID, ME, DIMS, IERR)
+      CALL HSTART(GRID, ME)
 
 C     The serial arrays every process holds.
       DO 5 I = 1, N
@@ -54,11 +47,10 @@ C     The serial arrays every process holds.
       CALL MKDAD(GRID, N, HPF_COLLAPSED, WHOLE)
 
 C     COMPLEX*16 on BLOCK.
-      CALL HPF_DAD_LOCAL_SHAPE(DB, CNT, ALLOC, IERR)
+      CALL OWNED(DB, 1, CNT, IG)
       DO 10 LL = 1, CNT(1)
-         CALL HPF_DAD_LOCAL_TO_GLOBAL(DB, 1, LL, GI, IERR)
-         Z(LL) = GZ(GI)
-         Y(LL) = GY(GI)
+         Z(LL) = GZ(IG(LL))
+         Y(LL) = GY(IG(LL))
  10   CONTINUE
       CALL HPF_SUM(DB, HPF_COMPLEX16, Z, RZ, IERR)
       CALL OK(IERR .EQ. HPF_OK, 'HPF_SUM COMPLEX*16')
@@ -89,13 +81,12 @@ C     Remap to CYCLIC(2) and back to the whole array.
       CALL OK(ALL(SZ .EQ. GY), 'COMPLEX*16 BLOCK -> CYCLIC(2)')
 
 C     COMPLEX on CYCLIC.
-      CALL HPF_DAD_LOCAL_SHAPE(DC, CNT, ALLOC, IERR)
+      CALL OWNED(DC, 1, CNT, IG)
       DO 20 LL = 1, CNT(1)
-         CALL HPF_DAD_LOCAL_TO_GLOBAL(DC, 1, LL, GI, IERR)
-         C(LL) = GC(GI)
-         D(LL) = GD(GI)
-         L(LL) = GL(GI)
-         K(LL) = GK(GI)
+         C(LL) = GC(IG(LL))
+         D(LL) = GD(IG(LL))
+         L(LL) = GL(IG(LL))
+         K(LL) = GK(IG(LL))
  20   CONTINUE
       CALL HPF_SUM(DC, HPF_COMPLEX8, C, RC, IERR)
       CALL OK(IERR .EQ. HPF_OK, 'HPF_SUM COMPLEX')
@@ -140,31 +131,15 @@ C     EOSHIFT(L, 4, .TRUE.).
       CALL OK(IERR .EQ. HPF_EBADARG, 'SUM of LOGICAL refused')
 
 C     COUNT(L2, DIM=2) of an M x N LOGICAL array on (collapsed, BLOCK).
-      LB(1) = 1
-      LB(2) = 1
-      EXT(1) = M
-      EXT(2) = N
-      DIST(1) = HPF_COLLAPSED
-      DIST(2) = HPF_BLOCK
-      BLK(1) = 0
-      BLK(2) = 0
-      PDIM(1) = 0
-      PDIM(2) = 1
-      OLO(1) = 0
-      OLO(2) = 0
-      OHI(1) = 0
-      OHI(2) = 0
-      CALL HPF_DAD_CREATE(GRID, 2, LB, EXT, DIST, BLK, PDIM, OLO, OHI,
-     &                    D2, IERR)
+      CALL MKDAD2(GRID, M, N, HPF_COLLAPSED, HPF_BLOCK, D2)
       DO 30 J = 1, N
          DO 30 I = 1, M
             G2(I, J) = MOD(I * J, 4) .EQ. 1
  30   CONTINUE
-      CALL HPF_DAD_LOCAL_SHAPE(D2, CNT, ALLOC, IERR)
+      CALL OWNED(D2, 2, CNT, IG)
       DO 35 LL = 1, CNT(2)
-         CALL HPF_DAD_LOCAL_TO_GLOBAL(D2, 2, LL, GI, IERR)
          DO 35 I = 1, M
-            L2(I, LL) = G2(I, GI)
+            L2(I, LL) = G2(I, IG(LL))
  35   CONTINUE
       CALL MKDAD(GRID, M, HPF_BLOCK, DR2)
       CALL MKDAD(GRID, M, HPF_COLLAPSED, WHOLER)
@@ -174,28 +149,8 @@ C     COUNT(L2, DIM=2) of an M x N LOGICAL array on (collapsed, BLOCK).
       CALL HPF_COPY(DR2, CNT2, WHOLER, GCNT, HPF_INTEGER4, IERR)
       CALL OK(ALL(GCNT .EQ. COUNT(G2, 2)), 'COUNT(L2, 2)')
 
-      WRITE (*, '(A,I0,A,I0,A,I0,A)') 'hpf_types_f77 rank ', ME,
-     &     ': ', NPASS, ' passed, ', NFAIL, ' failed'
-      CALL HPF_FINALIZE(IERR)
+      CALL HDONE('hpf_types_f77', ME)
       END
 
-C     A rank-1 DAD of EXTENT elements from 1 on grid dimension 1 with
-C     distribution DIST (CYCLIC(2) for HPF_CYCLIC_K), no overlap.
-      SUBROUTINE MKDAD(GRID, EXTENT, DIST, DAD)
-      INCLUDE 'hpf_rts.fh'
-      INTEGER GRID, EXTENT, DIST, DAD
-      INTEGER LB(1), EXT(1), DI(1), BLK(1), PDIM(1), OLO(1), OHI(1)
-      INTEGER IERR
-      LB(1) = 1
-      EXT(1) = EXTENT
-      DI(1) = DIST
-      BLK(1) = 2
-      PDIM(1) = 1
-      OLO(1) = 0
-      OHI(1) = 0
-      CALL HPF_DAD_CREATE(GRID, 1, LB, EXT, DI, BLK, PDIM, OLO, OHI,
-     &                    DAD, IERR)
-      CALL OK(IERR .EQ. HPF_OK, 'HPF_DAD_CREATE')
-      END
-
+      include 'hpf_node_fixed.inc'
       include '../tally_fixed.inc'

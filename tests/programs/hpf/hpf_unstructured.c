@@ -17,6 +17,7 @@
 
 #include "../tally.h"
 #include "hpf_cells.h"
+#include "hpf_start.h"
 
 #define M 9
 #define N 7
@@ -57,11 +58,8 @@ static void gather(int d, const double *buf, int rank, const long long *ext, dou
 
 int main(void)
 {
-    if (hpf_init() != HPF_OK) return 2;
     int dims[2] = {0, 0}, rank = -1;
-    EXPECT(hpf_grid_create(2, dims, &grid), HPF_OK);
-    hpf_grid_info(grid, &rank, NULL);
-    tally_who = rank;
+    if (start_grid(2, dims, &grid, &rank) != 0) return 2;
 
     long long ext[2] = {M, N};
     int bc[2] = {HPF_BLOCK, HPF_CYCLIC}, cb[2] = {HPF_CYCLIC, HPF_BLOCK};

@@ -19,46 +19,22 @@ C     DADs. Prints "hpf_unstructured_f77 rank R: P passed, F failed".
       DOUBLE PRECISION G(N), GR(4, 5), GP(NP3), GU(N), GS(NP3, 3)
       DOUBLE PRECISION WANT
       INTEGER MK(MAXW)
-      INTEGER GRID, DIMS(1), ME, IERR, I, J, K, L, NBAD, GI
-      INTEGER LB(2), EXT(2), DIST(2), BLK(2), PDIM(2), OLO(2), OHI(2)
+      INTEGER GRID, ME, IERR, I, J, L, NBAD, IG(MAXW)
       INTEGER DA, DB, DR, DP, DU, DS, WHOLE1, WHOLE2, WHOLEP, WHOLES
       INTEGER CNT(2), ALLOC(2)
       INTEGER SLO(1), SHI(1), SST(1), DLO(1), DHI(1), DST(1)
-      INTEGER NPASS, NFAIL
-      COMMON /TALLY/ NPASS, NFAIL
 
-      CALL HPF_INIT(IERR)
-      CALL OK(IERR .EQ. HPF_OK, 'HPF_INIT')
-      DIMS(1) = 0
-      CALL HPF_GRID_CREATE(1, DIMS, GRID, IERR)
-      CALL HPF_GRID_INFO(GRID, ME, DIMS, IERR)
-      DO 5 K = 1, 2
-         LB(K) = 1
-         BLK(K) = 0
-         OLO(K) = 0
-         OHI(K) = 0
- 5    CONTINUE
+      CALL HSTART(GRID, ME)
 
 C     A: BLOCK, A(I) = I; B: CYCLIC; their collapsed copy.
-      EXT(1) = N
-      PDIM(1) = 1
-      DIST(1) = HPF_BLOCK
-      CALL HPF_DAD_CREATE(GRID, 1, LB, EXT, DIST, BLK, PDIM, OLO, OHI,
-     &                    DA, IERR)
-      DIST(1) = HPF_CYCLIC
-      CALL HPF_DAD_CREATE(GRID, 1, LB, EXT, DIST, BLK, PDIM, OLO, OHI,
-     &                    DB, IERR)
-      DIST(1) = HPF_COLLAPSED
-      PDIM(1) = 0
-      CALL HPF_DAD_CREATE(GRID, 1, LB, EXT, DIST, BLK, PDIM, OLO, OHI,
-     &                    WHOLE1, IERR)
-      CALL OK(IERR .EQ. HPF_OK, 'HPF_DAD_CREATE')
-      CALL HPF_DAD_LOCAL_SHAPE(DA, CNT, ALLOC, IERR)
+      CALL MKDAD(GRID, N, HPF_BLOCK, DA)
+      CALL MKDAD(GRID, N, HPF_CYCLIC, DB)
+      CALL MKDAD(GRID, N, HPF_COLLAPSED, WHOLE1)
+      CALL OWNED(DA, 1, CNT, IG)
       DO 10 L = 1, CNT(1)
-         CALL HPF_DAD_LOCAL_TO_GLOBAL(DA, 1, L, GI, IERR)
-         WA(L) = GI
+         WA(L) = IG(L)
          MK(L) = 0
-         IF (MOD(GI, 3) .EQ. 0) MK(L) = 1
+         IF (MOD(IG(L), 3) .EQ. 0) MK(L) = 1
  10   CONTINUE
 
 C     B(N:1:-2) = A(2:13).
@@ -91,18 +67,8 @@ C     HI may lie outside the array, the subscripts selected may not.
       CALL OK(IERR .EQ. HPF_EBADARG, 'section subscript N+1 refused')
 
 C     R = RESHAPE(A, (/4, 5/)) on (BLOCK, collapsed).
-      EXT(1) = 4
-      EXT(2) = 5
-      DIST(1) = HPF_BLOCK
-      DIST(2) = HPF_COLLAPSED
-      PDIM(1) = 1
-      PDIM(2) = 0
-      CALL HPF_DAD_CREATE(GRID, 2, LB, EXT, DIST, BLK, PDIM, OLO, OHI,
-     &                    DR, IERR)
-      DIST(1) = HPF_COLLAPSED
-      PDIM(1) = 0
-      CALL HPF_DAD_CREATE(GRID, 2, LB, EXT, DIST, BLK, PDIM, OLO, OHI,
-     &                    WHOLE2, IERR)
+      CALL MKDAD2(GRID, 4, 5, HPF_BLOCK, HPF_COLLAPSED, DR)
+      CALL MKDAD2(GRID, 4, 5, HPF_COLLAPSED, HPF_COLLAPSED, WHOLE2)
       CALL HPF_RESHAPE(DA, WA, DR, WR, HPF_REAL8, IERR)
       CALL OK(IERR .EQ. HPF_OK, 'HPF_RESHAPE')
       CALL HPF_COPY(DR, WR, WHOLE2, GR, HPF_REAL8, IERR)
@@ -114,15 +80,8 @@ C     R = RESHAPE(A, (/4, 5/)) on (BLOCK, collapsed).
       CALL OK(NBAD .EQ. 0, 'RESHAPE(A, (/4, 5/))')
 
 C     P = PACK(A, MOD(A, 3) .EQ. 0): 3, 6, ..., 21 on CYCLIC.
-      EXT(1) = NP3
-      DIST(1) = HPF_CYCLIC
-      PDIM(1) = 1
-      CALL HPF_DAD_CREATE(GRID, 1, LB, EXT, DIST, BLK, PDIM, OLO, OHI,
-     &                    DP, IERR)
-      DIST(1) = HPF_COLLAPSED
-      PDIM(1) = 0
-      CALL HPF_DAD_CREATE(GRID, 1, LB, EXT, DIST, BLK, PDIM, OLO, OHI,
-     &                    WHOLEP, IERR)
+      CALL MKDAD(GRID, NP3, HPF_CYCLIC, DP)
+      CALL MKDAD(GRID, NP3, HPF_COLLAPSED, WHOLEP)
       CALL HPF_PACK(DA, WA, DA, MK, DP, WP, HPF_REAL8, IERR)
       CALL OK(IERR .EQ. HPF_OK, 'HPF_PACK')
       CALL HPF_COPY(DP, WP, WHOLEP, GP, HPF_REAL8, IERR)
@@ -149,18 +108,8 @@ C     U = UNPACK(P, MASK, -1) on B's CYCLIC DAD.
       CALL OK(NBAD .EQ. 0, 'UNPACK(P, MASK, -1)')
 
 C     S = SPREAD(P, 2, 3) on (BLOCK, collapsed).
-      EXT(1) = NP3
-      EXT(2) = 3
-      DIST(1) = HPF_BLOCK
-      DIST(2) = HPF_COLLAPSED
-      PDIM(1) = 1
-      PDIM(2) = 0
-      CALL HPF_DAD_CREATE(GRID, 2, LB, EXT, DIST, BLK, PDIM, OLO, OHI,
-     &                    DS, IERR)
-      DIST(1) = HPF_COLLAPSED
-      PDIM(1) = 0
-      CALL HPF_DAD_CREATE(GRID, 2, LB, EXT, DIST, BLK, PDIM, OLO, OHI,
-     &                    WHOLES, IERR)
+      CALL MKDAD2(GRID, NP3, 3, HPF_BLOCK, HPF_COLLAPSED, DS)
+      CALL MKDAD2(GRID, NP3, 3, HPF_COLLAPSED, HPF_COLLAPSED, WHOLES)
       CALL HPF_SPREAD(DP, WP, 2, DS, WS, HPF_REAL8, IERR)
       CALL OK(IERR .EQ. HPF_OK, 'HPF_SPREAD')
       CALL HPF_COPY(DS, WS, WHOLES, GS, HPF_REAL8, IERR)
@@ -173,9 +122,8 @@ C     S = SPREAD(P, 2, 3) on (BLOCK, collapsed).
       CALL HPF_SPREAD(DP, WP, 4, DS, WS, HPF_REAL8, IERR)
       CALL OK(IERR .EQ. HPF_EBADARG, 'SPREAD DIM 4 refused')
 
-      WRITE (*, '(A,I0,A,I0,A,I0,A)') 'hpf_unstructured_f77 rank ', ME,
-     &     ': ', NPASS, ' passed, ', NFAIL, ' failed'
-      CALL HPF_FINALIZE(IERR)
+      CALL HDONE('hpf_unstructured_f77', ME)
       END
 
+      include 'hpf_node_fixed.inc'
       include '../tally_fixed.inc'

@@ -46,57 +46,32 @@ trait Probe: Element + Gemm {
     }
 }
 
-impl Probe for i32 {
-    fn from_hash(h: u64) -> Self {
-        (h % 101) as i32 - 50
-    }
-    fn near_one(h: u64) -> Self {
-        (h % 7) as i32 - 3
-    }
-    fn to_f64(self) -> f64 {
-        self as f64
-    }
-    const EPS: f64 = 0.0;
+/// Implements [`Probe`] for `$t`: `from_hash` and `near_one` map the hash
+/// `h` by the expressions given, `EPS` is `$eps`.
+macro_rules! probe {
+    ($t:ty, eps $eps:expr, |$h:ident| from_hash $fh:expr, near_one $no:expr) => {
+        impl Probe for $t {
+            fn from_hash($h: u64) -> Self {
+                $fh
+            }
+            fn near_one($h: u64) -> Self {
+                $no
+            }
+            #[allow(clippy::unnecessary_cast)]
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+            const EPS: f64 = $eps;
+        }
+    };
 }
 
-impl Probe for i64 {
-    fn from_hash(h: u64) -> Self {
-        (h % 1_000_003) as i64 - 500_000
-    }
-    fn near_one(h: u64) -> Self {
-        (h % 5) as i64 - 2
-    }
-    fn to_f64(self) -> f64 {
-        self as f64
-    }
-    const EPS: f64 = 0.0;
-}
-
-impl Probe for f64 {
-    fn from_hash(h: u64) -> Self {
-        ((h % 4001) as f64 - 2000.0) / 64.0
-    }
-    fn near_one(h: u64) -> Self {
-        0.75 + (h % 1001) as f64 / 2000.0
-    }
-    fn to_f64(self) -> f64 {
-        self
-    }
-    const EPS: f64 = f64::EPSILON;
-}
-
-impl Probe for f32 {
-    fn from_hash(h: u64) -> Self {
-        ((h % 4001) as f32 - 2000.0) / 64.0
-    }
-    fn near_one(h: u64) -> Self {
-        0.75 + (h % 1001) as f32 / 2000.0
-    }
-    fn to_f64(self) -> f64 {
-        self as f64
-    }
-    const EPS: f64 = f32::EPSILON as f64;
-}
+probe!(i32, eps 0.0, |h| from_hash (h % 101) as i32 - 50, near_one (h % 7) as i32 - 3);
+probe!(i64, eps 0.0, |h| from_hash (h % 1_000_003) as i64 - 500_000, near_one (h % 5) as i64 - 2);
+probe!(f64, eps f64::EPSILON,
+    |h| from_hash ((h % 4001) as f64 - 2000.0) / 64.0, near_one 0.75 + (h % 1001) as f64 / 2000.0);
+probe!(f32, eps f32::EPSILON as f64,
+    |h| from_hash ((h % 4001) as f32 - 2000.0) / 64.0, near_one 0.75 + (h % 1001) as f32 / 2000.0);
 
 /// Whether a distributed sum-like result is within the rounding bound of
 /// the reference: two orders of at most n + P additions each.
@@ -187,16 +162,49 @@ fn random_dad(
     Dad::new(grid, &specs).expect("random DAD")
 }
 
-fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: usize) {
-    let grid = &grids[rng.below(grids.len() as u64) as usize];
-    let rank = 1 + rng.below(3) as usize;
-    let shape: Vec<usize> = (0..rank)
-        .map(|_| match rng.below(6) {
+/// The distribution and grid dimension of each dimension of `d`.
+fn layout(d: &Dad) -> Vec<(Dist, usize)> {
+    d.dims()
+        .iter()
+        .map(|d| (d.spec.dist.clone(), d.spec.pdim))
+        .collect()
+}
+
+/// The result of `f`, gathered whole, given `mask` one time in two at
+/// random (`None` otherwise), and whether it was; `what` names `f` in a
+/// failure.
+fn maybe_masked<U: Element>(
+    rng: &mut Rng,
+    mask: &DArray<i32>,
+    what: &str,
+    f: impl FnOnce(Option<&DArray<i32>>) -> hpf_rts::error::HpfResult<DArray<U>>,
+) -> (bool, Vec<U>) {
+    let use_mask = rng.below(2) == 0;
+    let got = f(use_mask.then_some(mask)).expect(what);
+    (use_mask, got.to_global().expect("gather"))
+}
+
+/// One of the test's processor grids, at random.
+fn pick_grid<'a>(rng: &mut Rng, grids: &'a [Arc<ProcGrid>]) -> &'a Arc<ProcGrid> {
+    &grids[rng.below(grids.len() as u64) as usize]
+}
+
+/// `rank` random extents: 0 and 1 each one time in `odds`, otherwise 2
+/// and up, below `2 + most` (`most.1` for rank 3, `most.0` else).
+fn random_extents(rng: &mut Rng, rank: usize, odds: u64, most: (u64, u64)) -> Vec<usize> {
+    (0..rank)
+        .map(|_| match rng.below(odds) {
             0 => 0,
             1 => 1,
-            _ => 2 + rng.below(if rank == 3 { 6 } else { 15 }) as usize,
+            _ => 2 + rng.below(if rank == 3 { most.1 } else { most.0 }) as usize,
         })
-        .collect();
+        .collect()
+}
+
+fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: usize) {
+    let grid = pick_grid(rng, grids);
+    let rank = 1 + rng.below(3) as usize;
+    let shape: Vec<usize> = random_extents(rng, rank, 6, (15, 6));
     let lbs: Vec<i64> = (0..rank).map(|_| rng.below(7) as i64 - 3).collect();
     let dad = random_dad(rng, grid, &shape, &lbs, true);
     let n: usize = shape.iter().product();
@@ -348,12 +356,9 @@ fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: us
             } else {
                 (&a, &reference)
             };
-            let use_mask = rng.below(2) == 0;
-            let got = src
-                .reduce_dim(op, rdim, use_mask.then_some(&mask), &rdad)
-                .expect("reduction with DIM")
-                .to_global()
-                .expect("gather");
+            let (use_mask, got) = maybe_masked(rng, &mask, "reduction with DIM", |m| {
+                src.reduce_dim(op, rdim, m, &rdad)
+            });
             let mut bad = 0;
             for (q, &g) in got.iter().enumerate().take(rn) {
                 let ps = line(q);
@@ -375,10 +380,7 @@ fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: us
                 0,
                 "{op:?} DIM {} mask {use_mask} to {:?}: {what}",
                 rdim + 1,
-                rdad.dims()
-                    .iter()
-                    .map(|d| (d.spec.dist.clone(), d.spec.pdim))
-                    .collect::<Vec<_>>()
+                layout(&rdad)
             );
         }
         for op in [LogicalOp::Count, LogicalOp::All, LogicalOp::Any] {
@@ -400,12 +402,9 @@ fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: us
             check_eq!(got, want, "{op:?} DIM {}: {what}", rdim + 1);
         }
         for max in [true, false] {
-            let use_mask = rng.below(2) == 0;
-            let got = a
-                .loc_dim(max, rdim, use_mask.then_some(&mask), &rdad)
-                .expect("loc with DIM")
-                .to_global()
-                .expect("gather");
+            let (use_mask, got) = maybe_masked(rng, &mask, "loc with DIM", |m| {
+                a.loc_dim(max, rdim, m, &rdad)
+            });
             let want: Vec<i64> = (0..rn)
                 .map(|q| {
                     let mut best: Option<(usize, T)> = None;
@@ -533,41 +532,35 @@ fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: us
         );
     }
     let shifted = a.cshift(shift, dim).expect("cshift");
-    let want: Vec<T> = (0..n)
-        .map(|p| {
-            let mut g = unlinear(&shape, p);
-            let m = shape[dim] as i64;
-            g[dim] = (g[dim] as i64 + shift).rem_euclid(m) as usize;
-            reference[linear(&shape, &g)]
-        })
-        .collect();
-    check_eq!(
-        shifted.to_global().expect("gather"),
-        want,
-        "CSHIFT shift {shift} dim {} {what}",
-        dim + 1
-    );
-
     // EOSHIFT along the same dimension with a boundary value.
     let boundary = T::from_hash(hash(seed, 4242));
     let eo = a.eoshift(shift, boundary, dim).expect("eoshift");
-    let want: Vec<T> = (0..n)
-        .map(|p| {
-            let mut g = unlinear(&shape, p);
-            let j = g[dim] as i64 + shift;
-            if j < 0 || j >= shape[dim] as i64 {
-                return boundary;
-            }
-            g[dim] = j as usize;
-            reference[linear(&shape, &g)]
-        })
-        .collect();
-    check_eq!(
-        eo.to_global().expect("gather"),
-        want,
-        "EOSHIFT shift {shift} dim {} {what}",
-        dim + 1
-    );
+    // The serial shift of the reference along `dim`: wrapping around
+    // (CSHIFT) or `boundary` where it runs off the ends (EOSHIFT).
+    let serial_shift = |wrap: bool| -> Vec<T> {
+        let m = shape[dim] as i64;
+        (0..n)
+            .map(|p| {
+                let mut g = unlinear(&shape, p);
+                let mut j = g[dim] as i64 + shift;
+                if wrap {
+                    j = j.rem_euclid(m);
+                } else if j < 0 || j >= m {
+                    return boundary;
+                }
+                g[dim] = j as usize;
+                reference[linear(&shape, &g)]
+            })
+            .collect()
+    };
+    for (name, got, wrap) in [("CSHIFT", shifted, true), ("EOSHIFT", eo, false)] {
+        check_eq!(
+            got.to_global().expect("gather"),
+            serial_shift(wrap),
+            "{name} shift {shift} dim {} {what}",
+            dim + 1
+        );
+    }
 
     // SPREAD along a random new dimension (rank 1 and 2 sources).
     if rank < 3 {
@@ -592,10 +585,7 @@ fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: us
             want,
             "SPREAD dim {} ncopies {copies} to {:?}: {what}",
             sdim + 1,
-            rdad.dims()
-                .iter()
-                .map(|d| (d.spec.dist.clone(), d.spec.pdim))
-                .collect::<Vec<_>>()
+            layout(&rdad)
         );
     }
 
@@ -614,10 +604,7 @@ fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: us
             t.to_global().expect("gather"),
             want,
             "TRANSPOSE to {:?}: {what}",
-            tdad.dims()
-                .iter()
-                .map(|d| (d.spec.dist.clone(), d.spec.pdim))
-                .collect::<Vec<_>>()
+            layout(&tdad)
         );
     }
 
@@ -628,11 +615,7 @@ fn trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: us
         eprintln!(
             "rank {}: remap to {:?}: send {:?} recv {:?}",
             grid.rank(),
-            other
-                .dims()
-                .iter()
-                .map(|d| (d.spec.dist.clone(), d.spec.pdim))
-                .collect::<Vec<_>>(),
+            layout(&other),
             s.send_counts(),
             s.recv_counts()
         );
@@ -827,15 +810,9 @@ fn viewed(rng: &mut Rng, counts: &[usize], scalars: usize) -> Viewed {
 /// `B(dsec) = A(ssec)` between random arrays, sections and DADs, and the
 /// section of A as an array of its own, against the serial model.
 fn section_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], nprocs: usize) {
-    let grid = &grids[rng.below(grids.len() as u64) as usize];
+    let grid = pick_grid(rng, grids);
     let srank = 1 + rng.below(3) as usize;
-    let counts: Vec<usize> = (0..srank)
-        .map(|_| match rng.below(7) {
-            0 => 0,
-            1 => 1,
-            _ => 2 + rng.below(if srank == 3 { 4 } else { 9 }) as usize,
-        })
-        .collect();
+    let counts: Vec<usize> = random_extents(rng, srank, 7, (9, 4));
     let mut scalars = || rng.below((3 - srank) as u64 + 1) as usize;
     let (sa, sb) = (scalars(), scalars());
     let va = viewed(rng, &counts, sa);
@@ -848,16 +825,10 @@ fn section_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], np
         grid.dims(),
         va.shape,
         va.section,
-        ad.dims()
-            .iter()
-            .map(|d| (d.spec.dist.clone(), d.spec.pdim))
-            .collect::<Vec<_>>(),
+        layout(&ad),
         vb.shape,
         vb.section,
-        bd.dims()
-            .iter()
-            .map(|d| (d.spec.dist.clone(), d.spec.pdim))
-            .collect::<Vec<_>>()
+        layout(&bd)
     );
     let pos = |v: &Viewed, lbs: &[i64], sub: &[i64]| {
         let g: Vec<usize> = sub
@@ -910,16 +881,10 @@ fn section_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>], np
 /// RESHAPE, PACK (with and without VECTOR) and UNPACK between random
 /// arrays, masks and DADs against the serial model.
 fn unstructured_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
-    let grid = &grids[rng.below(grids.len() as u64) as usize];
+    let grid = pick_grid(rng, grids);
     let shape_of = |rng: &mut Rng| -> Vec<usize> {
         let rank = 1 + rng.below(3) as usize;
-        (0..rank)
-            .map(|_| match rng.below(6) {
-                0 => 0,
-                1 => 1,
-                _ => 2 + rng.below(if rank == 3 { 5 } else { 12 }) as usize,
-            })
-            .collect()
+        random_extents(rng, rank, 6, (12, 5))
     };
     let shape = shape_of(rng);
     let n: usize = shape.iter().product();
@@ -1013,7 +978,7 @@ fn unstructured_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>
 /// process refused on all.
 fn index_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
     use hpf_rts::IndexSchedule;
-    let grid = &grids[rng.below(grids.len() as u64) as usize];
+    let grid = pick_grid(rng, grids);
     let n = 1 + rng.below(20) as usize;
     let alb = rng.below(5) as i64 - 2;
     let ad = random_dad(rng, grid, &[n], &[alb], true);
@@ -1103,7 +1068,7 @@ fn index_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
 /// refused.
 fn tuple_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
     use hpf_rts::IndexSchedule;
-    let grid = &grids[rng.below(grids.len() as u64) as usize];
+    let grid = pick_grid(rng, grids);
     let rank = 2 + rng.below(2) as usize;
     let shape: Vec<usize> = (0..rank).map(|_| 1 + rng.below(6) as usize).collect();
     let lbs: Vec<i64> = (0..rank).map(|_| rng.below(5) as i64 - 2).collect();
@@ -1338,7 +1303,7 @@ fn sub0(s: &[i64]) -> Vec<usize> {
 /// MATMUL of random m×k and k×n arrays with random DADs (C's too) against
 /// the serial triple loop; reals within `2 (k + 2) eps sum|a||b|`.
 fn matmul_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
-    let grid = &grids[rng.below(grids.len() as u64) as usize];
+    let grid = pick_grid(rng, grids);
     let mut dim = || match rng.below(8) {
         0 => 0,
         1 => 1,
@@ -1353,18 +1318,9 @@ fn matmul_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
         "{:?} {m}x{k} * {k}x{n} grid {:?}: A {:?} B {:?} C {:?}",
         T::KIND,
         grid.dims(),
-        ad.dims()
-            .iter()
-            .map(|d| (d.spec.dist.clone(), d.spec.pdim))
-            .collect::<Vec<_>>(),
-        bd.dims()
-            .iter()
-            .map(|d| (d.spec.dist.clone(), d.spec.pdim))
-            .collect::<Vec<_>>(),
-        cd.dims()
-            .iter()
-            .map(|d| (d.spec.dist.clone(), d.spec.pdim))
-            .collect::<Vec<_>>()
+        layout(&ad),
+        layout(&bd),
+        layout(&cd)
     );
     let ar: Vec<T> = (0..m * k)
         .map(|p| T::from_hash(hash(seed, p as u64)))
@@ -1395,6 +1351,23 @@ fn matmul_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
     check_eq!(bad, 0, "MATMUL elements off: {what}");
 }
 
+/// Runs `trial::<T>(rng, seed * mul + t, args..)` for each trial `t` in
+/// `0..count`, T the `t % 4`-th of the four element types listed.
+macro_rules! typed_trials {
+    ($count:expr, $seed:ident * $mul:literal;
+     $trial:ident::<$a:ty, $b:ty, $c:ty, $d:ty>($rng:expr $(, $arg:expr)*)) => {
+        for t in 0..$count {
+            let s = $seed.wrapping_mul($mul).wrapping_add(t as u64);
+            match t % 4 {
+                0 => $trial::<$a>($rng, s $(, $arg)*),
+                1 => $trial::<$b>($rng, s $(, $arg)*),
+                2 => $trial::<$c>($rng, s $(, $arg)*),
+                _ => $trial::<$d>($rng, s $(, $arg)*),
+            }
+        }
+    };
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let seed: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(1);
@@ -1406,65 +1379,12 @@ fn main() {
         .collect();
     let me = grids[0].rank();
     let mut rng = Rng(seed);
-    for t in 0..trials {
-        let s = seed.wrapping_mul(1000).wrapping_add(t as u64);
-        match t % 4 {
-            0 => trial::<i32>(&mut rng, s, &grids, nprocs),
-            1 => trial::<f64>(&mut rng, s, &grids, nprocs),
-            2 => trial::<i64>(&mut rng, s, &grids, nprocs),
-            _ => trial::<f32>(&mut rng, s, &grids, nprocs),
-        }
-    }
-
-    for t in 0..trials / 2 {
-        let s = seed.wrapping_mul(7777).wrapping_add(t as u64);
-        match t % 4 {
-            0 => matmul_trial::<f64>(&mut rng, s, &grids),
-            1 => matmul_trial::<i32>(&mut rng, s, &grids),
-            2 => matmul_trial::<f32>(&mut rng, s, &grids),
-            _ => matmul_trial::<i64>(&mut rng, s, &grids),
-        }
-    }
-
-    for t in 0..trials {
-        let s = seed.wrapping_mul(4242).wrapping_add(t as u64);
-        match t % 4 {
-            0 => section_trial::<i32>(&mut rng, s, &grids, nprocs),
-            1 => section_trial::<f64>(&mut rng, s, &grids, nprocs),
-            2 => section_trial::<i64>(&mut rng, s, &grids, nprocs),
-            _ => section_trial::<f32>(&mut rng, s, &grids, nprocs),
-        }
-    }
-
-    for t in 0..trials / 2 {
-        let s = seed.wrapping_mul(5151).wrapping_add(t as u64);
-        match t % 4 {
-            0 => unstructured_trial::<f64>(&mut rng, s, &grids),
-            1 => unstructured_trial::<i32>(&mut rng, s, &grids),
-            2 => unstructured_trial::<f32>(&mut rng, s, &grids),
-            _ => unstructured_trial::<i64>(&mut rng, s, &grids),
-        }
-    }
-
-    for t in 0..trials / 2 {
-        let s = seed.wrapping_mul(9191).wrapping_add(t as u64);
-        match t % 4 {
-            0 => index_trial::<f64>(&mut rng, s, &grids),
-            1 => index_trial::<i32>(&mut rng, s, &grids),
-            2 => index_trial::<f32>(&mut rng, s, &grids),
-            _ => index_trial::<i64>(&mut rng, s, &grids),
-        }
-    }
-
-    for t in 0..trials / 2 {
-        let s = seed.wrapping_mul(6161).wrapping_add(t as u64);
-        match t % 4 {
-            0 => tuple_trial::<f64>(&mut rng, s, &grids),
-            1 => tuple_trial::<i32>(&mut rng, s, &grids),
-            2 => tuple_trial::<f32>(&mut rng, s, &grids),
-            _ => tuple_trial::<i64>(&mut rng, s, &grids),
-        }
-    }
+    typed_trials!(trials, seed * 1000; trial::<i32, f64, i64, f32>(&mut rng, &grids, nprocs));
+    typed_trials!(trials / 2, seed * 7777; matmul_trial::<f64, i32, f32, i64>(&mut rng, &grids));
+    typed_trials!(trials, seed * 4242; section_trial::<i32, f64, i64, f32>(&mut rng, &grids, nprocs));
+    typed_trials!(trials / 2, seed * 5151; unstructured_trial::<f64, i32, f32, i64>(&mut rng, &grids));
+    typed_trials!(trials / 2, seed * 9191; index_trial::<f64, i32, f32, i64>(&mut rng, &grids));
+    typed_trials!(trials / 2, seed * 6161; tuple_trial::<f64, i32, f32, i64>(&mut rng, &grids));
 
     for t in 0..trials / 2 {
         align_trial(
