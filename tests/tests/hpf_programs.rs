@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use tests::mpirun::{mpiexec, Run};
+use tests::mpirun::{mpiexec, mpiexec_env, Run};
 use tests::native::{build, build_with, F77_STYLE};
 use tests::tally;
 
@@ -45,6 +45,38 @@ fn properties_hold_on_one_to_four_processes() {
 #[test]
 fn jacobi_in_c_equals_the_serial_run() {
     on_one_to_four(&build("hpf/hpf_jacobi.c", &["mpbridge", "m"]), "hpf_jacobi");
+}
+
+#[test]
+fn hpf_debug_logs_show_each_schedule_planned_once_per_process() {
+    let exe = build("hpf/hpf_jacobi.c", &["mpbridge", "m"]);
+    let r = mpiexec_env(2, &exe, &[], &[("MPBRIDGE_LOG", "hpf=debug")], LIMIT);
+    all_passed(&r, "hpf_jacobi", 2);
+    for rank in 0..2 {
+        let who = format!("[rank {rank} t");
+        let planned: Vec<&str> = r
+            .stderr
+            .lines()
+            .filter(|l| l.starts_with(&who) && l.contains(" hpf: planned a "))
+            .collect();
+        // Every sweep updates the overlap; its schedule is planned once.
+        let halos = planned
+            .iter()
+            .filter(|l| l.contains("planned a halo schedule"))
+            .count();
+        assert_eq!(
+            halos, 1,
+            "rank {rank}: one halo plan for every sweep:\n{}",
+            r.stderr
+        );
+        assert!(
+            planned
+                .iter()
+                .any(|l| l.contains("planned a remap schedule")),
+            "rank {rank} logs its remaps:\n{}",
+            r.stderr
+        );
+    }
 }
 
 #[test]
