@@ -269,57 +269,39 @@ mod tests {
     fn reference(ty: ElemType, dst: &mut [u8], src: &[u8], alpha: &[u8]) {
         let es = ty.size();
         for (d, s) in dst.chunks_exact_mut(es).zip(src.chunks_exact(es)) {
+            // `d = f(d, alpha, s)` on one real element of type $t.
+            macro_rules! real {
+                ($t:ty, |$x:ident, $a:ident, $y:ident| $e:expr) => {{
+                    let ($x, $y, $a) = (
+                        <$t>::from_ne_bytes(rd(d)),
+                        <$t>::from_ne_bytes(rd(s)),
+                        <$t>::from_ne_bytes(rd(alpha)),
+                    );
+                    d.copy_from_slice(&($e).to_ne_bytes());
+                }};
+            }
+            // `d += alpha·s` on one complex element of parts of type $t,
+            // $w bytes each.
+            macro_rules! complex {
+                ($t:ty, $w:literal) => {{
+                    let g = |b: &[u8], i: usize| <$t>::from_ne_bytes(rd(&b[$w * i..]));
+                    let (xr, xi, yr, yi, ar, ai) =
+                        (g(d, 0), g(d, 1), g(s, 0), g(s, 1), g(alpha, 0), g(alpha, 1));
+                    let r = xr + ar * yr - ai * yi;
+                    let i = xi + ar * yi + ai * yr;
+                    d[..$w].copy_from_slice(&r.to_ne_bytes());
+                    d[$w..].copy_from_slice(&i.to_ne_bytes());
+                }};
+            }
             match ty {
-                ElemType::Int => {
-                    let (x, y, a) = (
-                        i32::from_ne_bytes(rd(d)),
-                        i32::from_ne_bytes(rd(s)),
-                        i32::from_ne_bytes(rd(alpha)),
-                    );
-                    d.copy_from_slice(&x.wrapping_add(a.wrapping_mul(y)).to_ne_bytes());
-                }
+                ElemType::Int => real!(i32, |x, a, y| x.wrapping_add(a.wrapping_mul(y))),
                 ElemType::Long | ElemType::LongLong => {
-                    let (x, y, a) = (
-                        i64::from_ne_bytes(rd(d)),
-                        i64::from_ne_bytes(rd(s)),
-                        i64::from_ne_bytes(rd(alpha)),
-                    );
-                    d.copy_from_slice(&x.wrapping_add(a.wrapping_mul(y)).to_ne_bytes());
+                    real!(i64, |x, a, y| x.wrapping_add(a.wrapping_mul(y)))
                 }
-                ElemType::Float => {
-                    let (x, y, a) = (
-                        f32::from_ne_bytes(rd(d)),
-                        f32::from_ne_bytes(rd(s)),
-                        f32::from_ne_bytes(rd(alpha)),
-                    );
-                    d.copy_from_slice(&(x + a * y).to_ne_bytes());
-                }
-                ElemType::Double => {
-                    let (x, y, a) = (
-                        f64::from_ne_bytes(rd(d)),
-                        f64::from_ne_bytes(rd(s)),
-                        f64::from_ne_bytes(rd(alpha)),
-                    );
-                    d.copy_from_slice(&(x + a * y).to_ne_bytes());
-                }
-                ElemType::SComplex => {
-                    let g = |b: &[u8], i: usize| f32::from_ne_bytes(rd(&b[4 * i..]));
-                    let (xr, xi, yr, yi, ar, ai) =
-                        (g(d, 0), g(d, 1), g(s, 0), g(s, 1), g(alpha, 0), g(alpha, 1));
-                    let r = xr + ar * yr - ai * yi;
-                    let i = xi + ar * yi + ai * yr;
-                    d[..4].copy_from_slice(&r.to_ne_bytes());
-                    d[4..].copy_from_slice(&i.to_ne_bytes());
-                }
-                ElemType::DComplex => {
-                    let g = |b: &[u8], i: usize| f64::from_ne_bytes(rd(&b[8 * i..]));
-                    let (xr, xi, yr, yi, ar, ai) =
-                        (g(d, 0), g(d, 1), g(s, 0), g(s, 1), g(alpha, 0), g(alpha, 1));
-                    let r = xr + ar * yr - ai * yi;
-                    let i = xi + ar * yi + ai * yr;
-                    d[..8].copy_from_slice(&r.to_ne_bytes());
-                    d[8..].copy_from_slice(&i.to_ne_bytes());
-                }
+                ElemType::Float => real!(f32, |x, a, y| x + a * y),
+                ElemType::Double => real!(f64, |x, a, y| x + a * y),
+                ElemType::SComplex => complex!(f32, 4),
+                ElemType::DComplex => complex!(f64, 8),
                 ElemType::Char => {
                     d[0] =
                         (d[0] as i8).wrapping_add((alpha[0] as i8).wrapping_mul(s[0] as i8)) as u8
