@@ -204,19 +204,10 @@ pub fn render_patch(
                 );
             }
         }
-        2 => print_2d(
-            &mut out,
-            t,
-            flo[0],
-            fext[0],
-            flo[1],
-            fext[1],
-            data,
-            |r, c| offset(&[r, c]),
-        ),
         _ => {
             // Every 2-D slice over the first two Fortran dimensions, the
-            // others varying first-fastest as Fortran orders them.
+            // others varying first-fastest as Fortran orders them (a 2-D
+            // array is its one slice, printed without a slice header).
             let rest: Vec<i64> = fext[2..].iter().rev().copied().collect();
             for_each_index(&rest, |ri| {
                 let tail: Vec<i64> = ri.iter().rev().copied().collect();
@@ -225,13 +216,15 @@ pub fn render_patch(
                     .enumerate()
                     .map(|(k, v)| (flo[k + 2] + v + 1).to_string())
                     .collect();
-                let _ = writeln!(
-                    out,
-                    "\n -- patch: {name}[{},{},{}]",
-                    range(0),
-                    range(1),
-                    labels.join(",")
-                );
+                if !tail.is_empty() {
+                    let _ = writeln!(
+                        out,
+                        "\n -- patch: {name}[{},{},{}]",
+                        range(0),
+                        range(1),
+                        labels.join(",")
+                    );
+                }
                 print_2d(
                     &mut out,
                     t,
