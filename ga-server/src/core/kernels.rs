@@ -168,22 +168,14 @@ impl Kernel for Acc<'_> {
             ElemType::Long | ElemType::LongLong => {
                 axpy_i64(dst, src, i64::from_ne_bytes(rd::<8>(alpha)))
             }
+            // x + 1·y is exactly x + y: with alpha 1 skip the multiply.
             ElemType::Float => {
-                // x + 1·y is exactly x + y: skip the multiply.
                 let a = f32::from_ne_bytes(rd::<4>(alpha));
-                if a == 1.0 {
-                    add_f32(dst, src, a)
-                } else {
-                    axpy_f32(dst, src, a)
-                }
+                (if a == 1.0 { add_f32 } else { axpy_f32 })(dst, src, a)
             }
             ElemType::Double => {
                 let a = f64::from_ne_bytes(rd::<8>(alpha));
-                if a == 1.0 {
-                    add_f64(dst, src, a)
-                } else {
-                    axpy_f64(dst, src, a)
-                }
+                (if a == 1.0 { add_f64 } else { axpy_f64 })(dst, src, a)
             }
             ElemType::SComplex => caxpy_f32(
                 dst,
