@@ -71,6 +71,20 @@ struct Acc<'a> {
     alpha: &'a [u8],
 }
 
+/// One block of LANES elements of type $t ($n bytes each) from the
+/// destination and the source chunks, as two arrays.
+macro_rules! lanes {
+    ($t:ty, $n:expr, $db:expr, $sb:expr) => {{
+        let mut x = [<$t>::default(); LANES];
+        let mut y = [<$t>::default(); LANES];
+        for i in 0..LANES {
+            x[i] = <$t>::from_ne_bytes(rd::<$n>(&$db[$n * i..]));
+            y[i] = <$t>::from_ne_bytes(rd::<$n>(&$sb[$n * i..]));
+        }
+        (x, y)
+    }};
+}
+
 /// `x + a·y` on blocks of `LANES` elements, then on the rest one by one.
 macro_rules! axpy {
     ($name:ident, $t:ty, $op:expr) => {
@@ -81,12 +95,7 @@ macro_rules! axpy {
             let mut d = dst.chunks_exact_mut(N * LANES);
             let mut s = src.chunks_exact(N * LANES);
             for (db, sb) in (&mut d).zip(&mut s) {
-                let mut x = [<$t>::default(); LANES];
-                let mut y = [<$t>::default(); LANES];
-                for i in 0..LANES {
-                    x[i] = <$t>::from_ne_bytes(rd::<N>(&db[N * i..]));
-                    y[i] = <$t>::from_ne_bytes(rd::<N>(&sb[N * i..]));
-                }
+                let (mut x, y) = lanes!($t, N, db, sb);
                 for i in 0..LANES {
                     x[i] = f(x[i], a, y[i]);
                 }
@@ -121,12 +130,7 @@ macro_rules! caxpy {
             let mut d = dst.chunks_exact_mut(2 * N * C);
             let mut s = src.chunks_exact(2 * N * C);
             for (db, sb) in (&mut d).zip(&mut s) {
-                let mut x = [<$t>::default(); LANES];
-                let mut y = [<$t>::default(); LANES];
-                for i in 0..LANES {
-                    x[i] = <$t>::from_ne_bytes(rd::<N>(&db[N * i..]));
-                    y[i] = <$t>::from_ne_bytes(rd::<N>(&sb[N * i..]));
-                }
+                let (mut x, y) = lanes!($t, N, db, sb);
                 for j in 0..C {
                     let (xr, xi, yr, yi) = (x[2 * j], x[2 * j + 1], y[2 * j], y[2 * j + 1]);
                     x[2 * j] = xr + ar * yr - ai * yi;
