@@ -185,6 +185,68 @@ pub(crate) fn patch<I: CIndex>(
     Ok((ints(call, "lo", lo, ndim)?, ints(call, "hi", hi, ndim)?))
 }
 
+/// lo and hi of a patch of the array `g`.
+pub(crate) fn bounds<I: CIndex>(
+    call: &'static str,
+    g: Handle,
+    lo: *const I,
+    hi: *const I,
+) -> GaResult<(Vec<i64>, Vec<i64>)> {
+    let (_, d) = ops::patch::inquire(call, g)?;
+    patch(call, d.len(), lo, hi)
+}
+
+/// One element of `g`'s type at `p` (alpha, beta, value, constant).
+pub(crate) fn scalar<'a>(
+    call: &'static str,
+    what: &str,
+    p: *const c_void,
+    g: Handle,
+) -> GaResult<&'a [u8]> {
+    let (ty, _) = ops::patch::inquire(call, g)?;
+    ptr::bytes(p, ty.size()).ok_or_else(|| GaError::new(call, format!("{what} is NULL")))
+}
+
+/// The work of a call on one patch: `op(call, handle, lo, hi)`.
+pub(crate) type PatchOp = fn(&'static str, Handle, &[i64], &[i64]) -> GaResult<()>;
+
+/// The work of a call on one patch and one element of the array's type:
+/// `op(call, handle, lo, hi, value)`.
+pub(crate) type ScalarPatchOp = fn(&'static str, Handle, &[i64], &[i64], &[u8]) -> GaResult<()>;
+
+/// A patch call on one array: reads the patch of `g` and runs `op` on it.
+pub(crate) fn one_patch<I: CIndex>(
+    call: &'static str,
+    op: PatchOp,
+    g: c_int,
+    lo: *const I,
+    hi: *const I,
+) {
+    run(call, || {
+        let h = resolve_handle(g);
+        let (l, u) = bounds(call, h, lo, hi)?;
+        op(call, h, &l, &u)
+    })
+}
+
+/// A patch call on one array with one element of its type at `value`
+/// (named `what` in messages).
+pub(crate) fn scalar_patch<I: CIndex>(
+    call: &'static str,
+    what: &str,
+    op: ScalarPatchOp,
+    g: c_int,
+    lo: *const I,
+    hi: *const I,
+    value: *const c_void,
+) {
+    run(call, || {
+        let h = resolve_handle(g);
+        let (l, u) = bounds(call, h, lo, hi)?;
+        op(call, h, &l, &u, scalar(call, what, value, h)?)
+    })
+}
+
 /// Bytes a user buffer spans for a patch of `lo..=hi` with leading
 /// dimensions `ld` (checked against the patch).
 fn span(

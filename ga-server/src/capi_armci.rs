@@ -49,6 +49,12 @@ fn run<R>(call: &'static str, f: impl FnOnce() -> GaResult<R>) -> R {
     }
 }
 
+/// Runs an entry point whose work yields nothing the caller needs: 0 on
+/// success.
+fn status<T>(call: &'static str, f: impl FnOnce(&'static str) -> GaResult<T>) -> c_int {
+    run(call, || f(call).map(|_| 0))
+}
+
 fn null(call: &'static str, what: &str) -> GaError {
     GaError::new(call, format!("{what} is NULL with a non-zero byte count"))
 }
@@ -68,6 +74,17 @@ fn dst_bytes<'a>(call: &'static str, p: *mut c_void, n: usize) -> GaResult<&'a m
 /// The scale of an accumulate as bytes of `ty`.
 fn scale_of<'a>(call: &'static str, ty: ElemType, scale: *const c_void) -> GaResult<&'a [u8]> {
     ptr::bytes(scale, ty.size()).ok_or_else(|| GaError::new(call, "scale is NULL"))
+}
+
+/// The number of stride levels, 0..=MAX_STRIDE_LEVELS.
+fn stride_levels(call: &'static str, levels: c_int) -> GaResult<usize> {
+    if !(0..=MAX_STRIDE_LEVELS).contains(&levels) {
+        return Err(GaError::new(
+            call,
+            format!("stride_levels = {levels}, 0 to {MAX_STRIDE_LEVELS} allowed"),
+        ));
+    }
+    Ok(levels as usize)
 }
 
 /// What a transfer does.
@@ -128,22 +145,14 @@ fn strided(
     call: &'static str,
     dir: Dir,
     scale: *const c_void,
-    src: *mut c_void,
-    src_stride: *const c_int,
-    dst: *mut c_void,
-    dst_stride: *const c_int,
+    [src, dst]: [*mut c_void; 2],
+    [src_stride, dst_stride]: [*const c_int; 2],
     count: *const c_int,
     levels: c_int,
     proc_: c_int,
 ) -> c_int {
     run(call, || {
-        if !(0..=MAX_STRIDE_LEVELS).contains(&levels) {
-            return Err(GaError::new(
-                call,
-                format!("stride_levels = {levels}, 0 to {MAX_STRIDE_LEVELS} allowed"),
-            ));
-        }
-        let l = levels as usize;
+        let l = stride_levels(call, levels)?;
         let ints = |p: *const c_int, n: usize, what: &str| {
             ptr::ints(p, n).ok_or_else(|| GaError::new(call, format!("{what} is NULL")))
         };
@@ -239,6 +248,33 @@ fn mark(hdl: *mut ArmciHdl, proc_: c_int) {
     }
 }
 
+/// Generates a blocking ARMCI entry point and its non-blocking twin, which
+/// takes a trailing `hdl`, marks it for process `$proc` and then does the same
+/// (operations complete before the call returns). `call` names the entry
+/// point in error reports. Both return 0.
+macro_rules! blocking_and_nb {
+    ($(
+        $(#[$doc:meta])*
+        fn $name:ident / $nb:ident($($arg:ident: $ty:ty),* $(,)?) at $proc:ident
+            = |$call:ident| $body:expr;
+    )*) => {$(
+        $(#[$doc])*
+        #[no_mangle]
+        pub extern "C" fn $name($($arg: $ty),*) -> c_int {
+            let $call: &'static str = stringify!($name);
+            $body
+        }
+
+        #[doc = concat!("Non-blocking `", stringify!($name), "` (`hdl` may be NULL); returns 0.")]
+        #[no_mangle]
+        pub extern "C" fn $nb($($arg: $ty,)* hdl: *mut ArmciHdl) -> c_int {
+            let $call: &'static str = stringify!($nb);
+            mark(hdl, $proc);
+            $body
+        }
+    )*};
+}
+
 // ---------------------------------------------------------------------------
 // Start and stop.
 
@@ -246,7 +282,7 @@ fn mark(hdl: *mut ArmciHdl, proc_: c_int) {
 /// returns 0. A job without a `ga-server` ends through `ARMCI_Error`.
 #[no_mangle]
 pub extern "C" fn ARMCI_Init() -> c_int {
-    run("ARMCI_Init", || armci::init("ARMCI_Init").map(|_| 0))
+    status("ARMCI_Init", armci::init)
 }
 
 /// `ARMCI_Init`; the arguments are not needed (MPI is started if nobody
@@ -254,9 +290,7 @@ pub extern "C" fn ARMCI_Init() -> c_int {
 #[no_mangle]
 pub extern "C" fn ARMCI_Init_args(argc: *mut c_int, argv: *mut *mut *mut c_char) -> c_int {
     let _ = (argc, argv);
-    run("ARMCI_Init_args", || {
-        armci::init("ARMCI_Init_args").map(|_| 0)
-    })
+    status("ARMCI_Init_args", armci::init)
 }
 
 /// Returns 1 if ARMCI is initialised, else 0.
@@ -269,9 +303,7 @@ pub extern "C" fn ARMCI_Initialized() -> c_int {
 /// (collective); returns 0.
 #[no_mangle]
 pub extern "C" fn ARMCI_Finalize() -> c_int {
-    run("ARMCI_Finalize", || {
-        armci::finalize("ARMCI_Finalize").map(|_| 0)
-    })
+    status("ARMCI_Finalize", armci::finalize)
 }
 
 /// Nothing to tidy beyond what ARMCI_Finalize does; returns nothing.
@@ -315,9 +347,7 @@ pub extern "C" fn ARMCI_Malloc(ptrs: *mut *mut c_void, size: c_long) -> c_int {
 /// is `p` (NULL on a process that asked for 0 bytes). Returns 0.
 #[no_mangle]
 pub extern "C" fn ARMCI_Free(p: *mut c_void) -> c_int {
-    run("ARMCI_Free", || {
-        armci::free("ARMCI_Free", ptr::addr(p)).map(|_| 0)
-    })
+    status("ARMCI_Free", |call| armci::free(call, ptr::addr(p)))
 }
 
 /// `size` bytes of private memory; NULL when there is none.
@@ -330,8 +360,9 @@ pub extern "C" fn ARMCI_Malloc_local(size: c_long) -> *mut c_void {
 /// Frees memory from ARMCI_Malloc_local; returns 0.
 #[no_mangle]
 pub extern "C" fn ARMCI_Free_local(p: *mut c_void) -> c_int {
-    const CALL: &str = "ARMCI_Free_local";
-    run(CALL, || armci::free_local(CALL, ptr::addr(p)).map(|_| 0))
+    status("ARMCI_Free_local", |call| {
+        armci::free_local(call, ptr::addr(p))
+    })
 }
 
 /// Copies `size` bytes between two local buffers; returns nothing.
@@ -363,59 +394,22 @@ pub extern "C" fn ARMCI_Access_end(p: *mut c_void) {
 // ---------------------------------------------------------------------------
 // Contiguous transfers.
 
-/// Copies `bytes` bytes from local `src` to `dst` of process `proc_`;
-/// returns 0.
-#[no_mangle]
-pub extern "C" fn ARMCI_Put(
-    src: *mut c_void,
-    dst: *mut c_void,
-    bytes: c_int,
-    proc_: c_int,
-) -> c_int {
-    contiguous(
-        "ARMCI_Put",
-        Dir::Put,
-        std::ptr::null(),
-        src,
-        dst,
-        bytes,
-        proc_,
-    )
-}
-
-/// Copies `bytes` bytes from `src` of process `proc_` to local `dst`;
-/// returns 0.
-#[no_mangle]
-pub extern "C" fn ARMCI_Get(
-    src: *mut c_void,
-    dst: *mut c_void,
-    bytes: c_int,
-    proc_: c_int,
-) -> c_int {
-    contiguous(
-        "ARMCI_Get",
-        Dir::Get,
-        std::ptr::null(),
-        src,
-        dst,
-        bytes,
-        proc_,
-    )
-}
-
-/// Atomically adds `scale·src` to `dst` of process `proc_`, as elements of
-/// `datatype` (ARMCI_ACC_INT, _LNG, _FLT, _DBL, _CPL, _DCP); returns 0.
-#[no_mangle]
-pub extern "C" fn ARMCI_Acc(
-    datatype: c_int,
-    scale: *mut c_void,
-    src: *mut c_void,
-    dst: *mut c_void,
-    bytes: c_int,
-    proc_: c_int,
-) -> c_int {
-    const CALL: &str = "ARMCI_Acc";
-    contiguous(CALL, acc_dir(CALL, datatype), scale, src, dst, bytes, proc_)
+blocking_and_nb! {
+    /// Copies `bytes` bytes from local `src` to `dst` of process `proc_`;
+    /// returns 0.
+    fn ARMCI_Put / ARMCI_NbPut(src: *mut c_void, dst: *mut c_void, bytes: c_int, proc_: c_int)
+        at proc_
+        = |call| contiguous(call, Dir::Put, std::ptr::null(), src, dst, bytes, proc_);
+    /// Copies `bytes` bytes from `src` of process `proc_` to local `dst`;
+    /// returns 0.
+    fn ARMCI_Get / ARMCI_NbGet(src: *mut c_void, dst: *mut c_void, bytes: c_int, proc_: c_int)
+        at proc_
+        = |call| contiguous(call, Dir::Get, std::ptr::null(), src, dst, bytes, proc_);
+    /// Atomically adds `scale·src` to `dst` of process `proc_`, as elements
+    /// of `datatype` (ARMCI_ACC_INT, _LNG, _FLT, _DBL, _CPL, _DCP); returns 0.
+    fn ARMCI_Acc / ARMCI_NbAcc(datatype: c_int, scale: *mut c_void, src: *mut c_void,
+        dst: *mut c_void, bytes: c_int, proc_: c_int) at proc_
+        = |call| contiguous(call, acc_dir(call, datatype), scale, src, dst, bytes, proc_);
 }
 
 /// ARMCI_Put, then stores `value` in the int `flag` of process `proc_`;
@@ -437,76 +431,23 @@ pub extern "C" fn ARMCI_Put_flag(
 // Strided transfers: count[0] bytes per piece, count[1..=levels] pieces
 // per level, strides in bytes.
 
-/// Strided put from local `src` to `dst` of `proc_`; returns 0.
-#[no_mangle]
-pub extern "C" fn ARMCI_PutS(
-    src: *mut c_void,
-    src_stride: *const c_int,
-    dst: *mut c_void,
-    dst_stride: *const c_int,
-    count: *const c_int,
-    levels: c_int,
-    proc_: c_int,
-) -> c_int {
-    let n = std::ptr::null();
-    strided(
-        "ARMCI_PutS",
-        Dir::Put,
-        n,
-        src,
-        src_stride,
-        dst,
-        dst_stride,
-        count,
-        levels,
-        proc_,
-    )
-}
-
-/// Strided get from `src` of `proc_` to local `dst`; returns 0.
-#[no_mangle]
-pub extern "C" fn ARMCI_GetS(
-    src: *mut c_void,
-    src_stride: *const c_int,
-    dst: *mut c_void,
-    dst_stride: *const c_int,
-    count: *const c_int,
-    levels: c_int,
-    proc_: c_int,
-) -> c_int {
-    let n = std::ptr::null();
-    strided(
-        "ARMCI_GetS",
-        Dir::Get,
-        n,
-        src,
-        src_stride,
-        dst,
-        dst_stride,
-        count,
-        levels,
-        proc_,
-    )
-}
-
-/// Strided atomic accumulate into `dst` of `proc_`; returns 0.
-#[no_mangle]
-pub extern "C" fn ARMCI_AccS(
-    datatype: c_int,
-    scale: *mut c_void,
-    src: *mut c_void,
-    src_stride: *const c_int,
-    dst: *mut c_void,
-    dst_stride: *const c_int,
-    count: *const c_int,
-    levels: c_int,
-    proc_: c_int,
-) -> c_int {
-    const CALL: &str = "ARMCI_AccS";
-    let d = acc_dir(CALL, datatype);
-    strided(
-        CALL, d, scale, src, src_stride, dst, dst_stride, count, levels, proc_,
-    )
+blocking_and_nb! {
+    /// Strided put from local `src` to `dst` of `proc_`; returns 0.
+    fn ARMCI_PutS / ARMCI_NbPutS(src: *mut c_void, src_stride: *const c_int, dst: *mut c_void,
+        dst_stride: *const c_int, count: *const c_int, levels: c_int, proc_: c_int) at proc_
+        = |call| strided(call, Dir::Put, std::ptr::null(),
+            [src, dst], [src_stride, dst_stride], count, levels, proc_);
+    /// Strided get from `src` of `proc_` to local `dst`; returns 0.
+    fn ARMCI_GetS / ARMCI_NbGetS(src: *mut c_void, src_stride: *const c_int, dst: *mut c_void,
+        dst_stride: *const c_int, count: *const c_int, levels: c_int, proc_: c_int) at proc_
+        = |call| strided(call, Dir::Get, std::ptr::null(),
+            [src, dst], [src_stride, dst_stride], count, levels, proc_);
+    /// Strided atomic accumulate into `dst` of `proc_`; returns 0.
+    fn ARMCI_AccS / ARMCI_NbAccS(datatype: c_int, scale: *mut c_void, src: *mut c_void,
+        src_stride: *const c_int, dst: *mut c_void, dst_stride: *const c_int,
+        count: *const c_int, levels: c_int, proc_: c_int) at proc_
+        = |call| strided(call, acc_dir(call, datatype), scale,
+            [src, dst], [src_stride, dst_stride], count, levels, proc_);
 }
 
 /// ARMCI_PutS, then stores `value` in the int `flag` of `proc_`; returns 0.
@@ -538,13 +479,7 @@ fn local_strided(
     to_strided: bool,
 ) {
     run(call, || {
-        if !(0..=MAX_STRIDE_LEVELS).contains(&levels) {
-            return Err(GaError::new(
-                call,
-                format!("stride_levels = {levels}, 0 to {MAX_STRIDE_LEVELS} allowed"),
-            ));
-        }
-        let l = levels as usize;
+        let l = stride_levels(call, levels)?;
         let st = ptr::ints(stride, l).ok_or_else(|| GaError::new(call, "stride_arr is NULL"))?;
         let cnt = ptr::ints(count, l + 1).ok_or_else(|| GaError::new(call, "count is NULL"))?;
         let n = cnt[0].max(0) as usize;
@@ -595,30 +530,18 @@ pub extern "C" fn armci_read_strided(
 // ---------------------------------------------------------------------------
 // I/O vectors.
 
-/// Puts every segment of every entry of `iov` to `proc_`; returns 0.
-#[no_mangle]
-pub extern "C" fn ARMCI_PutV(iov: *mut ArmciGiov, len: c_int, proc_: c_int) -> c_int {
-    vector("ARMCI_PutV", Dir::Put, std::ptr::null(), iov, len, proc_)
-}
-
-/// Gets every segment of every entry of `iov` from `proc_`; returns 0.
-#[no_mangle]
-pub extern "C" fn ARMCI_GetV(iov: *mut ArmciGiov, len: c_int, proc_: c_int) -> c_int {
-    vector("ARMCI_GetV", Dir::Get, std::ptr::null(), iov, len, proc_)
-}
-
-/// Accumulates every segment of every entry of `iov` into `proc_`;
-/// returns 0.
-#[no_mangle]
-pub extern "C" fn ARMCI_AccV(
-    datatype: c_int,
-    scale: *mut c_void,
-    iov: *mut ArmciGiov,
-    len: c_int,
-    proc_: c_int,
-) -> c_int {
-    const CALL: &str = "ARMCI_AccV";
-    vector(CALL, acc_dir(CALL, datatype), scale, iov, len, proc_)
+blocking_and_nb! {
+    /// Puts every segment of every entry of `iov` to `proc_`; returns 0.
+    fn ARMCI_PutV / ARMCI_NbPutV(iov: *mut ArmciGiov, len: c_int, proc_: c_int) at proc_
+        = |call| vector(call, Dir::Put, std::ptr::null(), iov, len, proc_);
+    /// Gets every segment of every entry of `iov` from `proc_`; returns 0.
+    fn ARMCI_GetV / ARMCI_NbGetV(iov: *mut ArmciGiov, len: c_int, proc_: c_int) at proc_
+        = |call| vector(call, Dir::Get, std::ptr::null(), iov, len, proc_);
+    /// Accumulates every segment of every entry of `iov` into `proc_`;
+    /// returns 0.
+    fn ARMCI_AccV / ARMCI_NbAccV(datatype: c_int, scale: *mut c_void, iov: *mut ArmciGiov,
+        len: c_int, proc_: c_int) at proc_
+        = |call| vector(call, acc_dir(call, datatype), scale, iov, len, proc_);
 }
 
 // ---------------------------------------------------------------------------
@@ -633,195 +556,22 @@ pub extern "C" fn ARMCI_INIT_HANDLE(hdl: *mut ArmciHdl) {
     }
 }
 
+fn set_aggregate(hdl: *mut ArmciHdl, on: bool) {
+    if let Some(h) = ptr::typed_mut(hdl, 1) {
+        h[0].aggregate = on as c_int;
+    }
+}
+
 /// Marks a handle as aggregate (no effect on completion); returns nothing.
 #[no_mangle]
 pub extern "C" fn ARMCI_SET_AGGREGATE_HANDLE(hdl: *mut ArmciHdl) {
-    if let Some(h) = ptr::typed_mut(hdl, 1) {
-        h[0].aggregate = 1;
-    }
+    set_aggregate(hdl, true)
 }
 
 /// Clears a handle's aggregate mark; returns nothing.
 #[no_mangle]
 pub extern "C" fn ARMCI_UNSET_AGGREGATE_HANDLE(hdl: *mut ArmciHdl) {
-    if let Some(h) = ptr::typed_mut(hdl, 1) {
-        h[0].aggregate = 0;
-    }
-}
-
-/// Non-blocking ARMCI_Put; returns 0.
-#[no_mangle]
-pub extern "C" fn ARMCI_NbPut(
-    src: *mut c_void,
-    dst: *mut c_void,
-    bytes: c_int,
-    proc_: c_int,
-    hdl: *mut ArmciHdl,
-) -> c_int {
-    mark(hdl, proc_);
-    contiguous(
-        "ARMCI_NbPut",
-        Dir::Put,
-        std::ptr::null(),
-        src,
-        dst,
-        bytes,
-        proc_,
-    )
-}
-
-/// Non-blocking ARMCI_Get; returns 0.
-#[no_mangle]
-pub extern "C" fn ARMCI_NbGet(
-    src: *mut c_void,
-    dst: *mut c_void,
-    bytes: c_int,
-    proc_: c_int,
-    hdl: *mut ArmciHdl,
-) -> c_int {
-    mark(hdl, proc_);
-    contiguous(
-        "ARMCI_NbGet",
-        Dir::Get,
-        std::ptr::null(),
-        src,
-        dst,
-        bytes,
-        proc_,
-    )
-}
-
-/// Non-blocking ARMCI_Acc; returns 0.
-#[no_mangle]
-pub extern "C" fn ARMCI_NbAcc(
-    datatype: c_int,
-    scale: *mut c_void,
-    src: *mut c_void,
-    dst: *mut c_void,
-    bytes: c_int,
-    proc_: c_int,
-    hdl: *mut ArmciHdl,
-) -> c_int {
-    const CALL: &str = "ARMCI_NbAcc";
-    mark(hdl, proc_);
-    contiguous(CALL, acc_dir(CALL, datatype), scale, src, dst, bytes, proc_)
-}
-
-/// Non-blocking ARMCI_PutS; returns 0.
-#[no_mangle]
-pub extern "C" fn ARMCI_NbPutS(
-    src: *mut c_void,
-    src_stride: *const c_int,
-    dst: *mut c_void,
-    dst_stride: *const c_int,
-    count: *const c_int,
-    levels: c_int,
-    proc_: c_int,
-    hdl: *mut ArmciHdl,
-) -> c_int {
-    mark(hdl, proc_);
-    let n = std::ptr::null();
-    strided(
-        "ARMCI_NbPutS",
-        Dir::Put,
-        n,
-        src,
-        src_stride,
-        dst,
-        dst_stride,
-        count,
-        levels,
-        proc_,
-    )
-}
-
-/// Non-blocking ARMCI_GetS; returns 0.
-#[no_mangle]
-pub extern "C" fn ARMCI_NbGetS(
-    src: *mut c_void,
-    src_stride: *const c_int,
-    dst: *mut c_void,
-    dst_stride: *const c_int,
-    count: *const c_int,
-    levels: c_int,
-    proc_: c_int,
-    hdl: *mut ArmciHdl,
-) -> c_int {
-    mark(hdl, proc_);
-    let n = std::ptr::null();
-    strided(
-        "ARMCI_NbGetS",
-        Dir::Get,
-        n,
-        src,
-        src_stride,
-        dst,
-        dst_stride,
-        count,
-        levels,
-        proc_,
-    )
-}
-
-/// Non-blocking ARMCI_AccS; returns 0.
-#[no_mangle]
-pub extern "C" fn ARMCI_NbAccS(
-    datatype: c_int,
-    scale: *mut c_void,
-    src: *mut c_void,
-    src_stride: *const c_int,
-    dst: *mut c_void,
-    dst_stride: *const c_int,
-    count: *const c_int,
-    levels: c_int,
-    proc_: c_int,
-    hdl: *mut ArmciHdl,
-) -> c_int {
-    const CALL: &str = "ARMCI_NbAccS";
-    mark(hdl, proc_);
-    let d = acc_dir(CALL, datatype);
-    strided(
-        CALL, d, scale, src, src_stride, dst, dst_stride, count, levels, proc_,
-    )
-}
-
-/// Non-blocking ARMCI_PutV; returns 0.
-#[no_mangle]
-pub extern "C" fn ARMCI_NbPutV(
-    iov: *mut ArmciGiov,
-    len: c_int,
-    proc_: c_int,
-    hdl: *mut ArmciHdl,
-) -> c_int {
-    mark(hdl, proc_);
-    vector("ARMCI_NbPutV", Dir::Put, std::ptr::null(), iov, len, proc_)
-}
-
-/// Non-blocking ARMCI_GetV; returns 0.
-#[no_mangle]
-pub extern "C" fn ARMCI_NbGetV(
-    iov: *mut ArmciGiov,
-    len: c_int,
-    proc_: c_int,
-    hdl: *mut ArmciHdl,
-) -> c_int {
-    mark(hdl, proc_);
-    vector("ARMCI_NbGetV", Dir::Get, std::ptr::null(), iov, len, proc_)
-}
-
-/// Non-blocking ARMCI_AccV; returns 0.
-#[no_mangle]
-pub extern "C" fn ARMCI_NbAccV(
-    datatype: c_int,
-    scale: *mut c_void,
-    iov: *mut ArmciGiov,
-    len: c_int,
-    proc_: c_int,
-    hdl: *mut ArmciHdl,
-) -> c_int {
-    const CALL: &str = "ARMCI_NbAccV";
-    mark(hdl, proc_);
-    vector(CALL, acc_dir(CALL, datatype), scale, iov, len, proc_)
+    set_aggregate(hdl, false)
 }
 
 /// Waits for a non-blocking operation; returns 0 (it is complete).
@@ -841,8 +591,7 @@ pub extern "C" fn ARMCI_Test(hdl: *mut ArmciHdl) -> c_int {
 /// Waits for every non-blocking operation to `proc_`; returns 0.
 #[no_mangle]
 pub extern "C" fn ARMCI_WaitProc(proc_: c_int) -> c_int {
-    const CALL: &str = "ARMCI_WaitProc";
-    run(CALL, || armci::check_proc(CALL, proc_).map(|_| 0))
+    status("ARMCI_WaitProc", |call| armci::check_proc(call, proc_))
 }
 
 /// Waits for every non-blocking operation; returns 0.
@@ -855,9 +604,7 @@ pub extern "C" fn ARMCI_WaitAll() -> c_int {
 // Values.
 
 fn put_value(call: &'static str, v: &[u8], dst: *mut c_void, proc_: c_int) -> c_int {
-    run(call, || {
-        armci::put(call, v, ptr::addr(dst), proc_).map(|_| 0)
-    })
+    status(call, |call| armci::put(call, v, ptr::addr(dst), proc_))
 }
 
 fn get_value<const N: usize>(call: &'static str, src: *mut c_void, proc_: c_int) -> [u8; N] {
@@ -868,100 +615,30 @@ fn get_value<const N: usize>(call: &'static str, src: *mut c_void, proc_: c_int)
     })
 }
 
-/// Stores an int at `dst` of `proc_`; returns 0.
-#[no_mangle]
-pub extern "C" fn ARMCI_PutValueInt(src: c_int, dst: *mut c_void, proc_: c_int) -> c_int {
-    put_value("ARMCI_PutValueInt", &src.to_ne_bytes(), dst, proc_)
+/// Generates, for each C type, the entry point that stores one value of it
+/// at `dst` of `proc_` (returns 0), its non-blocking twin, and the one that
+/// returns the value at `src` of `proc_`.
+macro_rules! value_calls {
+    ($($t:ty, $what:literal: $put:ident / $nbput:ident, $get:ident;)*) => {$(
+        blocking_and_nb! {
+            #[doc = concat!("Stores ", $what, " at `dst` of `proc_`; returns 0.")]
+            fn $put / $nbput(src: $t, dst: *mut c_void, proc_: c_int) at proc_
+                = |call| put_value(call, &src.to_ne_bytes(), dst, proc_);
+        }
+
+        #[doc = concat!("The value (", $what, ") at `src` of `proc_`.")]
+        #[no_mangle]
+        pub extern "C" fn $get(src: *mut c_void, proc_: c_int) -> $t {
+            <$t>::from_ne_bytes(get_value(stringify!($get), src, proc_))
+        }
+    )*};
 }
 
-/// Stores a long at `dst` of `proc_`; returns 0.
-#[no_mangle]
-pub extern "C" fn ARMCI_PutValueLong(src: c_long, dst: *mut c_void, proc_: c_int) -> c_int {
-    put_value("ARMCI_PutValueLong", &src.to_ne_bytes(), dst, proc_)
-}
-
-/// Stores a float at `dst` of `proc_`; returns 0.
-#[no_mangle]
-pub extern "C" fn ARMCI_PutValueFloat(src: c_float, dst: *mut c_void, proc_: c_int) -> c_int {
-    put_value("ARMCI_PutValueFloat", &src.to_ne_bytes(), dst, proc_)
-}
-
-/// Stores a double at `dst` of `proc_`; returns 0.
-#[no_mangle]
-pub extern "C" fn ARMCI_PutValueDouble(src: c_double, dst: *mut c_void, proc_: c_int) -> c_int {
-    put_value("ARMCI_PutValueDouble", &src.to_ne_bytes(), dst, proc_)
-}
-
-/// Non-blocking ARMCI_PutValueInt; returns 0.
-#[no_mangle]
-pub extern "C" fn ARMCI_NbPutValueInt(
-    src: c_int,
-    dst: *mut c_void,
-    proc_: c_int,
-    hdl: *mut ArmciHdl,
-) -> c_int {
-    mark(hdl, proc_);
-    put_value("ARMCI_NbPutValueInt", &src.to_ne_bytes(), dst, proc_)
-}
-
-/// Non-blocking ARMCI_PutValueLong; returns 0.
-#[no_mangle]
-pub extern "C" fn ARMCI_NbPutValueLong(
-    src: c_long,
-    dst: *mut c_void,
-    proc_: c_int,
-    hdl: *mut ArmciHdl,
-) -> c_int {
-    mark(hdl, proc_);
-    put_value("ARMCI_NbPutValueLong", &src.to_ne_bytes(), dst, proc_)
-}
-
-/// Non-blocking ARMCI_PutValueFloat; returns 0.
-#[no_mangle]
-pub extern "C" fn ARMCI_NbPutValueFloat(
-    src: c_float,
-    dst: *mut c_void,
-    proc_: c_int,
-    hdl: *mut ArmciHdl,
-) -> c_int {
-    mark(hdl, proc_);
-    put_value("ARMCI_NbPutValueFloat", &src.to_ne_bytes(), dst, proc_)
-}
-
-/// Non-blocking ARMCI_PutValueDouble; returns 0.
-#[no_mangle]
-pub extern "C" fn ARMCI_NbPutValueDouble(
-    src: c_double,
-    dst: *mut c_void,
-    proc_: c_int,
-    hdl: *mut ArmciHdl,
-) -> c_int {
-    mark(hdl, proc_);
-    put_value("ARMCI_NbPutValueDouble", &src.to_ne_bytes(), dst, proc_)
-}
-
-/// The int at `src` of `proc_`.
-#[no_mangle]
-pub extern "C" fn ARMCI_GetValueInt(src: *mut c_void, proc_: c_int) -> c_int {
-    c_int::from_ne_bytes(get_value("ARMCI_GetValueInt", src, proc_))
-}
-
-/// The long at `src` of `proc_`.
-#[no_mangle]
-pub extern "C" fn ARMCI_GetValueLong(src: *mut c_void, proc_: c_int) -> c_long {
-    c_long::from_ne_bytes(get_value("ARMCI_GetValueLong", src, proc_))
-}
-
-/// The float at `src` of `proc_`.
-#[no_mangle]
-pub extern "C" fn ARMCI_GetValueFloat(src: *mut c_void, proc_: c_int) -> c_float {
-    c_float::from_ne_bytes(get_value("ARMCI_GetValueFloat", src, proc_))
-}
-
-/// The double at `src` of `proc_`.
-#[no_mangle]
-pub extern "C" fn ARMCI_GetValueDouble(src: *mut c_void, proc_: c_int) -> c_double {
-    c_double::from_ne_bytes(get_value("ARMCI_GetValueDouble", src, proc_))
+value_calls! {
+    c_int, "an int": ARMCI_PutValueInt / ARMCI_NbPutValueInt, ARMCI_GetValueInt;
+    c_long, "a long": ARMCI_PutValueLong / ARMCI_NbPutValueLong, ARMCI_GetValueLong;
+    c_float, "a float": ARMCI_PutValueFloat / ARMCI_NbPutValueFloat, ARMCI_GetValueFloat;
+    c_double, "a double": ARMCI_PutValueDouble / ARMCI_NbPutValueDouble, ARMCI_GetValueDouble;
 }
 
 // ---------------------------------------------------------------------------
@@ -1040,15 +717,15 @@ pub extern "C" fn ARMCI_Rmw(
 /// Collective: `count` mutexes on every process; returns 0.
 #[no_mangle]
 pub extern "C" fn ARMCI_Create_mutexes(count: c_int) -> c_int {
-    const CALL: &str = "ARMCI_Create_mutexes";
-    run(CALL, || armci::create_mutexes(CALL, count).map(|_| 0))
+    status("ARMCI_Create_mutexes", |call| {
+        armci::create_mutexes(call, count)
+    })
 }
 
 /// Collective: destroys the mutexes; returns 0.
 #[no_mangle]
 pub extern "C" fn ARMCI_Destroy_mutexes() -> c_int {
-    const CALL: &str = "ARMCI_Destroy_mutexes";
-    run(CALL, || armci::destroy_mutexes(CALL).map(|_| 0))
+    status("ARMCI_Destroy_mutexes", armci::destroy_mutexes)
 }
 
 /// Waits for and takes mutex `mutex` of process `proc_`; returns nothing.
@@ -1236,35 +913,25 @@ fn gop<T: core::GopNum>(
     })
 }
 
-/// Element-wise reduction of `n` ints with `op` ("+", "*", "max", "min",
-/// "absmax", "absmin", ...; collective); returns nothing.
-#[no_mangle]
-pub extern "C" fn armci_msg_igop(x: *mut c_int, n: c_int, op: *const c_char) {
-    gop("armci_msg_igop", x, n, op, core::gop_i32)
+/// Generates the element-wise reductions (collective; `op` is "+", "*",
+/// "max", "min", "absmax", "absmin", ...) of `n` elements of a C type,
+/// each through the core's reduction for that width; they return nothing.
+macro_rules! gop_calls {
+    ($($name:ident($t:ty) = $f:path, $doc:literal;)*) => {$(
+        #[doc = $doc]
+        #[no_mangle]
+        pub extern "C" fn $name(x: *mut $t, n: c_int, op: *const c_char) {
+            gop(stringify!($name), x, n, op, $f)
+        }
+    )*};
 }
 
-/// As armci_msg_igop, on longs.
-#[no_mangle]
-pub extern "C" fn armci_msg_lgop(x: *mut c_long, n: c_int, op: *const c_char) {
-    gop("armci_msg_lgop", x, n, op, core::gop_i64)
-}
-
-/// As armci_msg_igop, on long longs.
-#[no_mangle]
-pub extern "C" fn armci_msg_llgop(x: *mut c_longlong, n: c_int, op: *const c_char) {
-    gop("armci_msg_llgop", x, n, op, core::gop_i64)
-}
-
-/// As armci_msg_igop, on floats.
-#[no_mangle]
-pub extern "C" fn armci_msg_fgop(x: *mut c_float, n: c_int, op: *const c_char) {
-    gop("armci_msg_fgop", x, n, op, core::gop_f32)
-}
-
-/// As armci_msg_igop, on doubles.
-#[no_mangle]
-pub extern "C" fn armci_msg_dgop(x: *mut c_double, n: c_int, op: *const c_char) {
-    gop("armci_msg_dgop", x, n, op, core::gop_f64)
+gop_calls! {
+    armci_msg_igop(c_int) = core::gop_i32, "Element-wise reduction of `n` ints with `op`.";
+    armci_msg_lgop(c_long) = core::gop_i64, "As armci_msg_igop, on longs.";
+    armci_msg_llgop(c_longlong) = core::gop_i64, "As armci_msg_igop, on long longs.";
+    armci_msg_fgop(c_float) = core::gop_f32, "As armci_msg_igop, on floats.";
+    armci_msg_dgop(c_double) = core::gop_f64, "As armci_msg_igop, on doubles.";
 }
 
 /// A reduction over all compute ranks (every scope is all of them here) of

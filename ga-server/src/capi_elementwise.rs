@@ -7,42 +7,14 @@
 //! shape, type, NULL pointer, zero divisor) ends the job through
 //! `GA_Error` naming the call.
 
+use crate::capi::{bounds, one_patch, run, scalar, scalar_patch, twins, Buf, CBuf};
 use crate::capi_ptr::{self as ptr, CIndex};
 use crate::core::{GaError, GaResult, Handle};
 use crate::ops::elementwise::{self as ew, Binary};
-use crate::ops::patch::inquire;
-use shim_core::ffi_guard::guard;
 use std::ffi::{c_double, c_int, c_void};
-
-fn run<R>(call: &'static str, f: impl FnOnce() -> GaResult<R>) -> R {
-    let r = guard(call, Err(GaError::new(call, "internal error")), f);
-    match r {
-        Ok(v) => v,
-        Err(e) => crate::core::abort(&e.to_string(), 0),
-    }
-}
 
 fn resolve(g: c_int) -> Handle {
     crate::capi::resolve_handle(g)
-}
-
-/// One element of `g`'s type at `p`.
-fn scalar<'a>(call: &'static str, what: &str, p: *const c_void, g: Handle) -> GaResult<&'a [u8]> {
-    let (ty, _) = inquire(call, g)?;
-    ptr::bytes(p, ty.size()).ok_or_else(|| GaError::new(call, format!("{what} is NULL")))
-}
-
-/// lo/hi of a patch of `g`.
-fn bounds<I: CIndex>(
-    call: &'static str,
-    g: Handle,
-    lo: *const I,
-    hi: *const I,
-) -> GaResult<(Vec<i64>, Vec<i64>)> {
-    let (_, d) = inquire(call, g)?;
-    let l = ptr::ints(lo, d.len()).ok_or_else(|| GaError::new(call, "lo is NULL"))?;
-    let h = ptr::ints(hi, d.len()).ok_or_else(|| GaError::new(call, "hi is NULL"))?;
-    Ok((l, h))
 }
 
 /// Writes a double result; NULL is an error of the call.
@@ -65,28 +37,10 @@ macro_rules! one_array_calls {
             run(stringify!($name), || $whole(stringify!($name), resolve(g)))
         }
 
-        /// The same on the patch `lo..hi`; returns nothing, and a bad
-        /// handle or patch ends the job through `GA_Error`.
-        #[no_mangle]
-        pub extern "C" fn $patch(g: c_int, lo: *const c_int, hi: *const c_int) {
-            const CALL: &str = stringify!($patch);
-            run(CALL, || {
-                let h = resolve(g);
-                let (l, u) = bounds(CALL, h, lo, hi)?;
-                $op(CALL, h, &l, &u)
-            })
-        }
-
-        /// The patch form with 64-bit bounds; returns nothing, and fails
-        /// as the `int` form does.
-        #[no_mangle]
-        pub extern "C" fn $patch64(g: c_int, lo: *const i64, hi: *const i64) {
-            const CALL: &str = stringify!($patch64);
-            run(CALL, || {
-                let h = resolve(g);
-                let (l, u) = bounds(CALL, h, lo, hi)?;
-                $op(CALL, h, &l, &u)
-            })
+        twins! {
+            /// The same on the patch `lo..hi`; returns nothing, and a bad
+            /// handle or patch ends the job through `GA_Error`.
+            fn $patch / $patch64 (g: c_int, lo: Ix, hi: Ix) = one_patch[$op][];
         }
     };
 }
@@ -113,42 +67,11 @@ pub extern "C" fn GA_Add_constant(g: c_int, alpha: *const c_void) {
     })
 }
 
-fn add_constant_patch<I: CIndex>(
-    call: &'static str,
-    g: c_int,
-    lo: *const I,
-    hi: *const I,
-    alpha: *const c_void,
-) {
-    run(call, || {
-        let h = resolve(g);
-        let (l, u) = bounds(call, h, lo, hi)?;
-        ew::add_constant_patch(call, h, &l, &u, scalar(call, "alpha", alpha, h)?)
-    })
-}
-
-/// Adds `*alpha` to every element of the patch `lo..hi`; returns nothing.
-/// A bad handle, patch or NULL `alpha` ends the job through `GA_Error`.
-#[no_mangle]
-pub extern "C" fn GA_Add_constant_patch(
-    g: c_int,
-    lo: *const c_int,
-    hi: *const c_int,
-    alpha: *const c_void,
-) {
-    add_constant_patch("GA_Add_constant_patch", g, lo, hi, alpha)
-}
-
-/// `GA_Add_constant_patch` with 64-bit bounds; returns nothing, and fails
-/// as the `int` form does.
-#[no_mangle]
-pub extern "C" fn GA_Add_constant_patch64(
-    g: c_int,
-    lo: *const i64,
-    hi: *const i64,
-    alpha: *const c_void,
-) {
-    add_constant_patch("GA_Add_constant_patch64", g, lo, hi, alpha)
+twins! {
+    /// Adds `*alpha` to every element of the patch `lo..hi`; returns nothing.
+    /// A bad handle, patch or NULL `alpha` ends the job through `GA_Error`.
+    fn GA_Add_constant_patch / GA_Add_constant_patch64 (g: c_int, lo: Ix, hi: Ix, alpha: CBuf)
+        = scalar_patch["alpha", ew::add_constant_patch][];
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -188,38 +111,12 @@ macro_rules! elem_calls {
             })
         }
 
-        /// The same on patches of one shape; returns nothing, and bad
-        /// handles, patches or shapes end the job through `GA_Error`.
-        #[no_mangle]
-        pub extern "C" fn $patch(
-            a: c_int,
-            alo: *const c_int,
-            ahi: *const c_int,
-            b: c_int,
-            blo: *const c_int,
-            bhi: *const c_int,
-            c: c_int,
-            clo: *const c_int,
-            chi: *const c_int,
-        ) {
-            elem_patch(stringify!($patch), $op, a, alo, ahi, b, blo, bhi, c, clo, chi)
-        }
-
-        /// The patch form with 64-bit bounds; returns nothing, and fails
-        /// as the `int` form does.
-        #[no_mangle]
-        pub extern "C" fn $patch64(
-            a: c_int,
-            alo: *const i64,
-            ahi: *const i64,
-            b: c_int,
-            blo: *const i64,
-            bhi: *const i64,
-            c: c_int,
-            clo: *const i64,
-            chi: *const i64,
-        ) {
-            elem_patch(stringify!($patch64), $op, a, alo, ahi, b, blo, bhi, c, clo, chi)
+        twins! {
+            /// The same on patches of one shape; returns nothing, and bad
+            /// handles, patches or shapes end the job through `GA_Error`.
+            fn $patch / $patch64
+                (a: c_int, alo: Ix, ahi: Ix, b: c_int, blo: Ix, bhi: Ix, c: c_int, clo: Ix, chi: Ix)
+                = elem_patch[$op][];
         }
     };
 }
@@ -285,72 +182,11 @@ fn median_patch<I: CIndex>(
     })
 }
 
-/// `GA_Median` on patches of one shape; returns nothing, and bad handles,
-/// patches or shapes end the job through `GA_Error`.
-#[no_mangle]
-pub extern "C" fn GA_Median_patch(
-    a: c_int,
-    alo: *const c_int,
-    ahi: *const c_int,
-    b: c_int,
-    blo: *const c_int,
-    bhi: *const c_int,
-    c: c_int,
-    clo: *const c_int,
-    chi: *const c_int,
-    m: c_int,
-    mlo: *const c_int,
-    mhi: *const c_int,
-) {
-    median_patch(
-        "GA_Median_patch",
-        a,
-        alo,
-        ahi,
-        b,
-        blo,
-        bhi,
-        c,
-        clo,
-        chi,
-        m,
-        mlo,
-        mhi,
-    )
-}
-
-/// `GA_Median_patch` with 64-bit bounds; returns nothing, and fails as
-/// the `int` form does.
-#[no_mangle]
-pub extern "C" fn GA_Median_patch64(
-    a: c_int,
-    alo: *const i64,
-    ahi: *const i64,
-    b: c_int,
-    blo: *const i64,
-    bhi: *const i64,
-    c: c_int,
-    clo: *const i64,
-    chi: *const i64,
-    m: c_int,
-    mlo: *const i64,
-    mhi: *const i64,
-) {
-    median_patch(
-        "GA_Median_patch64",
-        a,
-        alo,
-        ahi,
-        b,
-        blo,
-        bhi,
-        c,
-        clo,
-        chi,
-        m,
-        mlo,
-        mhi,
-    )
+twins! {
+    /// `GA_Median` on patches of one shape; returns nothing, and bad handles,
+    /// patches or shapes end the job through `GA_Error`.
+    fn GA_Median_patch / GA_Median_patch64 (a: c_int, alo: Ix, ahi: Ix, b: c_int, blo: Ix,
+        bhi: Ix, c: c_int, clo: Ix, chi: Ix, m: c_int, mlo: Ix, mhi: Ix) = median_patch;
 }
 
 /// Defines a call of a matrix and a vector of its type.
@@ -472,34 +308,11 @@ fn step_max_patch<I: CIndex>(
     })
 }
 
-/// `GA_Step_max` on patches of one shape; returns nothing, and fails as
-/// `GA_Step_max` does (and for bad patches).
-#[no_mangle]
-pub extern "C" fn GA_Step_max_patch(
-    a: c_int,
-    alo: *const c_int,
-    ahi: *const c_int,
-    b: c_int,
-    blo: *const c_int,
-    bhi: *const c_int,
-    step: *mut c_void,
-) {
-    step_max_patch("GA_Step_max_patch", a, alo, ahi, b, blo, bhi, step)
-}
-
-/// `GA_Step_max_patch` with 64-bit bounds; returns nothing, and fails as
-/// the `int` form does.
-#[no_mangle]
-pub extern "C" fn GA_Step_max_patch64(
-    a: c_int,
-    alo: *const i64,
-    ahi: *const i64,
-    b: c_int,
-    blo: *const i64,
-    bhi: *const i64,
-    step: *mut c_void,
-) {
-    step_max_patch("GA_Step_max_patch64", a, alo, ahi, b, blo, bhi, step)
+twins! {
+    /// `GA_Step_max` on patches of one shape; returns nothing, and fails as
+    /// `GA_Step_max` does (and for bad patches).
+    fn GA_Step_max_patch / GA_Step_max_patch64
+        (a: c_int, alo: Ix, ahi: Ix, b: c_int, blo: Ix, bhi: Ix, step: Buf) = step_max_patch;
 }
 
 /// Writes the three results of the step-bound calls (doubles).

@@ -68,6 +68,25 @@ fn make(
     handle_or_zero(call, &name, made)
 }
 
+/// Reads the dims and widths of a ghost-array creation, asks `dist` for the
+/// distribution of those dims, and makes the array.
+fn create_with<I: CIndex>(
+    call: &'static str,
+    ty: c_int,
+    ndim: c_int,
+    dims: *const I,
+    width: *const I,
+    name: *const c_char,
+    dist: impl FnOnce(&[i64]) -> GaResult<Distribution>,
+) -> c_int {
+    run(call, || {
+        let d = dims_of(call, ndim, dims)?;
+        let w = ints(call, "width", width, d.len())?;
+        let dist = dist(&d)?;
+        make(call, ty, &d, &w, name, &dist)
+    })
+}
+
 fn create<I: CIndex>(
     call: &'static str,
     ty: c_int,
@@ -77,14 +96,11 @@ fn create<I: CIndex>(
     name: *const c_char,
     chunk: *const I,
 ) -> c_int {
-    run(call, || {
-        let d = dims_of(call, ndim, dims)?;
-        let w = ints(call, "width", width, d.len())?;
-        let dist = match ptr::ints_opt(chunk, d.len()) {
+    create_with(call, ty, ndim, dims, width, name, |d| {
+        Ok(match ptr::ints_opt(chunk, d.len()) {
             Some(c) if c.iter().any(|&x| x > 0) => Distribution::Chunk(c),
             _ => Distribution::Default,
-        };
-        make(call, ty, &d, &w, name, &dist)
+        })
     })
 }
 
@@ -107,11 +123,8 @@ fn create_irreg<I: CIndex>(
     block: *const I,
     map: *const I,
 ) -> c_int {
-    run(call, || {
-        let d = dims_of(call, ndim, dims)?;
-        let w = ints(call, "width", width, d.len())?;
-        let dist = irregular(call, d.len(), block, map, &d)?;
-        make(call, ty, &d, &w, name, &dist)
+    create_with(call, ty, ndim, dims, width, name, |d| {
+        irregular(call, d.len(), block, map, d)
     })
 }
 

@@ -3,8 +3,8 @@
 //! multiplication, printing. Each is collective; arguments are checked
 //! and a bad one ends the job through `GA_Error` naming the call.
 
-use crate::capi::{patch, run, twins, CBuf};
-use crate::capi_ptr::{self as ptr, CIndex};
+use crate::capi::{bounds, one_patch, run, scalar, scalar_patch, twins, CBuf};
+use crate::capi_ptr::CIndex;
 use crate::core::{GaError, GaResult, Handle};
 use crate::ops;
 use crate::ops::elem::{Num, C32, C64};
@@ -12,17 +12,6 @@ use std::ffi::{c_char, c_double, c_float, c_int, c_long, c_longlong, c_void};
 
 fn resolve(g: c_int) -> Handle {
     crate::capi::resolve_handle(g)
-}
-
-/// One element of `g`'s type at `p` (alpha, beta, value).
-fn scalar<'a>(call: &'static str, what: &str, p: *const c_void, g: Handle) -> GaResult<&'a [u8]> {
-    let (ty, _) = ops::patch::inquire(call, g)?;
-    ptr::bytes(p, ty.size()).ok_or_else(|| GaError::new(call, format!("{what} is NULL")))
-}
-
-/// The number of dimensions of `g`.
-fn ndim_of(call: &'static str, g: Handle) -> GaResult<usize> {
-    Ok(ops::patch::inquire(call, g)?.1.len())
 }
 
 fn trans_flag(call: &'static str, t: c_char) -> GaResult<bool> {
@@ -184,8 +173,8 @@ fn dot_patch_as<T: Num, I: CIndex>(
         if !want.contains(&ty) {
             return Err(ops::elem::unsupported(call, ty));
         }
-        let (al, ah) = patch(call, ndim_of(call, a)?, alo, ahi)?;
-        let (bl, bh) = patch(call, ndim_of(call, b)?, blo, bhi)?;
+        let (al, ah) = bounds(call, a, alo, ahi)?;
+        let (bl, bh) = bounds(call, b, blo, bhi)?;
         let v = ops::dot_patch(
             call,
             a,
@@ -287,8 +276,8 @@ fn copy_patch<I: CIndex>(
 ) {
     run(call, || {
         let (a, b) = (resolve(a), resolve(b));
-        let (al, ah) = patch(call, ndim_of(call, a)?, alo, ahi)?;
-        let (bl, bh) = patch(call, ndim_of(call, b)?, blo, bhi)?;
+        let (al, ah) = bounds(call, a, alo, ahi)?;
+        let (bl, bh) = bounds(call, b, blo, bhi)?;
         ops::copy_patch(call, trans_flag(call, trans)?, a, &al, &ah, b, &bl, &bh)
     })
 }
@@ -340,9 +329,9 @@ fn add_patch<I: CIndex>(
 ) {
     run(call, || {
         let (a, b, c) = (resolve(a), resolve(b), resolve(c));
-        let (al, ah) = patch(call, ndim_of(call, a)?, alo, ahi)?;
-        let (bl, bh) = patch(call, ndim_of(call, b)?, blo, bhi)?;
-        let (cl, ch) = patch(call, ndim_of(call, c)?, clo, chi)?;
+        let (al, ah) = bounds(call, a, alo, ahi)?;
+        let (bl, bh) = bounds(call, b, blo, bhi)?;
+        let (cl, ch) = bounds(call, c, clo, chi)?;
         let alpha = scalar(call, "alpha", alpha, a)?;
         let beta = scalar(call, "beta", beta, a)?;
         ops::add_patch(call, alpha, a, &al, &ah, beta, b, &bl, &bh, c, &cl, &ch)
@@ -412,58 +401,25 @@ pub extern "C" fn NGA_Add_patch64(
     )
 }
 
-fn scale_patch<I: CIndex>(
-    call: &'static str,
-    g: c_int,
-    lo: *const I,
-    hi: *const I,
-    alpha: *const c_void,
-) {
-    run(call, || {
-        let h = resolve(g);
-        let (l, u) = patch(call, ndim_of(call, h)?, lo, hi)?;
-        ops::scale_patch(call, h, &l, &u, scalar(call, "alpha", alpha, h)?)
-    })
-}
-
 twins! {
     /// Multiplies the patch lo..hi by `*alpha`; returns nothing. A bad handle
     /// or patch ends the job through `GA_Error`.
-    fn NGA_Scale_patch / NGA_Scale_patch64 (g: c_int, lo: Ix, hi: Ix, alpha: CBuf) = scale_patch;
-}
-
-fn fill_patch<I: CIndex>(
-    call: &'static str,
-    g: c_int,
-    lo: *const I,
-    hi: *const I,
-    value: *const c_void,
-) {
-    run(call, || {
-        let h = resolve(g);
-        let (l, u) = patch(call, ndim_of(call, h)?, lo, hi)?;
-        ops::fill_patch(call, h, &l, &u, scalar(call, "value", value, h)?)
-    })
+    fn NGA_Scale_patch / NGA_Scale_patch64 (g: c_int, lo: Ix, hi: Ix, alpha: CBuf)
+        = scalar_patch["alpha", ops::scale_patch][];
 }
 
 twins! {
     /// Sets the patch lo..hi to `*value`; returns nothing. A bad handle or
     /// patch ends the job through `GA_Error`.
-    fn NGA_Fill_patch / NGA_Fill_patch64 (g: c_int, lo: Ix, hi: Ix, value: CBuf) = fill_patch;
-}
-
-fn zero_patch<I: CIndex>(call: &'static str, g: c_int, lo: *const I, hi: *const I) {
-    run(call, || {
-        let h = resolve(g);
-        let (l, u) = patch(call, ndim_of(call, h)?, lo, hi)?;
-        ops::zero_patch(call, h, &l, &u)
-    })
+    fn NGA_Fill_patch / NGA_Fill_patch64 (g: c_int, lo: Ix, hi: Ix, value: CBuf)
+        = scalar_patch["value", ops::fill_patch][];
 }
 
 twins! {
     /// Sets the patch lo..hi to zero; returns nothing. A bad handle or patch
     /// ends the job through `GA_Error`.
-    fn NGA_Zero_patch / NGA_Zero_patch64 (g: c_int, lo: Ix, hi: Ix) = zero_patch;
+    fn NGA_Zero_patch / NGA_Zero_patch64 (g: c_int, lo: Ix, hi: Ix)
+        = one_patch[ops::zero_patch][];
 }
 
 /// `b = transpose(a)` for 2-D arrays; returns nothing.
@@ -625,9 +581,9 @@ fn matmul_patches<I: CIndex>(
     clo: *const I,
     chi: *const I,
 ) -> GaResult<Patches2> {
-    let (al, ah) = patch(call, ndim_of(call, resolve(a))?, alo, ahi)?;
-    let (bl, bh) = patch(call, ndim_of(call, resolve(b))?, blo, bhi)?;
-    let (cl, ch) = patch(call, ndim_of(call, resolve(c))?, clo, chi)?;
+    let (al, ah) = bounds(call, resolve(a), alo, ahi)?;
+    let (bl, bh) = bounds(call, resolve(b), blo, bhi)?;
+    let (cl, ch) = bounds(call, resolve(c), clo, chi)?;
     Ok([(a, al, ah), (b, bl, bh), (c, cl, ch)])
 }
 
@@ -754,7 +710,7 @@ pub extern "C" fn GA_Matmul_patch64(
 fn print_patch<I: CIndex>(call: &'static str, g: c_int, lo: *const I, hi: *const I, pretty: c_int) {
     run(call, || {
         let h = resolve(g);
-        let (l, u) = patch(call, ndim_of(call, h)?, lo, hi)?;
+        let (l, u) = bounds(call, h, lo, hi)?;
         ops::print_patch(call, h, &l, &u, pretty != 0)
     })
 }

@@ -657,7 +657,13 @@ impl Server {
         ))
     }
 
-    fn put(&self, req: &Req, payload: &[u8]) -> Check<()> {
+    /// The placement of a put or accumulate whose payload must fill the
+    /// patch exactly, with the dense strides of that payload.
+    fn place_payload(
+        &self,
+        req: &Req,
+        payload: &[u8],
+    ) -> Check<(&SArray, Place, [usize; MAX_DIM])> {
         let (a, p) = self.place(req, true)?;
         if payload.len() != p.bytes || req.len as usize != p.bytes {
             return Err(format!(
@@ -667,6 +673,11 @@ impl Server {
             ));
         }
         let pstr = dist::strides_of(&p.count[..p.n]);
+        Ok((a, p, pstr))
+    }
+
+    fn put(&self, req: &Req, payload: &[u8]) -> Check<()> {
+        let (a, p, pstr) = self.place_payload(req, payload)?;
         ptr::copy_in(
             &a.map,
             p.off,
@@ -680,15 +691,7 @@ impl Server {
     }
 
     fn acc(&self, req: &Req, payload: &[u8]) -> Check<()> {
-        let (a, p) = self.place(req, true)?;
-        if payload.len() != p.bytes || req.len as usize != p.bytes {
-            return Err(format!(
-                "{} data bytes for a patch of {} bytes",
-                payload.len(),
-                p.bytes
-            ));
-        }
-        let pstr = dist::strides_of(&p.count[..p.n]);
+        let (a, p, pstr) = self.place_payload(req, payload)?;
         let ty = add_type(a, req)?;
         let alpha = req.alpha;
         let w = ptr::atomic_u32(&a.map, p.lock_off)?;

@@ -64,6 +64,20 @@ fn even_starts(extent: i64, nblocks: i64) -> Vec<i64> {
     v
 }
 
+/// Checks that a per-dimension `block` list has one entry per dimension.
+fn check_block_len(call: &'static str, block: &[i64], n: usize) -> GaResult<()> {
+    if block.len() != n {
+        return Err(GaError::new(
+            call,
+            format!(
+                "block has {} entries for a {n}-dimensional array",
+                block.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
 impl Grid {
     /// The grid for `dist` of an array of `dims` over `nproc` ranks.
     pub fn new(
@@ -86,15 +100,7 @@ impl Grid {
                 Grid::near_square(dims, nproc, c)
             }
             Distribution::Irregular { block, map } => {
-                if block.len() != n {
-                    return Err(GaError::new(
-                        call,
-                        format!(
-                            "block has {} entries for a {n}-dimensional array",
-                            block.len()
-                        ),
-                    ));
-                }
+                check_block_len(call, block, n)?;
                 let total = block.iter().try_fold(0i64, |t, &b| t.checked_add(b));
                 if block.iter().any(|&b| b < 1) || total != Some(map.len() as i64) {
                     return Err(GaError::new(
@@ -159,15 +165,7 @@ impl Grid {
         grid: Option<&[i64]>,
     ) -> GaResult<(Vec<Vec<i64>>, Deal)> {
         let n = dims.len();
-        if block.len() != n {
-            return Err(GaError::new(
-                call,
-                format!(
-                    "block has {} entries for a {n}-dimensional array",
-                    block.len()
-                ),
-            ));
-        }
+        check_block_len(call, block, n)?;
         if let Some(d) = (0..n).find(|&d| block[d] < 1) {
             return Err(GaError::new(
                 call,

@@ -71,6 +71,20 @@ struct Acc<'a> {
     alpha: &'a [u8],
 }
 
+/// One block of LANES elements of type $t ($n bytes each) from the
+/// destination and the source chunks, as two arrays.
+macro_rules! lanes {
+    ($t:ty, $n:expr, $db:expr, $sb:expr) => {{
+        let mut x = [<$t>::default(); LANES];
+        let mut y = [<$t>::default(); LANES];
+        for i in 0..LANES {
+            x[i] = <$t>::from_ne_bytes(rd::<$n>(&$db[$n * i..]));
+            y[i] = <$t>::from_ne_bytes(rd::<$n>(&$sb[$n * i..]));
+        }
+        (x, y)
+    }};
+}
+
 /// `x + a·y` on blocks of `LANES` elements, then on the rest one by one.
 macro_rules! axpy {
     ($name:ident, $t:ty, $op:expr) => {
@@ -81,12 +95,7 @@ macro_rules! axpy {
             let mut d = dst.chunks_exact_mut(N * LANES);
             let mut s = src.chunks_exact(N * LANES);
             for (db, sb) in (&mut d).zip(&mut s) {
-                let mut x = [<$t>::default(); LANES];
-                let mut y = [<$t>::default(); LANES];
-                for i in 0..LANES {
-                    x[i] = <$t>::from_ne_bytes(rd::<N>(&db[N * i..]));
-                    y[i] = <$t>::from_ne_bytes(rd::<N>(&sb[N * i..]));
-                }
+                let (mut x, y) = lanes!($t, N, db, sb);
                 for i in 0..LANES {
                     x[i] = f(x[i], a, y[i]);
                 }
@@ -121,12 +130,7 @@ macro_rules! caxpy {
             let mut d = dst.chunks_exact_mut(2 * N * C);
             let mut s = src.chunks_exact(2 * N * C);
             for (db, sb) in (&mut d).zip(&mut s) {
-                let mut x = [<$t>::default(); LANES];
-                let mut y = [<$t>::default(); LANES];
-                for i in 0..LANES {
-                    x[i] = <$t>::from_ne_bytes(rd::<N>(&db[N * i..]));
-                    y[i] = <$t>::from_ne_bytes(rd::<N>(&sb[N * i..]));
-                }
+                let (mut x, y) = lanes!($t, N, db, sb);
                 for j in 0..C {
                     let (xr, xi, yr, yi) = (x[2 * j], x[2 * j + 1], y[2 * j], y[2 * j + 1]);
                     x[2 * j] = xr + ar * yr - ai * yi;
@@ -168,22 +172,14 @@ impl Kernel for Acc<'_> {
             ElemType::Long | ElemType::LongLong => {
                 axpy_i64(dst, src, i64::from_ne_bytes(rd::<8>(alpha)))
             }
+            // x + 1·y is exactly x + y: with alpha 1 skip the multiply.
             ElemType::Float => {
-                // x + 1·y is exactly x + y: skip the multiply.
                 let a = f32::from_ne_bytes(rd::<4>(alpha));
-                if a == 1.0 {
-                    add_f32(dst, src, a)
-                } else {
-                    axpy_f32(dst, src, a)
-                }
+                (if a == 1.0 { add_f32 } else { axpy_f32 })(dst, src, a)
             }
             ElemType::Double => {
                 let a = f64::from_ne_bytes(rd::<8>(alpha));
-                if a == 1.0 {
-                    add_f64(dst, src, a)
-                } else {
-                    axpy_f64(dst, src, a)
-                }
+                (if a == 1.0 { add_f64 } else { axpy_f64 })(dst, src, a)
             }
             ElemType::SComplex => caxpy_f32(
                 dst,
@@ -269,57 +265,39 @@ mod tests {
     fn reference(ty: ElemType, dst: &mut [u8], src: &[u8], alpha: &[u8]) {
         let es = ty.size();
         for (d, s) in dst.chunks_exact_mut(es).zip(src.chunks_exact(es)) {
+            // `d = f(d, alpha, s)` on one real element of type $t.
+            macro_rules! real {
+                ($t:ty, |$x:ident, $a:ident, $y:ident| $e:expr) => {{
+                    let ($x, $y, $a) = (
+                        <$t>::from_ne_bytes(rd(d)),
+                        <$t>::from_ne_bytes(rd(s)),
+                        <$t>::from_ne_bytes(rd(alpha)),
+                    );
+                    d.copy_from_slice(&($e).to_ne_bytes());
+                }};
+            }
+            // `d += alpha·s` on one complex element of parts of type $t,
+            // $w bytes each.
+            macro_rules! complex {
+                ($t:ty, $w:literal) => {{
+                    let g = |b: &[u8], i: usize| <$t>::from_ne_bytes(rd(&b[$w * i..]));
+                    let (xr, xi, yr, yi, ar, ai) =
+                        (g(d, 0), g(d, 1), g(s, 0), g(s, 1), g(alpha, 0), g(alpha, 1));
+                    let r = xr + ar * yr - ai * yi;
+                    let i = xi + ar * yi + ai * yr;
+                    d[..$w].copy_from_slice(&r.to_ne_bytes());
+                    d[$w..].copy_from_slice(&i.to_ne_bytes());
+                }};
+            }
             match ty {
-                ElemType::Int => {
-                    let (x, y, a) = (
-                        i32::from_ne_bytes(rd(d)),
-                        i32::from_ne_bytes(rd(s)),
-                        i32::from_ne_bytes(rd(alpha)),
-                    );
-                    d.copy_from_slice(&x.wrapping_add(a.wrapping_mul(y)).to_ne_bytes());
-                }
+                ElemType::Int => real!(i32, |x, a, y| x.wrapping_add(a.wrapping_mul(y))),
                 ElemType::Long | ElemType::LongLong => {
-                    let (x, y, a) = (
-                        i64::from_ne_bytes(rd(d)),
-                        i64::from_ne_bytes(rd(s)),
-                        i64::from_ne_bytes(rd(alpha)),
-                    );
-                    d.copy_from_slice(&x.wrapping_add(a.wrapping_mul(y)).to_ne_bytes());
+                    real!(i64, |x, a, y| x.wrapping_add(a.wrapping_mul(y)))
                 }
-                ElemType::Float => {
-                    let (x, y, a) = (
-                        f32::from_ne_bytes(rd(d)),
-                        f32::from_ne_bytes(rd(s)),
-                        f32::from_ne_bytes(rd(alpha)),
-                    );
-                    d.copy_from_slice(&(x + a * y).to_ne_bytes());
-                }
-                ElemType::Double => {
-                    let (x, y, a) = (
-                        f64::from_ne_bytes(rd(d)),
-                        f64::from_ne_bytes(rd(s)),
-                        f64::from_ne_bytes(rd(alpha)),
-                    );
-                    d.copy_from_slice(&(x + a * y).to_ne_bytes());
-                }
-                ElemType::SComplex => {
-                    let g = |b: &[u8], i: usize| f32::from_ne_bytes(rd(&b[4 * i..]));
-                    let (xr, xi, yr, yi, ar, ai) =
-                        (g(d, 0), g(d, 1), g(s, 0), g(s, 1), g(alpha, 0), g(alpha, 1));
-                    let r = xr + ar * yr - ai * yi;
-                    let i = xi + ar * yi + ai * yr;
-                    d[..4].copy_from_slice(&r.to_ne_bytes());
-                    d[4..].copy_from_slice(&i.to_ne_bytes());
-                }
-                ElemType::DComplex => {
-                    let g = |b: &[u8], i: usize| f64::from_ne_bytes(rd(&b[8 * i..]));
-                    let (xr, xi, yr, yi, ar, ai) =
-                        (g(d, 0), g(d, 1), g(s, 0), g(s, 1), g(alpha, 0), g(alpha, 1));
-                    let r = xr + ar * yr - ai * yi;
-                    let i = xi + ar * yi + ai * yr;
-                    d[..8].copy_from_slice(&r.to_ne_bytes());
-                    d[8..].copy_from_slice(&i.to_ne_bytes());
-                }
+                ElemType::Float => real!(f32, |x, a, y| x + a * y),
+                ElemType::Double => real!(f64, |x, a, y| x + a * y),
+                ElemType::SComplex => complex!(f32, 4),
+                ElemType::DComplex => complex!(f64, 8),
                 ElemType::Char => {
                     d[0] =
                         (d[0] as i8).wrapping_add((alpha[0] as i8).wrapping_mul(s[0] as i8)) as u8

@@ -187,23 +187,41 @@ impl Binary {
     }
 }
 
-/// Requires the arrays to hold the same element type; returns it.
-fn same_types(call: &'static str, hs: &[Handle]) -> GaResult<ElemType> {
-    let (t0, _) = inquire(call, hs[0])?;
+/// Requires `what` (read from each array's type and shape) to be the same
+/// for all the arrays; returns it. `differ` words the error for the first
+/// array and one that does not match it.
+fn all_same<T: PartialEq>(
+    call: &'static str,
+    hs: &[Handle],
+    what: impl Fn(ElemType, Vec<i64>) -> T,
+    differ: impl Fn(&T, &T, Handle) -> String,
+) -> GaResult<T> {
+    let (t0, d0) = inquire(call, hs[0])?;
+    let v0 = what(t0, d0);
     for &h in &hs[1..] {
-        let (t, _) = inquire(call, h)?;
-        if t != t0 {
-            return Err(GaError::new(
-                call,
-                format!(
-                    "arrays '{}' and '{}' hold different types",
-                    name(hs[0]),
-                    name(h)
-                ),
-            ));
+        let (t, d) = inquire(call, h)?;
+        let v = what(t, d);
+        if v != v0 {
+            return Err(GaError::new(call, differ(&v0, &v, h)));
         }
     }
-    Ok(t0)
+    Ok(v0)
+}
+
+/// Requires the arrays to hold the same element type; returns it.
+fn same_types(call: &'static str, hs: &[Handle]) -> GaResult<ElemType> {
+    all_same(
+        call,
+        hs,
+        |t, _| t,
+        |_, _, h| {
+            format!(
+                "arrays '{}' and '{}' hold different types",
+                name(hs[0]),
+                name(h)
+            )
+        },
+    )
 }
 
 /// The map from a source patch to a destination patch of the same shape
@@ -304,23 +322,20 @@ pub fn median_patch(call: &'static str, a: Patch, b: Patch, c: Patch, m: Patch) 
 
 /// Requires arrays of one shape; returns it.
 fn same_shapes(call: &'static str, hs: &[Handle]) -> GaResult<Vec<i64>> {
-    let (_, d0) = inquire(call, hs[0])?;
-    for &h in &hs[1..] {
-        let (_, d) = inquire(call, h)?;
-        if d != d0 {
-            return Err(GaError::new(
-                call,
-                format!(
-                    "arrays '{}' {:?} and '{}' {:?} have different shapes",
-                    name(hs[0]),
-                    d0,
-                    name(h),
-                    d
-                ),
-            ));
-        }
-    }
-    Ok(d0)
+    all_same(
+        call,
+        hs,
+        |_, d| d,
+        |d0, d, h| {
+            format!(
+                "arrays '{}' {:?} and '{}' {:?} have different shapes",
+                name(hs[0]),
+                d0,
+                name(h),
+                d
+            )
+        },
+    )
 }
 
 /// The whole-array form of a call on patches of arrays of one shape.

@@ -205,6 +205,23 @@ struct Geometry<'a> {
     chi: &'a [i64],
 }
 
+/// The slab `first..=last` (counted from `lo[dim]`) along dimension `dim`
+/// of the 2-D patch `lo..=hi` of `g`, over the whole patch in the other
+/// dimension.
+fn slab(
+    call: &'static str,
+    g: Handle,
+    size: usize,
+    (lo, hi): (&[i64], &[i64]),
+    dim: usize,
+    (first, last): (i64, i64),
+) -> GaResult<Vec<u8>> {
+    let (mut l, mut h) = ([lo[0], lo[1]], [hi[0], hi[1]]);
+    l[dim] = lo[dim] + first;
+    h[dim] = lo[dim] + last;
+    get_rect(call, g, size, &l, &h)
+}
+
 fn product<T: Gemm>(
     call: &'static str,
     g: &Geometry<'_>,
@@ -221,54 +238,12 @@ fn product<T: Gemm>(
         let (i0, i1) = (rlo[0] - clo[0], rhi[0] - clo[0]);
         let (j0, j1) = (rlo[1] - clo[1], rhi[1] - clo[1]);
         let (mi, nj, k) = (i1 - i0 + 1, j1 - j0 + 1, g.k);
-        // Rows i0..=i1 of op(A).
-        let (va, lda) = if g.cta == NO_TRANS {
-            (
-                get_rect(
-                    call,
-                    a,
-                    T::SIZE,
-                    &[alo[0] + i0, alo[1]],
-                    &[alo[0] + i1, ahi[1]],
-                )?,
-                k,
-            )
-        } else {
-            (
-                get_rect(
-                    call,
-                    a,
-                    T::SIZE,
-                    &[alo[0], alo[1] + i0],
-                    &[ahi[0], alo[1] + i1],
-                )?,
-                mi,
-            )
-        };
-        // Columns j0..=j1 of op(B).
-        let (vb, ldb) = if g.ctb == NO_TRANS {
-            (
-                get_rect(
-                    call,
-                    b,
-                    T::SIZE,
-                    &[blo[0], blo[1] + j0],
-                    &[bhi[0], blo[1] + j1],
-                )?,
-                nj,
-            )
-        } else {
-            (
-                get_rect(
-                    call,
-                    b,
-                    T::SIZE,
-                    &[blo[0] + j0, blo[1]],
-                    &[blo[0] + j1, bhi[1]],
-                )?,
-                k,
-            )
-        };
+        // Rows i0..=i1 of op(A): rows of A, or its columns when transposed.
+        let (adim, lda) = if g.cta == NO_TRANS { (0, k) } else { (1, mi) };
+        let va = slab(call, a, T::SIZE, (alo, ahi), adim, (i0, i1))?;
+        // Columns j0..=j1 of op(B): columns of B, or its rows when transposed.
+        let (bdim, ldb) = if g.ctb == NO_TRANS { (1, nj) } else { (0, k) };
+        let vb = slab(call, b, T::SIZE, (blo, bhi), bdim, (j0, j1))?;
         let va: Vec<T> = decode(&va);
         let vb: Vec<T> = decode(&vb);
         let mut vc: Vec<T> = if be == T::default() {

@@ -43,39 +43,46 @@ fn long_double(b: &[u8]) -> f64 {
 
 /// One element as GA prints it.
 fn value(t: ElemType, b: &[u8]) -> String {
-    match t {
-        ElemType::Char => format!("{:9}", b[0] as i8),
-        ElemType::Int => format!("{:9}", i32::load(b)),
-        ElemType::Long | ElemType::LongLong => format!("{:9}", i64::load(b)),
-        ElemType::Float => format!("{:12.5}", f32::load(b)),
-        ElemType::Double => format!("{:12.5}", f64::load(b)),
-        ElemType::LongDouble => format!("{:12.5}", long_double(b)),
-        ElemType::SComplex => format!("{:12.5},{:11.5}", f32::load(&b[0..4]), f32::load(&b[4..8])),
-        ElemType::DComplex => format!("{:12.5},{:11.5}", f64::load(&b[0..8]), f64::load(&b[8..16])),
-        ElemType::LDComplex => format!(
-            "{:12.5},{:11.5}",
-            long_double(&b[0..16]),
-            long_double(&b[16..32])
-        ),
-    }
+    element(
+        t,
+        b,
+        |i| format!("{i:9}"),
+        |x| format!("{x:12.5}"),
+        |re, im| format!("{re:12.5},{im:11.5}"),
+    )
 }
 
 /// One element as GA's dense (not pretty) patch listing prints it.
 fn dense_value(t: ElemType, b: &[u8]) -> String {
+    element(
+        t,
+        b,
+        |i| i.to_string(),
+        |x| format!("{x:.6}"),
+        |re, im| format!("({re:.6},{im:.6})"),
+    )
+}
+
+/// One element of `t` read from `b`, written by `int` (integers), `real`
+/// (real numbers) or `complex` (real and imaginary parts). Reals are
+/// widened to f64, which keeps their value exactly.
+fn element(
+    t: ElemType,
+    b: &[u8],
+    int: impl Fn(i64) -> String,
+    real: impl Fn(f64) -> String,
+    complex: impl Fn(f64, f64) -> String,
+) -> String {
     match t {
-        ElemType::Char => (b[0] as i8).to_string(),
-        ElemType::Int => i32::load(b).to_string(),
-        ElemType::Long | ElemType::LongLong => i64::load(b).to_string(),
-        ElemType::Float => format!("{:.6}", f32::load(b)),
-        ElemType::Double => format!("{:.6}", f64::load(b)),
-        ElemType::LongDouble => format!("{:.6}", long_double(b)),
-        ElemType::SComplex => format!("({:.6},{:.6})", f32::load(&b[0..4]), f32::load(&b[4..8])),
-        ElemType::DComplex => format!("({:.6},{:.6})", f64::load(&b[0..8]), f64::load(&b[8..16])),
-        ElemType::LDComplex => format!(
-            "({:.6},{:.6})",
-            long_double(&b[0..16]),
-            long_double(&b[16..32])
-        ),
+        ElemType::Char => int(b[0] as i8 as i64),
+        ElemType::Int => int(i32::load(b) as i64),
+        ElemType::Long | ElemType::LongLong => int(i64::load(b)),
+        ElemType::Float => real(f32::load(b) as f64),
+        ElemType::Double => real(f64::load(b)),
+        ElemType::LongDouble => real(long_double(b)),
+        ElemType::SComplex => complex(f32::load(&b[0..4]) as f64, f32::load(&b[4..8]) as f64),
+        ElemType::DComplex => complex(f64::load(&b[0..8]), f64::load(&b[8..16])),
+        ElemType::LDComplex => complex(long_double(&b[0..16]), long_double(&b[16..32])),
     }
 }
 
@@ -197,19 +204,10 @@ pub fn render_patch(
                 );
             }
         }
-        2 => print_2d(
-            &mut out,
-            t,
-            flo[0],
-            fext[0],
-            flo[1],
-            fext[1],
-            data,
-            |r, c| offset(&[r, c]),
-        ),
         _ => {
             // Every 2-D slice over the first two Fortran dimensions, the
-            // others varying first-fastest as Fortran orders them.
+            // others varying first-fastest as Fortran orders them (a 2-D
+            // array is its one slice, printed without a slice header).
             let rest: Vec<i64> = fext[2..].iter().rev().copied().collect();
             for_each_index(&rest, |ri| {
                 let tail: Vec<i64> = ri.iter().rev().copied().collect();
@@ -218,13 +216,15 @@ pub fn render_patch(
                     .enumerate()
                     .map(|(k, v)| (flo[k + 2] + v + 1).to_string())
                     .collect();
-                let _ = writeln!(
-                    out,
-                    "\n -- patch: {name}[{},{},{}]",
-                    range(0),
-                    range(1),
-                    labels.join(",")
-                );
+                if !tail.is_empty() {
+                    let _ = writeln!(
+                        out,
+                        "\n -- patch: {name}[{},{},{}]",
+                        range(0),
+                        range(1),
+                        labels.join(",")
+                    );
+                }
                 print_2d(
                     &mut out,
                     t,

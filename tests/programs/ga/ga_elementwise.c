@@ -104,14 +104,23 @@ static int same(Z a, Z b) {
 
 /* Whole arrays: rank 0 writes (once everyone has read what was there),
  * everyone reads. dims has nd entries. */
-static void put_all(int g, int t, int nd, const int *dims, const Z *m) {
-    GA_Sync();
-    int n = 1, lo[2] = {0, 0}, hi[2], ld[1];
+/* The bounds and leading dimension of a whole array of nd dims; returns
+ * its element count. */
+static int whole(int nd, const int *dims, int *lo, int *hi, int *ld) {
+    int n = 1;
     for (int d = 0; d < nd; d++) {
         n *= dims[d];
+        lo[d] = 0;
         hi[d] = dims[d] - 1;
     }
     ld[0] = nd == 2 ? dims[1] : 1;
+    return n;
+}
+
+static void put_all(int g, int t, int nd, const int *dims, const Z *m) {
+    GA_Sync();
+    int lo[2], hi[2], ld[1];
+    int n = whole(nd, dims, lo, hi, ld);
     void *buf = malloc(esize(t) * n);
     for (int k = 0; k < n; k++) store(t, buf, k, m[k]);
     if (GA_Nodeid() == 0) NGA_Put(g, lo, hi, buf, ld);
@@ -120,12 +129,8 @@ static void put_all(int g, int t, int nd, const int *dims, const Z *m) {
 }
 
 static void get_all(int g, int t, int nd, const int *dims, Z *m) {
-    int n = 1, lo[2] = {0, 0}, hi[2], ld[1];
-    for (int d = 0; d < nd; d++) {
-        n *= dims[d];
-        hi[d] = dims[d] - 1;
-    }
-    ld[0] = nd == 2 ? dims[1] : 1;
+    int lo[2], hi[2], ld[1];
+    int n = whole(nd, dims, lo, hi, ld);
     void *buf = malloc(esize(t) * n);
     NGA_Get(g, lo, hi, buf, ld);
     for (int k = 0; k < n; k++) m[k] = load(t, buf, k);
@@ -157,36 +162,38 @@ static int in_patch(const int p[2][2], int i, int j) {
 /* The element of patch p that corresponds to element (i,j) of patch PC. */
 static int corr(const int p[2][2], int i, int j) { return (p[0][0] + i - PC[0][0]) * C + p[0][1] + j - PC[0][1]; }
 
-static void lohi64(const int p[2][2], int64_t lo[2], int64_t hi[2]) {
+/* Patch p's bounds in both index widths. */
+typedef struct {
+    int lo[2], hi[2];
+    int64_t l6[2], h6[2];
+} Box;
+
+static Box box_of(const int p[2][2]) {
+    Box b;
     for (int d = 0; d < 2; d++) {
-        lo[d] = p[0][d];
-        hi[d] = p[1][d];
+        b.lo[d] = p[0][d];
+        b.hi[d] = p[1][d];
+        b.l6[d] = p[0][d];
+        b.h6[d] = p[1][d];
     }
+    return b;
 }
 
 /* One patch call on array g over patch p, through either index width. */
 static void unary_patch(int which, int g, const int p[2][2], void *alpha) {
-    int lo[2] = {p[0][0], p[0][1]}, hi[2] = {p[1][0], p[1][1]};
-    int64_t l6[2], h6[2];
-    lohi64(p, l6, h6);
-    if (which == 0) use64 ? GA_Abs_value_patch64(g, l6, h6) : GA_Abs_value_patch(g, lo, hi);
-    if (which == 1) use64 ? GA_Add_constant_patch64(g, l6, h6, alpha) : GA_Add_constant_patch(g, lo, hi, alpha);
-    if (which == 2) use64 ? GA_Recip_patch64(g, l6, h6) : GA_Recip_patch(g, lo, hi);
+    Box b = box_of(p);
+    if (which == 0) use64 ? GA_Abs_value_patch64(g, b.l6, b.h6) : GA_Abs_value_patch(g, b.lo, b.hi);
+    if (which == 1) use64 ? GA_Add_constant_patch64(g, b.l6, b.h6, alpha) : GA_Add_constant_patch(g, b.lo, b.hi, alpha);
+    if (which == 2) use64 ? GA_Recip_patch64(g, b.l6, b.h6) : GA_Recip_patch(g, b.lo, b.hi);
 }
 
 static void binary_patch(int which, int a, int b, int c) {
-    int alo[2] = {PA[0][0], PA[0][1]}, ahi[2] = {PA[1][0], PA[1][1]};
-    int blo[2] = {PB[0][0], PB[0][1]}, bhi[2] = {PB[1][0], PB[1][1]};
-    int clo[2] = {PC[0][0], PC[0][1]}, chi[2] = {PC[1][0], PC[1][1]};
-    int64_t al[2], ah[2], bl[2], bh[2], cl[2], ch[2];
-    lohi64(PA, al, ah);
-    lohi64(PB, bl, bh);
-    lohi64(PC, cl, ch);
+    Box A = box_of(PA), B = box_of(PB), K = box_of(PC);
     switch (which) {
-    case 0: use64 ? GA_Elem_multiply_patch64(a, al, ah, b, bl, bh, c, cl, ch) : GA_Elem_multiply_patch(a, alo, ahi, b, blo, bhi, c, clo, chi); break;
-    case 1: use64 ? GA_Elem_divide_patch64(a, al, ah, b, bl, bh, c, cl, ch) : GA_Elem_divide_patch(a, alo, ahi, b, blo, bhi, c, clo, chi); break;
-    case 2: use64 ? GA_Elem_maximum_patch64(a, al, ah, b, bl, bh, c, cl, ch) : GA_Elem_maximum_patch(a, alo, ahi, b, blo, bhi, c, clo, chi); break;
-    case 3: use64 ? GA_Elem_minimum_patch64(a, al, ah, b, bl, bh, c, cl, ch) : GA_Elem_minimum_patch(a, alo, ahi, b, blo, bhi, c, clo, chi); break;
+    case 0: use64 ? GA_Elem_multiply_patch64(a, A.l6, A.h6, b, B.l6, B.h6, c, K.l6, K.h6) : GA_Elem_multiply_patch(a, A.lo, A.hi, b, B.lo, B.hi, c, K.lo, K.hi); break;
+    case 1: use64 ? GA_Elem_divide_patch64(a, A.l6, A.h6, b, B.l6, B.h6, c, K.l6, K.h6) : GA_Elem_divide_patch(a, A.lo, A.hi, b, B.lo, B.hi, c, K.lo, K.hi); break;
+    case 2: use64 ? GA_Elem_maximum_patch64(a, A.l6, A.h6, b, B.l6, B.h6, c, K.l6, K.h6) : GA_Elem_maximum_patch(a, A.lo, A.hi, b, B.lo, B.hi, c, K.lo, K.hi); break;
+    case 3: use64 ? GA_Elem_minimum_patch64(a, A.l6, A.h6, b, B.l6, B.h6, c, K.l6, K.h6) : GA_Elem_minimum_patch(a, A.lo, A.hi, b, B.lo, B.hi, c, K.lo, K.hi); break;
     }
 }
 
@@ -291,16 +298,10 @@ static void elementwise(int ti) {
         }
         GA_Zero(m);
         {
-            int alo[2] = {PA[0][0], PA[0][1]}, ahi[2] = {PA[1][0], PA[1][1]};
-            int blo[2] = {PB[0][0], PB[0][1]}, bhi[2] = {PB[1][0], PB[1][1]};
-            int clo[2] = {PC[0][0], PC[0][1]}, chi[2] = {PC[1][0], PC[1][1]};
-            int64_t al[2], ah[2], bl[2], bh[2], cl[2], ch[2];
-            lohi64(PA, al, ah);
-            lohi64(PB, bl, bh);
-            lohi64(PC, cl, ch);
+            Box A = box_of(PA), B = box_of(PB), K = box_of(PC);
             /* c's patch is PC in g[2]; the median lands in PA of m. */
-            if (use64) GA_Median_patch64(g[0], cl, ch, g[1], bl, bh, g[2], cl, ch, m, al, ah);
-            else GA_Median_patch(g[0], clo, chi, g[1], blo, bhi, g[2], clo, chi, m, alo, ahi);
+            if (use64) GA_Median_patch64(g[0], K.l6, K.h6, g[1], B.l6, B.h6, g[2], K.l6, K.h6, m, A.l6, A.h6);
+            else GA_Median_patch(g[0], K.lo, K.hi, g[1], B.lo, B.hi, g[2], K.lo, K.hi, m, A.lo, A.hi);
         }
         for (int i = 0; i < R; i++)
             for (int j = 0; j < C; j++) {

@@ -42,6 +42,26 @@ static int count_diff(const double *x, const double *y, int n, double tol) {
     return bad;
 }
 
+/* Zeroes c, copies the patch alo..ahi of a (holding fa) into clo..chi of c
+ * (transposed for 'T', else in row-major order), and checks all of c: the
+ * copied values in the patch, zero elsewhere. One check. */
+static void copy_patch_check(char trans, int a, int *alo, int *ahi, int c, int *clo, int *chi) {
+    double got[M * N], want[M * N];
+    GA_Zero(c);
+    NGA_Copy_patch(trans, a, alo, ahi, c, clo, chi);
+    get2(c, M, N, got);
+    int aw = ahi[1] - alo[1] + 1, cw = chi[1] - clo[1] + 1;
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            int in = i >= clo[0] && i <= chi[0] && j >= clo[1] && j <= chi[1];
+            int lin = (i - clo[0]) * cw + (j - clo[1]);
+            double v = trans == 'T' ? fa(alo[0] + (j - clo[1]), alo[1] + (i - clo[0]))
+                                    : fa(alo[0] + lin / aw, alo[1] + lin % aw);
+            want[i * N + j] = in ? v : 0.0;
+        }
+    EXPECT(count_diff(got, want, M * N, 0), 0);
+}
+
 static void elementwise(void) {
     int dims[2] = {M, N};
     int a = NGA_Create(C_DBL, 2, dims, "a", NULL);
@@ -106,28 +126,11 @@ static void elementwise(void) {
     EXPECT(count_diff(got, want, M * N, 0), 0);
 
     /* Copy a 3x4 patch of a into a 4x3 patch of c, transposed. */
-    GA_Zero(c);
     int alo[2] = {1, 2}, ahi[2] = {3, 5}, clo[2] = {6, 5}, chi[2] = {9, 7};
-    NGA_Copy_patch('T', a, alo, ahi, c, clo, chi);
-    get2(c, M, N, got);
-    for (int i = 0; i < M; i++)
-        for (int j = 0; j < N; j++) {
-            int in = i >= 6 && i <= 9 && j >= 5 && j <= 7;
-            want[i * N + j] = in ? fa(1 + (j - 5), 2 + (i - 6)) : 0.0;
-        }
-    EXPECT(count_diff(got, want, M * N, 0), 0);
+    copy_patch_check('T', a, alo, ahi, c, clo, chi);
     /* And without transpose, reshaping a 2x6 patch into a 3x4 one. */
-    GA_Zero(c);
     int rlo[2] = {0, 0}, rhi[2] = {1, 5}, dlo[2] = {7, 4}, dhi[2] = {9, 7};
-    NGA_Copy_patch('N', a, rlo, rhi, c, dlo, dhi);
-    get2(c, M, N, got);
-    for (int i = 0; i < M; i++)
-        for (int j = 0; j < N; j++) {
-            int in = i >= 7 && i <= 9 && j >= 4 && j <= 7;
-            int lin = (i - 7) * 4 + (j - 4);
-            want[i * N + j] = in ? fa(lin / 6, lin % 6) : 0.0;
-        }
-    EXPECT(count_diff(got, want, M * N, 0), 0);
+    copy_patch_check('N', a, rlo, rhi, c, dlo, dhi);
 
     /* Add patches of a and b (same shape) into c; dot patches. */
     GA_Zero(c);
