@@ -305,32 +305,15 @@ impl Group {
             &spill
         };
         let n = count(data.len(), "broadcast")?;
-        // SAFETY: reading a handle constant exported by mpi-sys's C shim.
-        let null = unsafe { sys::RSMPI_REQUEST_NULL };
         let mut reqs: Vec<sys::MPI_Request> = Vec::new();
         let mut first_error: Result<(), CoreError> = Ok(());
         mask >>= 1;
         while mask > 0 && first_error.is_ok() {
             if rel + mask < size {
                 let child = (rel + mask + root) % size;
-                let mut req = null;
-                // SAFETY: `data` is borrowed until the wait below completes
-                // every posted request.
-                first_error = check(
-                    unsafe {
-                        sys::MPI_Isend(
-                            mpi::send_addr(data),
-                            n,
-                            sys::RSMPI_UINT8_T,
-                            child,
-                            SIZED_BCAST_TAG,
-                            self.raw,
-                            &mut req,
-                        )
-                    },
-                    "MPI_Isend",
-                );
-                reqs.push(req);
+                // `data` is borrowed until the wait below completes every
+                // posted request.
+                first_error = self.post_send(data, n, child, SIZED_BCAST_TAG, &mut reqs);
             }
             mask >>= 1;
         }
@@ -338,6 +321,55 @@ impl Group {
         first_error?;
         waited?;
         Ok(len)
+    }
+
+    /// The group's size, once both count lists have one entry per member.
+    fn counts_per_member(
+        &self,
+        what: &str,
+        send_counts: &[usize],
+        recv_counts: &[usize],
+    ) -> Result<usize, CoreError> {
+        let size = self.size()? as usize;
+        if send_counts.len() != size || recv_counts.len() != size {
+            return Err(CoreError::InvalidArgument(format!(
+                "{what} needs {size} send and receive counts, got {} and {}",
+                send_counts.len(),
+                recv_counts.len()
+            )));
+        }
+        Ok(size)
+    }
+
+    /// Starts sending the first `n` bytes of `data` to group rank `to` and
+    /// adds the request to `reqs`; the caller keeps `data` untouched until
+    /// it has waited for every request of `reqs`.
+    fn post_send(
+        &self,
+        data: &[u8],
+        n: c_int,
+        to: c_int,
+        tag: c_int,
+        reqs: &mut Vec<sys::MPI_Request>,
+    ) -> Result<(), CoreError> {
+        debug_assert!(n as usize <= data.len());
+        // SAFETY: reading a handle constant exported by mpi-sys's C shim.
+        let mut req = unsafe { sys::RSMPI_REQUEST_NULL };
+        // SAFETY: `data` holds `n` bytes and, by the caller's promise, stays
+        // unchanged until the request completes.
+        let rc = unsafe {
+            sys::MPI_Isend(
+                mpi::send_addr(data),
+                n,
+                sys::RSMPI_UINT8_T,
+                to,
+                tag,
+                self.raw,
+                &mut req,
+            )
+        };
+        reqs.push(req);
+        check(rc, "MPI_Isend")
     }
 
     /// Receives one [`bcast_sized`](Self::bcast_sized) message from group
@@ -535,14 +567,7 @@ impl Group {
         send_counts: &[usize],
         recv_counts: &[usize],
     ) -> Result<Vec<u8>, CoreError> {
-        let size = self.size()? as usize;
-        if send_counts.len() != size || recv_counts.len() != size {
-            return Err(CoreError::InvalidArgument(format!(
-                "alltoallv needs {size} send and receive counts, got {} and {}",
-                send_counts.len(),
-                recv_counts.len()
-            )));
-        }
+        let size = self.counts_per_member("alltoallv", send_counts, recv_counts)?;
         let layout =
             |counts: &[usize], what: &str| -> Result<(Vec<c_int>, Vec<c_int>, usize), CoreError> {
                 let mut c = Vec::with_capacity(size);
@@ -673,14 +698,7 @@ impl Group {
         send_counts: &[usize],
         recv_counts: &[usize],
     ) -> Result<Vec<u8>, CoreError> {
-        let size = self.size()? as usize;
-        if send_counts.len() != size || recv_counts.len() != size {
-            return Err(CoreError::InvalidArgument(format!(
-                "exchange_sparse needs {size} send and receive counts, got {} and {}",
-                send_counts.len(),
-                recv_counts.len()
-            )));
-        }
+        let size = self.counts_per_member("exchange_sparse", send_counts, recv_counts)?;
         let stotal: usize = send_counts.iter().sum();
         if stotal != send.len() {
             return Err(CoreError::InvalidArgument(format!(
@@ -724,24 +742,15 @@ impl Group {
         let mut at = 0;
         for (peer, &n) in send_counts.iter().enumerate() {
             if n > 0 && first_error.is_ok() {
-                let mut req = null;
-                // SAFETY: `send` is borrowed for the whole call and the wait
-                // below completes every posted request.
-                first_error = check(
-                    unsafe {
-                        sys::MPI_Isend(
-                            send[at..].as_ptr() as *const c_void,
-                            n as c_int,
-                            sys::RSMPI_UINT8_T,
-                            peer as c_int,
-                            SPARSE_EXCHANGE_TAG,
-                            self.raw,
-                            &mut req,
-                        )
-                    },
-                    "MPI_Isend",
+                // `send` is borrowed for the whole call and the wait below
+                // completes every posted request.
+                first_error = self.post_send(
+                    &send[at..at + n],
+                    n as c_int,
+                    peer as c_int,
+                    SPARSE_EXCHANGE_TAG,
+                    &mut reqs,
                 );
-                reqs.push(req);
             }
             at += n;
         }

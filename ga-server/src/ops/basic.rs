@@ -52,13 +52,7 @@ pub fn scale_patch(
     let (ty, _) = check_patch(call, g, lo, hi)?;
     with_num!(ty, call, |T| {
         let a: T = scalar(call, "alpha", alpha)?;
-        sync(call, g)?;
-        for (rlo, rhi) in own_parts(call, g, lo, hi)? {
-            let v: Vec<T> = decode(&get_rect(call, g, T::SIZE, &rlo, &rhi)?);
-            let out: Vec<T> = v.into_iter().map(|x| x.mul(a)).collect();
-            put_rect(call, g, &rlo, &rhi, &encode(&out))?;
-        }
-        sync(call, g)
+        super::elementwise::map_patch::<T>(call, g, lo, hi, |x| Ok(x.mul(a)))
     })
 }
 

@@ -90,8 +90,9 @@ macro_rules! complex_arith {
 }
 complex_arith!(C32, C64);
 
-/// Applies `f` to every element of the patch `lo..=hi` of `g`, in place.
-fn map_patch<T: Arith>(
+/// Applies `f` to every element of the patch `lo..=hi` of `g`, in place
+/// (collective: synchronises before and after, as GA does).
+pub(super) fn map_patch<T: Num>(
     call: &'static str,
     g: Handle,
     lo: &[i64],

@@ -116,15 +116,8 @@ pub fn full(dims: &[i64]) -> (Vec<i64>, Vec<i64>) {
 }
 
 /// This process's parts of the patch `lo..=hi` of `g` (one per block it
-/// holds that meets the patch).
-pub fn own_parts(
-    call: &'static str,
-    g: Handle,
-    lo: &[i64],
-    hi: &[i64],
-) -> GaResult<Vec<(Vec<i64>, Vec<i64>)>> {
-    core::own_parts(call, g, lo, hi).map_err(|e| relabel(call, e))
-}
+/// holds that meets the patch); its errors already name `call`.
+pub use crate::core::own_parts;
 
 /// An error of a core call reported as an error of `call`.
 pub fn relabel(call: &'static str, e: GaError) -> GaError {
