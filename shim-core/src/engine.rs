@@ -170,14 +170,11 @@ fn payload_of(bytes: &[u8]) -> &[u8] {
     &bytes[HEADER_LEN..]
 }
 
-/// Copies a ring record into `w`'s buffer when it is the awaited message
-/// with its payload inline (the common case of a blocking receive);
-/// `false`, with nothing done, for anything else.
+/// Copies a ring record (`h`, read from `bytes`) into `w`'s buffer when it
+/// is the awaited message with its payload inline (the common case of a
+/// blocking receive); `false`, with nothing done, for anything else.
 #[inline]
-fn deliver_in_place(w: &mut Want<'_>, bytes: &[u8]) -> bool {
-    let Ok(h) = Header::read(bytes) else {
-        return false;
-    };
+fn deliver_in_place(w: &mut Want<'_>, h: &Header, bytes: &[u8]) -> bool {
     if w.got.is_some()
         || h.body != Body::Inline
         || h.context == CONTROL_ID
@@ -770,52 +767,56 @@ impl Engine {
     /// waiting receive's buffer) and released after. Handling an arrival
     /// never polls the rings, so the record cannot be seen twice.
     fn arrive_ring(&mut self, rec: Record, mut want: Option<&mut Want<'_>>) -> CoreResult<()> {
-        if let (Some(w), Some(ch)) = (want.as_deref_mut(), self.shm.as_mut()) {
-            if deliver_in_place(w, ch.bytes(rec.off, rec.len)) {
+        let Some(ch) = self.shm.as_mut() else {
+            return Ok(());
+        };
+        // The header is read once, where the record lies.
+        let header = match Header::read(ch.bytes(rec.off, rec.len)) {
+            Ok(h) => h,
+            Err(e) => {
+                eprintln!("mpbridge: dropped a same-node message: {e}");
+                ch.pop(rec);
+                return Ok(());
+            }
+        };
+        if let Some(w) = want.as_deref_mut() {
+            if deliver_in_place(w, &header, ch.bytes(rec.off, rec.len)) {
                 ch.pop(rec);
                 return Ok(());
             }
         }
         if rec.len <= SMALL_RECORD {
             let mut small = [0u8; SMALL_RECORD];
-            if let Some(ch) = self.shm.as_mut() {
-                ch.read_into(rec.off, &mut small[..rec.len]);
-                ch.pop(rec);
-            }
-            return self.arrive_record(&small[..rec.len], want);
+            ch.read_into(rec.off, &mut small[..rec.len]);
+            ch.pop(rec);
+            return self.arrive_record(header, &small[..rec.len], want);
         }
-        let Some(inbox) = self.shm.as_ref().map(Channels::inbox) else {
-            return Ok(());
-        };
-        let r = self.arrive_record(inbox.bytes(rec.off, rec.len), want);
+        let inbox = ch.inbox();
+        let r = self.arrive_record(header, inbox.bytes(rec.off, rec.len), want);
         if let Some(ch) = self.shm.as_mut() {
             ch.pop(rec);
         }
         r
     }
 
-    /// Files the envelope (and inline payload) of one ring record.
-    fn arrive_record(&mut self, bytes: &[u8], want: Option<&mut Want<'_>>) -> CoreResult<()> {
-        match Header::read(bytes) {
-            Ok(header) => {
-                // Only a payload that follows through MPI needs the route.
-                let route = match header.body {
-                    Body::Separate => self.routes.get(&header.source).copied(),
-                    Body::Inline => None,
-                };
-                let from = match route {
-                    Some(route) => {
-                        Some(self.mpi_route(header.context, None, route, header.source)?)
-                    }
-                    None => None,
-                };
-                self.arrive_header(header, from, bytes, want)
-            }
-            Err(e) => {
-                eprintln!("mpbridge: dropped a same-node message: {e}");
-                Ok(())
-            }
-        }
+    /// Files the envelope (read from `bytes`) and inline payload of one
+    /// ring record.
+    fn arrive_record(
+        &mut self,
+        header: Header,
+        bytes: &[u8],
+        want: Option<&mut Want<'_>>,
+    ) -> CoreResult<()> {
+        // Only a payload that follows through MPI needs the route.
+        let route = match header.body {
+            Body::Separate => self.routes.get(&header.source).copied(),
+            Body::Inline => None,
+        };
+        let from = match route {
+            Some(route) => Some(self.mpi_route(header.context, None, route, header.source)?),
+            None => None,
+        };
+        self.arrive_header(header, from, bytes, want)
     }
 
     /// One header message arrived.
