@@ -12,7 +12,7 @@
 use crate::error::CoreError;
 use crate::mpi::{self, check, Comm};
 use mpi_sys as sys;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::os::raw::{c_int, c_void};
 
 /// MPI tag `MPI_Comm_create_group` uses to keep group creations apart.
@@ -27,6 +27,9 @@ const LEN_HEADER: usize = 8;
 /// Largest waste per member that a padded slot may cost before
 /// [`Group::allgatherv`] goes back to exchanging lengths first.
 const SLOT_SLACK: usize = 4096;
+
+/// Largest gather scratch a group keeps for its next gather.
+const SCRATCH_KEPT: usize = 1 << 20;
 
 /// The slot size of the next gather after one of `lens` (adding up to
 /// `total`): the longest contribution, unless padding every member to it
@@ -158,6 +161,9 @@ pub struct Group {
     /// Bytes of each contribution that travel in the fixed slots of the
     /// next [`allgatherv`](Group::allgatherv); the same on every member.
     gather_slot: Cell<usize>,
+    /// The gather's send block and slots, kept from one gather to the next
+    /// (up to [`SCRATCH_KEPT`] bytes) so a repeated gather allocates nothing.
+    gather_scratch: RefCell<Vec<u8>>,
 }
 
 // SAFETY: an MPI communicator handle is an opaque identifier that MPI
@@ -171,6 +177,7 @@ impl Group {
             raw: comm.raw(),
             owned: false,
             gather_slot: Cell::new(0),
+            gather_scratch: RefCell::new(Vec::new()),
         }
     }
 
@@ -210,6 +217,7 @@ impl Group {
             raw: out,
             owned: true,
             gather_slot: Cell::new(0),
+            gather_scratch: RefCell::new(Vec::new()),
         })
     }
 
@@ -436,32 +444,67 @@ impl Group {
     /// exchange plus the data. Every member computes the same next slot
     /// size from the same lengths, so the slots agree without a message.
     pub fn allgatherv(&self, mine: &[u8]) -> Result<(Vec<u8>, Vec<usize>), CoreError> {
+        let g = self.gather(mine)?;
+        let mut all = Vec::with_capacity(g.total);
+        g.pieces(|p| {
+            all.extend_from_slice(p);
+            true
+        });
+        Ok((all, self.gathered(g)))
+    }
+
+    /// [`allgatherv`](Self::allgatherv) into `out`: the first `out.len()`
+    /// bytes of the concatenation land there (the rest is dropped). Returns
+    /// the concatenation's whole length and each member's length. Nothing
+    /// is allocated for the result, and a repeated gather of similar sizes
+    /// allocates nothing at all beyond the lengths.
+    pub fn allgatherv_into(
+        &self,
+        mine: &[u8],
+        out: &mut [u8],
+    ) -> Result<(usize, Vec<usize>), CoreError> {
+        let g = self.gather(mine)?;
+        let mut at = 0;
+        g.pieces(|p| {
+            let k = p.len().min(out.len() - at);
+            out[at..at + k].copy_from_slice(&p[..k]);
+            at += k;
+            at < out.len()
+        });
+        let total = g.total;
+        Ok((total, self.gathered(g)))
+    }
+
+    /// The collective part of [`allgatherv`](Self::allgatherv): the slots
+    /// (in the group's scratch) and the tails past them.
+    fn gather(&self, mine: &[u8]) -> Result<Gathered, CoreError> {
         let size = self.size()? as usize;
         let slot = self.gather_slot.get();
         let width = LEN_HEADER + slot;
-        let mut block = vec![0u8; width];
+        let n = count(width, "gather slot")?;
+        count(width * (size + 1), "gathered slots")?;
+        let mut scratch = self.gather_scratch.take();
+        // Bytes past a short contribution's end are whatever the scratch
+        // held before: they travel but are never read.
+        scratch.resize(width * (size + 1), 0);
+        let (block, slots) = scratch.split_at_mut(width);
         block[..LEN_HEADER].copy_from_slice(&(mine.len() as u64).to_le_bytes());
         let head = mine.len().min(slot);
         block[LEN_HEADER..LEN_HEADER + head].copy_from_slice(&mine[..head]);
-        let mut slots = vec![0u8; width * size];
-        let n = count(width, "gather slot")?;
-        count(width * size, "gathered slots")?;
         // SAFETY: `block` holds n bytes and `slots` n bytes per member,
-        // both valid for the blocking call.
-        check(
-            unsafe {
-                sys::MPI_Allgather(
-                    block.as_ptr() as *const c_void,
-                    n,
-                    sys::RSMPI_UINT8_T,
-                    slots.as_mut_ptr() as *mut c_void,
-                    n,
-                    sys::RSMPI_UINT8_T,
-                    self.raw,
-                )
-            },
-            "MPI_Allgather",
-        )?;
+        // distinct and both valid for the blocking call.
+        let rc = unsafe {
+            sys::MPI_Allgather(
+                block.as_ptr() as *const c_void,
+                n,
+                sys::RSMPI_UINT8_T,
+                slots.as_mut_ptr() as *mut c_void,
+                n,
+                sys::RSMPI_UINT8_T,
+                self.raw,
+            )
+        };
+        check(rc, "MPI_Allgather")?;
         let mut lens = Vec::with_capacity(size);
         for s in slots.chunks(width) {
             let mut len = [0u8; LEN_HEADER];
@@ -474,23 +517,28 @@ impl Group {
             .iter()
             .try_fold(0usize, |a, &l| a.checked_add(l))
             .ok_or_else(|| CoreError::InvalidArgument("gathered lengths overflow".into()))?;
-        let tails: Vec<usize> = lens.iter().map(|&l| l.saturating_sub(slot)).collect();
-        let tail = if tails.iter().any(|&t| t > 0) {
-            Some(self.allgatherv_known(&mine[head..], &tails)?)
-        } else {
-            None
+        let mut g = Gathered {
+            scratch,
+            slot,
+            lens,
+            total,
+            tails: None,
         };
-        let mut all = Vec::with_capacity(total);
-        let mut at = 0;
-        for (i, s) in slots.chunks(width).enumerate() {
-            all.extend_from_slice(&s[LEN_HEADER..LEN_HEADER + lens[i].min(slot)]);
-            if let Some(t) = &tail {
-                all.extend_from_slice(&t[at..at + tails[i]]);
-                at += tails[i];
-            }
+        if g.lens.iter().any(|&l| l > slot) {
+            let tails: Vec<usize> = g.lens.iter().map(|&l| l.saturating_sub(slot)).collect();
+            g.tails = Some(self.allgatherv_known(&mine[head..], &tails)?);
         }
-        self.gather_slot.set(next_slot(&lens, total));
-        Ok((all, lens))
+        Ok(g)
+    }
+
+    /// Ends a gather: remembers the next slot size, keeps the scratch and
+    /// returns the lengths.
+    fn gathered(&self, g: Gathered) -> Vec<usize> {
+        self.gather_slot.set(next_slot(&g.lens, g.total));
+        if g.scratch.capacity() <= SCRATCH_KEPT {
+            self.gather_scratch.replace(g.scratch);
+        }
+        g.lens
     }
 
     /// `MPI_Allgatherv` of contributions whose lengths every member knows
@@ -669,6 +717,44 @@ impl Group {
             unsafe { sys::MPI_Allreduce(send, recv, n, elem.raw(), op.raw(), self.raw) },
             "MPI_Allreduce",
         )
+    }
+}
+
+/// One gather's result: the slots, each member's length and the parts of
+/// the contributions past the slot.
+struct Gathered {
+    /// The send block (first slot width bytes), then one slot per member.
+    scratch: Vec<u8>,
+    slot: usize,
+    lens: Vec<usize>,
+    total: usize,
+    /// The parts past the slot, concatenated in member order, when any.
+    tails: Option<Vec<u8>>,
+}
+
+impl Gathered {
+    fn slots(&self) -> &[u8] {
+        &self.scratch[LEN_HEADER + self.slot..]
+    }
+
+    /// Hands `f` the concatenation piece by piece, in member order, while
+    /// it returns true.
+    fn pieces(&self, mut f: impl FnMut(&[u8]) -> bool) {
+        let width = LEN_HEADER + self.slot;
+        let mut at = 0;
+        for (s, &len) in self.slots().chunks(width).zip(&self.lens) {
+            let head = len.min(self.slot);
+            if head > 0 && !f(&s[LEN_HEADER..LEN_HEADER + head]) {
+                return;
+            }
+            if let Some(t) = &self.tails {
+                let tail = len - head;
+                if tail > 0 && !f(&t[at..at + tail]) {
+                    return;
+                }
+                at += tail;
+            }
+        }
     }
 }
 

@@ -472,16 +472,7 @@ pub extern "C" fn exconcat(
         let i = buf_in("exconcat", inbuf, inlen)?;
         let o = buf_out("exconcat", out, outlen)?;
         let l = list("exconcat", nnodes, nodelist)?;
-        let all = coll::concat("exconcat", i, nnodes, l)?;
-        let k = all.len().min(o.len());
-        o[..k].copy_from_slice(&all[..k]);
-        if all.len() > o.len() {
-            return Err(ExError::new(
-                EXTOOLONG,
-                format!("exconcat: {} bytes gathered, out holds {outlen}; the first {outlen} were stored", all.len()),
-            ));
-        }
-        Ok(all.len() as c_int)
+        Ok(coll::concat_into("exconcat", i, o, nnodes, l)? as c_int)
     })
 }
 

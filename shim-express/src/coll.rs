@@ -13,7 +13,7 @@
 //! argument is accepted for compatibility: collectives never match
 //! point-to-point messages, whatever their type.
 
-use crate::error::{ExError, ExResult, EXBADFUNC, EXBADLEN, EXBADNODE};
+use crate::error::{ExError, ExResult, EXBADFUNC, EXBADLEN, EXBADNODE, EXTOOLONG};
 use crate::layer::with;
 use crate::msg::pump;
 use shim_core::collective::{Elem, ReduceOp};
@@ -145,4 +145,33 @@ pub fn concat(call: &str, input: &[u8], nnodes: i32, list: Option<&[i32]>) -> Ex
         let g = x.group(call, &m)?;
         Ok(core(call, g.allgatherv(input))?.0)
     })
+}
+
+/// [`concat`] straight into `out`, as `exconcat` delivers it: returns the
+/// concatenation's length; when it exceeds `out`, the first `out.len()`
+/// bytes are stored and the call fails with `EXTOOLONG`.
+pub fn concat_into(
+    call: &str,
+    input: &[u8],
+    out: &mut [u8],
+    nnodes: i32,
+    list: Option<&[i32]>,
+) -> ExResult<usize> {
+    pump(call)?;
+    let total = with(call, |x| {
+        let m = x.members(call, nnodes, list)?;
+        let g = x.group(call, &m)?;
+        Ok(core(call, g.allgatherv_into(input, out))?.0)
+    })?;
+    if total > out.len() {
+        return Err(ExError::new(
+            EXTOOLONG,
+            format!(
+                "{call}: {total} bytes gathered, the output holds {}; the first {} were stored",
+                out.len(),
+                out.len()
+            ),
+        ));
+    }
+    Ok(total)
 }

@@ -403,16 +403,7 @@ pub extern "C" fn kxconc_(
         let i = buf_in("KXCONC", inbuf, il)?;
         let o = buf_out("KXCONC", out, ol)?;
         let l = f_list("KXCONC", nn, nodelist)?;
-        let all = coll::concat("KXCONC", i, nn, l)?;
-        let k = all.len().min(o.len());
-        o[..k].copy_from_slice(&all[..k]);
-        if all.len() > o.len() {
-            return Err(ExError::new(
-                EXTOOLONG,
-                format!("KXCONC: {} bytes gathered, OUT holds {ol}", all.len()),
-            ));
-        }
-        Ok(all.len() as c_int)
+        Ok(coll::concat_into("KXCONC", i, o, nn, l)? as c_int)
     })
 }
 
