@@ -567,6 +567,23 @@ static void t_concat(void)
                 seq_ok &= all[pos++] == (unsigned char)(r * 31 + k * 7 + i);
     }
     CHECK(seq_ok, "exconcat of lengths that change between calls");
+    /* A short out while every part outgrows the previous call's: the
+     * first outlen bytes, in node order, land in out and nothing past it;
+     * the same call into a full buffer then gathers everything. */
+    int grow = 0, grow_mine = 50 + 10 * me;
+    for (int k = 0; k < n; k++)
+        grow += 50 + 10 * k;
+    for (int i = 0; i < grow_mine; i++)
+        part[i] = (unsigned char)(200 + me * 7 + i);
+    int keep = grow - 25;
+    memset(all, 0xEE, sizeof all);
+    EXPECT(exconcat(part, grow_mine, all, keep, ALLNODES, NULL, 0), EXTOOLONG);
+    int short_ok = all[keep] == 0xEE;
+    for (int k = 0, pos = 0; k < n; k++)
+        for (int i = 0; i < 50 + 10 * k && pos < keep; i++)
+            short_ok &= all[pos++] == (unsigned char)(200 + k * 7 + i);
+    CHECK(short_ok, "a short out keeps the first bytes of parts longer than the last call's");
+    EXPECT(exconcat(part, grow_mine, all, sizeof all, ALLNODES, NULL, 0), grow);
     section("exconcat");
 }
 
