@@ -324,6 +324,7 @@ mod tests {
                     })
                     .unwrap_or(p)
             }
+            Dist::Pattern(ref t) => t.owner(j),
         };
         let c = owner_of(i);
         let local = (0..i).filter(|&j| owner_of(j) == c).count();
