@@ -17,11 +17,15 @@
 //!   `S(c) = s[0] + ... + s[c-1]` on (the sizes add up to `N`, zeros
 //!   allowed); owner of `i` is the `c` with `S(c) <= i < S(c+1)`, local
 //!   `i - S(c)`.
+//! * Owner pattern ([`OwnerPattern`], made by an alignment): the owners of
+//!   one period, repeated; each process keeps its elements in increasing
+//!   order.
 //!
 //! Local storage is column-major (first dimension fastest) over the
 //! allocated box, which is the owned elements plus `olo` cells below and
-//! `ohi` above in each dimension; overlap is allowed on BLOCK, GEN_BLOCK
-//! and collapsed dimensions only (those that own one consecutive run).
+//! `ohi` above in each dimension; overlap is allowed on BLOCK, GEN_BLOCK,
+//! collapsed and one-run pattern dimensions only (those where each process
+//! owns one consecutive run).
 //!
 //! A grid dimension no array dimension is spread over replicates the array
 //! along it.
@@ -136,7 +140,8 @@ pub struct DimMap {
     /// Processes along the grid dimension (1 when collapsed).
     pub nprocs: usize,
     /// Block length: `ceil(N/P)` for BLOCK, k for CYCLIC(k), N when
-    /// collapsed, the largest size for GEN_BLOCK.
+    /// collapsed, the largest size for GEN_BLOCK, the shortest run for an
+    /// owner pattern.
     pub block: usize,
     /// GEN_BLOCK only: the first offset of each process's block, and the
     /// extent last (`P + 1` entries); empty otherwise.
