@@ -80,10 +80,12 @@ int hpf_dad_create_gen(int grid, int rank, const long long *lb, const long long 
 /* The DAD of an array aligned to the template DAD `template` (ALIGN
  * A(i, ..) WITH T(..)): per dimension lb, extent, the template dimension
  * tdim[d] (1-based; 0: not aligned, the dimension is collapsed) and
- * A(i) WITH T(stride[d]*i + offset[d]) there (stride >= 1, every cell
- * inside the template; BLOCK, GEN_BLOCK or collapsed template dimensions),
- * overlap widths (NULL: none). Template dimensions no array dimension is
- * aligned with replicate the array. */
+ * A(i) WITH T(stride[d]*i + offset[d]) there (any template distribution;
+ * any stride: negative runs down the template, 0 puts the dimension on
+ * one template cell; every cell inside the template), overlap widths
+ * (NULL: none; only where each process owns one run of the dimension).
+ * Each process keeps its elements in increasing subscript order. Template
+ * dimensions no array dimension is aligned with replicate the array. */
 int hpf_dad_align(int template_dad, int rank, const long long *lb, const long long *extent,
                   const int *tdim, const long long *stride, const long long *offset,
                   const int *olo, const int *ohi, int *dad);
@@ -127,6 +129,11 @@ int hpf_minloc(int dad, int type, const void *a, long long *pos);
 #define HPF_OP_COUNT   5 /* DIM form only; LOGICAL (int) array, int result */
 #define HPF_OP_ALL     6 /* DIM form only; result 1/0 */
 #define HPF_OP_ANY     7 /* DIM form only; result 1/0 */
+/* Combining scatters only (hpf_combine_scatter), with the codes above. */
+#define HPF_OP_PARITY  8
+#define HPF_OP_IALL    9
+#define HPF_OP_IANY    10
+#define HPF_OP_IPARITY 11
 /* *result = op(a, MASK=mask) over the whole array; mask is a LOGICAL int
  * array with a's DAD, NULL for all true; masked-out elements count as the
  * identity. */
@@ -226,6 +233,24 @@ int hpf_scatter_plan(int b_dad, int v_dad, const void *v, long long ldv, int vty
 int hpf_index_execute(int sched, const void *src, void *dst, int type);
 /* A scatter schedule run adding, as hpf_sum_scatter. */
 int hpf_index_execute_sum(int sched, const void *src, void *dst, int type);
+/* The HPF library's combining scatters XXX_SCATTER(b, a, V1, .., Vn,
+ * MASK) into a, arguments as hpf_scatter: each b(s) (where mask, ints
+ * laid out as b, is non-zero; NULL: all) is combined into a(V1(s), ..)
+ * by op: HPF_OP_SUM (+), HPF_OP_PRODUCT (*), HPF_OP_MAXVAL (max),
+ * HPF_OP_MINVAL (min), HPF_OP_COUNT (+1 per true b(s); b LOGICAL ints, a
+ * INTEGER4/8), HPF_OP_ALL (.AND.), HPF_OP_ANY (.OR.), HPF_OP_PARITY
+ * (.NEQV.), HPF_OP_IALL (IAND), HPF_OP_IANY (IOR), HPF_OP_IPARITY (IEOR).
+ * A cell named more than once gets every value, in a fixed order; type is
+ * a's. HPF_EBADARG for an unknown op or a type the op does not take. */
+int hpf_combine_scatter(int op, int b_dad, const void *b, int v_dad, const void *v,
+                        long long ldv, int vtype, int a_dad, void *a, int type);
+int hpf_combine_scatter_mask(int op, int b_dad, const void *b, int v_dad, const void *v,
+                             long long ldv, int vtype, int a_dad, void *a, int type,
+                             const int *mask);
+/* A scatter schedule run combining, as hpf_combine_scatter(_mask). */
+int hpf_index_execute_combine(int sched, int op, const void *src, void *dst, int type);
+int hpf_index_execute_combine_mask(int sched, int op, const void *src, void *dst, int type,
+                                   const int *mask);
 int hpf_index_free(int sched);
 
 /* c = MATMUL(a, b) for rank-2 arrays on one grid (SUMMA; local products

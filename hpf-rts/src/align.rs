@@ -4,19 +4,23 @@
 //! aligned to one template keep their corresponding elements together.
 //!
 //! The run-time needs only ownership, so an aligned dimension is turned
-//! into an ordinary distribution of the array's own index space when the
-//! DAD is made: for a BLOCK or GEN_BLOCK template with a positive stride,
-//! each process's template cells hold one consecutive run of `A`'s
-//! elements (runs in coordinate order), which is exactly GEN_BLOCK with
-//! those run lengths; a collapsed template gives a collapsed dimension.
-//! The alignment itself stays in the spec (`DimSpec::align`) for
-//! inquiry. CYCLIC templates (where the aligned elements of a process no
-//! longer form a block-cyclic pattern of `A`) and strides below 1 are
-//! refused.
+//! into a distribution of the array's own index space when the DAD is
+//! made, the simplest that fits: a collapsed template gives a collapsed
+//! dimension; when the owners never go back to a lower coordinate along
+//! the array (a BLOCK or GEN_BLOCK template with a positive stride, any
+//! template with stride 0, one process) it is GEN_BLOCK with the run
+//! lengths; stride 1 onto a CYCLIC(k) template from the first cell of a
+//! process-0 block is CYCLIC(k) itself; anything else (CYCLIC(k) templates
+//! with other strides or offsets, negative strides) is an owner pattern
+//! ([`OwnerPattern`]) whose period is `k*P / gcd(|stride|, k*P)` for a
+//! CYCLIC(k) template and the extent for a BLOCK one. The alignment
+//! itself stays in the spec (`DimSpec::align`) for inquiry.
 
 use crate::dad::{Dad, DimSpec, Dist};
 use crate::error::{HpfError, HpfResult};
 use crate::grid::ProcGrid;
+use crate::pattern::OwnerPattern;
+use std::sync::Arc;
 
 /// `ALIGN A(i) WITH T(stride*i + offset)` for one dimension, with the
 /// template dimension's bounds and distribution.
@@ -26,22 +30,31 @@ pub struct Align {
     pub template_lb: i64,
     /// Template extent.
     pub template_extent: usize,
-    /// Template distribution: BLOCK, GEN_BLOCK or collapsed.
+    /// Template distribution (any).
     pub template_dist: Dist,
-    /// Stride of the alignment (>= 1).
+    /// Stride of the alignment: negative strides run the array down the
+    /// template, 0 puts the whole dimension on one template cell.
     pub stride: i64,
     /// Offset of the alignment.
     pub offset: i64,
+}
+
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
 }
 
 impl DimSpec {
     /// A dimension `lb : lb+extent-1` aligned as `align` says to a
     /// template dimension spread over grid dimension `pdim` of `grid`.
     /// Every element's template cell must lie inside the template.
-    /// Returns `HPF_EBADARG` for a stride below 1, a CYCLIC template, a
-    /// template cell out of bounds or a bad grid dimension.
+    /// Returns `HPF_EBADARG` for a template cell out of bounds, a bad
+    /// template (GEN_BLOCK sizes, CYCLIC(0)) or a bad grid dimension.
     pub fn aligned(
-        grid: &ProcGrid,
+        grid: &Arc<ProcGrid>,
         lb: i64,
         extent: usize,
         pdim: usize,
@@ -49,18 +62,23 @@ impl DimSpec {
     ) -> HpfResult<DimSpec> {
         const CALL: &str = "hpf_dad_align";
         let bad = |what: String| HpfError::bad_arg(CALL, what);
-        if align.stride < 1 {
-            return Err(bad(format!(
-                "alignment stride {} is not positive",
-                align.stride
-            )));
-        }
+        let t = Dad::new(
+            grid,
+            &[DimSpec::new(
+                align.template_lb,
+                align.template_extent,
+                align.template_dist.clone(),
+                pdim,
+            )],
+        )
+        .map_err(|e| bad(format!("template: {}", e.message)))?;
+        let tm = &t.dims()[0];
         let nt = align.template_extent as i128;
-        // 0-based template cell of 0-based element i0.
-        let first =
-            align.stride as i128 * lb as i128 + align.offset as i128 - align.template_lb as i128;
-        let last = first + align.stride as i128 * (extent as i128 - 1);
-        if extent > 0 && (first < 0 || last >= nt) {
+        let s = align.stride as i128;
+        // 0-based template cells of the first and the last element.
+        let first = s * lb as i128 + align.offset as i128 - align.template_lb as i128;
+        let last = first + s * (extent as i128 - 1);
+        if extent > 0 && (first.min(last) < 0 || first.max(last) >= nt) {
             return Err(bad(format!(
                 "T({}*i + {}) for i in {lb}:{} leaves the template {}:{}",
                 align.stride,
@@ -70,57 +88,54 @@ impl DimSpec {
                 align.template_lb + nt as i64 - 1
             )));
         }
-        // Elements whose template cell lies below template offset x.
-        let below = |x: i128| -> usize {
-            if extent == 0 || x <= first {
-                0
+        let p = tm.nprocs;
+        let dist = if !tm.distributed() {
+            Dist::Collapsed
+        } else if extent == 0 {
+            Dist::gen_block(&vec![0; p])
+        } else {
+            // The template's own period, if it repeats inside its extent.
+            let tperiod = match &align.template_dist {
+                Dist::Cyclic | Dist::BlockCyclic(_) => Some(tm.block * p),
+                Dist::Pattern(pat) => Some(pat.period()),
+                _ => None,
+            }
+            .filter(|&l| (l as i128) < nt);
+            let su = align.stride.unsigned_abs() as usize;
+            let period = match tperiod {
+                _ if su == 0 => 1,
+                Some(l) => l / gcd(su, l),
+                None => extent,
+            }
+            .min(extent);
+            let owner: Vec<usize> = (0..period as i128)
+                .map(|r| tm.owner((first + s * r) as usize))
+                .collect();
+            let rising = if period < extent {
+                owner.iter().all(|&c| c == owner[0])
             } else {
-                let s = align.stride as i128;
-                ((x - first + s - 1) / s).min(extent as i128) as usize
+                owner.windows(2).all(|w| w[0] <= w[1])
+            };
+            let k = tm.block;
+            if rising {
+                let mut sizes = vec![0; p];
+                let (full, rest) = (extent / period, extent % period);
+                for (r, &c) in owner.iter().enumerate() {
+                    sizes[c] += full + usize::from(r < rest);
+                }
+                Dist::gen_block(&sizes)
+            } else if matches!(align.template_dist, Dist::Cyclic | Dist::BlockCyclic(_))
+                && s == 1
+                && first % (k * p) as i128 == 0
+            {
+                align.template_dist.clone()
+            } else {
+                let pat = OwnerPattern::new(extent, p, owner)
+                    .ok_or_else(|| bad("no owner pattern for the alignment".into()))?;
+                Dist::Pattern(Arc::new(pat))
             }
         };
-        let starts: Vec<usize> = match &align.template_dist {
-            Dist::Collapsed => {
-                let mut spec = DimSpec::new(lb, extent, Dist::Collapsed, 0);
-                spec.align = Some(align);
-                return Ok(spec);
-            }
-            Dist::Block => {
-                let p = *grid
-                    .dims()
-                    .get(pdim)
-                    .ok_or_else(|| bad(format!("the grid has no dimension {pdim}")))?;
-                let b = align.template_extent.div_ceil(p).max(1);
-                (0..=p).map(|c| (c * b).min(align.template_extent)).collect()
-            }
-            Dist::GenBlock(sizes) => {
-                if sizes.iter().try_fold(0usize, |a, &x| a.checked_add(x))
-                    != Some(align.template_extent)
-                {
-                    return Err(bad(format!(
-                        "template GEN_BLOCK sizes {sizes:?} do not add up to its extent {}",
-                        align.template_extent
-                    )));
-                }
-                let mut acc = 0usize;
-                let mut v = vec![0];
-                for &x in sizes.iter() {
-                    acc = acc.saturating_add(x);
-                    v.push(acc);
-                }
-                v
-            }
-            other => {
-                return Err(bad(format!(
-                    "alignment to a {other:?} template is not implemented (BLOCK, GEN_BLOCK or collapsed)"
-                )))
-            }
-        };
-        let sizes: Vec<usize> = starts
-            .windows(2)
-            .map(|w| below(w[1] as i128) - below(w[0] as i128))
-            .collect();
-        let mut spec = DimSpec::new(lb, extent, Dist::gen_block(&sizes), pdim);
+        let mut spec = DimSpec::new(lb, extent, dist, pdim);
         spec.align = Some(align);
         Ok(spec)
     }

@@ -314,6 +314,41 @@ pub(crate) fn index_run_sum<T: Element>(
     apart::<T, _>(call, sd, src, dd, dst, |x, y| s.execute_sum(x, y))
 }
 
+/// The combining scatter of C code `op` (`HPF_OP_SUM` .. `HPF_OP_IPARITY`).
+pub(crate) fn scatter_op(call: &str, op: c_int) -> HpfResult<crate::combining::ScatterOp> {
+    crate::combining::ScatterOp::from_code(op).ok_or_else(|| {
+        HpfError::bad_arg(
+            call,
+            format!("op {op} is not a combining scatter (HPF_OP_SUM .. HPF_OP_IPARITY)"),
+        )
+    })
+}
+
+/// Runs scatter schedule `s` combining `src` (B; a LOGICAL array of ints
+/// for COUNT) into `dst` (A of type `T`) by `op`, where `mask` (ints with
+/// B's DAD; NULL: all true) is true.
+pub(crate) fn index_run_op<T: Element>(
+    call: &str,
+    s: &IndexSchedule,
+    op: crate::combining::ScatterOp,
+    src: *const c_void,
+    mask: *const c_int,
+    dst: *mut c_void,
+) -> HpfResult<()> {
+    let (sd, dd) = s.dads();
+    let m = mask_of(call, sd, mask)?;
+    if op != crate::combining::ScatterOp::Count {
+        return apart::<T, _>(call, sd, src, dd, dst, |x, y| s.combine(call, op, x, m, y));
+    }
+    let src_bytes = sd.local_len() * std::mem::size_of::<i32>();
+    let dst_bytes = dd.local_len() * std::mem::size_of::<T>();
+    if ptr::ranges_overlap::<u8>(src, src_bytes, dst, dst_bytes) {
+        return Err(HpfError::bad_arg(call, "source and result share memory"));
+    }
+    let b = local::<crate::element::Logical>(call, "source", sd, src)?;
+    s.count_named(call, b, m, local_mut::<T>(call, "destination", dd, dst)?)
+}
+
 /// Keeps index schedule `s` under a new handle.
 pub(crate) fn index_store(s: IndexSchedule) -> c_int {
     handles(|t| {
@@ -448,10 +483,12 @@ pub extern "C" fn hpf_dad_create_gen(
 /// `tdim[d]` (1-based; 0: not aligned, the dimension is collapsed), and
 /// `A(i)` WITH `T(stride[d]*i + offset[d])` there; overlap widths
 /// `olo[d]`/`ohi[d]` (NULL for none). Template dimensions no array
-/// dimension is aligned with replicate the array. Returns `HPF_OK`,
+/// dimension is aligned with replicate the array. Any template
+/// distribution and any stride (negative: down the template; 0: the
+/// whole dimension on one template cell). Returns `HPF_OK`,
 /// `HPF_EBADHANDLE` or `HPF_EBADARG` (a template dimension out of range
-/// or used twice, a stride below 1, a template cell outside the template,
-/// a CYCLIC template dimension, NULL arrays).
+/// or used twice, a template cell outside the template, an overlap area
+/// where a process owns more than one run, NULL arrays).
 #[no_mangle]
 pub extern "C" fn hpf_dad_align(
     template: c_int,

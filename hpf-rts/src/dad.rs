@@ -17,17 +17,22 @@
 //!   `S(c) = s[0] + ... + s[c-1]` on (the sizes add up to `N`, zeros
 //!   allowed); owner of `i` is the `c` with `S(c) <= i < S(c+1)`, local
 //!   `i - S(c)`.
+//! * Owner pattern ([`OwnerPattern`], made by an alignment): the owners of
+//!   one period, repeated; each process keeps its elements in increasing
+//!   order.
 //!
 //! Local storage is column-major (first dimension fastest) over the
 //! allocated box, which is the owned elements plus `olo` cells below and
-//! `ohi` above in each dimension; overlap is allowed on BLOCK, GEN_BLOCK
-//! and collapsed dimensions only (those that own one consecutive run).
+//! `ohi` above in each dimension; overlap is allowed on BLOCK, GEN_BLOCK,
+//! collapsed and one-run pattern dimensions only (those where each process
+//! owns one consecutive run).
 //!
 //! A grid dimension no array dimension is spread over replicates the array
 //! along it.
 
 use crate::error::{HpfError, HpfResult};
 use crate::grid::ProcGrid;
+use crate::pattern::OwnerPattern;
 use std::sync::Arc;
 
 /// Distribution of one dimension.
@@ -45,6 +50,10 @@ pub enum Dist {
     /// given sizes (one per process, in coordinate order, summing to the
     /// extent).
     GenBlock(Arc<[usize]>),
+    /// An owner table over a period ([`OwnerPattern`]), made for one
+    /// extent and one number of processes: what an alignment to a
+    /// template leaves when no distribution above describes it.
+    Pattern(Arc<OwnerPattern>),
 }
 
 impl Dist {
@@ -56,7 +65,11 @@ impl Dist {
     /// Whether each process owns one consecutive run of the dimension
     /// (so an overlap area can continue it).
     pub fn contiguous(&self) -> bool {
-        matches!(self, Dist::Collapsed | Dist::Block | Dist::GenBlock(_))
+        match self {
+            Dist::Collapsed | Dist::Block | Dist::GenBlock(_) => true,
+            Dist::Pattern(p) => p.one_run(),
+            Dist::Cyclic | Dist::BlockCyclic(_) => false,
+        }
     }
 }
 
@@ -127,7 +140,8 @@ pub struct DimMap {
     /// Processes along the grid dimension (1 when collapsed).
     pub nprocs: usize,
     /// Block length: `ceil(N/P)` for BLOCK, k for CYCLIC(k), N when
-    /// collapsed, the largest size for GEN_BLOCK.
+    /// collapsed, the largest size for GEN_BLOCK, the shortest run for an
+    /// owner pattern.
     pub block: usize,
     /// GEN_BLOCK only: the first offset of each process's block, and the
     /// extent last (`P + 1` entries); empty otherwise.
@@ -165,6 +179,7 @@ impl DimMap {
                 let big = sizes.iter().copied().max().unwrap_or(0);
                 (sizes.len().max(1), big.max(1))
             }
+            Dist::Pattern(p) => (p.nprocs(), p.min_run()),
         };
         DimMap {
             spec,
@@ -187,6 +202,7 @@ impl DimMap {
         match &self.spec.dist {
             Dist::Collapsed => n,
             Dist::GenBlock(_) => self.starts[self.gen_owner(i) + 1].min(n),
+            Dist::Pattern(p) => p.run_end(i),
             _ => ((i / self.block + 1) * self.block).min(n),
         }
     }
@@ -221,6 +237,7 @@ impl DimMap {
             Dist::Collapsed => 0,
             Dist::Block => i / self.block,
             Dist::GenBlock(_) => self.gen_owner(i),
+            Dist::Pattern(ref p) => p.owner(i),
             Dist::Cyclic | Dist::BlockCyclic(_) => (i / self.block) % self.nprocs,
         }
     }
@@ -231,6 +248,7 @@ impl DimMap {
             Dist::Collapsed => i,
             Dist::Block => i % self.block,
             Dist::GenBlock(_) => i - self.starts[self.gen_owner(i)],
+            Dist::Pattern(ref p) => p.local(i),
             Dist::Cyclic | Dist::BlockCyclic(_) => {
                 let k = self.block;
                 (i / (k * self.nprocs)) * k + i % k
@@ -244,6 +262,7 @@ impl DimMap {
             Dist::Collapsed => l,
             Dist::Block => c * self.block + l,
             Dist::GenBlock(_) => self.starts[c] + l,
+            Dist::Pattern(ref p) => p.global(c, l),
             Dist::Cyclic | Dist::BlockCyclic(_) => {
                 let k = self.block;
                 ((l / k) * self.nprocs + c) * k + l % k
@@ -258,6 +277,7 @@ impl DimMap {
             Dist::Collapsed => n,
             Dist::Block => self.block.min(n.saturating_sub(c * self.block)),
             Dist::GenBlock(_) => self.starts[c + 1] - self.starts[c],
+            Dist::Pattern(ref p) => p.count(c),
             Dist::Cyclic | Dist::BlockCyclic(_) => numroc(n, self.block, c, 0, self.nprocs),
         }
     }
@@ -356,11 +376,25 @@ impl Dad {
                     ));
                 }
             }
+            if let Dist::Pattern(pat) = &s.dist {
+                let p = grid.dims()[s.pdim];
+                if pat.nprocs() != p || pat.extent() != s.extent {
+                    return Err(HpfError::bad_arg(
+                        CALL,
+                        format!(
+                            "dimension {dim}: an owner pattern for {} elements on {} processes used for {} on {p}",
+                            pat.extent(),
+                            pat.nprocs(),
+                            s.extent
+                        ),
+                    ));
+                }
+            }
             if !s.dist.contiguous() && (s.olo > 0 || s.ohi > 0) {
                 return Err(HpfError::bad_arg(
                     CALL,
                     format!(
-                        "dimension {dim}: overlap needs a BLOCK, GEN_BLOCK or collapsed distribution"
+                        "dimension {dim}: overlap needs a distribution where each process owns one consecutive run (BLOCK, GEN_BLOCK, collapsed)"
                     ),
                 ));
             }
@@ -620,10 +654,15 @@ impl Dad {
                     d.spec.pdim
                 )));
             }
-            if let Dist::GenBlock(_) = d.spec.dist {
-                return Err(bad(
-                    "is GEN_BLOCK, which a ScaLAPACK descriptor cannot describe".into(),
-                ));
+            if let Dist::GenBlock(_) | Dist::Pattern(_) = d.spec.dist {
+                return Err(bad(format!(
+                    "is {}, which a ScaLAPACK descriptor cannot describe",
+                    if matches!(d.spec.dist, Dist::GenBlock(_)) {
+                        "GEN_BLOCK"
+                    } else {
+                        "an owner pattern"
+                    }
+                )));
             }
             if !d.distributed() && self.grid.dims()[k] != 1 {
                 return Err(bad(format!(

@@ -109,6 +109,38 @@ impl<T: Element> DArray<T> {
         s.execute_sum(&b.data, &mut self.data)
     }
 
+    /// The HPF library's combining scatter `op` of `b` into this array
+    /// through one index array per dimension (`XXX_SCATTER(B, A, V1, ..,
+    /// Vn, MASK)` into `A`): every `B(s)` where `mask` (B's DAD; None: all
+    /// true) is true is combined into `A(V1(s), ..)`. COUNT takes a
+    /// LOGICAL `B`: use [`count_scatter_indexed_tuple`](Self::count_scatter_indexed_tuple).
+    pub fn combine_scatter_indexed_tuple(
+        &mut self,
+        op: crate::ScatterOp,
+        v: &[&DArray<i64>],
+        b: &DArray<T>,
+        mask: Option<&DArray<i32>>,
+    ) -> HpfResult<()> {
+        let m = mask_on(b.dad(), mask)?;
+        let vs: Vec<(&Dad, &[i64])> = v.iter().map(|x| (&x.dad, &x.data[..])).collect();
+        let s = crate::IndexSchedule::scatter_tuple(&b.dad, &vs, &self.dad)?;
+        s.execute_op(op, &b.data, m, &mut self.data)
+    }
+
+    /// COUNT_SCATTER: `A(V1(s), ..) += 1` for every `s` where the LOGICAL
+    /// `b(s)` and `mask` (B's DAD; None: all true) are true.
+    pub fn count_scatter_indexed_tuple(
+        &mut self,
+        v: &[&DArray<i64>],
+        b: &DArray<crate::Logical>,
+        mask: Option<&DArray<i32>>,
+    ) -> HpfResult<()> {
+        let m = mask_on(b.dad(), mask)?;
+        let vs: Vec<(&Dad, &[i64])> = v.iter().map(|x| (&x.dad, &x.data[..])).collect();
+        let s = crate::IndexSchedule::scatter_tuple(&b.dad, &vs, &self.dad)?;
+        s.execute_count(&b.data, m, &mut self.data)
+    }
+
     /// SUM.
     pub fn sum(&self) -> HpfResult<T> {
         reduce::sum(&self.dad, &self.data)
@@ -456,5 +488,18 @@ impl DArray<i32> {
         let mut out = DArray::new(res);
         reduce_dim::logical_dim(op, &self.dad, &self.data, dim, res, &mut out.data)?;
         Ok(out)
+    }
+}
+
+/// The local buffer of `mask` if it has the DAD `on`; `HPF_EMISMATCH`
+/// otherwise.
+fn mask_on<'a>(on: &Dad, mask: Option<&'a DArray<i32>>) -> HpfResult<Option<&'a [i32]>> {
+    match mask {
+        Some(m) if m.dad() != on => Err(crate::error::HpfError::new(
+            crate::error::HPF_EMISMATCH,
+            "hpf_combine_scatter: MASK does not have B's DAD",
+        )),
+        Some(m) => Ok(Some(m.local())),
+        None => Ok(None),
     }
 }

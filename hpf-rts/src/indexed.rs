@@ -17,8 +17,9 @@
 //! executor) with point-to-point messages only, as every other schedule.
 //! Each replica line of the grid (processes that agree on the grid
 //! dimensions an array is not spread over) is served by its own line.
-//! A scatter schedule also runs adding (`SUM_SCATTER`), where a cell
-//! named more than once gets the sum of its values.
+//! A scatter schedule also runs combining (`SUM_SCATTER` and the other
+//! combining scatters of [`crate::combining`]), where a cell named more
+//! than once gets every value.
 
 use crate::dad::Dad;
 use crate::element::Element;
@@ -282,17 +283,20 @@ impl IndexSchedule {
     /// reproducibly for one grid and pair of DADs. Numeric types only; a
     /// gather schedule is refused. Collective.
     pub fn execute_sum<T: Element>(&self, src: &[T], dst: &mut [T]) -> HpfResult<()> {
-        const CALL: &str = "hpf_sum_scatter";
+        let op = crate::combining::ScatterOp::Sum;
+        self.combine("hpf_sum_scatter", op, src, None, dst)
+    }
+
+    /// A scatter schedule's B DAD, A DAD and plan; `HPF_EBADARG` naming
+    /// `call` for a gather schedule.
+    pub(crate) fn scatter_parts(&self, call: &str) -> HpfResult<(&Dad, &Dad, &Schedule)> {
         if self.way != Way::Scatter {
             return Err(HpfError::bad_arg(
-                CALL,
+                call,
                 "the index schedule is a gather, not a scatter",
             ));
         }
-        crate::element::require_numeric::<T>(CALL)?;
-        crate::reduce::check_len(CALL, &self.other, src, "source")?;
-        crate::reduce::check_len(CALL, &self.a, dst, "destination")?;
-        self.plan.execute_combine(&self.a, src, dst, T::plus)
+        Ok((&self.other, &self.a, &self.plan))
     }
 
     /// The DADs of the source and the destination of [`execute`](Self::execute).

@@ -5,6 +5,8 @@
 //!   Cartesian topology.
 //! - [`dad`]: the distributed array descriptor and the ownership functions
 //!   (collapsed, BLOCK, CYCLIC, CYCLIC(k), GEN_BLOCK, overlap areas, NUMROC).
+//! - [`pattern`]: owner patterns, the distribution an alignment leaves when
+//!   no regular one describes it.
 //! - [`align`]: alignment of array dimensions to template dimensions
 //!   (`ALIGN A(i) WITH T(stride*i + offset)`).
 //! - [`element`]: element types (INTEGER*4/8, REAL*4/8, COMPLEX*8/16,
@@ -18,6 +20,8 @@
 //! - [`unstructured`]: RESHAPE, PACK and UNPACK.
 //! - [`indexed`]: gather and scatter through index arrays, on schedules
 //!   planned once (with messages) and executed many times.
+//! - [`combining`]: the HPF library's combining scatters (SUM_, PRODUCT_,
+//!   MAXVAL_, .. IPARITY_SCATTER) with MASK, on scatter schedules.
 //! - [`matmul`]: MATMUL by SUMMA with local products on the system BLAS.
 //! - [`darray`]: `DArray<T>`, a distributed array owning its local buffer.
 //! - [`capi`]: the C API of `hpf_rts.h`.
@@ -28,6 +32,7 @@
 pub mod align;
 pub mod blas;
 pub mod capi;
+pub mod combining;
 pub mod dad;
 pub mod darray;
 pub mod element;
@@ -36,6 +41,7 @@ pub mod fapi;
 pub mod grid;
 pub mod indexed;
 pub mod matmul;
+pub mod pattern;
 mod ptr;
 pub mod reduce;
 pub mod reduce_dim;
@@ -45,6 +51,7 @@ pub mod twins;
 pub mod unstructured;
 
 pub use align::Align;
+pub use combining::ScatterOp;
 pub use dad::{numroc, Dad, DimSpec, Dist};
 pub use darray::DArray;
 pub use element::{Complex16, Complex8, ElemKind, Element, Logical};

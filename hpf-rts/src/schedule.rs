@@ -609,21 +609,32 @@ impl Schedule {
 
     /// Like [`execute`](Self::execute), but each element moved is combined
     /// into its destination cell (`dst = f(dst, value)`) instead of
-    /// stored, so a cell named more than once gets every value. The
-    /// values for one cell arrive in a fixed order: this process's own in
-    /// its local order, then per peer in grid-rank order, each in the
-    /// sender's local order.
+    /// stored, so a cell named more than once gets every value; with
+    /// `keep` (flags on the source's layout, non-zero keep) the elements
+    /// whose flag is 0 are left out. The values for one cell arrive in a
+    /// fixed order: this process's own in its local order, then per peer
+    /// in grid-rank order, each in the sender's local order.
     pub fn execute_combine<T: Element>(
         &self,
         dad_grid: &Dad,
         src: &[T],
+        keep: Option<&[i32]>,
         dst: &mut [T],
         f: impl Fn(T, T) -> T,
     ) -> HpfResult<()> {
         let got = self.exchange(dad_grid, src)?;
+        let kept = keep.map(|k| self.exchange(dad_grid, k)).transpose()?;
+        let flag = |at: usize| -> HpfResult<bool> {
+            match &kept {
+                None => Ok(true),
+                Some(b) => Ok(i32::get(b.get(at * 4..at * 4 + 4).ok_or_else(disagree)?) != 0),
+            }
+        };
         for &(a, b, len) in &self.runs.local {
             for k in 0..len {
-                dst[b + k] = f(dst[b + k], src[a + k]);
+                if keep.is_none_or(|m| m[a + k] != 0) {
+                    dst[b + k] = f(dst[b + k], src[a + k]);
+                }
             }
         }
         let size = T::KIND.size();
@@ -631,9 +642,11 @@ impl Schedule {
         for runs in &self.runs.recv {
             for &(o, len) in runs {
                 for cell in &mut dst[o..o + len] {
-                    let from = got.get(at..at + size).ok_or_else(disagree)?;
-                    *cell = f(*cell, T::get(from));
-                    at += size;
+                    let from = got.get(at * size..(at + 1) * size).ok_or_else(disagree)?;
+                    if flag(at)? {
+                        *cell = f(*cell, T::get(from));
+                    }
+                    at += 1;
                 }
             }
         }

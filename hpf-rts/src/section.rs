@@ -324,6 +324,7 @@ mod tests {
                     })
                     .unwrap_or(p)
             }
+            Dist::Pattern(ref t) => t.owner(j),
         };
         let c = owner_of(i);
         let local = (0..i).filter(|&j| owner_of(j) == c).count();
@@ -341,6 +342,10 @@ mod tests {
             (1usize..=5).prop_map(Dist::BlockCyclic),
             // GEN_BLOCK: the sizes are chosen below, once n and p are.
             Just(Dist::gen_block(&[])),
+            // An owner pattern: its table is chosen below too.
+            Just(Dist::Pattern(std::sync::Arc::new(
+                crate::pattern::OwnerPattern::new(0, 1, vec![0]).expect("a pattern")
+            ))),
         ];
         (0usize..30, 1usize..=6, dist, -4i64..=4, -4i64..=4)
             .prop_flat_map(|(n, p, dist, lb, stride)| {
@@ -372,6 +377,13 @@ mod tests {
                             .collect();
                         sizes[p - 1] += left;
                         Dist::gen_block(&sizes)
+                    }
+                    Dist::Pattern(_) => {
+                        // A period of 1 to 7 offsets, owners scattered.
+                        let period = 1 + (lo.unsigned_abs() as usize + n) % 7;
+                        let table = (0..period).map(|r| (r * 5 + n) % p).collect();
+                        let t = crate::pattern::OwnerPattern::new(n, p, table).expect("a pattern");
+                        Dist::Pattern(std::sync::Arc::new(t))
                     }
                     other => other,
                 };

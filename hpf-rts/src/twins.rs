@@ -25,7 +25,7 @@ use crate::capi::{
     self, copy_in, cshift_in, dot_into, eoshift_in, get_dad, halo_in, kind, matmul_in, reduce_into,
     run, spread_in, transpose_in, typed,
 };
-use crate::capi::{apart, index_run, index_run_sum, local};
+use crate::capi::{apart, index_run, index_run_op, index_run_sum, local};
 use crate::dad::Dad;
 use crate::element::{ElemKind, Element};
 use crate::error::{HpfError, HpfResult, HPF_OK};
@@ -455,6 +455,67 @@ twins! {
     (sched: handle, src: cbuf, dst: mbuf, ty: ty) {
         let s = capi::index_get(CALL, sched)?;
         typed!(ty, index_run_sum(CALL, &s, src, dst))
+    }
+
+    /// The HPF library's combining scatter `op` (`HPF_OP_SUM`,
+    /// `HPF_OP_PRODUCT`, `HPF_OP_MAXVAL`, `HPF_OP_MINVAL`, `HPF_OP_COUNT`,
+    /// `HPF_OP_ALL`, `HPF_OP_ANY`, `HPF_OP_PARITY`, `HPF_OP_IALL`,
+    /// `HPF_OP_IANY`, `HPF_OP_IPARITY`) of `b` into `a` through the index
+    /// arrays, arguments as `hpf_scatter`: every `b(s)` is combined into
+    /// `a(V1(s), .., Vn(s))` (sum, product, max, min, +1 per true `b(s)`,
+    /// .AND., .OR., .NEQV., IAND, IOR, IEOR), so a cell named more than
+    /// once gets every value, in a fixed order. `type` is `a`'s type; `b`
+    /// has it too except for COUNT (`b` LOGICAL ints, `a` INTEGER4 or 8).
+    /// Collective. Returns as `hpf_gather`; `HPF_EBADARG` for an unknown
+    /// op or a type the op does not take (SUM/PRODUCT numeric,
+    /// MAXVAL/MINVAL integer or real, ALL/ANY/PARITY `HPF_LOGICAL`,
+    /// COUNT/IALL/IANY/IPARITY integer).
+    c hpf_combine_scatter;
+    /// `HPF_COMBINE_SCATTER(OP, BDAD, B, VDAD, V, LDV, VTYPE, ADAD, A,
+    /// TYPE, IERR)`: A(V1(S), .., Vn(S)) = OP(A(V1(S), .., Vn(S)), B(S)).
+    fortran hpf_combine_scatter_ "HPF_COMBINE_SCATTER";
+    (op: int, b_dad: dad, b: cbuf, v_dad: dad, v: cbuf, ldv: long, vtype: ty, a_dad: dad, a: mbuf, ty: ty) {
+        let op = capi::scatter_op(CALL, op)?;
+        let s = capi::index_plan(CALL, false, &a_dad, (&v_dad, v, ldv, vtype), &b_dad)?;
+        typed!(ty, index_run_op(CALL, &s, op, b, std::ptr::null(), a))
+    }
+
+    /// `hpf_combine_scatter` with HPF's MASK: only the `b(s)` where the
+    /// LOGICAL array `mask` (ints with `b`'s DAD, non-zero true; NULL: all
+    /// true) is true take part. Returns as `hpf_combine_scatter`.
+    c hpf_combine_scatter_mask;
+    /// `HPF_COMBINE_SCATTER_MASK(OP, BDAD, B, VDAD, V, LDV, VTYPE, ADAD,
+    /// A, TYPE, MASK, IERR)`, MASK a LOGICAL array laid out as B.
+    fortran hpf_combine_scatter_mask_ "HPF_COMBINE_SCATTER_MASK";
+    (op: int, b_dad: dad, b: cbuf, v_dad: dad, v: cbuf, ldv: long, vtype: ty, a_dad: dad, a: mbuf, ty: ty, mask: ints) {
+        let op = capi::scatter_op(CALL, op)?;
+        let s = capi::index_plan(CALL, false, &a_dad, (&v_dad, v, ldv, vtype), &b_dad)?;
+        typed!(ty, index_run_op(CALL, &s, op, b, mask, a))
+    }
+
+    /// Runs scatter schedule `sched` combining by `op`, as
+    /// `hpf_combine_scatter` does (`src` is b, `dst` a). Returns as
+    /// `hpf_index_execute`; `HPF_EBADARG` for a gather schedule, an
+    /// unknown op or a type the op does not take.
+    c hpf_index_execute_combine;
+    /// `HPF_INDEX_EXECUTE_COMBINE(SCHED, OP, SRC, DST, TYPE, IERR)`.
+    fortran hpf_index_execute_combine_ "HPF_INDEX_EXECUTE_COMBINE";
+    (sched: handle, op: int, src: cbuf, dst: mbuf, ty: ty) {
+        let op = capi::scatter_op(CALL, op)?;
+        let s = capi::index_get(CALL, sched)?;
+        typed!(ty, index_run_op(CALL, &s, op, src, std::ptr::null(), dst))
+    }
+
+    /// `hpf_index_execute_combine` with a MASK laid out as `src` (NULL:
+    /// all true). Returns as `hpf_index_execute_combine`.
+    c hpf_index_execute_combine_mask;
+    /// `HPF_INDEX_EXECUTE_COMBINE_MASK(SCHED, OP, SRC, DST, TYPE, MASK,
+    /// IERR)`.
+    fortran hpf_index_execute_combine_mask_ "HPF_INDEX_EXECUTE_COMBINE_MASK";
+    (sched: handle, op: int, src: cbuf, dst: mbuf, ty: ty, mask: ints) {
+        let op = capi::scatter_op(CALL, op)?;
+        let s = capi::index_get(CALL, sched)?;
+        typed!(ty, index_run_op(CALL, &s, op, src, mask, dst))
     }
 
     /// Plans `r = a(V)` as `hpf_gather` does without moving data and stores

@@ -139,6 +139,14 @@ fn alignment_to_a_template_from_c_places_elements_with_their_cells() {
     on_one_to_four(&build("hpf/hpf_align.c", &["mpbridge"]), "hpf_align");
 }
 
+#[test]
+fn combining_scatters_from_c_equal_the_serial_fold() {
+    on_one_to_four(
+        &build("hpf/hpf_scatter_ops.c", &["mpbridge"]),
+        "hpf_scatter_ops",
+    );
+}
+
 /// A Fortran 77 node program, built as the compilers of its day did
 /// (locals static and zeroed; untyped calls to the run-time).
 fn fortran77(name: &str) -> PathBuf {
@@ -174,4 +182,9 @@ fn complex_and_logical_types_in_fortran_77_equal_the_serial_intrinsics() {
 #[test]
 fn alignment_to_a_template_in_fortran_77_places_elements_with_their_cells() {
     on_one_to_four_f77("hpf_align_f77");
+}
+
+#[test]
+fn combining_scatters_in_fortran_77_equal_the_serial_fold() {
+    on_one_to_four_f77("hpf_scatter_ops_f77");
 }

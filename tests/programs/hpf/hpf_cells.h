@@ -12,14 +12,14 @@ struct cells2 {
     long long *at, *gi, *gj;
 };
 
-static void *local_buffer(int d, size_t size)
+static inline void *local_buffer(int d, size_t size)
 {
     long long n = 0;
     hpf_dad_local_size(d, &n);
     return calloc((size_t)(n > 0 ? n : 1), size);
 }
 
-static struct cells2 owned_cells2(int d)
+static inline struct cells2 owned_cells2(int d)
 {
     long long cnt[2] = {0, 0}, stride[2] = {0, 0};
     hpf_dad_local_shape(d, cnt, NULL, stride);
@@ -36,7 +36,7 @@ static struct cells2 owned_cells2(int d)
     return c;
 }
 
-static void free_cells2(struct cells2 c)
+static inline void free_cells2(struct cells2 c)
 {
     free(c.at);
     free(c.gi);

@@ -103,6 +103,42 @@ fn linear(shape: &[usize], g: &[usize]) -> usize {
         .fold(0, |acc, (&n, &i)| acc * n + i)
 }
 
+/// The indexed array of a gather/scatter trial: a random grid, rank `low`
+/// or `low + 1`, extents 1 to `most`, lower bounds -2 to 2, a random DAD
+/// (overlap areas allowed).
+fn random_indexed<'a>(
+    rng: &mut Rng,
+    grids: &'a [Arc<ProcGrid>],
+    low: usize,
+    most: u64,
+) -> (&'a Arc<ProcGrid>, Vec<usize>, Vec<i64>, Dad) {
+    let grid = pick_grid(rng, grids);
+    let rank = low + rng.below(2) as usize;
+    let shape: Vec<usize> = (0..rank).map(|_| 1 + rng.below(most) as usize).collect();
+    let lbs: Vec<i64> = (0..rank).map(|_| rng.below(5) as i64 - 2).collect();
+    let ad = random_dad(rng, grid, &shape, &lbs, true);
+    (grid, shape, lbs, ad)
+}
+
+/// A random shape of index arrays (rank 1 or 2, extents below `most`)
+/// and per position (column-major) a random cell of an array of `size`
+/// cells, repeats allowed.
+fn random_picks(rng: &mut Rng, most: u64, size: usize) -> (Vec<usize>, Vec<usize>) {
+    let vshape: Vec<usize> = (0..1 + rng.below(2) as usize)
+        .map(|_| rng.below(most) as usize)
+        .collect();
+    let m: usize = vshape.iter().product();
+    let picks = (0..m).map(|_| rng.below(size as u64) as usize).collect();
+    (vshape, picks)
+}
+
+/// Column-major linear position of subscripts `s` of an array of shape
+/// `shape` with lower bounds `lbs`.
+fn position(shape: &[usize], lbs: &[i64], s: &[i64]) -> usize {
+    let g: Vec<usize> = s.iter().zip(lbs).map(|(&x, &l)| (x - l) as usize).collect();
+    linear(shape, &g)
+}
+
 /// `n` elements split into `p` random block sizes (zeros allowed).
 fn random_sizes(rng: &mut Rng, n: usize, p: usize) -> Vec<usize> {
     let mut cuts: Vec<usize> = (1..p).map(|_| rng.below(n as u64 + 1) as usize).collect();
@@ -131,13 +167,14 @@ fn random_dad(
         .iter()
         .zip(lbs)
         .map(|(&n, &lb)| {
-            let pick = rng.below(6);
+            let pick = rng.below(7);
             let dist = match pick {
                 0 => Dist::Collapsed,
                 1 | 2 => Dist::Block,
                 3 => Dist::Cyclic,
                 4 => Dist::BlockCyclic(1 + rng.below(4) as usize),
-                // GEN_BLOCK: sizes chosen once the grid dimension is.
+                // GEN_BLOCK (pick 5), or aligned to a template (pick 6):
+                // made once the grid dimension is.
                 _ => Dist::gen_block(&[]),
             };
             if dist == Dist::Collapsed || free.is_empty() {
@@ -146,12 +183,17 @@ fn random_dad(
                     .with_overlap(w, rng.below(w as u64 + 1) as usize);
             }
             let pd = free.remove(rng.below(free.len() as u64) as usize);
-            let dist = match dist {
-                Dist::GenBlock(_) => Dist::gen_block(&random_sizes(rng, n, grid.dims()[pd])),
-                other => other,
+            let spec = match dist {
+                _ if pick == 6 => random_aligned(rng, grid, lb, n, pd).0,
+                Dist::GenBlock(_) => DimSpec::new(
+                    lb,
+                    n,
+                    Dist::gen_block(&random_sizes(rng, n, grid.dims()[pd])),
+                    pd,
+                ),
+                other => DimSpec::new(lb, n, other, pd),
             };
-            let contiguous = dist.contiguous();
-            let spec = DimSpec::new(lb, n, dist, pd);
+            let contiguous = spec.dist.contiguous();
             if contiguous && overlap {
                 spec.with_overlap(rng.below(4) as usize, rng.below(3) as usize)
             } else {
@@ -160,6 +202,49 @@ fn random_dad(
         })
         .collect();
     Dad::new(grid, &specs).expect("random DAD")
+}
+
+/// A dimension `lb : lb+n-1` aligned `A(i) WITH T(s*i + o)` to a random
+/// template dimension on grid dimension `pd`: BLOCK, GEN_BLOCK, CYCLIC or
+/// CYCLIC(k), stride -3 to 3 (0 included), a random template lower bound
+/// and room on either side. Returns the spec and the template's DAD.
+fn random_aligned(
+    rng: &mut Rng,
+    grid: &Arc<ProcGrid>,
+    lb: i64,
+    n: usize,
+    pd: usize,
+) -> (DimSpec, Dad, hpf_rts::Align) {
+    let stride = rng.below(7) as i64 - 3;
+    let span = stride.unsigned_abs() as usize * n.saturating_sub(1) + 1;
+    let nt = span + rng.below(12) as usize;
+    let tlb = rng.below(5) as i64 - 2;
+    // The template cell (0-based) of the lowest-placed element.
+    let low = rng.below((nt - span) as u64 + 1) as i64;
+    // T(stride*lb + offset) is the first element's cell.
+    let first = if stride < 0 {
+        low + span as i64 - 1
+    } else {
+        low
+    };
+    let offset = tlb + first - stride * lb;
+    let p = grid.dims()[pd];
+    let tdist = match rng.below(4) {
+        0 => Dist::Block,
+        1 => Dist::gen_block(&random_sizes(rng, nt, p)),
+        2 => Dist::Cyclic,
+        _ => Dist::BlockCyclic(1 + rng.below(5) as usize),
+    };
+    let align = hpf_rts::Align {
+        template_lb: tlb,
+        template_extent: nt,
+        template_dist: tdist.clone(),
+        stride,
+        offset,
+    };
+    let spec = DimSpec::aligned(grid, lb, n, pd, align.clone()).expect("aligned spec");
+    let td = Dad::new(grid, &[DimSpec::new(tlb, nt, tdist, pd)]).expect("template");
+    (spec, td, align)
 }
 
 /// The distribution and grid dimension of each dimension of `d`.
@@ -1068,31 +1153,17 @@ fn index_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
 /// refused.
 fn tuple_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
     use hpf_rts::IndexSchedule;
-    let grid = pick_grid(rng, grids);
-    let rank = 2 + rng.below(2) as usize;
-    let shape: Vec<usize> = (0..rank).map(|_| 1 + rng.below(6) as usize).collect();
-    let lbs: Vec<i64> = (0..rank).map(|_| rng.below(5) as i64 - 2).collect();
-    let size: usize = shape.iter().product();
-    let ad = random_dad(rng, grid, &shape, &lbs, true);
+    let (grid, shape, lbs, ad) = random_indexed(rng, grids, 2, 6);
+    let (rank, size) = (shape.len(), ad.global_len());
     let aref: Vec<T> = (0..size)
         .map(|p| T::from_hash(hash(seed, p as u64)))
         .collect();
-    let at = |s: &[i64]| -> usize {
-        let g: Vec<usize> = s
-            .iter()
-            .zip(&lbs)
-            .map(|(&x, &l)| (x - l) as usize)
-            .collect();
-        linear(&shape, &g)
-    };
+    let at = |s: &[i64]| position(&shape, &lbs, s);
     let a = DArray::<T>::from_fn(&ad, |s| aref[at(s)]);
-    let vshape: Vec<usize> = (0..1 + rng.below(2) as usize)
-        .map(|_| rng.below(5) as usize)
-        .collect();
-    let m: usize = vshape.iter().product();
-    let ones = vec![1i64; vshape.len()];
     // Per position of V, a random element of A (its subscripts per dimension).
-    let picks: Vec<usize> = (0..m).map(|_| rng.below(size as u64) as usize).collect();
+    let (vshape, picks) = random_picks(rng, 5, size);
+    let m = picks.len();
+    let ones = vec![1i64; vshape.len()];
     let subs_of = |p: usize| -> Vec<i64> {
         unlinear(&shape, p)
             .iter()
@@ -1187,60 +1258,290 @@ fn tuple_trial<T: Probe>(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
     );
 }
 
+/// Integers as `i64` and back (wrapping), for the serial model of the
+/// integer combining scatters: wrapping `+`, `*` and the bit operations
+/// commute with truncation to 32 bits.
+trait Wide: Copy {
+    fn wide(self) -> i64;
+    fn narrow(x: i64) -> Self;
+}
+
+impl Wide for i32 {
+    fn wide(self) -> i64 {
+        self as i64
+    }
+    fn narrow(x: i64) -> Self {
+        x as i32
+    }
+}
+
+impl Wide for i64 {
+    fn wide(self) -> i64 {
+        self
+    }
+    fn narrow(x: i64) -> Self {
+        x
+    }
+}
+
+/// The serial model of an integer combining scatter step.
+fn int_step<T: Wide>(op: hpf_rts::ScatterOp, a: T, b: T) -> T {
+    use hpf_rts::ScatterOp::*;
+    let (x, y) = (a.wide(), b.wide());
+    T::narrow(match op {
+        Sum => x.wrapping_add(y),
+        Product => x.wrapping_mul(y),
+        Maxval => x.max(y),
+        Minval => x.min(y),
+        Iall => x & y,
+        Iany => x | y,
+        _ => x ^ y,
+    })
+}
+
+/// Runs a combining scatter twice, from `a` (values by `make_a`, A rank 1
+/// or 2 on a random DAD) through random subscript tuples with repeats (V
+/// of rank 1 or 2, each index array on its own random DAD), B (values by
+/// `make_b`) and a random MASK or none on another random DAD: first by
+/// `whole` (the `DArray` call), then by `planned` on a schedule planned
+/// once; each time against the serial model, `step` folded over the
+/// unmasked values in order.
+#[allow(clippy::too_many_arguments)]
+fn combine_case<T: Element + PartialEq, B: Element>(
+    rng: &mut Rng,
+    seed: u64,
+    grids: &[Arc<ProcGrid>],
+    op: hpf_rts::ScatterOp,
+    make_a: fn(u64) -> T,
+    make_b: fn(u64) -> B,
+    step: impl Fn(T, B) -> T,
+    whole: impl Fn(
+        &mut DArray<T>,
+        &[&DArray<i64>],
+        &DArray<B>,
+        Option<&DArray<i32>>,
+    ) -> hpf_rts::HpfResult<()>,
+    planned: impl Fn(&hpf_rts::IndexSchedule, &[B], Option<&[i32]>, &mut [T]) -> hpf_rts::HpfResult<()>,
+) {
+    let (grid, shape, lbs, ad) = random_indexed(rng, grids, 1, 5);
+    let (rank, size) = (shape.len(), ad.global_len());
+    let aref: Vec<T> = (0..size).map(|p| make_a(hash(seed, p as u64))).collect();
+    let at = |s: &[i64]| position(&shape, &lbs, s);
+    // Few cells, so subscripts repeat.
+    let (vshape, picks) = random_picks(rng, 6, size);
+    let m = picks.len();
+    let ones = vec![1i64; vshape.len()];
+    let vs: Vec<DArray<i64>> = (0..rank)
+        .map(|k| {
+            let vd = random_dad(rng, grid, &vshape, &ones, false);
+            DArray::<i64>::from_fn(&vd, |s| {
+                let p = picks[linear(&vshape, &sub0(s))];
+                unlinear(&shape, p)[k] as i64 + lbs[k]
+            })
+        })
+        .collect();
+    let vrefs: Vec<&DArray<i64>> = vs.iter().collect();
+    let bd = random_dad(rng, grid, &vshape, &ones, true);
+    let bref: Vec<B> = (0..m)
+        .map(|q| make_b(hash(seed ^ 0x77, q as u64)))
+        .collect();
+    let b = DArray::<B>::from_fn(&bd, |s| bref[linear(&vshape, &sub0(s))]);
+    let mref: Option<Vec<i32>> = (rng.below(2) == 0).then(|| {
+        (0..m)
+            .map(|q| i32::from(!hash(seed ^ 0x99, q as u64).is_multiple_of(3)))
+            .collect()
+    });
+    let mask = mref
+        .as_ref()
+        .map(|mr| DArray::<i32>::from_fn(&bd, |s| mr[linear(&vshape, &sub0(s))]));
+    let what = format!(
+        "{} {:?} A{shape:?} lb {lbs:?} V{vshape:?} grid {:?} mask {}",
+        op.name(),
+        T::KIND,
+        grid.dims(),
+        mref.is_some()
+    );
+    let fold = |from: &[T]| -> Vec<T> {
+        let mut want = from.to_vec();
+        for (q, &p) in picks.iter().enumerate() {
+            if mref.as_ref().is_none_or(|mr| mr[q] != 0) {
+                want[p] = step(want[p], bref[q]);
+            }
+        }
+        want
+    };
+    let mut a = DArray::<T>::from_fn(&ad, |s| aref[at(s)]);
+    whole(&mut a, &vrefs, &b, mask.as_ref()).expect("combining scatter");
+    let want = fold(&aref);
+    check!(
+        a.to_global().expect("gather") == want,
+        "{what}: the cells of A against the serial model"
+    );
+    let vpairs: Vec<(&Dad, &[i64])> = vs.iter().map(|x| (x.dad(), x.local())).collect();
+    let s = hpf_rts::IndexSchedule::scatter_tuple(&bd, &vpairs, &ad).expect("plan");
+    planned(
+        &s,
+        b.local(),
+        mask.as_ref().map(|x| x.local()),
+        a.local_mut(),
+    )
+    .expect("planned run");
+    check!(
+        a.to_global().expect("gather") == fold(&want),
+        "{what}: a second run on the planned schedule"
+    );
+    // Errors: a gather schedule, a MASK on another DAD.
+    let g = hpf_rts::IndexSchedule::gather_tuple(&ad, &vpairs, &bd).expect("gather plan");
+    let mut r = vec![B::zero(); bd.local_len()];
+    let e = g.execute_op(hpf_rts::ScatterOp::Sum, b.local(), None, &mut r);
+    check!(
+        e.is_err_and(|e| e.code == hpf_rts::error::HPF_EBADARG),
+        "{what}: a gather schedule refused"
+    );
+    if m > 0 {
+        let other = random_dad(rng, grid, &vshape, &ones, false);
+        if other != bd {
+            let wrong = DArray::<i32>::from_fn(&other, |_| 1);
+            let e = whole(&mut a, &vrefs, &b, Some(&wrong));
+            check!(
+                e.is_err_and(|e| e.code == hpf_rts::error::HPF_EMISMATCH),
+                "{what}: a MASK on another DAD refused"
+            );
+        }
+    }
+}
+
+/// One combining scatter (random op and a type it takes) by
+/// [`combine_case`]; also a type the op does not take refused.
+fn combine_trial(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
+    use hpf_rts::{Logical, ScatterOp, ScatterOp::*};
+    let op = ScatterOp::from_code(1 + rng.below(11) as i32).expect("op");
+    let int32 = |h: u64| (h % 9) as i32 - 4;
+    let int64 = |h: u64| (h % 2001) as i64 - 1000;
+    let logical = |h: u64| Logical::of(h.is_multiple_of(3));
+    let real = |h: u64| ((h % 41) as f64 - 20.0) / 8.0;
+    macro_rules! by_op {
+        ($t:ty, $make:expr, $step:expr) => {
+            combine_case::<$t, $t>(
+                rng,
+                seed,
+                grids,
+                op,
+                $make,
+                $make,
+                $step,
+                |a, v, b, m| a.combine_scatter_indexed_tuple(op, v, b, m),
+                |s, b, m, a| s.execute_op(op, b, m, a),
+            )
+        };
+    }
+    match op {
+        Sum | Product | Iall | Iany | Iparity | Maxval | Minval if rng.below(2) == 0 => {
+            by_op!(i32, int32, |a, b| int_step(op, a, b))
+        }
+        Maxval | Minval if rng.below(2) == 0 => by_op!(f64, real, |a: f64, b: f64| {
+            if (op == Maxval) == (b > a) {
+                b
+            } else {
+                a
+            }
+        }),
+        Sum | Product | Iall | Iany | Iparity | Maxval | Minval => {
+            by_op!(i64, int64, |a, b| int_step(op, a, b))
+        }
+        All | Any | Parity => by_op!(Logical, logical, |a: Logical, b: Logical| {
+            let (x, y) = (a.is_true(), b.is_true());
+            Logical::of(match op {
+                All => x && y,
+                Any => x || y,
+                _ => x != y,
+            })
+        }),
+        Count => combine_case::<i64, Logical>(
+            rng,
+            seed,
+            grids,
+            op,
+            int64,
+            logical,
+            |a, b| a + i64::from(b.is_true()),
+            |a, v, b, m| a.count_scatter_indexed_tuple(v, b, m),
+            |s, b, m, a| s.execute_count(b, m, a),
+        ),
+    }
+    // A type the op does not take.
+    let grid = &grids[0];
+    let d = Dad::new(grid, &[DimSpec::new(1, 3, Dist::Block, 0)]).expect("dad");
+    let v = DArray::<i64>::from_fn(&d, |s| s[0]);
+    let s = hpf_rts::IndexSchedule::scatter(&d, v.dad(), v.local(), &d).expect("plan");
+    let mut c = vec![hpf_rts::Complex16::default(); d.local_len()];
+    let src = c.clone();
+    let refused = match op {
+        Count => s.execute_count(&vec![Logical::of(true); d.local_len()], None, &mut c),
+        _ => s.execute_op(op, &src, None, &mut c),
+    };
+    let complex_ok = matches!(op, Sum | Product);
+    check!(
+        refused.is_ok() == complex_ok,
+        "{} of COMPLEX*16: {refused:?}",
+        op.name()
+    );
+}
+
 /// Alignment to a template: `ALIGN A(i) WITH T(s*i + o)` on a random
-/// BLOCK or GEN_BLOCK template dimension (stride 1 to 3, random bounds and
-/// offset inside the template), the other dimension of a rank-2 A random:
-/// every element of A lives on the process that owns its template cell,
-/// and A works as any array (a remap to BLOCK and SUM against the serial
-/// sum, exact for integers). A stride 0, a template cell outside the
-/// template and a CYCLIC template are refused.
+/// BLOCK, GEN_BLOCK, CYCLIC or CYCLIC(k) template dimension (stride -3 to
+/// 3, 0 included; random bounds and offset inside the template), the
+/// other dimension of a rank-2 A random: every element of A lives on the
+/// process that owns its template cell, each process holds its elements
+/// in increasing subscript order, and A works as any array (a remap to
+/// BLOCK, SUM and a CSHIFT against the serial model, exact for integers;
+/// an overlap area where each process owns one run). A template cell
+/// outside the template, a GEN_BLOCK template whose sizes do not add up
+/// and an overlap area where a process owns more than one run are refused.
 fn align_trial(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
     use hpf_rts::Align;
     let grid = &grids[1 + rng.below(2) as usize]; // 2-D or 3-D
-    let nt = 1 + rng.below(30) as usize;
-    let tlb = rng.below(5) as i64 - 2;
-    let stride = 1 + rng.below(3) as i64;
-    let n = (nt - 1) / stride as usize + 1 - rng.below(2) as usize;
+    let n = rng.below(25) as usize;
     let lb = rng.below(5) as i64 - 2;
-    // Offset so that T(stride*lb + offset) is the template cell `first`.
-    let room = nt - (stride as usize * n.saturating_sub(1) + 1).min(nt);
-    let first = tlb + rng.below(room as u64 + 1) as i64;
-    let offset = first - stride * lb;
-    let p = grid.dims()[0];
-    let tdist = if rng.below(2) == 0 {
-        Dist::Block
-    } else {
-        Dist::gen_block(&random_sizes(rng, nt, p))
-    };
-    let align = Align {
-        template_lb: tlb,
-        template_extent: nt,
-        template_dist: tdist.clone(),
-        stride,
-        offset,
-    };
-    let what = format!("A({lb}:) n {n} WITH T({stride}*i + {offset}), T {tlb}: n {nt} {tdist:?}");
-    let spec = DimSpec::aligned(grid, lb, n, 0, align.clone()).expect("aligned spec");
+    let (spec, td, align) = random_aligned(rng, grid, lb, n, 0);
+    let what = format!(
+        "A({lb}:) n {n} WITH T({}*i + {}), T {}: n {} {:?} -> {:?}",
+        align.stride,
+        align.offset,
+        align.template_lb,
+        align.template_extent,
+        align.template_dist,
+        spec.dist
+    );
     let other = 1 + rng.below(4) as usize;
-    let w = rng.below(2) as usize;
+    let w = if spec.dist.contiguous() {
+        rng.below(2) as usize
+    } else {
+        0
+    };
     let ad = Dad::new(
         grid,
         &[
-            spec.with_overlap(w, w),
+            spec.clone().with_overlap(w, w),
             DimSpec::new(1, other, Dist::Block, 1),
         ],
     )
     .expect("aligned DAD");
-    let td = Dad::new(grid, &[DimSpec::new(tlb, nt, tdist, 0)]).expect("template");
     let mut together = true;
     for i in 0..n as i64 {
         let (ra, _) = ad.owner_of(&[lb + i, 1]).expect("owner of A(i)");
         let (rt, _) = td
-            .owner_of(&[stride * (lb + i) + offset])
+            .owner_of(&[align.stride * (lb + i) + align.offset])
             .expect("owner of T");
         together &= grid.coords_of(ra)[0] == grid.coords_of(rt)[0];
     }
     check!(together, "A(i) lives with T(s*i + o): {what}");
+    // Each coordinate's elements, in local order, rise.
+    let d0 = &ad.dims()[0];
+    let rising = (0..grid.dims()[0])
+        .all(|c| (1..d0.count(c)).all(|l| d0.global(c, l - 1) < d0.global(c, l)));
+    let owned: usize = (0..grid.dims()[0]).map(|c| d0.count(c)).sum();
+    check!(rising && owned == n, "local order and counts: {what}");
     let aref: Vec<i64> = (0..n * other)
         .map(|q| i64::from_hash(hash(seed, q as u64)))
         .collect();
@@ -1263,6 +1564,21 @@ fn align_trial(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
     );
     let want = aref.iter().fold(0i64, |x, &y| x.wrapping_add(y));
     check_eq!(a.sum().expect("sum"), want, "SUM of aligned A: {what}");
+    if n > 0 {
+        let shift = rng.below(2 * n as u64 + 1) as i64 - n as i64;
+        let c = a.cshift(shift, 0).expect("cshift");
+        let want: Vec<i64> = (0..n * other)
+            .map(|q| {
+                let (i, j) = (q % n, q / n);
+                aref[(i as i64 + shift).rem_euclid(n as i64) as usize + n * j]
+            })
+            .collect();
+        check_eq!(
+            c.to_global().expect("gather"),
+            want,
+            "CSHIFT {shift}: {what}"
+        );
+    }
 
     let bad = |a: Align| {
         DimSpec::aligned(grid, lb, n, 0, a)
@@ -1270,29 +1586,39 @@ fn align_trial(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
             .unwrap_err()
             .code
     };
-    let e = bad(Align {
-        stride: 0,
-        ..align.clone()
-    });
-    check!(e == hpf_rts::error::HPF_EBADARG, "stride 0 refused: {what}");
     if n > 0 {
         let e = bad(Align {
-            offset: offset + nt as i64,
+            offset: align.offset + align.template_extent as i64,
             ..align.clone()
         });
         check!(
             e == hpf_rts::error::HPF_EBADARG,
             "cell past the template refused: {what}"
         );
+        let e = bad(Align {
+            offset: align.offset - align.template_extent as i64,
+            ..align.clone()
+        });
+        check!(
+            e == hpf_rts::error::HPF_EBADARG,
+            "cell before the template refused: {what}"
+        );
     }
     let e = bad(Align {
-        template_dist: Dist::Cyclic,
-        ..align
+        template_dist: Dist::gen_block(&vec![align.template_extent + 1; grid.dims()[0]]),
+        ..align.clone()
     });
     check!(
         e == hpf_rts::error::HPF_EBADARG,
-        "CYCLIC template refused: {what}"
+        "GEN_BLOCK template of the wrong sizes refused: {what}"
     );
+    if !spec.dist.contiguous() {
+        let e = Dad::new(grid, &[spec.with_overlap(1, 0)]).unwrap_err();
+        check!(
+            e.code == hpf_rts::error::HPF_EBADARG,
+            "overlap where a process owns several runs refused: {what}"
+        );
+    }
 }
 
 /// 0-based offsets of 1-based subscripts.
@@ -1386,6 +1712,13 @@ fn main() {
     typed_trials!(trials / 2, seed * 9191; index_trial::<f64, i32, f32, i64>(&mut rng, &grids));
     typed_trials!(trials / 2, seed * 6161; tuple_trial::<f64, i32, f32, i64>(&mut rng, &grids));
 
+    for t in 0..trials {
+        combine_trial(
+            &mut rng,
+            seed.wrapping_mul(2727).wrapping_add(t as u64),
+            &grids,
+        );
+    }
     for t in 0..trials / 2 {
         align_trial(
             &mut rng,
