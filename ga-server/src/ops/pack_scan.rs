@@ -530,3 +530,29 @@ pub fn select_elem(call: &'static str, g: Handle, op: Select) -> GaResult<(Vec<u
         Ok((encode(&[v]), at))
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::elem::C64;
+
+    #[test]
+    fn values_survive_the_record_words() {
+        let z = C64 { re: 1.5, im: -2.25 };
+        assert_eq!(words_value::<C64>(&value_words(z)), z);
+        assert_eq!(words_value::<i32>(&value_words(-7i32)), -7);
+        assert_eq!(words_value::<f32>(&value_words(0.5f32)), 0.5);
+    }
+
+    #[test]
+    fn operators_and_ties_pick_as_documented() {
+        assert_eq!(Select::parse("t", "MAX").unwrap(), Select::Max);
+        assert_eq!(Select::parse("t", " min").unwrap(), Select::Min);
+        assert!(Select::parse("t", "avg").is_err());
+        let pick = Some((5i64, vec![1, 2]));
+        assert!(Select::Max.wins(5i64, &[0, 3], &pick));
+        assert!(!Select::Max.wins(5i64, &[1, 3], &pick));
+        assert!(Select::Min.wins(4i64, &[9, 9], &pick));
+        assert!(!Select::Min.wins(6i64, &[0, 0], &pick));
+    }
+}
