@@ -569,6 +569,42 @@ extern void GA_Step_bound_info_patch64(int g_xx, int64_t xxlo[], int64_t xxhi[],
                                        int64_t xxuulo[], int64_t xxuuhi[], void *boundmin,
                                        void *wolfemin, void *boundmax);
 
+/* Pack, unpack, segmented scans and enumeration on lo..hi of 1-D arrays;
+   an element of the mask (bit) array that is not zero is set. Scans leave
+   g_b alone before the first set bit (GA_Scan_copy: zero there); packed
+   data lives at the start of the packed array. NGA_Select_elem: op "max"
+   or "min"; index[ndim] gets the first such element in row-major order. */
+extern void GA_Pack(int g_src, int g_dest, int g_mask, int lo, int hi, int *icount);
+extern void GA_Pack64(int g_src, int g_dest, int g_mask, int64_t lo, int64_t hi, int64_t *icount);
+extern void GA_Unpack(int g_src, int g_dest, int g_mask, int lo, int hi, int *icount);
+extern void GA_Unpack64(int g_src, int g_dest, int g_mask, int64_t lo, int64_t hi, int64_t *icount);
+extern void GA_Scan_add(int g_a, int g_b, int g_sbit, int lo, int hi, int excl);
+extern void GA_Scan_add64(int g_a, int g_b, int g_sbit, int64_t lo, int64_t hi, int excl);
+extern void GA_Scan_copy(int g_a, int g_b, int g_sbit, int lo, int hi);
+extern void GA_Scan_copy64(int g_a, int g_b, int g_sbit, int64_t lo, int64_t hi);
+extern void GA_Patch_enum(int g_a, int lo, int hi, void *start, void *inc);
+extern void GA_Patch_enum64(int g_a, int64_t lo, int64_t hi, void *start, void *inc);
+extern void NGA_Select_elem(int g_a, char* op, void* val, int *index);
+extern void NGA_Select_elem64(int g_a, char* op, void* val, int64_t* index);
+
+/* Properties: "read_only" or "read_cache", one at a time; they change no
+   result here (see the README). User types get codes from 1017 up;
+   NGA_Deregister_type returns 0, -1 (a built-in type) or -2 (not
+   registered). Field calls move bytes foff..foff+fsize-1 of each element;
+   buf holds fsize-byte items with leading dimensions ld. */
+extern void GA_Set_property(int g_a, char *property);
+extern void NGA_Get_field(int g_a, int *lo, int *hi, int foff, int fsize, void *buf, int *ld);
+extern void NGA_Set_property(int g_a, char *property);
+extern void NGA_Put_field(int g_a, int *lo, int *hi, int foff, int fsize, void *buf, int *ld);
+extern void GA_Unset_property(int g_a);
+extern int  NGA_Register_type(size_t bytes);
+extern void NGA_Unset_property(int g_a);
+extern int  NGA_Deregister_type(int type);
+extern void NGA_Nbget_field(int g_a, int *lo, int *hi, int foff, int fsize, void *buf, int *ld,
+                            ga_nbhdl_t *nbhandle);
+extern void NGA_Nbput_field(int g_a, int *lo, int *hi, int foff, int fsize, void *buf, int *ld,
+                            ga_nbhdl_t *nbhandle);
+
 #ifdef __cplusplus
 }
 #endif

@@ -60,6 +60,7 @@ macro_rules! twins {
     };
     (@ty Ix, $ix:ty) => { *const $ix };
     (@ty IxOut, $ix:ty) => { *mut $ix };
+    (@ty IxVal, $ix:ty) => { $ix };
     (@ty $t:ident, $ix:ty) => { $t };
 }
 pub(crate) use twins;
@@ -146,7 +147,13 @@ fn inquire(call: &'static str, g: Handle) -> GaResult<(ElemType, Vec<i64>)> {
 }
 
 pub(crate) fn type_of(call: &'static str, code: c_int) -> GaResult<ElemType> {
-    ElemType::from_code(code).ok_or_else(|| GaError::new(call, format!("unknown type code {code}")))
+    ElemType::from_code(code).ok_or_else(|| match crate::properties::user_type_size(code) {
+        Some(n) => GaError::new(
+            call,
+            format!("type {code} ({n} bytes, from NGA_Register_type): arrays of registered types are not supported"),
+        ),
+        None => GaError::new(call, format!("unknown type code {code}")),
+    })
 }
 
 // ---------------------------------------------------------------------------

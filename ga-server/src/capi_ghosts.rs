@@ -224,7 +224,12 @@ fn access_ghosts<I: CIndex>(
     })
 }
 
-fn put_ints<I: CIndex>(call: &'static str, what: &str, p: *mut I, v: &[i64]) -> GaResult<()> {
+pub(crate) fn put_ints<I: CIndex>(
+    call: &'static str,
+    what: &str,
+    p: *mut I,
+    v: &[i64],
+) -> GaResult<()> {
     ptr::put_ints(p, v).map_err(|e| match e {
         ptr::PutError::Null => GaError::new(call, format!("{what} is NULL")),
         ptr::PutError::TooLarge(x) => GaError::new(

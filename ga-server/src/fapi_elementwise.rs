@@ -47,6 +47,7 @@ macro_rules! routines {
         )+
     };
 }
+pub(crate) use routines;
 
 /// A `lo(n)`, `hi(n)` patch of `g` in C order, checked.
 fn patch(

@@ -164,3 +164,27 @@ pub fn same_as_debian_with(
         "{name} through the server on {remote} ranks differs from Debian's GA"
     );
 }
+
+/// Runs `source` (ours) on 2 compute ranks once per case `(arg, call,
+/// why)` with the arguments `bad ARG`: the job must end promptly with an
+/// error whose output names `call` and contains `why`, and the program
+/// must not print that the bad call returned.
+pub fn assert_bad_calls(source: &str, cases: &[(&str, &str, &str)]) {
+    let ours = build(source, Ga::Ours);
+    for &(arg, call, why) in cases {
+        let r = run(&ours, Ga::Ours, 2, &["bad", arg], &[]);
+        let all = format!("{}{}", r.stdout, r.stderr);
+        assert!(
+            !r.timed_out && r.code != Some(0),
+            "bad {arg}: the job did not end with an error\n{all}"
+        );
+        assert!(
+            all.contains(call) && all.contains(why),
+            "bad {arg}: no message naming {call} ({why})\n{all}"
+        );
+        assert!(
+            !r.stdout.contains("returned"),
+            "bad {arg}: the call returned\n{all}"
+        );
+    }
+}

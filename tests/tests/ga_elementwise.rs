@@ -31,7 +31,7 @@
 //! magnitude; a zero divisor or reciprocal ends the job; an element the
 //! search direction leaves alone meets its bound at step 1e307.
 
-use tests::ga_compare::{assert_tally, build, run, Ga};
+use tests::ga_compare::{assert_bad_calls, assert_tally, build, run, Ga};
 
 /// Runs `source` (tally line `name`) as described above; a full run makes
 /// at least `full` checks per rank, a run with `debian` at least `subset`.
@@ -93,31 +93,18 @@ fn fortran_elementwise_arithmetic_matches_its_model_and_debian_ga() {
 /// the call; the program never gets past it.
 #[test]
 fn bad_arguments_end_the_job_naming_the_call() {
-    let ours = build("ga/ga_elementwise.c", Ga::Ours);
-    for (arg, call, why) in [
-        ("divide", "GA_Elem_divide", "zero divisor"),
-        ("recip", "GA_Recip", "zero value"),
-        ("rows", "GA_Scale_rows", "2-D"),
-        ("diagonal", "GA_Set_diagonal", "2-D"),
-        ("shape", "GA_Elem_multiply", "shape"),
-        ("type", "GA_Elem_maximum", "types"),
-        ("length", "GA_Scale_cols", "columns"),
-        ("bounds", "GA_Step_bound_info", "outside its bounds"),
-        ("negative", "GA_Step_max", "negative element"),
-    ] {
-        let r = run(&ours, Ga::Ours, 2, &["bad", arg], &[]);
-        let all = format!("{}{}", r.stdout, r.stderr);
-        assert!(
-            !r.timed_out && r.code != Some(0),
-            "bad {arg}: the job did not end with an error\n{all}"
-        );
-        assert!(
-            all.contains(call) && all.contains(why),
-            "bad {arg}: no message naming {call} ({why})\n{all}"
-        );
-        assert!(
-            !r.stdout.contains("returned"),
-            "bad {arg}: the call returned\n{all}"
-        );
-    }
+    assert_bad_calls(
+        "ga/ga_elementwise.c",
+        &[
+            ("divide", "GA_Elem_divide", "zero divisor"),
+            ("recip", "GA_Recip", "zero value"),
+            ("rows", "GA_Scale_rows", "2-D"),
+            ("diagonal", "GA_Set_diagonal", "2-D"),
+            ("shape", "GA_Elem_multiply", "shape"),
+            ("type", "GA_Elem_maximum", "types"),
+            ("length", "GA_Scale_cols", "columns"),
+            ("bounds", "GA_Step_bound_info", "outside its bounds"),
+            ("negative", "GA_Step_max", "negative element"),
+        ],
+    );
 }

@@ -269,6 +269,11 @@ fn ga_h_prototypes_match_debian_ga() {
         "GA_Cluster_procid",
         "GA_Zgop",
         "GA_Nblock",
+        "GA_Pack64",
+        "NGA_Select_elem",
+        "NGA_Register_type",
+        "NGA_Nbget_field",
+        "GA_Set_property",
     ] {
         assert!(shared.iter().any(|s| s == f), "{f} not compared");
     }
@@ -286,8 +291,8 @@ fn exported() -> std::collections::BTreeSet<String> {
 
 /// Lowest counts reached so far: a change that drops an export fails here.
 /// Raise them as the API fills in (issue 16 asks for all of Debian's).
-const C_FLOOR: usize = 374;
-const FORTRAN_FLOOR: usize = 354;
+const C_FLOOR: usize = 396;
+const FORTRAN_FLOOR: usize = 375;
 
 /// How many of Debian's `names` (more than 400 of them, read from its
 /// `source`) are among `ours`; prints that count and the missing names.
@@ -363,6 +368,11 @@ fn exports_cover_debian_ga() {
         "GA_Set_block_cyclic_proc_grid",
         "NGA_Access_block_segment64",
         "ga_set_tiled_proc_grid_",
+        "GA_Pack64",
+        "NGA_Select_elem64",
+        "NGA_Nbput_field",
+        "nga_register_type_",
+        "ga_scan_add_",
     ] {
         assert!(ours.contains(f), "{f} is not exported");
     }

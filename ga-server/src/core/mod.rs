@@ -33,7 +33,7 @@ use shim_core::mpi::{Comm, Root};
 
 static NB_NEXT: std::sync::atomic::AtomicI64 = std::sync::atomic::AtomicI64::new(1);
 
-fn next_nb() -> i64 {
+pub(crate) fn next_nb() -> i64 {
     NB_NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 

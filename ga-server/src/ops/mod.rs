@@ -13,8 +13,10 @@
 pub mod basic;
 pub mod elem;
 pub mod elementwise;
+pub mod fields;
 pub mod gemm;
 pub mod memory;
+pub mod pack_scan;
 pub mod patch;
 pub mod print;
 
