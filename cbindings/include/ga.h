@@ -569,6 +569,19 @@ extern void GA_Step_bound_info_patch64(int g_xx, int64_t xxlo[], int64_t xxhi[],
                                        int64_t xxuulo[], int64_t xxuuhi[], void *boundmin,
                                        void *wolfemin, void *boundmax);
 
+/* Hints GA needs and this implementation does not: accepted, they change
+ * nothing (every array lives in the ga-server's shared memory whatever
+ * device GA_Set_memory_dev names; gather and scatter need no buffers).
+ * GA_List_nodeid: list[i] = i for i < nprocs. */
+extern void GA_Set_irreg_flag(int g_a, int flag);
+extern void NGA_Set_irreg_flag(int g_a, int flag);
+extern void GA_Set_memory_dev(int g_a, char *device);
+extern void NGA_Set_memory_dev(int g_a, char *device);
+extern void NGA_Alloc_gatscat_buf(int nelems);
+extern void NGA_Free_gatscat_buf();
+extern void GA_List_nodeid(int *list, int nprocs);
+extern void NGA_List_nodeid(int *list, int nprocs);
+
 #ifdef __cplusplus
 }
 #endif

@@ -286,8 +286,8 @@ fn exported() -> std::collections::BTreeSet<String> {
 
 /// Lowest counts reached so far: a change that drops an export fails here.
 /// Raise them as the API fills in (issue 16 asks for all of Debian's).
-const C_FLOOR: usize = 374;
-const FORTRAN_FLOOR: usize = 354;
+const C_FLOOR: usize = 382;
+const FORTRAN_FLOOR: usize = 487;
 
 /// How many of Debian's `names` (more than 400 of them, read from its
 /// `source`) are among `ours`; prints that count and the missing names.
@@ -363,6 +363,9 @@ fn exports_cover_debian_ga() {
         "GA_Set_block_cyclic_proc_grid",
         "NGA_Access_block_segment64",
         "ga_set_tiled_proc_grid_",
+        "ga_zdot_patch_",
+        "nga_pgroup_cgop_",
+        "GA_Set_memory_dev",
     ] {
         assert!(ours.contains(f), "{f} is not exported");
     }
@@ -409,14 +412,14 @@ fn armci_declarations(text: &str) -> Vec<(String, String)> {
 }
 
 /// Lowest number of Debian's ARMCI functions exported so far.
-const ARMCI_FLOOR: usize = 85;
+const ARMCI_FLOOR: usize = 105;
 
 /// `armci.h` and `message.h` as a program written for Debian's ARMCI sees
 /// them: both compile alone (C and C++, twice), every declaration of
 /// Debian's that ours has too is the same prototype (a C file includes
 /// ours and repeats Debian's), the enum constants have Debian's values,
 /// and the functions Debian's headers declare are counted among
-/// `libmpbridge.so`'s exports (missing ones printed; the group, thread,
+/// `libmpbridge.so`'s exports (missing ones printed; the thread,
 /// memory-device and PARMCI_ profiling calls are not provided).
 #[test]
 fn armci_headers_match_debian_armci() {
@@ -537,6 +540,8 @@ fn armci_headers_match_debian_armci() {
         "ARMCI_Rmw",
         "ARMCI_Lock",
         "armci_msg_dgop",
+        "ARMCI_Malloc_group",
+        "armci_msg_group_gop_scope",
     ] {
         assert!(ours.contains(f), "{f} is not exported");
     }
