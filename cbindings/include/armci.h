@@ -31,8 +31,7 @@
  * ptr_arr[r] is group rank r's address, and ARMCI calls reach it with
  * the owner's absolute rank.
  *
- * Not provided: ARMCI_Init_thread*, the memory-device calls and the
- * PARMCI_ profiling names.
+ * Not provided: ARMCI_Init_thread_comm and the PARMCI_ profiling names.
  */
 #ifndef MPBRIDGE_ARMCI_H
 #define MPBRIDGE_ARMCI_H
@@ -87,6 +86,7 @@ typedef struct {
 /* --- start and stop -------------------------------------------------- */
 int    ARMCI_Init(void);
 int    ARMCI_Init_args(int *argc, char ***argv);
+int    ARMCI_Init_thread(int armci_requested);
 int    ARMCI_Initialized(void);
 int    ARMCI_Finalize(void);
 void   ARMCI_Cleanup(void);
@@ -95,6 +95,10 @@ void   ARMCI_Error(const char *msg, int code);
 /* --- memory ----------------------------------------------------------- */
 int    ARMCI_Malloc(void **ptrs, armci_size_t bytes);
 int    ARMCI_Free(void *ptr);
+/* Memory devices: the name is not consulted (all ARMCI memory is in the
+ * ga-server's shared memory). */
+int    ARMCI_Malloc_memdev(void **ptr_arr, armci_size_t bytes, const char *device);
+int    ARMCI_Free_memdev(void *ptr);
 void  *ARMCI_Malloc_local(armci_size_t bytes);
 int    ARMCI_Free_local(void *ptr);
 void   ARMCI_Copy(void *src, void *dst, int bytes);
@@ -235,6 +239,8 @@ void   ARMCI_Group_get_world(ARMCI_Group *group_out);
 int    ARMCI_Absolute_id(ARMCI_Group *group, int group_rank);
 int    ARMCI_Malloc_group(void **ptr_arr, armci_size_t bytes, ARMCI_Group *group);
 int    ARMCI_Free_group(void *ptr, ARMCI_Group *group);
+int    ARMCI_Malloc_group_memdev(void **ptr_arr, armci_size_t bytes, ARMCI_Group *group,
+                                 const char *device);
 int    ARMCI_Uses_shm_grp(ARMCI_Group *group);
 
 #ifdef __cplusplus

@@ -297,6 +297,16 @@ pub extern "C" fn ARMCI_Init_args(argc: *mut c_int, argv: *mut *mut *mut c_char)
     status("ARMCI_Init_args", armci::init)
 }
 
+/// `ARMCI_Init` for a program that asked MPI for thread level
+/// `requested`: every ARMCI call here may come from any one thread at a
+/// time (calls from several threads at once are serialised by the GA
+/// client). Returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_Init_thread(requested: c_int) -> c_int {
+    let _ = requested;
+    status("ARMCI_Init_thread", armci::init)
+}
+
 /// Returns 1 if ARMCI is initialised, else 0.
 #[no_mangle]
 pub extern "C" fn ARMCI_Initialized() -> c_int {
@@ -352,6 +362,26 @@ pub extern "C" fn ARMCI_Malloc(ptrs: *mut *mut c_void, size: c_long) -> c_int {
 #[no_mangle]
 pub extern "C" fn ARMCI_Free(p: *mut c_void) -> c_int {
     status("ARMCI_Free", |call| armci::free(call, ptr::addr(p)))
+}
+
+/// `ARMCI_Malloc` on a memory device: ARMCI leaves the device names to
+/// the implementation, and here all ARMCI memory lives in the
+/// `ga-server`s' shared-memory segments, so `device` is not consulted.
+/// Returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_Malloc_memdev(
+    ptrs: *mut *mut c_void,
+    size: c_long,
+    device: *const c_char,
+) -> c_int {
+    let _ = device;
+    ARMCI_Malloc(ptrs, size)
+}
+
+/// Frees memory from `ARMCI_Malloc_memdev` (as `ARMCI_Free`); returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_Free_memdev(p: *mut c_void) -> c_int {
+    status("ARMCI_Free_memdev", |call| armci::free(call, ptr::addr(p)))
 }
 
 /// `size` bytes of private memory; NULL when there is none.

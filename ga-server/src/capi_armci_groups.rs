@@ -314,6 +314,19 @@ pub extern "C" fn ARMCI_Malloc_group(
     })
 }
 
+/// `ARMCI_Malloc_group` on a memory device (`device` is not consulted,
+/// as for `ARMCI_Malloc_memdev`). Returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_Malloc_group_memdev(
+    ptr_arr: *mut *mut c_void,
+    bytes: c_long,
+    group: *mut ArmciGroup,
+    device: *const c_char,
+) -> c_int {
+    let _ = device;
+    ARMCI_Malloc_group(ptr_arr, bytes, group)
+}
+
 /// Collective over the group: frees the `ARMCI_Malloc_group` memory whose
 /// address on this process is `p`. Returns 0.
 #[no_mangle]

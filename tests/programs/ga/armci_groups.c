@@ -2,9 +2,11 @@
  * made from the default group, a child group made from it, memory from
  * ARMCI_Malloc_group reached with put/get/accumulate by absolute rank,
  * the group collectives (barrier, broadcast, reductions of every type)
- * and the default group. Every rank checks what it sees against what it
- * can work out; rank 0 prints a line per step so the harness can compare
- * the run with Debian's ARMCI running this same source. Prints
+ * and the default group; ARMCI started by ARMCI_Init_thread, and the
+ * memory-device forms of the allocations. Every rank checks what it sees
+ * against what it can work out; rank 0 prints a line per step so the
+ * harness can compare the run with Debian's ARMCI running this same
+ * source. Prints
  * "armci_groups: N passed, M failed" on rank 0 (checks of all ranks). */
 #include <mpi.h>
 #include <stdio.h>
@@ -37,6 +39,10 @@ static void world(void) {
     ARMCI_Group_get_default(&d);
     ARMCI_Group_size(&d, &size);
     CHECK_EQ(size, np, "default group is the world");
+    void *p[64];
+    EXPECT(ARMCI_Malloc_memdev(p, 64, "host"), 0);
+    CHECK(p[me] != NULL, "memory from ARMCI_Malloc_memdev");
+    EXPECT(ARMCI_Free_memdev(p[me]), 0);
     if (me == 0) printf("world %d\n", np);
 }
 
@@ -44,7 +50,11 @@ static void world(void) {
 static void group_memory(ARMCI_Group *g, int rank, int size) {
     void *ptrs[64];
     double src[N], back[N];
-    EXPECT(ARMCI_Malloc_group(ptrs, N * sizeof(double), g), 0);
+    /* The memory-device form on the world group, the plain one otherwise. */
+    if (size == np)
+        EXPECT(ARMCI_Malloc_group_memdev(ptrs, N * sizeof(double), g, "host"), 0);
+    else
+        EXPECT(ARMCI_Malloc_group(ptrs, N * sizeof(double), g), 0);
     double *mine = ptrs[rank];
     CHECK(mine != NULL, "own group memory is there");
     int next = (rank + 1) % size;
@@ -177,7 +187,7 @@ static int report(ARMCI_Group *world) {
 
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
-    EXPECT(ARMCI_Init(), 0);
+    EXPECT(ARMCI_Init_thread(MPI_THREAD_SINGLE), 0);
     world();
     evens();
     /* The world group again after the evens are gone. */
