@@ -22,9 +22,16 @@
  * counts or strides, an unknown type or operation, a mutex that does not
  * exist) ends the job through ARMCI_Error with a message naming the call.
  *
- * Not provided: the group calls (ARMCI_Group_*, ARMCI_Malloc_group),
- * ARMCI_Init_thread*, the memory-device calls and the PARMCI_ profiling
- * names.
+ * Groups. ARMCI_Group_create is collective over the default group (the
+ * world at first), ARMCI_Group_create_child over its parent; members are
+ * named by their rank there. A process left out gets rank -1 and
+ * comm MPI_COMM_NULL. The library keeps grp_to_abs/abs_to_grp until
+ * ARMCI_Group_free and knows its groups by them (a copy of the struct is
+ * the same group). ARMCI_Malloc_group is collective over the group;
+ * ptr_arr[r] is group rank r's address, and ARMCI calls reach it with
+ * the owner's absolute rank.
+ *
+ * Not provided: ARMCI_Init_thread_comm and the PARMCI_ profiling names.
  */
 #ifndef MPBRIDGE_ARMCI_H
 #define MPBRIDGE_ARMCI_H
@@ -79,6 +86,7 @@ typedef struct {
 /* --- start and stop -------------------------------------------------- */
 int    ARMCI_Init(void);
 int    ARMCI_Init_args(int *argc, char ***argv);
+int    ARMCI_Init_thread(int armci_requested);
 int    ARMCI_Initialized(void);
 int    ARMCI_Finalize(void);
 void   ARMCI_Cleanup(void);
@@ -87,6 +95,10 @@ void   ARMCI_Error(const char *msg, int code);
 /* --- memory ----------------------------------------------------------- */
 int    ARMCI_Malloc(void **ptrs, armci_size_t bytes);
 int    ARMCI_Free(void *ptr);
+/* Memory devices: the name is not consulted (all ARMCI memory is in the
+ * ga-server's shared memory). */
+int    ARMCI_Malloc_memdev(void **ptr_arr, armci_size_t bytes, const char *device);
+int    ARMCI_Free_memdev(void *ptr);
 void  *ARMCI_Malloc_local(armci_size_t bytes);
 int    ARMCI_Free_local(void *ptr);
 void   ARMCI_Copy(void *src, void *dst, int bytes);
@@ -199,6 +211,37 @@ int    armci_domain_same_id(armci_domain_t domain, int proc);
 int    ARMCI_Same_node(int proc);
 int    ARMCI_Uses_shm(void);
 void   ARMCI_Set_shm_limit(unsigned long limit);
+
+/* Processor groups (as Debian's ARMCI-MPI lays the struct out). */
+typedef struct {
+#if defined(MPI_VERSION)
+  MPI_Comm  comm;
+  MPI_Comm  noncoll_pgroup_comm;
+#else
+  void     *comm;
+  void     *noncoll_pgroup_comm;
+#endif
+  int      *grp_to_abs;
+  int      *abs_to_grp;
+  int       rank;
+  int       size;
+} ARMCI_Group;
+
+void   ARMCI_Group_create(int grp_size, int *pid_list, ARMCI_Group *group_out);
+void   ARMCI_Group_create_child(int grp_size, int *pid_list, ARMCI_Group *group_out,
+                                ARMCI_Group *group_parent);
+void   ARMCI_Group_free(ARMCI_Group *group);
+int    ARMCI_Group_rank(ARMCI_Group *group, int *rank);
+void   ARMCI_Group_size(ARMCI_Group *group, int *size);
+void   ARMCI_Group_set_default(ARMCI_Group *group);
+void   ARMCI_Group_get_default(ARMCI_Group *group_out);
+void   ARMCI_Group_get_world(ARMCI_Group *group_out);
+int    ARMCI_Absolute_id(ARMCI_Group *group, int group_rank);
+int    ARMCI_Malloc_group(void **ptr_arr, armci_size_t bytes, ARMCI_Group *group);
+int    ARMCI_Free_group(void *ptr, ARMCI_Group *group);
+int    ARMCI_Malloc_group_memdev(void **ptr_arr, armci_size_t bytes, ARMCI_Group *group,
+                                 const char *device);
+int    ARMCI_Uses_shm_grp(ARMCI_Group *group);
 
 #ifdef __cplusplus
 }

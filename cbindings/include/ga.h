@@ -604,6 +604,18 @@ extern void NGA_Nbget_field(int g_a, int *lo, int *hi, int foff, int fsize, void
                             ga_nbhdl_t *nbhandle);
 extern void NGA_Nbput_field(int g_a, int *lo, int *hi, int foff, int fsize, void *buf, int *ld,
                             ga_nbhdl_t *nbhandle);
+/* Hints GA needs and this implementation does not: accepted, they change
+ * nothing (every array lives in the ga-server's shared memory whatever
+ * device GA_Set_memory_dev names; gather and scatter need no buffers).
+ * GA_List_nodeid: list[i] = i for i < nprocs. */
+extern void GA_Set_irreg_flag(int g_a, int flag);
+extern void NGA_Set_irreg_flag(int g_a, int flag);
+extern void GA_Set_memory_dev(int g_a, char *device);
+extern void NGA_Set_memory_dev(int g_a, char *device);
+extern void NGA_Alloc_gatscat_buf(int nelems);
+extern void NGA_Free_gatscat_buf();
+extern void GA_List_nodeid(int *list, int nprocs);
+extern void NGA_List_nodeid(int *list, int nprocs);
 
 #ifdef __cplusplus
 }

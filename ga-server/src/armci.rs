@@ -32,13 +32,16 @@ pub const MAX_STRIDE_LEVELS: i32 = 8;
 /// canonical x86-64 address, so no real memory is ever there.
 const FAR_BASE: usize = 0x4000_0000_0000_0000;
 
-/// One `ARMCI_Malloc`.
+/// One `ARMCI_Malloc` or `ARMCI_Malloc_group`.
 struct Alloc {
     g: Handle,
     /// Per compute rank: its memory's address as this process sees it
-    /// (0: it asked for no bytes) and its size.
+    /// (0: it asked for no bytes or is not in the group) and its size.
     base: Vec<usize>,
     size: Vec<usize>,
+    /// Per compute rank: its row of the array (its rank in the group), or
+    /// -1 if it is not in the group.
+    row: Vec<i64>,
 }
 
 #[derive(Default)]
@@ -143,34 +146,43 @@ fn ready(call: &'static str) -> GaResult<()> {
 /// `ARMCI_Malloc` (collective): every compute rank asks for `size` bytes
 /// (sizes may differ); returns each rank's address as this process sees it.
 pub fn malloc(call: &'static str, size: i64) -> GaResult<Vec<usize>> {
+    malloc_on(call, size, pgroups::WORLD)
+}
+
+/// `ARMCI_Malloc_group` (collective over GA processor group `grp`): every
+/// member asks for `size` bytes; returns each compute rank's address as
+/// this process sees it (0 for ranks outside the group).
+pub fn malloc_on(call: &'static str, size: i64, grp: i32) -> GaResult<Vec<usize>> {
     ready(call)?;
     if size < 0 {
         return Err(GaError::new(call, format!("negative size {size}")));
     }
-    let me = core::nodeid() as usize;
     let np = core::nnodes() as usize;
-    let mut sizes = vec![0i64; np];
+    let (members, comm) = pgroups::group(call, grp)?;
+    let me = pgroups::group_nodeid(call, grp)? as usize;
+    let gn = members.len();
+    let mut sizes = vec![0i64; gn];
     sizes[me] = size;
-    core::gop_i64(&mut sizes, "+").map_err(|e| GaError::new(call, e.message))?;
+    pgroups::gop(call, grp, &mut sizes, "+", true)?;
     let widest = sizes.iter().copied().max().unwrap_or(0).max(1);
     let row = (widest + 63) / 64 * 64;
-    let (members, comm) = pgroups::group(call, pgroups::WORLD)?;
+    let abs = members.clone();
     let place = client::Placement {
-        pgroup: pgroups::WORLD,
+        pgroup: grp,
         members,
         comm,
     };
-    let mut map: Vec<i64> = (0..np as i64).collect();
+    let mut map: Vec<i64> = (0..gn as i64).collect();
     map.push(0);
     let dist = Distribution::Irregular {
-        block: vec![np as i64, 1],
+        block: vec![gn as i64, 1],
         map,
     };
     let g = client::with(call, |c| {
         c.create(
             call,
             ElemType::Char,
-            &[np as i64, row],
+            &[gn as i64, row],
             "ARMCI_Malloc",
             &dist,
             &place,
@@ -179,35 +191,37 @@ pub fn malloc(call: &'static str, size: i64) -> GaResult<Vec<usize>> {
     let rows: Vec<Option<usize>> = client::with(call, |c| {
         let a = c.array(call, g)?;
         let mine = c.node_of[c.me as usize];
-        Ok((0..np)
-            .map(|p| {
-                let owner = a.grid.owner(&[p as i64, 0]) as usize;
-                (owner == p && c.node_of[p] == mine)
-                    .then(|| crate::ptr::address(&a.seg, a.off[p]) as usize)
+        Ok((0..gn)
+            .map(|k| {
+                let owner = a.grid.owner(&[k as i64, 0]) as usize;
+                (owner == k && c.node_of[abs[k] as usize] == mine)
+                    .then(|| crate::ptr::address(&a.seg, a.off[k]) as usize)
             })
             .collect())
     })?;
-    let base = with_state(|s| {
-        (0..np)
-            .map(|p| {
-                if sizes[p] == 0 {
-                    0
-                } else if let Some(a) = rows[p] {
-                    a
-                } else {
-                    let a = s.next_far;
-                    s.next_far += (sizes[p] as usize).div_ceil(4096) * 4096 + 4096;
-                    a
-                }
-            })
-            .collect::<Vec<usize>>()
-    });
-    let size: Vec<usize> = sizes.iter().map(|&x| x as usize).collect();
+    let mut base = vec![0usize; np];
+    let mut bytes = vec![0usize; np];
+    let mut rank_row = vec![-1i64; np];
     with_state(|s| {
+        for k in 0..gn {
+            let p = abs[k] as usize;
+            rank_row[p] = k as i64;
+            bytes[p] = sizes[k] as usize;
+            base[p] = if sizes[k] == 0 {
+                0
+            } else if let Some(a) = rows[k] {
+                a
+            } else {
+                let a = s.next_far;
+                s.next_far += (sizes[k] as usize).div_ceil(4096) * 4096 + 4096;
+                a
+            };
+        }
         s.allocs.push(Alloc {
             g,
             base: base.clone(),
-            size,
+            size: bytes,
+            row: rank_row,
         })
     });
     Ok(base)
@@ -216,16 +230,22 @@ pub fn malloc(call: &'static str, size: i64) -> GaResult<Vec<usize>> {
 /// `ARMCI_Free` (collective): `addr` is this process's own address from
 /// `ARMCI_Malloc` (NULL on a rank that asked for 0 bytes).
 pub fn free(call: &'static str, addr: usize) -> GaResult<()> {
+    free_on(call, addr, pgroups::WORLD)
+}
+
+/// `ARMCI_Free_group` (collective over group `grp`): as `free` for memory
+/// from `ARMCI_Malloc_group` on that group.
+pub fn free_on(call: &'static str, addr: usize, grp: i32) -> GaResult<()> {
     ready(call)?;
     let me = core::nodeid() as usize;
-    let mine: i64 = with_state(|s| {
+    let mine: Option<Handle> = with_state(|s| {
         if addr == 0 {
-            return Ok(-1);
+            return Ok(None);
         }
         s.allocs
             .iter()
-            .position(|a| a.base[me] == addr)
-            .map(|i| i as i64)
+            .find(|a| a.base[me] == addr)
+            .map(|a| Some(a.g))
             .ok_or_else(|| {
                 GaError::new(
                     call,
@@ -233,27 +253,29 @@ pub fn free(call: &'static str, addr: usize) -> GaResult<()> {
                 )
             })
     })?;
-    let mut m = [mine];
-    core::gop_i64(&mut m, "max").map_err(|e| GaError::new(call, e.message))?;
-    if m[0] < 0 {
+    // Every member names the same block (the others pass NULL).
+    let mut m = [mine.map_or(i64::MIN, i64::from)];
+    pgroups::gop(call, grp, &mut m, "max", true)?;
+    if m[0] == i64::MIN {
         return Err(GaError::new(
             call,
             "every process passed NULL: nothing to free",
         ));
     }
-    if mine >= 0 && mine != m[0] {
+    if mine.is_some_and(|g| i64::from(g) != m[0]) {
         return Err(GaError::new(
             call,
             "the processes name different ARMCI_Malloc blocks",
         ));
     }
-    let g = with_state(|s| s.allocs.remove(m[0] as usize).g);
+    let g = m[0] as Handle;
+    with_state(|s| s.allocs.retain(|a| a.g != g));
     core::destroy(g).map_err(|e| GaError::new(call, e.message))
 }
 
 /// Where `len` bytes at `addr` of process `proc_` lie: array and byte
 /// offset in its row.
-fn locate(call: &'static str, proc_: i32, addr: usize, len: usize) -> GaResult<(Handle, i64)> {
+fn locate(call: &'static str, proc_: i32, addr: usize, len: usize) -> GaResult<(Handle, i64, i64)> {
     check_proc(call, proc_)?;
     let p = proc_ as usize;
     with_state(|s| {
@@ -266,7 +288,7 @@ fn locate(call: &'static str, proc_: i32, addr: usize, len: usize) -> GaResult<(
                         .checked_add(len)
                         .is_some_and(|end| end <= a.base[p] + a.size[p])
             })
-            .map(|a| (a.g, (addr - a.base[p]) as i64))
+            .map(|a| (a.g, (addr - a.base[p]) as i64, a.row[p]))
             .ok_or_else(|| {
                 GaError::new(
                     call,
@@ -278,28 +300,28 @@ fn locate(call: &'static str, proc_: i32, addr: usize, len: usize) -> GaResult<(
     })
 }
 
-/// The patch of `len` bytes at `off` in row `proc_`.
-fn patch(proc_: i32, off: i64, len: usize) -> ([i64; 2], [i64; 2]) {
-    ([proc_ as i64, off], [proc_ as i64, off + len as i64 - 1])
+/// The patch of `len` bytes at `off` in row `row`.
+fn patch(row: i64, off: i64, len: usize) -> ([i64; 2], [i64; 2]) {
+    ([row, off], [row, off + len as i64 - 1])
 }
 
 /// Copies `src` to `dst` of process `proc_`.
 pub fn put(call: &'static str, src: &[u8], dst: usize, proc_: i32) -> GaResult<()> {
-    let (g, off) = locate(call, proc_, dst, src.len())?;
+    let (g, off, row) = locate(call, proc_, dst, src.len())?;
     if src.is_empty() {
         return Ok(());
     }
-    let (lo, hi) = patch(proc_, off, src.len());
+    let (lo, hi) = patch(row, off, src.len());
     client::with(call, |c| c.put(g, &lo, &hi, src, &[src.len() as i64], call))
 }
 
 /// Copies `dst.len()` bytes at `src` of process `proc_` into `dst`.
 pub fn get(call: &'static str, src: usize, dst: &mut [u8], proc_: i32) -> GaResult<()> {
-    let (g, off) = locate(call, proc_, src, dst.len())?;
+    let (g, off, row) = locate(call, proc_, src, dst.len())?;
     if dst.is_empty() {
         return Ok(());
     }
-    let (lo, hi) = patch(proc_, off, dst.len());
+    let (lo, hi) = patch(row, off, dst.len());
     let n = dst.len() as i64;
     client::with(call, |c| c.get(g, &lo, &hi, dst, &[n], call))
 }
@@ -313,7 +335,7 @@ pub fn acc(
     dst: usize,
     proc_: i32,
 ) -> GaResult<()> {
-    let (g, off) = locate(call, proc_, dst, src.len())?;
+    let (g, off, row) = locate(call, proc_, dst, src.len())?;
     if src.is_empty() {
         return Ok(());
     }
@@ -327,7 +349,7 @@ pub fn acc(
             ),
         ));
     }
-    let (lo, hi) = patch(proc_, off, src.len());
+    let (lo, hi) = patch(row, off, src.len());
     client::with(call, |c| c.acc_as(g, &lo, &hi, src, scale, ty, call))
 }
 
@@ -341,10 +363,8 @@ pub fn rmw(
     proc_: i32,
     value: i64,
 ) -> GaResult<i64> {
-    let (g, off) = locate(call, proc_, addr, ty.size())?;
-    client::with(call, |c| {
-        c.rmw_bytes(call, g, &[proc_ as i64, off], ty, swap, value)
-    })
+    let (g, off, row) = locate(call, proc_, addr, ty.size())?;
+    client::with(call, |c| c.rmw_bytes(call, g, &[row, off], ty, swap, value))
 }
 
 /// Completes every operation, then a barrier of the compute ranks.

@@ -820,15 +820,30 @@ pub(crate) fn complex_sum<T: ComplexParts>(
 ) -> GaResult<()> {
     let x = typed(call, x, n)?;
     let o = op_text(call, op)?;
-    let plus = if padded {
-        o.trim_end_matches('\0').trim()
+    let o = if padded {
+        o.trim_end_matches('\0').to_string()
     } else {
-        o.as_str()
+        o
     };
-    if plus != "+" {
+    if padded {
+        sum_complex(call, x, o.trim(), sum)
+    } else {
+        sum_complex(call, x, &o, sum)
+    }
+}
+
+/// Sums the complex values `x` by `sum` over their pairs of reals; `op`
+/// must be "+".
+pub(crate) fn sum_complex<T: ComplexParts>(
+    call: &'static str,
+    x: &mut [T],
+    op: &str,
+    sum: impl FnOnce(&mut [f64]) -> GaResult<()>,
+) -> GaResult<()> {
+    if op != "+" {
         return err(
             call,
-            format!("op \"{o}\": complex values are only summed (\"+\")"),
+            format!("op \"{op}\": complex values are only summed (\"+\")"),
         );
     }
     let mut flat: Vec<f64> = x.iter().flat_map(|&v| v.parts()).collect();

@@ -37,12 +37,12 @@ pub struct ArmciGiov {
 }
 
 /// Ends the job with ARMCI's error report: the message, the code.
-fn fail(msg: &str, code: c_int) -> ! {
+pub(crate) fn fail(msg: &str, code: c_int) -> ! {
     core::abort(&format!("ARMCI Error: {msg}"), code)
 }
 
 /// Runs an entry point: the panic boundary, then the abort on error.
-fn run<R>(call: &'static str, f: impl FnOnce() -> GaResult<R>) -> R {
+pub(crate) fn run<R>(call: &'static str, f: impl FnOnce() -> GaResult<R>) -> R {
     match guard(call, Err(GaError::new(call, "internal error")), f) {
         Ok(v) => v,
         Err(e) => fail(&e.to_string(), 1),
@@ -51,15 +51,15 @@ fn run<R>(call: &'static str, f: impl FnOnce() -> GaResult<R>) -> R {
 
 /// Runs an entry point whose work yields nothing the caller needs: 0 on
 /// success.
-fn status<T>(call: &'static str, f: impl FnOnce(&'static str) -> GaResult<T>) -> c_int {
+pub(crate) fn status<T>(call: &'static str, f: impl FnOnce(&'static str) -> GaResult<T>) -> c_int {
     run(call, || f(call).map(|_| 0))
 }
 
-fn null(call: &'static str, what: &str) -> GaError {
+pub(crate) fn null(call: &'static str, what: &str) -> GaError {
     GaError::new(call, format!("{what} is NULL with a non-zero byte count"))
 }
 
-fn len_of(call: &'static str, n: c_int) -> GaResult<usize> {
+pub(crate) fn len_of(call: &'static str, n: c_int) -> GaResult<usize> {
     usize::try_from(n).map_err(|_| GaError::new(call, format!("negative byte count {n}")))
 }
 
@@ -67,7 +67,11 @@ fn src_bytes<'a>(call: &'static str, p: *const c_void, n: usize) -> GaResult<&'a
     ptr::bytes(p, n).ok_or_else(|| null(call, "the source"))
 }
 
-fn dst_bytes<'a>(call: &'static str, p: *mut c_void, n: usize) -> GaResult<&'a mut [u8]> {
+pub(crate) fn dst_bytes<'a>(
+    call: &'static str,
+    p: *mut c_void,
+    n: usize,
+) -> GaResult<&'a mut [u8]> {
     ptr::bytes_mut(p, n).ok_or_else(|| null(call, "the destination"))
 }
 
@@ -293,6 +297,16 @@ pub extern "C" fn ARMCI_Init_args(argc: *mut c_int, argv: *mut *mut *mut c_char)
     status("ARMCI_Init_args", armci::init)
 }
 
+/// `ARMCI_Init` for a program that asked MPI for thread level
+/// `requested`: every ARMCI call here may come from any one thread at a
+/// time (calls from several threads at once are serialised by the GA
+/// client). Returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_Init_thread(requested: c_int) -> c_int {
+    let _ = requested;
+    status("ARMCI_Init_thread", armci::init)
+}
+
 /// Returns 1 if ARMCI is initialised, else 0.
 #[no_mangle]
 pub extern "C" fn ARMCI_Initialized() -> c_int {
@@ -348,6 +362,26 @@ pub extern "C" fn ARMCI_Malloc(ptrs: *mut *mut c_void, size: c_long) -> c_int {
 #[no_mangle]
 pub extern "C" fn ARMCI_Free(p: *mut c_void) -> c_int {
     status("ARMCI_Free", |call| armci::free(call, ptr::addr(p)))
+}
+
+/// `ARMCI_Malloc` on a memory device: ARMCI leaves the device names to
+/// the implementation, and here all ARMCI memory lives in the
+/// `ga-server`s' shared-memory segments, so `device` is not consulted.
+/// Returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_Malloc_memdev(
+    ptrs: *mut *mut c_void,
+    size: c_long,
+    device: *const c_char,
+) -> c_int {
+    let _ = device;
+    ARMCI_Malloc(ptrs, size)
+}
+
+/// Frees memory from `ARMCI_Malloc_memdev` (as `ARMCI_Free`); returns 0.
+#[no_mangle]
+pub extern "C" fn ARMCI_Free_memdev(p: *mut c_void) -> c_int {
+    status("ARMCI_Free_memdev", |call| armci::free(call, ptr::addr(p)))
 }
 
 /// `size` bytes of private memory; NULL when there is none.

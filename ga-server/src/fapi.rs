@@ -1615,7 +1615,12 @@ pub extern "C" fn nga_locate_(g_a: *const FInt, subs: *const FInt, owner: *mut F
 
 /// The owners of a Fortran patch and their parts (Fortran terms); `None`
 /// when the patch is not inside the array.
-fn region_common(call: &str, a: &Arr, lo_f: &[i64], hi_f: &[i64]) -> Option<Vec<core::Region>> {
+pub(crate) fn region_common(
+    call: &str,
+    a: &Arr,
+    lo_f: &[i64],
+    hi_f: &[i64],
+) -> Option<Vec<core::Region>> {
     let fd: Vec<i64> = a.dims.iter().rev().copied().collect();
     for d in 0..a.ndim() {
         if lo_f[d] < 1 || hi_f[d] > fd[d] || lo_f[d] > hi_f[d] {

@@ -13,19 +13,21 @@
 use crate::core::{self, ElemType, GaError};
 use crate::fapi::{entry, fail, fail_core, fpatch, int, to_f, Arr};
 use crate::fapi_ptr as ptr;
+use crate::fapi_typed::Kind;
 use crate::ma_fortran::{FInt, FLog};
 use crate::ops;
+use crate::ops::elem::Num;
 use std::ffi::{c_char, c_void};
 use std::io::Write as _;
 
 /// Ends the job with an operation's error.
-fn done(call: &str, r: Result<(), GaError>) {
+pub(crate) fn done(call: &str, r: Result<(), GaError>) {
     r.unwrap_or_else(|e| fail_core(call, e))
 }
 
 /// A transpose flag: `'T'`/`'t'` (or `'C'`/`'c'`) transposes, `'N'`/`'n'`
 /// does not.
-fn trans_arg(call: &str, p: *const c_char, len: usize) -> bool {
+pub(crate) fn trans_arg(call: &str, p: *const c_char, len: usize) -> bool {
     let s = ptr::fstring(p, len.max(1));
     match s.bytes().next() {
         Some(b'T' | b't' | b'C' | b'c') => true,
@@ -35,7 +37,7 @@ fn trans_arg(call: &str, p: *const c_char, len: usize) -> bool {
 }
 
 /// Requires the arrays to have the same element type.
-fn same_type(call: &str, a: &Arr, b: &Arr) {
+pub(crate) fn same_type(call: &str, a: &Arr, b: &Arr) {
     if a.ty != b.ty {
         fail(
             call,
@@ -51,7 +53,7 @@ fn same_type(call: &str, a: &Arr, b: &Arr) {
 }
 
 /// Requires the arrays to have the same shape.
-fn same_shape(call: &str, a: &Arr, b: &Arr) {
+pub(crate) fn same_shape(call: &str, a: &Arr, b: &Arr) {
     if a.dims != b.dims {
         let fa: Vec<i64> = a.dims.iter().rev().copied().collect();
         let fb: Vec<i64> = b.dims.iter().rev().copied().collect();
@@ -167,76 +169,90 @@ pub extern "C" fn ga_dgemm_(
     m: *const FInt,
     n: *const FInt,
     k: *const FInt,
-    alpha: *const f64,
+    alpha: *const c_void,
     g_a: *const FInt,
     g_b: *const FInt,
-    beta: *const f64,
+    beta: *const c_void,
     g_c: *const FInt,
     lta: usize,
     ltb: usize,
 ) {
     const C: &str = "ga_dgemm";
-    entry(C, || {
-        let ta = trans_arg(C, transa, lta);
-        let tb = trans_arg(C, transb, ltb);
-        let (m, n, k) = (int(C, m), int(C, n), int(C, k));
-        let (a, b, c) = (Arr::get(C, g_a), Arr::get(C, g_b), Arr::get(C, g_c));
-        for x in [&a, &b, &c] {
-            if x.ty != ElemType::Double || x.ndim() != 2 {
-                fail(
-                    C,
-                    format!("g '{}' must be a 2-D double precision array", x.name()),
-                );
-            }
+    let args = GemmArgs {
+        trans: (transa, lta, transb, ltb),
+        mnk: (m, n, k),
+        scalars: (alpha, beta),
+        arrays: (g_a, g_b, g_c),
+    };
+    entry(C, || gemm_common(C, Kind::Dbl, args))
+}
+
+/// The arguments of `ga_dgemm` and its typed twins, as passed.
+pub(crate) struct GemmArgs {
+    pub trans: (*const c_char, usize, *const c_char, usize),
+    pub mnk: (*const FInt, *const FInt, *const FInt),
+    pub scalars: (*const c_void, *const c_void),
+    pub arrays: (*const FInt, *const FInt, *const FInt),
+}
+
+/// `ga_dgemm` on 2-D arrays of `kind`'s type.
+pub(crate) fn gemm_common(call: &'static str, kind: Kind, args: GemmArgs) {
+    let (transa, lta, transb, ltb) = args.trans;
+    let (m, n, k) = args.mnk;
+    let (alpha, beta) = args.scalars;
+    let (g_a, g_b, g_c) = args.arrays;
+
+    let ta = trans_arg(call, transa, lta);
+    let tb = trans_arg(call, transb, ltb);
+    let (m, n, k) = (int(call, m), int(call, n), int(call, k));
+    let (a, b, c) = (
+        Arr::get(call, g_a),
+        Arr::get(call, g_b),
+        Arr::get(call, g_c),
+    );
+    kind.require(call, &[&a, &b, &c]);
+    for x in [&a, &b, &c] {
+        if x.ndim() != 2 {
+            fail(call, format!("g '{}' must be a 2-D array", x.name()));
         }
-        // Fortran shapes: op(A) is m×k, op(B) k×n, C m×n.
-        let fd = |x: &Arr| (x.dims[1], x.dims[0]);
-        let need = |x: &Arr, what: &str, r: i64, c: i64| {
-            let (d1, d2) = fd(x);
-            if r > d1 || c > d2 {
-                fail(
-                    C,
-                    format!(
-                        "{what} needs a {r}x{c} corner but g '{}' is {d1}x{d2}",
-                        x.name()
-                    ),
-                );
-            }
-        };
-        if m < 1 || n < 1 || k < 1 {
-            fail(C, format!("m={m}, n={n}, k={k}: each must be at least 1"));
+    }
+    // Fortran shapes: op(A) is m×k, op(B) k×n, C m×n.
+    let fd = |x: &Arr| (x.dims[1], x.dims[0]);
+    let need = |x: &Arr, what: &str, r: i64, c: i64| {
+        let (d1, d2) = fd(x);
+        if r > d1 || c > d2 {
+            fail(
+                call,
+                format!(
+                    "{what} needs a {r}x{c} corner but g '{}' is {d1}x{d2}",
+                    x.name()
+                ),
+            );
         }
-        if ta {
-            need(&a, "op(A) = A**T", k, m)
-        } else {
-            need(&a, "op(A) = A", m, k)
-        }
-        if tb {
-            need(&b, "op(B) = B**T", n, k)
-        } else {
-            need(&b, "op(B) = B", k, n)
-        }
-        need(&c, "C", m, n);
-        let al = ptr::read(alpha).unwrap_or_else(|| fail(C, "alpha is missing (NULL)"));
-        let be = ptr::read(beta).unwrap_or_else(|| fail(C, "beta is missing (NULL)"));
-        let code = |t: bool| if t { b'T' } else { b'N' };
-        done(
-            C,
-            ops::gemm(
-                C,
-                code(tb),
-                code(ta),
-                n,
-                m,
-                k,
-                &al.to_ne_bytes(),
-                b.h,
-                a.h,
-                &be.to_ne_bytes(),
-                c.h,
-            ),
-        )
-    })
+    };
+    if m < 1 || n < 1 || k < 1 {
+        fail(
+            call,
+            format!("m={m}, n={n}, k={k}: each must be at least 1"),
+        );
+    }
+    if ta {
+        need(&a, "op(A) = A**T", k, m)
+    } else {
+        need(&a, "op(A) = A", m, k)
+    }
+    if tb {
+        need(&b, "op(B) = B**T", n, k)
+    } else {
+        need(&b, "op(B) = B", k, n)
+    }
+    need(&c, "C", m, n);
+    let (al, be) = (a.value(call, alpha), a.value(call, beta));
+    let code = |t: bool| if t { b'T' } else { b'N' };
+    done(
+        call,
+        ops::gemm(call, code(tb), code(ta), n, m, k, al, b.h, a.h, be, c.h),
+    )
 }
 
 /// `subroutine ga_transpose(g_a, g_b)`: g_b = g_aᵀ (2-D arrays).
@@ -322,7 +338,7 @@ pub extern "C" fn ga_summarize_(verbose: *const FLog) {
 // Patch operations
 
 /// A 2-D patch argument list, checked; C order.
-fn p2(
+pub(crate) fn p2(
     call: &str,
     a: &Arr,
     ilo: *const FInt,
@@ -334,7 +350,7 @@ fn p2(
 }
 
 /// Requires two patches to hold the same number of elements.
-fn same_count(call: &str, alo: &[i64], ahi: &[i64], blo: &[i64], bhi: &[i64]) {
+pub(crate) fn same_count(call: &str, alo: &[i64], ahi: &[i64], blo: &[i64], bhi: &[i64]) {
     let n = |lo: &[i64], hi: &[i64]| lo.iter().zip(hi).map(|(l, h)| h - l + 1).product::<i64>();
     let (na, nb) = (n(alo, ahi), n(blo, bhi));
     if na != nb {
@@ -502,38 +518,24 @@ pub extern "C" fn nga_copy_patch_(
     })
 }
 
-fn ddot_patch_common(
+/// The dot product of two patches whose arrays hold `kind`'s type, as `T`.
+pub(crate) fn dot_patch_common<T: Num>(
     call: &'static str,
+    kind: Kind,
     a: &Arr,
     ta: bool,
     (alo, ahi): (Vec<i64>, Vec<i64>),
     b: &Arr,
     tb: bool,
     (blo, bhi): (Vec<i64>, Vec<i64>),
-) -> f64 {
-    if a.ty != ElemType::Double || b.ty != ElemType::Double {
-        fail(
-            call,
-            format!(
-                "g_a '{}' and g_b '{}' must be double precision",
-                a.name(),
-                b.name()
-            ),
-        );
-    }
+) -> T {
+    kind.require(call, &[a, b]);
     same_count(call, &alo, &ahi, &blo, &bhi);
     let v = ops::dot_patch(call, a.h, ta, &alo, &ahi, b.h, tb, &blo, &bhi)
         .unwrap_or_else(|e| fail_core(call, e));
-    let bytes: [u8; 8] = v
-        .get(..8)
-        .and_then(|s| s.try_into().ok())
-        .unwrap_or_else(|| fail(call, "no result"));
-    f64::from_ne_bytes(bytes)
+    kind.result(call, &v)
 }
 
-/// `double precision ga_ddot_patch(g_a, ta, ailo, aihi, ajlo, ajhi, g_b,
-/// tb, bilo, bihi, bjlo, bjhi)`: Σ of the element-wise product of two
-/// patches (each transposed for `'T'`).
 #[no_mangle]
 pub extern "C" fn ga_ddot_patch_(
     g_a: *const FInt,
@@ -557,7 +559,7 @@ pub extern "C" fn ga_ddot_patch_(
         let (ta, tb) = (trans_arg(C, ta, lta), trans_arg(C, tb, ltb));
         let pa = p2(C, &a, ailo, aihi, ajlo, ajhi);
         let pb = p2(C, &b, bilo, bihi, bjlo, bjhi);
-        ddot_patch_common(C, &a, ta, pa, &b, tb, pb)
+        dot_patch_common::<f64>(C, Kind::Dbl, &a, ta, pa, &b, tb, pb)
     })
 }
 
@@ -582,7 +584,7 @@ pub extern "C" fn nga_ddot_patch_(
         let (ta, tb) = (trans_arg(C, ta, lta), trans_arg(C, tb, ltb));
         let pa = a.patch_n(C, alo, ahi);
         let pb = b.patch_n(C, blo, bhi);
-        ddot_patch_common(C, &a, ta, pa, &b, tb, pb)
+        dot_patch_common::<f64>(C, Kind::Dbl, &a, ta, pa, &b, tb, pb)
     })
 }
 

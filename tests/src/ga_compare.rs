@@ -165,14 +165,79 @@ pub fn same_as_debian_with(
     );
 }
 
-/// Runs `source` (ours) on 2 compute ranks once per case `(arg, call,
-/// why)` with the arguments `bad ARG`: the job must end promptly with an
-/// error whose output names `call` and contains `why`, and the program
-/// must not print that the bad call returned.
-pub fn assert_bad_calls(source: &str, cases: &[(&str, &str, &str)]) {
+/// The step lines of a run's output: every line but the tally line
+/// (`NAME: ...`).
+pub fn step_lines<'a>(out: &'a str, name: &str) -> Vec<&'a str> {
+    out.lines().filter(|l| !l.starts_with(name)).collect()
+}
+
+/// For a program that checks itself against its own model: runs `source`
+/// (tally line `name`) built against ours on 1, 2 and 4 compute ranks (at
+/// least `full` checks per rank) and on 4 with every operation through the
+/// server, which must print what the shared-memory path prints; then runs
+/// it with the argument `debian` (which leaves out what Debian's GA gets
+/// wrong; at least `subset` checks per rank) against Debian's GA and ours
+/// on each of `debian_ranks`, and the two must print the same.
+pub fn model_then_debian_subset(
+    source: &str,
+    name: &str,
+    (full, subset): (u32, u32),
+    debian_ranks: &[u32],
+) {
     let ours = build(source, Ga::Ours);
+    let mut on_four = None;
+    for np in [1, 2, 4] {
+        let r = run(&ours, Ga::Ours, np, &[], &[]);
+        assert_tally(&r, name, &format!("{name} on {np} ranks"), full * np);
+        if np == 4 {
+            on_four = Some(r);
+        }
+    }
+    let local = on_four.expect("the run on 4 ranks");
+    let remote = run(&ours, Ga::Ours, 4, &[], &[("MPBRIDGE_GA_REMOTE", "1")]);
+    assert_tally(
+        &remote,
+        name,
+        &format!("{name} through the server on 4 ranks"),
+        full * 4,
+    );
+    assert_eq!(
+        remote.stdout, local.stdout,
+        "{name} through the server differs from the shared-memory path"
+    );
+    let theirs = build(source, Ga::Debian);
+    for &np in debian_ranks {
+        let want = run(&theirs, Ga::Debian, np, &["debian"], &[]);
+        assert_tally(
+            &want,
+            name,
+            &format!("{name} with Debian's GA on {np} ranks"),
+            subset * np,
+        );
+        let got = run(&ours, Ga::Ours, np, &["debian"], &[]);
+        assert_tally(
+            &got,
+            name,
+            &format!("{name} (Debian's subset) on {np} ranks"),
+            subset * np,
+        );
+        assert_eq!(
+            got.stdout, want.stdout,
+            "{name} on {np} ranks differs from Debian's GA"
+        );
+    }
+}
+
+/// Runs ours (`exe`) on 2 compute ranks once per case `(arg, call, why)`
+/// with `lead` and `arg` as the arguments: each run must end the job
+/// promptly with an error whose output names `call` and says `why`, and
+/// must not print "returned" (what the programs print after a bad call
+/// that came back).
+pub fn bad_calls_end_the_job(exe: &Path, lead: &[&str], cases: &[(&str, &str, &str)]) {
     for &(arg, call, why) in cases {
-        let r = run(&ours, Ga::Ours, 2, &["bad", arg], &[]);
+        let mut args = lead.to_vec();
+        args.push(arg);
+        let r = run(exe, Ga::Ours, 2, &args, &[]);
         let all = format!("{}{}", r.stdout, r.stderr);
         assert!(
             !r.timed_out && r.code != Some(0),
@@ -187,4 +252,11 @@ pub fn assert_bad_calls(source: &str, cases: &[(&str, &str, &str)]) {
             "bad {arg}: the call returned\n{all}"
         );
     }
+}
+
+/// [`bad_calls_end_the_job`] for `source` built against ours, with `bad`
+/// before each case's argument.
+pub fn assert_bad_calls(source: &str, cases: &[(&str, &str, &str)]) {
+    let ours = build(source, Ga::Ours);
+    bad_calls_end_the_job(&ours, &["bad"], cases);
 }

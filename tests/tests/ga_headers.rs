@@ -292,7 +292,7 @@ fn exported() -> std::collections::BTreeSet<String> {
 /// Lowest counts reached so far: a change that drops an export fails here.
 /// Raise them as the API fills in (issue 16 asks for all of Debian's).
 const C_FLOOR: usize = 396;
-const FORTRAN_FLOOR: usize = 375;
+const FORTRAN_FLOOR: usize = 487;
 
 /// How many of Debian's `names` (more than 400 of them, read from its
 /// `source`) are among `ours`; prints that count and the missing names.
@@ -373,6 +373,9 @@ fn exports_cover_debian_ga() {
         "NGA_Nbput_field",
         "nga_register_type_",
         "ga_scan_add_",
+        "ga_zdot_patch_",
+        "nga_pgroup_cgop_",
+        "GA_Set_memory_dev",
     ] {
         assert!(ours.contains(f), "{f} is not exported");
     }
@@ -419,15 +422,15 @@ fn armci_declarations(text: &str) -> Vec<(String, String)> {
 }
 
 /// Lowest number of Debian's ARMCI functions exported so far.
-const ARMCI_FLOOR: usize = 85;
+const ARMCI_FLOOR: usize = 109;
 
 /// `armci.h` and `message.h` as a program written for Debian's ARMCI sees
 /// them: both compile alone (C and C++, twice), every declaration of
 /// Debian's that ours has too is the same prototype (a C file includes
 /// ours and repeats Debian's), the enum constants have Debian's values,
 /// and the functions Debian's headers declare are counted among
-/// `libmpbridge.so`'s exports (missing ones printed; the group, thread,
-/// memory-device and PARMCI_ profiling calls are not provided).
+/// `libmpbridge.so`'s exports (missing ones printed; the PARMCI_
+/// profiling calls are not counted).
 #[test]
 fn armci_headers_match_debian_armci() {
     let inc = stage().join("include");
@@ -547,6 +550,8 @@ fn armci_headers_match_debian_armci() {
         "ARMCI_Rmw",
         "ARMCI_Lock",
         "armci_msg_dgop",
+        "ARMCI_Malloc_group",
+        "armci_msg_group_gop_scope",
     ] {
         assert!(ours.contains(f), "{f} is not exported");
     }

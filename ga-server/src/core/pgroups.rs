@@ -109,7 +109,12 @@ fn split(
 /// `GA_Pgroup_create`: a group of `list` (ranks in the default group),
 /// collective over the default group. Returns the new handle.
 pub fn create(call: &'static str, list: &[i64]) -> GaResult<i32> {
-    let def = default_group();
+    create_in(call, default_group(), list)
+}
+
+/// A group of `list` (ranks in group `def`), collective over `def`
+/// (ARMCI_Group_create_child's parent). Returns the new handle.
+pub fn create_in(call: &'static str, def: i32, list: &[i64]) -> GaResult<i32> {
     let (dmembers, dcomm) = group(call, def)?;
     let my = rank_in(call, def, &dmembers)?;
     if list.is_empty() {
