@@ -7,6 +7,9 @@
 //!   arrays' memory in POSIX shared memory and serves the other nodes;
 //!   [`server_stats`]: its request counters.
 //! - [`nxtval`]: TCGMSG's shared loop counter on the server's shared memory.
+//! - [`linalg`]: the dense linear algebra (LU and Cholesky solves, the SPD
+//!   inverse, the symmetric eigensolvers) on ScaLAPACK through a
+//!   block-cyclic copy, and on the serial LAPACK for the `_seq` forms.
 //! - [`armci`]: ARMCI (`armci.h`), GA's one-sided layer, on the GA client:
 //!   `ARMCI_Malloc` memory is a GA array of bytes in the servers' segments;
 //!   `capi_armci` is its C ABI.
@@ -25,6 +28,7 @@ mod capi_armci;
 mod capi_cyclic;
 mod capi_elementwise;
 pub(crate) mod capi_ghosts;
+mod capi_linalg;
 pub mod capi_ops;
 mod capi_pgroups;
 mod capi_ptr;
@@ -32,6 +36,7 @@ mod capi_strided;
 mod cleanup;
 pub mod core;
 mod drand;
+pub mod linalg;
 pub mod ma;
 mod ma_space;
 pub mod nxtval;
@@ -50,6 +55,7 @@ mod fapi_aliases;
 mod fapi_cyclic;
 mod fapi_elementwise;
 mod fapi_ghosts;
+mod fapi_linalg;
 pub mod fapi_ops;
 mod fapi_pgroups;
 mod fapi_ptr;

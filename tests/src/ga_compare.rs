@@ -27,6 +27,12 @@ fn is_fortran(source: &str) -> bool {
 
 /// Compiles `tests/programs/<source>` against `ga`; returns the executable.
 pub fn build(source: &str, ga: Ga) -> PathBuf {
+    build_linked(source, ga, &[])
+}
+
+/// [`build`], also linking `libs` (e.g. `lapack` for a program that
+/// computes a serial reference; Debian's build links it already).
+pub fn build_linked(source: &str, ga: Ga, libs: &[&str]) -> PathBuf {
     let (src, dir, stem) = program_paths(source, "target/test-programs/ga_compare");
     let suffix = if ga == Ga::Ours { "ours" } else { "debian" };
     let exe = dir.join(format!("{stem}-{suffix}"));
@@ -58,7 +64,9 @@ pub fn build(source: &str, ga: Ga) -> PathBuf {
         Ga::Ours => {
             cmd.arg(format!("-I{}", stage().join("include").display()))
                 .arg(&src);
-            link_to_stage(&mut cmd, &tmp, &["ga"]);
+            let mut all = vec!["ga"];
+            all.extend_from_slice(libs);
+            link_to_stage(&mut cmd, &tmp, &all);
         }
         Ga::Debian => {
             let ga = lib.join("libga-openmpi.a");
