@@ -130,9 +130,18 @@ extern int   GA_Ndim(int g_a);
 extern int   NGA_Ndim(int g_a);
 extern int   GA_Get_dimension(int g_a);
 extern int   NGA_Get_dimension(int g_a);
-/* 0: no array is mirrored or on a ScaLAPACK-style processor grid here. */
+/* 1 if g_a was made on the mirror group (one copy per node), else 0. */
 extern int   GA_Is_mirrored(int g_a);
 extern int   NGA_Is_mirrored(int g_a);
+/* Mirrored arrays (collective over every process): every copy becomes
+   the sum of all copies; or the patch of the ordinary g_b becomes the sum
+   over all copies of the patch of g_a (same shape). */
+extern void  GA_Merge_mirrored(int g_a);
+extern void  NGA_Merge_mirrored(int g_a);
+extern void  NGA_Merge_distr_patch(int g_a, int alo[], int ahi[], int g_b, int blo[], int bhi[]);
+extern void  NGA_Merge_distr_patch64(int g_a, int64_t alo[], int64_t ahi[], int g_b,
+                                     int64_t blo[], int64_t bhi[]);
+/* 0: no array is on a ScaLAPACK-style processor grid here. */
 extern int   GA_Uses_proc_grid(int g_a);
 extern int   NGA_Uses_proc_grid(int g_a);
 /* A flag kept for GA_Get_debug; it changes nothing. */

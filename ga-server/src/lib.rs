@@ -10,6 +10,7 @@
 //! - [`linalg`]: the dense linear algebra (LU and Cholesky solves, the SPD
 //!   inverse, the symmetric eigensolvers) on ScaLAPACK through a
 //!   block-cyclic copy, and on the serial LAPACK for the `_seq` forms.
+//! - [`mirror`]: mirrored arrays (one copy per node) and their merges.
 //! - [`armci`]: ARMCI (`armci.h`), GA's one-sided layer, on the GA client:
 //!   `ARMCI_Malloc` memory is a GA array of bytes in the servers' segments;
 //!   `capi_armci` is its C ABI.
@@ -29,6 +30,7 @@ mod capi_cyclic;
 mod capi_elementwise;
 pub(crate) mod capi_ghosts;
 mod capi_linalg;
+mod capi_mirror;
 pub mod capi_ops;
 mod capi_pgroups;
 mod capi_ptr;
@@ -39,6 +41,7 @@ mod drand;
 pub mod linalg;
 pub mod ma;
 mod ma_space;
+pub mod mirror;
 pub mod nxtval;
 pub mod ops;
 mod procs;
@@ -56,6 +59,7 @@ mod fapi_cyclic;
 mod fapi_elementwise;
 mod fapi_ghosts;
 mod fapi_linalg;
+mod fapi_mirror;
 pub mod fapi_ops;
 mod fapi_pgroups;
 mod fapi_ptr;

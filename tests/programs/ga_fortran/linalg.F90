@@ -1,7 +1,8 @@
 ! The linear algebra of the GA Fortran API: ga_lu_solve (and its _alt
 ! and _seq forms), ga_llt_solve, ga_solve, ga_spd_invert (nga_ spellings
 ! too), ga_cholesky, ga_llt_f/s/i, and the eigensolvers ga_diag_std,
-! ga_diag, ga_diag_reuse, ga_diag_seq and ga_diag_std_seq, on order-29
+! ga_diag, ga_diag_reuse, ga_diag_seq, ga_diag_std_seq and the direct
+! ga_pdsyev, ga_pdsyevd, ga_pdsyevx, ga_pdsyevr, ga_pdsygv, on order-29
 ! matrices with two right-hand sides. Every rank checks every result
 ! against the serial LAPACK (called with INTEGER*4 arguments, since the
 ! program is built with -fdefault-integer-8): solutions, inverses and
@@ -20,7 +21,7 @@ program linalg
   double precision x(n, nrhs), want(n, nrhs), f(n, n), g(n, n)
   double precision w(n), ev(n), work(64 * n)
   integer*4 ipiv(n), info4
-  integer g_a, g_s, g_bad, g_b, g_v, g_f, i, j, me, reuse
+  integer g_a, g_s, g_bad, g_b, g_v, g_f, i, j, me, reuse, mout
   integer ga_cholesky, ga_llt_f, ga_llt_i
   external ga_cholesky, ga_llt_f, ga_llt_i
   logical debian
@@ -155,6 +156,28 @@ program linalg
     call ga_zero(g_v)
     call ga_diag_std(g_a_sym(), g_v, ev)
     call check_eig('ga_diag_std', .false.)
+    ev = 0
+    call ga_zero(g_v)
+    call ga_pdsyev(g_a_sym(), g_v, ev, 0)
+    call check_eig('ga_pdsyev', .false.)
+    ev = 0
+    call ga_zero(g_v)
+    call ga_pdsyevd(g_a_sym(), g_v, ev, 4)
+    call check_eig('ga_pdsyevd', .false.)
+    ev = 0
+    call ga_zero(g_v)
+    call ga_pdsyevx(g_a_sym(), g_v, ev, 16)
+    call check_eig('ga_pdsyevx', .false.)
+    ! The 5 lowest pairs only.
+    ev = 0
+    mout = 5
+    call ga_fill(g_v, 1d0)
+    call ga_pdsyevr(g_a_sym(), g_v, ev, 0, mout)
+    call ok(mout .eq. 5, 'ga_pdsyevr computes mout pairs')
+    call near('ga_pdsyevr eigenvalues', ev(1:5), w(1:5), 5)
+    call ga_get(g_v, 1, n, 1, n, g, n)
+    call ok(all(g(:, 6:n) .eq. 0d0) .and. all(abs(matmul(sym, g(:, 1:5)) - g(:, 1:5) * &
+      spread(ev(1:5), 1, n)) .le. 1d-9 * maxval(abs(sym)) * n), 'ga_pdsyevr vectors')
   end if
   f = sym
   g = s
@@ -168,6 +191,10 @@ program linalg
     call ga_zero(g_v)
     call ga_diag(g_a_sym(), g_s, g_v, ev)
     call check_eig('ga_diag', .true.)
+    ev = 0
+    call ga_zero(g_v)
+    call ga_pdsygv(g_a_sym(), g_s, g_v, ev)
+    call check_eig('ga_pdsygv', .true.)
     do reuse = -1, 1
       ev = 0
       call ga_zero(g_v)
