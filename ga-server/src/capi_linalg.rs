@@ -67,6 +67,20 @@ pub extern "C" fn GA_Spd_invert(g_a: c_int) -> c_int {
     run(CALL, || linalg::spd_invert(CALL, resolve_handle(g_a))) as c_int
 }
 
+/// Runs an eigensolver of `linalg` on the handles, `eval` the order of
+/// the first.
+fn eigen<const K: usize>(
+    call: &'static str,
+    solver: linalg::Eigensolver<K>,
+    g: [c_int; K],
+    eval: *mut c_void,
+) {
+    run(call, || {
+        let ev = evals(call, g[0], eval)?;
+        solver(call, g.map(resolve_handle), ev)
+    })
+}
+
 /// The generalised symmetric eigenproblem `A·x = λ·S·x` (ScaLAPACK):
 /// `eval` (`n` doubles, on every process) gets the eigenvalues in
 /// ascending order and `V` the eigenvectors as columns (Fortran view),
@@ -74,17 +88,7 @@ pub extern "C" fn GA_Spd_invert(g_a: c_int) -> c_int {
 /// definite ends the job through `GA_Error`.
 #[no_mangle]
 pub extern "C" fn GA_Diag(g_a: c_int, g_s: c_int, g_v: c_int, eval: *mut c_void) {
-    const CALL: &str = "GA_Diag";
-    run(CALL, || {
-        let ev = evals(CALL, g_a, eval)?;
-        linalg::diag(
-            CALL,
-            resolve_handle(g_a),
-            resolve_handle(g_s),
-            resolve_handle(g_v),
-            ev,
-        )
-    })
+    eigen("GA_Diag", linalg::diag, [g_a, g_s, g_v], eval)
 }
 
 /// `GA_Diag` for repeated calls with the same `S`. Every call computes
@@ -99,35 +103,15 @@ pub extern "C" fn GA_Diag_reuse(
     g_v: c_int,
     eval: *mut c_void,
 ) {
-    const CALL: &str = "GA_Diag_reuse";
     let _ = reuse;
-    run(CALL, || {
-        let ev = evals(CALL, g_a, eval)?;
-        linalg::diag(
-            CALL,
-            resolve_handle(g_a),
-            resolve_handle(g_s),
-            resolve_handle(g_v),
-            ev,
-        )
-    })
+    eigen("GA_Diag_reuse", linalg::diag, [g_a, g_s, g_v], eval)
 }
 
 /// `GA_Diag` computed on one process by the serial LAPACK (`DSYGV`).
 /// Returns nothing.
 #[no_mangle]
 pub extern "C" fn GA_Diag_seq(g_a: c_int, g_s: c_int, g_v: c_int, eval: *mut c_void) {
-    const CALL: &str = "GA_Diag_seq";
-    run(CALL, || {
-        let ev = evals(CALL, g_a, eval)?;
-        linalg::diag_seq(
-            CALL,
-            resolve_handle(g_a),
-            resolve_handle(g_s),
-            resolve_handle(g_v),
-            ev,
-        )
-    })
+    eigen("GA_Diag_seq", linalg::diag_seq, [g_a, g_s, g_v], eval)
 }
 
 /// The standard symmetric eigenproblem (ScaLAPACK): eigenvalues ascending
@@ -135,20 +119,12 @@ pub extern "C" fn GA_Diag_seq(g_a: c_int, g_s: c_int, g_v: c_int, eval: *mut c_v
 /// columns of `V`; `A` is left alone. Returns nothing.
 #[no_mangle]
 pub extern "C" fn GA_Diag_std(g_a: c_int, g_v: c_int, eval: *mut c_void) {
-    const CALL: &str = "GA_Diag_std";
-    run(CALL, || {
-        let ev = evals(CALL, g_a, eval)?;
-        linalg::diag_std(CALL, resolve_handle(g_a), resolve_handle(g_v), ev)
-    })
+    eigen("GA_Diag_std", linalg::diag_std, [g_a, g_v], eval)
 }
 
 /// `GA_Diag_std` computed on one process by the serial LAPACK (`DSYEV`).
 /// Returns nothing.
 #[no_mangle]
 pub extern "C" fn GA_Diag_std_seq(g_a: c_int, g_v: c_int, eval: *mut c_void) {
-    const CALL: &str = "GA_Diag_std_seq";
-    run(CALL, || {
-        let ev = evals(CALL, g_a, eval)?;
-        linalg::diag_std_seq(CALL, resolve_handle(g_a), resolve_handle(g_v), ev)
-    })
+    eigen("GA_Diag_std_seq", linalg::diag_std_seq, [g_a, g_v], eval)
 }

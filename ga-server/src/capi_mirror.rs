@@ -61,32 +61,27 @@ fn merge_patch<I: CIndex>(
     )
 }
 
-/// The patch `blo..bhi` of the ordinary array `g_b` becomes the sum over
-/// all copies of the patch `alo..ahi` of the mirrored `g_a` (same type and
-/// shape). Returns nothing.
-#[no_mangle]
-pub extern "C" fn NGA_Merge_distr_patch(
-    g_a: c_int,
-    alo: *const c_int,
-    ahi: *const c_int,
-    g_b: c_int,
-    blo: *const c_int,
-    bhi: *const c_int,
-) {
-    const CALL: &str = "NGA_Merge_distr_patch";
-    run(CALL, || merge_patch(CALL, g_a, (alo, ahi), g_b, (blo, bhi)))
+/// Defines `NGA_Merge_distr_patch` with bounds of type `$ix`.
+macro_rules! merge_distr_patch {
+    ($(#[$doc:meta])* $name:ident, $ix:ty) => {
+        $(#[$doc])*
+        #[no_mangle]
+        pub extern "C" fn $name(g_a: c_int, alo: *const $ix, ahi: *const $ix, g_b: c_int, blo: *const $ix, bhi: *const $ix) {
+            let call: &'static str = stringify!($name);
+            run(call, || merge_patch(call, g_a, (alo, ahi), g_b, (blo, bhi)))
+        }
+    };
 }
 
-/// `NGA_Merge_distr_patch` with `int64_t` bounds. Returns nothing.
-#[no_mangle]
-pub extern "C" fn NGA_Merge_distr_patch64(
-    g_a: c_int,
-    alo: *const i64,
-    ahi: *const i64,
-    g_b: c_int,
-    blo: *const i64,
-    bhi: *const i64,
-) {
-    const CALL: &str = "NGA_Merge_distr_patch64";
-    run(CALL, || merge_patch(CALL, g_a, (alo, ahi), g_b, (blo, bhi)))
-}
+merge_distr_patch!(
+    /// The patch `blo..bhi` of the ordinary array `g_b` becomes the sum
+    /// over all copies of the patch `alo..ahi` of the mirrored `g_a` (same
+    /// type and shape). Returns nothing.
+    NGA_Merge_distr_patch,
+    c_int
+);
+merge_distr_patch!(
+    /// `NGA_Merge_distr_patch` with `int64_t` bounds. Returns nothing.
+    NGA_Merge_distr_patch64,
+    i64
+);

@@ -221,14 +221,24 @@ pub extern "C" fn ga_llt_i_(
     })
 }
 
+/// Runs an eigensolver of `linalg` on the handles `g`, `eval(n)` of the
+/// first one's order.
+fn eigen<const K: usize>(
+    call: &'static str,
+    solver: linalg::Eigensolver<K>,
+    g: [*const FInt; K],
+    eval: *mut f64,
+) {
+    entry(call, || {
+        let h = g.map(|p| handle(call, p));
+        done(call, solver(call, h, evals(call, h[0], eval)))
+    })
+}
+
 /// `ga_diag(g_a, g_s, g_v, eval)`: `A·x = λ·S·x` on ScaLAPACK.
 #[no_mangle]
 pub extern "C" fn ga_diag_(g_a: *const FInt, g_s: *const FInt, g_v: *const FInt, eval: *mut f64) {
-    const C: &str = "ga_diag";
-    entry(C, || {
-        let (a, s, v) = (handle(C, g_a), handle(C, g_s), handle(C, g_v));
-        done(C, linalg::diag(C, a, s, v, evals(C, a, eval)))
-    })
+    eigen("ga_diag", linalg::diag, [g_a, g_s, g_v], eval)
 }
 
 /// `ga_diag_reuse(reuse, g_a, g_s, g_v, eval)`: as `ga_diag`; nothing is
@@ -242,11 +252,8 @@ pub extern "C" fn ga_diag_reuse_(
     eval: *mut f64,
 ) {
     const C: &str = "ga_diag_reuse";
-    entry(C, || {
-        int(C, reuse);
-        let (a, s, v) = (handle(C, g_a), handle(C, g_s), handle(C, g_v));
-        done(C, linalg::diag(C, a, s, v, evals(C, a, eval)))
-    })
+    entry(C, || int(C, reuse));
+    eigen(C, linalg::diag, [g_a, g_s, g_v], eval)
 }
 
 /// `ga_diag_seq(g_a, g_s, g_v, eval)`: `ga_diag` by LAPACK's `DSYGV` on
@@ -258,32 +265,20 @@ pub extern "C" fn ga_diag_seq_(
     g_v: *const FInt,
     eval: *mut f64,
 ) {
-    const C: &str = "ga_diag_seq";
-    entry(C, || {
-        let (a, s, v) = (handle(C, g_a), handle(C, g_s), handle(C, g_v));
-        done(C, linalg::diag_seq(C, a, s, v, evals(C, a, eval)))
-    })
+    eigen("ga_diag_seq", linalg::diag_seq, [g_a, g_s, g_v], eval)
 }
 
 /// `ga_diag_std(g_a, g_v, eval)`: the standard problem on ScaLAPACK.
 #[no_mangle]
 pub extern "C" fn ga_diag_std_(g_a: *const FInt, g_v: *const FInt, eval: *mut f64) {
-    const C: &str = "ga_diag_std";
-    entry(C, || {
-        let (a, v) = (handle(C, g_a), handle(C, g_v));
-        done(C, linalg::diag_std(C, a, v, evals(C, a, eval)))
-    })
+    eigen("ga_diag_std", linalg::diag_std, [g_a, g_v], eval)
 }
 
 /// `ga_diag_std_seq(g_a, g_v, eval)`: `ga_diag_std` by LAPACK's `DSYEV`
 /// on one process.
 #[no_mangle]
 pub extern "C" fn ga_diag_std_seq_(g_a: *const FInt, g_v: *const FInt, eval: *mut f64) {
-    const C: &str = "ga_diag_std_seq";
-    entry(C, || {
-        let (a, v) = (handle(C, g_a), handle(C, g_v));
-        done(C, linalg::diag_std_seq(C, a, v, evals(C, a, eval)))
-    })
+    eigen("ga_diag_std_seq", linalg::diag_std_seq, [g_a, g_v], eval)
 }
 
 /// Defines GA's direct ScaLAPACK eigensolver entries for the standard
@@ -297,11 +292,8 @@ macro_rules! standard_eigensolvers {
             #[no_mangle]
             pub extern "C" fn $name(g_a: *const FInt, g_b: *const FInt, eval: *mut f64, nb: *const FInt) {
                 let c: &'static str = stringify!($name).trim_end_matches('_');
-                entry(c, || {
-                    int(c, nb);
-                    let (a, v) = (handle(c, g_a), handle(c, g_b));
-                    done(c, linalg::diag_std(c, a, v, evals(c, a, eval)))
-                })
+                entry(c, || int(c, nb));
+                eigen(c, linalg::diag_std, [g_a, g_b], eval)
             }
         )+
     };
@@ -333,7 +325,7 @@ pub extern "C" fn ga_pdsyevr_(
             n
         };
         let mut all = vec![0.0; n];
-        done(C, linalg::diag_std(C, a, v, &mut all));
+        done(C, linalg::diag_std(C, [a, v], &mut all));
         done(C, linalg::zero_columns_from(C, v, m));
         typed_mut(eval, m)
             .unwrap_or_else(|| fail(C, "eval is missing (NULL)"))
@@ -345,9 +337,5 @@ pub extern "C" fn ga_pdsyevr_(
 /// `ga_pdsygv(g_a, g_s, g_b, eval)`: as `ga_diag(g_a, g_s, g_b, eval)`.
 #[no_mangle]
 pub extern "C" fn ga_pdsygv_(g_a: *const FInt, g_s: *const FInt, g_b: *const FInt, eval: *mut f64) {
-    const C: &str = "ga_pdsygv";
-    entry(C, || {
-        let (a, s, v) = (handle(C, g_a), handle(C, g_s), handle(C, g_b));
-        done(C, linalg::diag(C, a, s, v, evals(C, a, eval)))
-    })
+    eigen("ga_pdsygv", linalg::diag, [g_a, g_s, g_b], eval)
 }

@@ -52,14 +52,8 @@ pub extern "C" fn nga_merge_mirrored_(g_a: *const FInt) {
 /// ordinary `g_b` becomes the sum over all copies of the patch of the
 /// mirrored `g_a` (1-based bounds, same shape).
 #[no_mangle]
-pub extern "C" fn nga_merge_distr_patch_(
-    g_a: *const FInt,
-    alo: *const FInt,
-    ahi: *const FInt,
-    g_b: *const FInt,
-    blo: *const FInt,
-    bhi: *const FInt,
-) {
+#[rustfmt::skip]
+pub extern "C" fn nga_merge_distr_patch_(g_a: *const FInt, alo: *const FInt, ahi: *const FInt, g_b: *const FInt, blo: *const FInt, bhi: *const FInt) {
     const C: &str = "nga_merge_distr_patch";
     entry(C, || {
         let a = Arr::get(C, g_a);

@@ -68,6 +68,26 @@ fn square(call: &'static str, g: Handle, what: &str) -> GaResult<(Operand, usize
     Ok((a, a.rows))
 }
 
+/// Square operands of one order (that of the first).
+fn square_operands<const K: usize>(
+    call: &'static str,
+    args: [(Handle, &str); K],
+) -> GaResult<[Operand; K]> {
+    let mut out = [Operand {
+        h: 0,
+        rows: 0,
+        cols: 0,
+    }; K];
+    for (k, (g, what)) in args.into_iter().enumerate() {
+        let (x, _) = square(call, g, what)?;
+        if k > 0 {
+            same_order(call, what, &x, out[0].rows)?;
+        }
+        out[k] = x;
+    }
+    Ok(out)
+}
+
 fn same_order(call: &'static str, what: &str, x: &Operand, n: usize) -> GaResult<()> {
     if x.rows != n {
         return Err(GaError::new(
@@ -106,7 +126,7 @@ fn common_group(call: &'static str, ops: &[&Operand]) -> GaResult<(i32, usize, u
 /// npcol`).
 fn grid_shape(np: usize) -> (usize, usize) {
     let mut r = (np as f64).sqrt() as usize;
-    while r > 1 && np % r != 0 {
+    while r > 1 && !np.is_multiple_of(r) {
         r -= 1;
     }
     let r = r.max(1);
@@ -432,6 +452,24 @@ pub fn eval_len(call: &'static str, g_a: Handle) -> GaResult<usize> {
     square(call, g_a, "g_a").map(|(_, n)| n)
 }
 
+/// An eigensolver here: the call's name, the handles (`A`, `V` or `A`,
+/// `S`, `V`) and room for the eigenvalues.
+pub type Eigensolver<const K: usize> = fn(&'static str, [Handle; K], &mut [f64]) -> GaResult<()>;
+
+/// The square operands of an eigensolver (all of the first one's order)
+/// and that order, which `eval` must have room for.
+fn eigen_operands<const K: usize>(
+    call: &'static str,
+    g: [Handle; K],
+    names: [&str; K],
+    eval: &[f64],
+) -> GaResult<([Operand; K], usize)> {
+    let ops = square_operands(call, std::array::from_fn(|k| (g[k], names[k])))?;
+    let n = ops[0].rows;
+    eval_room(call, eval, n)?;
+    Ok((ops, n))
+}
+
 fn eval_room(call: &'static str, eval: &[f64], n: usize) -> GaResult<()> {
     if eval.len() < n {
         return Err(GaError::new(
@@ -442,25 +480,30 @@ fn eval_room(call: &'static str, eval: &[f64], n: usize) -> GaResult<()> {
     Ok(())
 }
 
-/// `GA_Diag_std`: the eigenvalues of the symmetric `A` in ascending order
-/// into `eval` (on every process) and the orthonormal eigenvectors as the
-/// columns of `V`; `A` is left alone.
-pub fn diag_std(call: &'static str, g_a: Handle, g_v: Handle, eval: &mut [f64]) -> GaResult<()> {
-    let (a, n) = square(call, g_a, "g_a")?;
-    let (v, _) = square(call, g_v, "g_v")?;
-    same_order(call, "g_v", &v, n)?;
-    eval_room(call, eval, n)?;
-    let d = dist(call, &[&a, &v], n)?;
-    let mut la = d.matrix(call, n, n)?;
-    d.load(call, &a, &mut la)?;
+/// `PDSYEVD` on the symmetric `la` (its lower triangle): eigenvalues into
+/// `w`, the orthonormal eigenvectors returned.
+fn eigenvectors(call: &'static str, d: &Dist, mut la: Matrix, w: &mut [f64]) -> GaResult<Matrix> {
+    let n = la.layout.n;
     let mut z = d.matrix(call, n, n)?;
-    let info = sl::pdsyevd(&mut la, &mut eval[..n], &mut z).map_err(sl_err(call, "PDSYEVD"))?;
+    let info = sl::pdsyevd(&mut la, w, &mut z).map_err(sl_err(call, "PDSYEVD"))?;
     if d.agree(call, info)? > 0 {
         return Err(GaError::new(
             call,
             "the eigensolver (PDSYEVD) did not converge",
         ));
     }
+    Ok(z)
+}
+
+/// `GA_Diag_std`: the eigenvalues of the symmetric `A` in ascending order
+/// into `eval` (on every process) and the orthonormal eigenvectors as the
+/// columns of `V`; `A` is left alone.
+pub fn diag_std(call: &'static str, g: [Handle; 2], eval: &mut [f64]) -> GaResult<()> {
+    let ([a, v], n) = eigen_operands(call, g, ["g_a", "g_v"], eval)?;
+    let d = dist(call, &[&a, &v], n)?;
+    let mut la = d.matrix(call, n, n)?;
+    d.load(call, &a, &mut la)?;
+    let z = eigenvectors(call, &d, la, &mut eval[..n])?;
     d.store(call, &z, &v)?;
     share(call, d.grp, &mut eval[..n])
 }
@@ -469,19 +512,8 @@ pub fn diag_std(call: &'static str, g_a: Handle, g_v: Handle, eval: &mut [f64]) 
 /// and symmetric positive definite `S` (both left alone): eigenvalues
 /// ascending into `eval`, eigenvectors as the columns of `V`, normalised
 /// so that `VᵀSV = I`. An `S` that is not positive definite is an error.
-pub fn diag(
-    call: &'static str,
-    g_a: Handle,
-    g_s: Handle,
-    g_v: Handle,
-    eval: &mut [f64],
-) -> GaResult<()> {
-    let (a, n) = square(call, g_a, "g_a")?;
-    let (s, _) = square(call, g_s, "g_s")?;
-    let (v, _) = square(call, g_v, "g_v")?;
-    same_order(call, "g_s", &s, n)?;
-    same_order(call, "g_v", &v, n)?;
-    eval_room(call, eval, n)?;
+pub fn diag(call: &'static str, g: [Handle; 3], eval: &mut [f64]) -> GaResult<()> {
+    let ([a, s, v], n) = eigen_operands(call, g, ["g_a", "g_s", "g_v"], eval)?;
     let d = dist(call, &[&a, &s, &v], n)?;
     let l = match llt_factor(call, &d, Uplo::Lower, &s, n)? {
         Err(info) => {
@@ -495,14 +527,7 @@ pub fn diag(
     let mut la = d.matrix(call, n, n)?;
     d.load(call, &a, &mut la)?;
     let scale = sl::pdsygst_lower(&mut la, &l).map_err(sl_err(call, "PDSYGST"))?;
-    let mut z = d.matrix(call, n, n)?;
-    let info = sl::pdsyevd(&mut la, &mut eval[..n], &mut z).map_err(sl_err(call, "PDSYEVD"))?;
-    if d.agree(call, info)? > 0 {
-        return Err(GaError::new(
-            call,
-            "the eigensolver (PDSYEVD) did not converge",
-        ));
-    }
+    let mut z = eigenvectors(call, &d, la, &mut eval[..n])?;
     sl::pdtrsm_lower_transposed(&l, &mut z).map_err(sl_err(call, "PDTRSM"))?;
     for w in eval[..n].iter_mut() {
         *w *= scale;
@@ -597,16 +622,8 @@ pub fn lu_solve_seq(call: &'static str, transpose: bool, g_a: Handle, g_b: Handl
 
 /// `GA_Diag_std_seq`: [`diag_std`] by the serial LAPACK (`DSYEV`) on one
 /// process.
-pub fn diag_std_seq(
-    call: &'static str,
-    g_a: Handle,
-    g_v: Handle,
-    eval: &mut [f64],
-) -> GaResult<()> {
-    let (a, n) = square(call, g_a, "g_a")?;
-    let (v, _) = square(call, g_v, "g_v")?;
-    same_order(call, "g_v", &v, n)?;
-    eval_room(call, eval, n)?;
+pub fn diag_std_seq(call: &'static str, g: [Handle; 2], eval: &mut [f64]) -> GaResult<()> {
+    let ([a, v], n) = eigen_operands(call, g, ["g_a", "g_v"], eval)?;
     on_rank0(call, &[&a, &v], Some(&mut eval[..n]), |m, w| {
         let mut z = m[0].clone();
         let info = sl::dsyev_dense(n, &mut z, w)
@@ -620,19 +637,8 @@ pub fn diag_std_seq(
 }
 
 /// `GA_Diag_seq`: [`diag`] by the serial LAPACK (`DSYGV`) on one process.
-pub fn diag_seq(
-    call: &'static str,
-    g_a: Handle,
-    g_s: Handle,
-    g_v: Handle,
-    eval: &mut [f64],
-) -> GaResult<()> {
-    let (a, n) = square(call, g_a, "g_a")?;
-    let (s, _) = square(call, g_s, "g_s")?;
-    let (v, _) = square(call, g_v, "g_v")?;
-    same_order(call, "g_s", &s, n)?;
-    same_order(call, "g_v", &v, n)?;
-    eval_room(call, eval, n)?;
+pub fn diag_seq(call: &'static str, g: [Handle; 3], eval: &mut [f64]) -> GaResult<()> {
+    let ([a, s, v], n) = eigen_operands(call, g, ["g_a", "g_s", "g_v"], eval)?;
     on_rank0(call, &[&a, &s, &v], Some(&mut eval[..n]), |m, w| {
         let mut z = m[0].clone();
         let mut f = m[1].clone();

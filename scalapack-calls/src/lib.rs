@@ -18,204 +18,37 @@ use std::ffi::{c_char, c_int, c_void};
 /// Fortran's hidden length of a `CHARACTER` argument (gfortran: `size_t`).
 type FLen = usize;
 
+// One declaration a line: the routines' argument lists, as the
+// libraries define them (hidden CHARACTER lengths last).
+#[rustfmt::skip]
 #[link(name = "scalapack-openmpi")]
 extern "C" {
     fn Csys2blacs_handle(comm: *mut c_void) -> c_int;
     fn Cfree_blacs_system_handle(handle: c_int);
     fn Cblacs_gridinit(ctxt: *mut c_int, order: *const c_char, nprow: c_int, npcol: c_int);
-    fn Cblacs_gridinfo(
-        ctxt: c_int,
-        nprow: *mut c_int,
-        npcol: *mut c_int,
-        myrow: *mut c_int,
-        mycol: *mut c_int,
-    );
+    fn Cblacs_gridinfo(ctxt: c_int, nprow: *mut c_int, npcol: *mut c_int, myrow: *mut c_int, mycol: *mut c_int);
     fn Cblacs_gridexit(ctxt: c_int);
-
-    fn descinit_(
-        desc: *mut c_int,
-        m: *const c_int,
-        n: *const c_int,
-        mb: *const c_int,
-        nb: *const c_int,
-        irsrc: *const c_int,
-        icsrc: *const c_int,
-        ictxt: *const c_int,
-        lld: *const c_int,
-        info: *mut c_int,
-    );
-    fn pdgetrf_(
-        m: *const c_int,
-        n: *const c_int,
-        a: *mut f64,
-        ia: *const c_int,
-        ja: *const c_int,
-        desca: *const c_int,
-        ipiv: *mut c_int,
-        info: *mut c_int,
-    );
-    fn pdgetrs_(
-        trans: *const c_char,
-        n: *const c_int,
-        nrhs: *const c_int,
-        a: *const f64,
-        ia: *const c_int,
-        ja: *const c_int,
-        desca: *const c_int,
-        ipiv: *const c_int,
-        b: *mut f64,
-        ib: *const c_int,
-        jb: *const c_int,
-        descb: *const c_int,
-        info: *mut c_int,
-        ltrans: FLen,
-    );
-    fn pdpotrf_(
-        uplo: *const c_char,
-        n: *const c_int,
-        a: *mut f64,
-        ia: *const c_int,
-        ja: *const c_int,
-        desca: *const c_int,
-        info: *mut c_int,
-        luplo: FLen,
-    );
-    fn pdpotrs_(
-        uplo: *const c_char,
-        n: *const c_int,
-        nrhs: *const c_int,
-        a: *const f64,
-        ia: *const c_int,
-        ja: *const c_int,
-        desca: *const c_int,
-        b: *mut f64,
-        ib: *const c_int,
-        jb: *const c_int,
-        descb: *const c_int,
-        info: *mut c_int,
-        luplo: FLen,
-    );
-    fn pdpotri_(
-        uplo: *const c_char,
-        n: *const c_int,
-        a: *mut f64,
-        ia: *const c_int,
-        ja: *const c_int,
-        desca: *const c_int,
-        info: *mut c_int,
-        luplo: FLen,
-    );
-    fn pdsygst_(
-        ibtype: *const c_int,
-        uplo: *const c_char,
-        n: *const c_int,
-        a: *mut f64,
-        ia: *const c_int,
-        ja: *const c_int,
-        desca: *const c_int,
-        b: *const f64,
-        ib: *const c_int,
-        jb: *const c_int,
-        descb: *const c_int,
-        scale: *mut f64,
-        info: *mut c_int,
-        luplo: FLen,
-    );
-    fn pdsyevd_(
-        jobz: *const c_char,
-        uplo: *const c_char,
-        n: *const c_int,
-        a: *mut f64,
-        ia: *const c_int,
-        ja: *const c_int,
-        desca: *const c_int,
-        w: *mut f64,
-        z: *mut f64,
-        iz: *const c_int,
-        jz: *const c_int,
-        descz: *const c_int,
-        work: *mut f64,
-        lwork: *const c_int,
-        iwork: *mut c_int,
-        liwork: *const c_int,
-        info: *mut c_int,
-        ljobz: FLen,
-        luplo: FLen,
-    );
-    fn pdtrsm_(
-        side: *const c_char,
-        uplo: *const c_char,
-        transa: *const c_char,
-        diag: *const c_char,
-        m: *const c_int,
-        n: *const c_int,
-        alpha: *const f64,
-        a: *const f64,
-        ia: *const c_int,
-        ja: *const c_int,
-        desca: *const c_int,
-        b: *mut f64,
-        ib: *const c_int,
-        jb: *const c_int,
-        descb: *const c_int,
-        lside: FLen,
-        luplo: FLen,
-        ltransa: FLen,
-        ldiag: FLen,
-    );
+    fn numroc_(n: *const c_int, nb: *const c_int, iproc: *const c_int, isrcproc: *const c_int, nprocs: *const c_int) -> c_int;
+    fn descinit_(desc: *mut c_int, m: *const c_int, n: *const c_int, mb: *const c_int, nb: *const c_int, irsrc: *const c_int, icsrc: *const c_int, ictxt: *const c_int, lld: *const c_int, info: *mut c_int);
+    fn pdgetrf_(m: *const c_int, n: *const c_int, a: *mut f64, ia: *const c_int, ja: *const c_int, desca: *const c_int, ipiv: *mut c_int, info: *mut c_int);
+    fn pdgetrs_(trans: *const c_char, n: *const c_int, nrhs: *const c_int, a: *const f64, ia: *const c_int, ja: *const c_int, desca: *const c_int, ipiv: *const c_int, b: *mut f64, ib: *const c_int, jb: *const c_int, descb: *const c_int, info: *mut c_int, ltrans: FLen);
+    fn pdpotrf_(uplo: *const c_char, n: *const c_int, a: *mut f64, ia: *const c_int, ja: *const c_int, desca: *const c_int, info: *mut c_int, luplo: FLen);
+    fn pdpotrs_(uplo: *const c_char, n: *const c_int, nrhs: *const c_int, a: *const f64, ia: *const c_int, ja: *const c_int, desca: *const c_int, b: *mut f64, ib: *const c_int, jb: *const c_int, descb: *const c_int, info: *mut c_int, luplo: FLen);
+    fn pdpotri_(uplo: *const c_char, n: *const c_int, a: *mut f64, ia: *const c_int, ja: *const c_int, desca: *const c_int, info: *mut c_int, luplo: FLen);
+    fn pdsygst_(ibtype: *const c_int, uplo: *const c_char, n: *const c_int, a: *mut f64, ia: *const c_int, ja: *const c_int, desca: *const c_int, b: *const f64, ib: *const c_int, jb: *const c_int, descb: *const c_int, scale: *mut f64, info: *mut c_int, luplo: FLen);
+    fn pdsyevd_(jobz: *const c_char, uplo: *const c_char, n: *const c_int, a: *mut f64, ia: *const c_int, ja: *const c_int, desca: *const c_int, w: *mut f64, z: *mut f64, iz: *const c_int, jz: *const c_int, descz: *const c_int, work: *mut f64, lwork: *const c_int, iwork: *mut c_int, liwork: *const c_int, info: *mut c_int, ljobz: FLen, luplo: FLen);
+    fn pdtrsm_(side: *const c_char, uplo: *const c_char, transa: *const c_char, diag: *const c_char, m: *const c_int, n: *const c_int, alpha: *const f64, a: *const f64, ia: *const c_int, ja: *const c_int, desca: *const c_int, b: *mut f64, ib: *const c_int, jb: *const c_int, descb: *const c_int, lside: FLen, luplo: FLen, ltransa: FLen, ldiag: FLen);
 }
 
+// One declaration a line: the routines' argument lists, as the
+// libraries define them (hidden CHARACTER lengths last).
+#[rustfmt::skip]
 #[link(name = "lapack")]
 extern "C" {
-    fn dgetrf_(
-        m: *const c_int,
-        n: *const c_int,
-        a: *mut f64,
-        lda: *const c_int,
-        ipiv: *mut c_int,
-        info: *mut c_int,
-    );
-    fn dgetrs_(
-        trans: *const c_char,
-        n: *const c_int,
-        nrhs: *const c_int,
-        a: *const f64,
-        lda: *const c_int,
-        ipiv: *const c_int,
-        b: *mut f64,
-        ldb: *const c_int,
-        info: *mut c_int,
-        ltrans: FLen,
-    );
-    fn dsyev_(
-        jobz: *const c_char,
-        uplo: *const c_char,
-        n: *const c_int,
-        a: *mut f64,
-        lda: *const c_int,
-        w: *mut f64,
-        work: *mut f64,
-        lwork: *const c_int,
-        info: *mut c_int,
-        ljobz: FLen,
-        luplo: FLen,
-    );
-    fn dsygv_(
-        itype: *const c_int,
-        jobz: *const c_char,
-        uplo: *const c_char,
-        n: *const c_int,
-        a: *mut f64,
-        lda: *const c_int,
-        b: *mut f64,
-        ldb: *const c_int,
-        w: *mut f64,
-        work: *mut f64,
-        lwork: *const c_int,
-        info: *mut c_int,
-        ljobz: FLen,
-        luplo: FLen,
-    );
+    fn dgetrf_(m: *const c_int, n: *const c_int, a: *mut f64, lda: *const c_int, ipiv: *mut c_int, info: *mut c_int);
+    fn dgetrs_(trans: *const c_char, n: *const c_int, nrhs: *const c_int, a: *const f64, lda: *const c_int, ipiv: *const c_int, b: *mut f64, ldb: *const c_int, info: *mut c_int, ltrans: FLen);
+    fn dsyev_(jobz: *const c_char, uplo: *const c_char, n: *const c_int, a: *mut f64, lda: *const c_int, w: *mut f64, work: *mut f64, lwork: *const c_int, info: *mut c_int, ljobz: FLen, luplo: FLen);
+    fn dsygv_(itype: *const c_int, jobz: *const c_char, uplo: *const c_char, n: *const c_int, a: *mut f64, lda: *const c_int, b: *mut f64, ldb: *const c_int, w: *mut f64, work: *mut f64, lwork: *const c_int, info: *mut c_int, ljobz: FLen, luplo: FLen);
 }
 
 /// A routine rejected its argument number `.0` (LAPACK's `INFO = -i`), or
@@ -268,17 +101,17 @@ fn ch(c: u8) -> c_char {
 
 /// ScaLAPACK's `NUMROC`: how many of `n` rows (or columns), dealt in
 /// blocks of `nb` over `nprocs` processes from process 0, process `iproc`
-/// holds.
+/// holds (0 for sizes beyond a Fortran `INTEGER`).
 pub fn numroc(n: usize, nb: usize, iproc: usize, nprocs: usize) -> usize {
-    let nblocks = n / nb;
-    let mut count = (nblocks / nprocs) * nb;
-    let extra = nblocks % nprocs;
-    if iproc < extra {
-        count += nb;
-    } else if iproc == extra {
-        count += n % nb;
+    let (Ok(n), Ok(nb), Ok(ip), Ok(np)) = (fint(n), fint(nb), fint(iproc), fint(nprocs)) else {
+        return 0;
+    };
+    if nb < 1 || np < 1 {
+        return 0;
     }
-    count
+    // SAFETY: NUMROC reads five INTEGERs, all locals here.
+    let k = unsafe { numroc_(&n, &nb, &ip, &0, &np) };
+    k.max(0) as usize
 }
 
 /// A BLACS process grid over an MPI communicator, row-major; released
@@ -462,69 +295,67 @@ pub fn pdgetrs(transpose: bool, a: &Matrix, ipiv: &[c_int], b: &mut Matrix) -> R
     let (n, nrhs) = (fint(a.layout.n)?, fint(b.layout.n)?);
     let t = ch(if transpose { b'T' } else { b'N' });
     let mut info = 0;
+    let (pa, da, pb, db) = (a.data.as_ptr(), a.desc(), b.data.as_mut_ptr(), b.desc());
+    let ip = ipiv.as_ptr();
     // SAFETY: both buffers match their descriptors; the pivots have the
     // length PDGETRF gave them (checked above).
     unsafe {
         pdgetrs_(
-            &t,
-            &n,
-            &nrhs,
-            a.data.as_ptr(),
-            &1,
-            &1,
-            a.desc(),
-            ipiv.as_ptr(),
-            b.data.as_mut_ptr(),
-            &1,
-            &1,
-            b.desc(),
-            &mut info,
-            1,
+            &t, &n, &nrhs, pa, &1, &1, da, ip, pb, &1, &1, db, &mut info, 1,
         )
     };
     checked(info).map(|_| ())
+}
+
+/// A ScaLAPACK routine of `(UPLO, N, A, IA, JA, DESCA, INFO)`.
+type OnTriangle = unsafe extern "C" fn(
+    *const c_char,
+    *const c_int,
+    *mut f64,
+    *const c_int,
+    *const c_int,
+    *const c_int,
+    *mut c_int,
+    FLen,
+);
+
+/// Runs `f` on the `uplo` triangle of the whole of `a`; returns `INFO`.
+fn on_triangle(f: OnTriangle, uplo: Uplo, a: &mut Matrix) -> Result<i32, Illegal> {
+    let n = fint(a.layout.n)?;
+    let mut info = 0;
+    let (p, d) = (a.data.as_mut_ptr(), a.layout.desc.as_ptr());
+    // SAFETY: `f` is PDPOTRF or PDPOTRI, which take these arguments; the
+    // buffer matches its descriptor.
+    unsafe { f(&uplo.code(), &n, p, &1, &1, d, &mut info, 1) };
+    checked(info)
 }
 
 /// `PDPOTRF`: Cholesky factorisation of the symmetric matrix `a` (the
 /// `uplo` triangle is read and overwritten by the factor); `INFO = i > 0`
 /// says the leading minor of order `i` is not positive definite.
 pub fn pdpotrf(uplo: Uplo, a: &mut Matrix) -> Result<i32, Illegal> {
-    let n = fint(a.layout.n)?;
-    let mut info = 0;
-    // SAFETY: the buffer matches its descriptor.
-    unsafe {
-        pdpotrf_(
-            &uplo.code(),
-            &n,
-            a.data.as_mut_ptr(),
-            &1,
-            &1,
-            a.desc(),
-            &mut info,
-            1,
-        )
-    };
-    checked(info)
+    on_triangle(pdpotrf_, uplo, a)
 }
 
 /// `PDPOTRS`: solves `A·X = B` with the Cholesky factor of [`pdpotrf`].
 pub fn pdpotrs(uplo: Uplo, a: &Matrix, b: &mut Matrix) -> Result<(), Illegal> {
     let (n, nrhs) = (fint(a.layout.n)?, fint(b.layout.n)?);
     let mut info = 0;
+    let (pa, da, pb, db) = (a.data.as_ptr(), a.desc(), b.data.as_mut_ptr(), b.desc());
     // SAFETY: both buffers match their descriptors.
     unsafe {
         pdpotrs_(
             &uplo.code(),
             &n,
             &nrhs,
-            a.data.as_ptr(),
+            pa,
             &1,
             &1,
-            a.desc(),
-            b.data.as_mut_ptr(),
+            da,
+            pb,
             &1,
             &1,
-            b.desc(),
+            db,
             &mut info,
             1,
         )
@@ -535,22 +366,7 @@ pub fn pdpotrs(uplo: Uplo, a: &Matrix, b: &mut Matrix) -> Result<(), Illegal> {
 /// `PDPOTRI`: the inverse from the Cholesky factor of [`pdpotrf`], in the
 /// `uplo` triangle; `INFO = i > 0` says the factor's `(i,i)` is zero.
 pub fn pdpotri(uplo: Uplo, a: &mut Matrix) -> Result<i32, Illegal> {
-    let n = fint(a.layout.n)?;
-    let mut info = 0;
-    // SAFETY: the buffer matches its descriptor.
-    unsafe {
-        pdpotri_(
-            &uplo.code(),
-            &n,
-            a.data.as_mut_ptr(),
-            &1,
-            &1,
-            a.desc(),
-            &mut info,
-            1,
-        )
-    };
-    checked(info)
+    on_triangle(pdpotri_, uplo, a)
 }
 
 /// `PDSYGST` (type 1, lower): `a ← L⁻¹·A·L⁻ᵀ` with `l` the lower
@@ -560,23 +376,12 @@ pub fn pdsygst_lower(a: &mut Matrix, l: &Matrix) -> Result<f64, Illegal> {
     let n = fint(a.layout.n)?;
     let mut scale = 1.0;
     let mut info = 0;
+    let (pa, da, pl, dl) = (a.data.as_mut_ptr(), a.desc(), l.data.as_ptr(), l.desc());
+    let u = Uplo::Lower.code();
     // SAFETY: both buffers match their descriptors; the scale lives here.
     unsafe {
         pdsygst_(
-            &1,
-            &Uplo::Lower.code(),
-            &n,
-            a.data.as_mut_ptr(),
-            &1,
-            &1,
-            a.desc(),
-            l.data.as_ptr(),
-            &1,
-            &1,
-            l.desc(),
-            &mut scale,
-            &mut info,
-            1,
+            &1, &u, &n, pa, &1, &1, da, pl, &1, &1, dl, &mut scale, &mut info, 1,
         )
     };
     checked(info).map(|_| scale)
@@ -682,7 +487,7 @@ pub fn dgesv_dense(
     b: &mut [f64],
 ) -> Result<i32, Illegal> {
     let fn_ = square_ok(a, n)?;
-    let nrhs = if n == 0 { 0 } else { b.len() / n };
+    let nrhs = b.len().checked_div(n).unwrap_or(0);
     let fr = fint(nrhs)?;
     let lda = fint(n.max(1))?;
     let mut ipiv = vec![0 as c_int; n.max(1)];
@@ -723,6 +528,13 @@ pub fn dgesv_dense(
     checked(info2)
 }
 
+/// Leading dimension, WORK and its length for the serial eigensolvers of
+/// order `n` (at least the `3n − 1` they need, with room for blocking).
+fn eigen_work(n: usize) -> Result<(c_int, Vec<f64>, c_int), Illegal> {
+    let lwork = (3 * n).max(1) + 64 * n;
+    Ok((fint(n.max(1))?, vec![0.0; lwork], fint(lwork)?))
+}
+
 /// `DSYEV` (`JOBZ='V'`, lower): eigenvalues ascending into `w`, the
 /// orthonormal eigenvectors over `a` (dense column-major `n`×`n`).
 /// `INFO = i > 0`: no convergence.
@@ -731,27 +543,11 @@ pub fn dsyev_dense(n: usize, a: &mut [f64], w: &mut [f64]) -> Result<i32, Illega
     if w.len() < n {
         return Err(Illegal(6));
     }
-    let lda = fint(n.max(1))?;
-    let lwork = (3 * n).max(1) + 64 * n;
-    let mut work = vec![0.0; lwork];
-    let fl = fint(lwork)?;
-    let mut info = 0;
-    // SAFETY: `a` holds n·n values, `w` n, WORK `lwork` (≥ 3n−1).
-    unsafe {
-        dsyev_(
-            &ch(b'V'),
-            &Uplo::Lower.code(),
-            &fn_,
-            a.as_mut_ptr(),
-            &lda,
-            w.as_mut_ptr(),
-            work.as_mut_ptr(),
-            &fl,
-            &mut info,
-            1,
-            1,
-        )
-    };
+    let (lda, mut work, fl) = eigen_work(n)?;
+    let (v, l, mut info) = (ch(b'V'), Uplo::Lower.code(), 0);
+    let (pa, pw, pk) = (a.as_mut_ptr(), w.as_mut_ptr(), work.as_mut_ptr());
+    // SAFETY: `a` holds n·n values, `w` n, WORK `fl` (see `eigen_work`).
+    unsafe { dsyev_(&v, &l, &fn_, pa, &lda, pw, pk, &fl, &mut info, 1, 1) };
     checked(info)
 }
 
@@ -766,28 +562,19 @@ pub fn dsygv_dense(n: usize, a: &mut [f64], b: &mut [f64], w: &mut [f64]) -> Res
     if w.len() < n {
         return Err(Illegal(9));
     }
-    let lda = fint(n.max(1))?;
-    let lwork = (3 * n).max(1) + 64 * n;
-    let mut work = vec![0.0; lwork];
-    let fl = fint(lwork)?;
-    let mut info = 0;
-    // SAFETY: `a` and `b` hold n·n values, `w` n, WORK `lwork` (≥ 3n−1).
+    let (lda, mut work, fl) = eigen_work(n)?;
+    let (v, l, mut info) = (ch(b'V'), Uplo::Lower.code(), 0);
+    let (pa, pb, pw, pk) = (
+        a.as_mut_ptr(),
+        b.as_mut_ptr(),
+        w.as_mut_ptr(),
+        work.as_mut_ptr(),
+    );
+    // SAFETY: `a` and `b` hold n·n values, `w` n, WORK `fl` (see
+    // `eigen_work`).
     unsafe {
         dsygv_(
-            &1,
-            &ch(b'V'),
-            &Uplo::Lower.code(),
-            &fn_,
-            a.as_mut_ptr(),
-            &lda,
-            b.as_mut_ptr(),
-            &lda,
-            w.as_mut_ptr(),
-            work.as_mut_ptr(),
-            &fl,
-            &mut info,
-            1,
-            1,
+            &1, &v, &l, &fn_, pa, &lda, pb, &lda, pw, pk, &fl, &mut info, 1, 1,
         )
     };
     checked(info)

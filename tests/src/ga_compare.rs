@@ -172,3 +172,70 @@ pub fn same_as_debian_with(
         "{name} through the server on {remote} ranks differs from Debian's GA"
     );
 }
+
+/// Builds `source` against ours (also linking `libs`) and runs it on 1, 2
+/// and 4 compute ranks (at least `full` checks a rank), then on 4 ranks
+/// with every operation through the server (`MPBRIDGE_GA_REMOTE=1`),
+/// which must print what the shared-memory path prints. Returns the
+/// program.
+pub fn ours_everywhere(source: &str, name: &str, full: u32, libs: &[&str]) -> PathBuf {
+    let ours = build_linked(source, Ga::Ours, libs);
+    let mut on_four = None;
+    for np in [1, 2, 4] {
+        let r = run(&ours, Ga::Ours, np, &[], &[]);
+        assert_tally(&r, name, &format!("{name} on {np} ranks"), full * np);
+        if np == 4 {
+            on_four = Some(r);
+        }
+    }
+    let local = on_four.expect("the run on 4 ranks");
+    let remote = through_server(&ours, name, 4, full * 4);
+    assert_eq!(
+        remote.stdout, local.stdout,
+        "{name} through the server differs from the shared-memory path"
+    );
+    ours
+}
+
+/// Runs `source` with the argument `debian` (which leaves out what
+/// Debian's GA gets wrong) against Debian's GA and as `ours` on each of
+/// `ranks`: both pass (at least `subset` checks a rank) and print the
+/// same.
+pub fn same_as_debian_subset(ours: &Path, source: &str, name: &str, subset: u32, ranks: &[u32]) {
+    let theirs = build(source, Ga::Debian);
+    for &np in ranks {
+        let want = run(&theirs, Ga::Debian, np, &["debian"], &[]);
+        let what = format!("{name} with Debian's GA on {np} ranks");
+        assert_tally(&want, name, &what, subset * np);
+        let got = run(ours, Ga::Ours, np, &["debian"], &[]);
+        let what = format!("{name} (Debian's subset) on {np} ranks");
+        assert_tally(&got, name, &what, subset * np);
+        assert_eq!(
+            got.stdout, want.stdout,
+            "{name} on {np} ranks differs from Debian's GA"
+        );
+    }
+}
+
+/// Runs `exe` (ours) on 2 ranks with the arguments `bad ARG` for each
+/// `(ARG, call, why)`: the job must end with an error, promptly, with a
+/// message naming `call` and containing `why`, and the program must not
+/// get past the call (it prints "returned" if it does).
+pub fn bad_calls_end_the_job(exe: &Path, cases: &[(&str, &str, &str)]) {
+    for &(arg, call, why) in cases {
+        let r = run(exe, Ga::Ours, 2, &["bad", arg], &[]);
+        let all = format!("{}{}", r.stdout, r.stderr);
+        assert!(
+            !r.timed_out && r.code != Some(0),
+            "bad {arg}: the job did not end with an error\n{all}"
+        );
+        assert!(
+            all.contains(call) && all.contains(why),
+            "bad {arg}: no message naming {call} ({why})\n{all}"
+        );
+        assert!(
+            !r.stdout.contains("returned"),
+            "bad {arg}: the call returned\n{all}"
+        );
+    }
+}

@@ -31,52 +31,13 @@
 //! magnitude; a zero divisor or reciprocal ends the job; an element the
 //! search direction leaves alone meets its bound at step 1e307.
 
-use tests::ga_compare::{assert_tally, build, run, Ga};
+use tests::ga_compare::{bad_calls_end_the_job, build, ours_everywhere, same_as_debian_subset, Ga};
 
 /// Runs `source` (tally line `name`) as described above; a full run makes
 /// at least `full` checks per rank, a run with `debian` at least `subset`.
 fn check_program(source: &str, name: &str, full: u32, subset: u32) {
-    let ours = build(source, Ga::Ours);
-    let mut on_four = None;
-    for np in [1, 2, 4] {
-        let r = run(&ours, Ga::Ours, np, &[], &[]);
-        assert_tally(&r, name, &format!("{name} on {np} ranks"), full * np);
-        if np == 4 {
-            on_four = Some(r);
-        }
-    }
-    let local = on_four.expect("the run on 4 ranks");
-    let remote = run(&ours, Ga::Ours, 4, &[], &[("MPBRIDGE_GA_REMOTE", "1")]);
-    assert_tally(
-        &remote,
-        name,
-        &format!("{name} through the server on 4 ranks"),
-        full * 4,
-    );
-    assert_eq!(
-        remote.stdout, local.stdout,
-        "{name} through the server differs from the shared-memory path"
-    );
-
-    let theirs = build(source, Ga::Debian);
-    let want = run(&theirs, Ga::Debian, 4, &["debian"], &[]);
-    assert_tally(
-        &want,
-        name,
-        &format!("{name} with Debian's GA on 4 ranks"),
-        subset * 4,
-    );
-    let got = run(&ours, Ga::Ours, 4, &["debian"], &[]);
-    assert_tally(
-        &got,
-        name,
-        &format!("{name} (Debian's subset) on 4 ranks"),
-        subset * 4,
-    );
-    assert_eq!(
-        got.stdout, want.stdout,
-        "{name} on 4 ranks differs from Debian's GA"
-    );
+    let ours = ours_everywhere(source, name, full, &[]);
+    same_as_debian_subset(&ours, source, name, subset, &[4]);
 }
 
 #[test]
@@ -94,30 +55,18 @@ fn fortran_elementwise_arithmetic_matches_its_model_and_debian_ga() {
 #[test]
 fn bad_arguments_end_the_job_naming_the_call() {
     let ours = build("ga/ga_elementwise.c", Ga::Ours);
-    for (arg, call, why) in [
-        ("divide", "GA_Elem_divide", "zero divisor"),
-        ("recip", "GA_Recip", "zero value"),
-        ("rows", "GA_Scale_rows", "2-D"),
-        ("diagonal", "GA_Set_diagonal", "2-D"),
-        ("shape", "GA_Elem_multiply", "shape"),
-        ("type", "GA_Elem_maximum", "types"),
-        ("length", "GA_Scale_cols", "columns"),
-        ("bounds", "GA_Step_bound_info", "outside its bounds"),
-        ("negative", "GA_Step_max", "negative element"),
-    ] {
-        let r = run(&ours, Ga::Ours, 2, &["bad", arg], &[]);
-        let all = format!("{}{}", r.stdout, r.stderr);
-        assert!(
-            !r.timed_out && r.code != Some(0),
-            "bad {arg}: the job did not end with an error\n{all}"
-        );
-        assert!(
-            all.contains(call) && all.contains(why),
-            "bad {arg}: no message naming {call} ({why})\n{all}"
-        );
-        assert!(
-            !r.stdout.contains("returned"),
-            "bad {arg}: the call returned\n{all}"
-        );
-    }
+    bad_calls_end_the_job(
+        &ours,
+        &[
+            ("divide", "GA_Elem_divide", "zero divisor"),
+            ("recip", "GA_Recip", "zero value"),
+            ("rows", "GA_Scale_rows", "2-D"),
+            ("diagonal", "GA_Set_diagonal", "2-D"),
+            ("shape", "GA_Elem_multiply", "shape"),
+            ("type", "GA_Elem_maximum", "types"),
+            ("length", "GA_Scale_cols", "columns"),
+            ("bounds", "GA_Step_bound_info", "outside its bounds"),
+            ("negative", "GA_Step_max", "negative element"),
+        ],
+    );
 }

@@ -25,54 +25,18 @@
 //!   "peigs not interfaced" (Debian builds GA without PEIGS); ours run on
 //!   ScaLAPACK.
 
-use tests::ga_compare::{assert_tally, build_linked, run, Ga};
+use tests::ga_compare::{
+    bad_calls_end_the_job, build_linked, ours_everywhere, same_as_debian_subset, Ga,
+};
+
+/// The serial reference's libraries.
+const LAPACK: &[&str] = &["lapack", "m"];
 
 /// Runs `source` (tally line `name`) as described above; a full run makes
 /// at least `full` checks per rank, a run with `debian` at least `subset`.
 fn check_program(source: &str, name: &str, full: u32, subset: u32) {
-    let ours = build_linked(source, Ga::Ours, &["lapack", "m"]);
-    let mut on_four = None;
-    for np in [1, 2, 4] {
-        let r = run(&ours, Ga::Ours, np, &[], &[]);
-        assert_tally(&r, name, &format!("{name} on {np} ranks"), full * np);
-        if np == 4 {
-            on_four = Some(r);
-        }
-    }
-    let local = on_four.expect("the run on 4 ranks");
-    let remote = run(&ours, Ga::Ours, 4, &[], &[("MPBRIDGE_GA_REMOTE", "1")]);
-    assert_tally(
-        &remote,
-        name,
-        &format!("{name} through the server on 4 ranks"),
-        full * 4,
-    );
-    assert_eq!(
-        remote.stdout, local.stdout,
-        "{name} through the server differs from the shared-memory path"
-    );
-
-    let theirs = build_linked(source, Ga::Debian, &[]);
-    for np in [1, 2, 4] {
-        let want = run(&theirs, Ga::Debian, np, &["debian"], &[]);
-        assert_tally(
-            &want,
-            name,
-            &format!("{name} with Debian's GA on {np} ranks"),
-            subset * np,
-        );
-        let got = run(&ours, Ga::Ours, np, &["debian"], &[]);
-        assert_tally(
-            &got,
-            name,
-            &format!("{name} (Debian's subset) on {np} ranks"),
-            subset * np,
-        );
-        assert_eq!(
-            got.stdout, want.stdout,
-            "{name} on {np} ranks differs from Debian's GA"
-        );
-    }
+    let ours = ours_everywhere(source, name, full, LAPACK);
+    same_as_debian_subset(&ours, source, name, subset, &[1, 2, 4]);
 }
 
 #[test]
@@ -89,28 +53,16 @@ fn fortran_linear_algebra_matches_lapack_and_debian_ga() {
 /// the call; the program never gets past it.
 #[test]
 fn bad_arguments_end_the_job_naming_the_call() {
-    let ours = build_linked("ga/ga_linalg.c", Ga::Ours, &["lapack", "m"]);
-    for (arg, call, why) in [
-        ("singular", "GA_Lu_solve", "singular"),
-        ("type", "GA_Llt_solve", "double precision"),
-        ("square", "GA_Spd_invert", "square"),
-        ("rhs", "GA_Solve", "do not match"),
-        ("eval", "GA_Diag_std", "eval is NULL"),
-        ("metric", "GA_Diag", "not positive definite"),
-    ] {
-        let r = run(&ours, Ga::Ours, 2, &["bad", arg], &[]);
-        let all = format!("{}{}", r.stdout, r.stderr);
-        assert!(
-            !r.timed_out && r.code != Some(0),
-            "bad {arg}: the job did not end with an error\n{all}"
-        );
-        assert!(
-            all.contains(call) && all.contains(why),
-            "bad {arg}: no message naming {call} ({why})\n{all}"
-        );
-        assert!(
-            !r.stdout.contains("returned"),
-            "bad {arg}: the call returned\n{all}"
-        );
-    }
+    let ours = build_linked("ga/ga_linalg.c", Ga::Ours, LAPACK);
+    bad_calls_end_the_job(
+        &ours,
+        &[
+            ("singular", "GA_Lu_solve", "singular"),
+            ("type", "GA_Llt_solve", "double precision"),
+            ("square", "GA_Spd_invert", "square"),
+            ("rhs", "GA_Solve", "do not match"),
+            ("eval", "GA_Diag_std", "eval is NULL"),
+            ("metric", "GA_Diag", "not positive definite"),
+        ],
+    );
 }

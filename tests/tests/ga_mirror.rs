@@ -16,36 +16,14 @@
 //! and 4 ranks its `NGA_Merge_distr_patch` ends the job with "Invalid
 //! patch index on mirrored GA" (ARMCI-MPI).
 
-use tests::ga_compare::{assert_tally, build, run, Ga};
-
-/// Runs `source` (tally line `name`, at least `per_rank` checks a rank)
-/// as described above.
-fn check_program(source: &str, name: &str, per_rank: u32) {
-    let ours = build(source, Ga::Ours);
-    let mut on_four = None;
-    for np in [1, 2, 4] {
-        let r = run(&ours, Ga::Ours, np, &[], &[]);
-        assert_tally(&r, name, &format!("{name} on {np} ranks"), per_rank * np);
-        if np == 4 {
-            on_four = Some(r);
-        }
-    }
-    let local = on_four.expect("the run on 4 ranks");
-    let remote = run(&ours, Ga::Ours, 4, &[], &[("MPBRIDGE_GA_REMOTE", "1")]);
-    let what = format!("{name} through the server on 4 ranks");
-    assert_tally(&remote, name, &what, per_rank * 4);
-    assert_eq!(
-        remote.stdout, local.stdout,
-        "{name} through the server differs from the shared-memory path"
-    );
-}
+use tests::ga_compare::ours_everywhere;
 
 #[test]
 fn c_mirrored_arrays_merge_their_copies() {
-    check_program("ga/ga_mirror.c", "ga_mirror", 11);
+    ours_everywhere("ga/ga_mirror.c", "ga_mirror", 11, &[]);
 }
 
 #[test]
 fn fortran_mirrored_arrays_merge_their_copies() {
-    check_program("ga_fortran/mirror.F90", "mirror", 13);
+    ours_everywhere("ga_fortran/mirror.F90", "mirror", 13, &[]);
 }

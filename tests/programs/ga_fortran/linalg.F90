@@ -29,11 +29,9 @@ program linalg
 
   call start_mpi_ga()
   me = ga_nodeid()
-  debian = .false.
-  if (command_argument_count() .ge. 1) then
-    call get_command_argument(1, arg)
-    debian = arg .eq. 'debian'
-  end if
+  arg = ' '
+  call get_command_argument(1, arg)
+  debian = arg .eq. 'debian'
   call ok(ma_init(MT_F_DBL, 100000, 100000), 'ma_init')
 
   do j = 1, n
@@ -59,27 +57,22 @@ program linalg
   g_v = make('V', s, n)
   call ok(ga_create(MT_F_DBL, n, nrhs, 'B', 0, 0, g_b), 'create B')
 
-  ! LU solves, parallel and sequential.
+  ! LU solves, parallel and sequential (check_b resets B).
   call put_b(b)
   call ga_lu_solve('N', g_a, g_b)
   call lapack_lu('N', a, want)
   call check_b('ga_lu_solve N', want)
-  call put_b(b)
   call ga_lu_solve_seq('n', g_a, g_b)
   call check_b('ga_lu_solve_seq N', want)
-  call put_b(b)
   call ga_lu_solve_seq('T', g_a, g_b)
   call lapack_lu('T', a, want)
   call check_b('ga_lu_solve_seq T', want)
-  call put_b(b)
   call ga_lu_solve('T', g_a, g_b)
   call check_b('ga_lu_solve T', want)
   if (.not. debian) then
-    call put_b(b)
     call ga_lu_solve_alt(1, g_a, g_b)
     call check_b('ga_lu_solve_alt 1', want)
   end if
-  call put_b(b)
   call ga_lu_solve_alt(0, g_a, g_b)
   call lapack_lu('N', a, want)
   call check_b('ga_lu_solve_alt 0', want)
@@ -90,22 +83,12 @@ program linalg
   info4 = 0
   call dposv('L', n4, nrhs4, f, n4, want, n4, info4)
   call ok(info4 .eq. 0, 'dposv')
-  call put_b(b)
-  call ok(ga_llt_solve(g_s, g_b) .eq. 0, 'ga_llt_solve returns 0')
-  call check_b('ga_llt_solve', want)
-  call put_b(b)
-  call ok(nga_llt_solve(g_s, g_b) .eq. 0, 'nga_llt_solve returns 0')
-  call check_b('nga_llt_solve', want)
-  call put_b(b)
-  call ok(ga_solve(g_s, g_b) .eq. 0, 'ga_solve returns 0')
-  call check_b('ga_solve (Cholesky)', want)
-  call put_b(b)
-  call ok(ga_llt_solve(g_bad, g_b) .eq. 4, 'ga_llt_solve of an indefinite matrix returns 4')
-  call check_b('ga_llt_solve leaves B after a failure', b)
-  call put_b(b)
-  call ok(nga_solve(g_bad, g_b) .eq. 4, 'nga_solve of an indefinite matrix returns 4')
+  call solved(ga_llt_solve(g_s, g_b), 0, 'ga_llt_solve', want)
+  call solved(nga_llt_solve(g_s, g_b), 0, 'nga_llt_solve', want)
+  call solved(ga_solve(g_s, g_b), 0, 'ga_solve (Cholesky)', want)
+  call solved(ga_llt_solve(g_bad, g_b), 4, 'ga_llt_solve of an indefinite matrix', b)
   call lapack_lu('N', bad, want)
-  call check_b('nga_solve (LU)', want)
+  call solved(nga_solve(g_bad, g_b), 4, 'nga_solve (LU)', want)
 
   ! The factor, the solve and the inverse from it.
   call ok(ga_cholesky('L', g_f) .eq. 0, 'ga_cholesky returns 0')
@@ -120,7 +103,6 @@ program linalg
   call near('ga_cholesky factor', g, f, n * n)
   want = b
   call dpotrs('L', n4, nrhs4, f, n4, want, n4, info4)
-  call put_b(b)
   call ga_llt_s('L', g_f, g_b, -1)
   call check_b('ga_llt_s', want)
   call ok(ga_llt_i('L', g_f, -1) .eq. 0, 'ga_llt_i returns 0')
@@ -222,26 +204,29 @@ contains
 
   ! The symmetric matrix of the eigenproblems, in g_a's place.
   integer function g_a_sym()
-    call ga_sync()
-    if (ga_nodeid() .eq. 0) call ga_put(g_a, 1, n, 1, n, sym, n)
-    call ga_sync()
+    call put_whole(g_a, sym, n)
     g_a_sym = g_a
   end function g_a_sym
 
   ! g_f := m once every rank has done with its old contents.
   subroutine put_f(m)
     double precision m(n, n)
-    call ga_sync()
-    if (ga_nodeid() .eq. 0) call ga_put(g_f, 1, n, 1, n, m, n)
-    call ga_sync()
+    call put_whole(g_f, m, n)
   end subroutine put_f
 
   subroutine put_b(m)
     double precision m(n, nrhs)
-    call ga_sync()
-    if (ga_nodeid() .eq. 0) call ga_put(g_b, 1, n, 1, nrhs, m, n)
-    call ga_sync()
+    call put_whole(g_b, m, nrhs)
   end subroutine put_b
+
+  ! The n x k array h := m, between two ga_syncs.
+  subroutine put_whole(h, m, k)
+    integer h, k
+    double precision m(n, k)
+    call ga_sync()
+    if (ga_nodeid() .eq. 0) call ga_put(h, 1, n, 1, k, m, n)
+    call ga_sync()
+  end subroutine put_whole
 
   subroutine lapack_lu(t, m, out)
     character(len=1) t
@@ -266,7 +251,17 @@ contains
     call ga_get(g_b, 1, n, 1, nrhs, x, n)
     call near(what, x, ref, n * nrhs)
     if (me .eq. 0) print '(a,a,3f12.6)', what, ':', x(1:3, 1)
+    call put_b(b)
   end subroutine check_b
+
+  ! A solver's return code, then its solution (B is reset after).
+  subroutine solved(rc, want_rc, what, ref)
+    integer rc, want_rc
+    character(len=*) what
+    double precision ref(n, nrhs)
+    call ok(rc .eq. want_rc, what//' return code')
+    call check_b(what, ref)
+  end subroutine solved
 
   subroutine mirror(m)
     double precision m(n, n)
