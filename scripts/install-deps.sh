@@ -14,7 +14,7 @@ PACKAGES=(
     pvm pvm-dev pvm-examples     # real PVM 3.4: comparison and acceptance binaries
     libglobalarrays-dev          # real GA: comparison
     libarmci-mpi-dev             # ...its ARMCI runtime (libarmci-openmpi.a)
-    libscalapack-openmpi-dev     # ...and the ScaLAPACK it links against; HPF NUMROC check
+    libscalapack-openmpi-dev     # ...and the ScaLAPACK it links against; HPF NUMROC check; GA linear algebra
     libopenblas-dev              # BLAS for GA dgemm
     python3 make
     python3-matplotlib           # benchmark figures (bench/plot.py)

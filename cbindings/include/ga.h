@@ -130,9 +130,18 @@ extern int   GA_Ndim(int g_a);
 extern int   NGA_Ndim(int g_a);
 extern int   GA_Get_dimension(int g_a);
 extern int   NGA_Get_dimension(int g_a);
-/* 0: no array is mirrored or on a ScaLAPACK-style processor grid here. */
+/* 1 if g_a was made on the mirror group (one copy per node), else 0. */
 extern int   GA_Is_mirrored(int g_a);
 extern int   NGA_Is_mirrored(int g_a);
+/* Mirrored arrays (collective over every process): every copy becomes
+   the sum of all copies; or the patch of the ordinary g_b becomes the sum
+   over all copies of the patch of g_a (same shape). */
+extern void  GA_Merge_mirrored(int g_a);
+extern void  NGA_Merge_mirrored(int g_a);
+extern void  NGA_Merge_distr_patch(int g_a, int alo[], int ahi[], int g_b, int blo[], int bhi[]);
+extern void  NGA_Merge_distr_patch64(int g_a, int64_t alo[], int64_t ahi[], int g_b,
+                                     int64_t blo[], int64_t bhi[]);
+/* 0: no array is on a ScaLAPACK-style processor grid here. */
 extern int   GA_Uses_proc_grid(int g_a);
 extern int   NGA_Uses_proc_grid(int g_a);
 /* A flag kept for GA_Get_debug; it changes nothing. */
@@ -258,6 +267,32 @@ extern void GA_Zgemm64(char ta, char tb, int64_t m, int64_t n, int64_t k, Double
                        int g_a, int g_b, DoubleComplex beta, int g_c);
 extern void GA_Cgemm64(char ta, char tb, int64_t m, int64_t n, int64_t k, SingleComplex alpha,
                        int g_a, int g_b, SingleComplex beta, int g_c);
+
+/* --- linear algebra (collective; double precision; ScaLAPACK) ------- */
+/* As in GA, these see arrays as Fortran does: element (i,j) is C's [j][i]
+   and a right-hand side of k columns is an array {k, n}. */
+/* B = op(A)^-1 B (LU); tran 't' or 'T' for A transposed. */
+extern void          GA_Lu_solve(char tran, int g_a, int g_b);
+/* B = A^-1 B (Cholesky); 0, or the order of the leading minor of A that
+   is not positive definite (B unchanged). */
+extern int           GA_Llt_solve(int g_a, int g_b);
+/* Cholesky, else LU: 0 when Cholesky solved it, else the minor's order. */
+extern int           GA_Solve(int g_a, int g_b);
+/* A = A^-1 for symmetric positive definite A: 0, the order of the minor
+   that is not positive definite, or -i for a zero on the factor's
+   diagonal (A unchanged but on 0). */
+extern int           GA_Spd_invert(int g_a);
+/* A x = lambda S x: eval (n doubles, every process) ascending, the
+   eigenvectors the columns of g_v with V^T S V = I. */
+extern void          GA_Diag(int g_a, int g_s, int g_v, void *eval);
+/* GA_Diag for repeated calls; reuse changes no result here. */
+extern void          GA_Diag_reuse(int reuse, int g_a, int g_s, int g_v, void *eval);
+/* GA_Diag on one process (serial LAPACK). */
+extern void          GA_Diag_seq(int g_a, int g_s, int g_v, void *eval);
+/* A x = lambda x: eval ascending, orthonormal eigenvectors in g_v. */
+extern void          GA_Diag_std(int g_a, int g_v, void *eval);
+/* GA_Diag_std on one process (serial LAPACK). */
+extern void          GA_Diag_std_seq(int g_a, int g_v, void *eval);
 
 /* --- patch operations (collective) ---------------------------------- */
 extern void NGA_Zero_patch(int g_a, int lo[], int hi[]);

@@ -1438,12 +1438,15 @@ pub extern "C" fn NGA_Get_dimension(g: c_int) -> c_int {
     GA_Get_dimension(g)
 }
 
-/// Returns 0: no array here is mirrored (mirrored arrays are not made). An
-/// invalid handle ends the job through `GA_Error`.
+/// Returns 1 if `g` was made on the mirror group, else 0. An invalid
+/// handle ends the job through `GA_Error`.
 #[no_mangle]
 pub extern "C" fn GA_Is_mirrored(g: c_int) -> c_int {
     const CALL: &str = "GA_Is_mirrored";
-    run(CALL, || inquire(CALL, resolve(g)).map(|_| 0))
+    run(CALL, || {
+        inquire(CALL, resolve(g))?;
+        crate::mirror::is_mirrored(CALL, resolve(g)).map(c_int::from)
+    })
 }
 
 /// Same as `GA_Is_mirrored`.

@@ -7,6 +7,10 @@
 //!   arrays' memory in POSIX shared memory and serves the other nodes;
 //!   [`server_stats`]: its request counters.
 //! - [`nxtval`]: TCGMSG's shared loop counter on the server's shared memory.
+//! - [`linalg`]: the dense linear algebra (LU and Cholesky solves, the SPD
+//!   inverse, the symmetric eigensolvers) on ScaLAPACK through a
+//!   block-cyclic copy, and on the serial LAPACK for the `_seq` forms.
+//! - [`mirror`]: mirrored arrays (one copy per node) and their merges.
 //! - [`armci`]: ARMCI (`armci.h`), GA's one-sided layer, on the GA client:
 //!   `ARMCI_Malloc` memory is a GA array of bytes in the servers' segments;
 //!   `capi_armci` is its C ABI.
@@ -26,6 +30,8 @@ mod capi_armci_groups;
 mod capi_cyclic;
 mod capi_elementwise;
 pub(crate) mod capi_ghosts;
+mod capi_linalg;
+mod capi_mirror;
 pub mod capi_ops;
 mod capi_pack_scan;
 mod capi_pgroups;
@@ -36,8 +42,10 @@ mod cleanup;
 pub mod core;
 mod drand;
 mod hints;
+pub mod linalg;
 pub mod ma;
 mod ma_space;
+pub mod mirror;
 pub mod nxtval;
 pub mod ops;
 mod procs;
@@ -55,6 +63,8 @@ mod fapi_aliases;
 mod fapi_cyclic;
 mod fapi_elementwise;
 mod fapi_ghosts;
+mod fapi_linalg;
+mod fapi_mirror;
 pub mod fapi_ops;
 mod fapi_pack_scan;
 mod fapi_pgroups;

@@ -264,3 +264,18 @@ pub fn c_free(addr: usize) {
     // have not freed (ARMCI keeps the list of them).
     unsafe { libc::free(addr as *mut c_void) }
 }
+
+/// A BLACS grid of `nprow`×`npcol` over the group communicator `comm`
+/// for GA's linear algebra (ScaLAPACK calls MPI itself, on its own copy
+/// of the communicator). Collective over `comm`.
+pub fn blacs_grid(
+    comm: shim_core::mpi::RawComm,
+    nprow: usize,
+    npcol: usize,
+) -> Result<scalapack_calls::Grid, scalapack_calls::Illegal> {
+    // SAFETY: `comm` is a live communicator of a GA processor group,
+    // which shim-core keeps until the group is destroyed (not during a
+    // collective call on it); every member asks for the same shape, which
+    // the caller takes from the group's size.
+    unsafe { scalapack_calls::Grid::new(comm.0.cast::<c_void>(), nprow, npcol) }
+}

@@ -27,6 +27,12 @@ fn is_fortran(source: &str) -> bool {
 
 /// Compiles `tests/programs/<source>` against `ga`; returns the executable.
 pub fn build(source: &str, ga: Ga) -> PathBuf {
+    build_linked(source, ga, &[])
+}
+
+/// [`build`], also linking `libs` (e.g. `lapack` for a program that
+/// computes a serial reference; Debian's build links it already).
+pub fn build_linked(source: &str, ga: Ga, libs: &[&str]) -> PathBuf {
     let (src, dir, stem) = program_paths(source, "target/test-programs/ga_compare");
     let suffix = if ga == Ga::Ours { "ours" } else { "debian" };
     let exe = dir.join(format!("{stem}-{suffix}"));
@@ -58,7 +64,9 @@ pub fn build(source: &str, ga: Ga) -> PathBuf {
         Ga::Ours => {
             cmd.arg(format!("-I{}", stage().join("include").display()))
                 .arg(&src);
-            link_to_stage(&mut cmd, &tmp, &["ga"]);
+            let mut all = vec!["ga"];
+            all.extend_from_slice(libs);
+            link_to_stage(&mut cmd, &tmp, &all);
         }
         Ga::Debian => {
             let ga = lib.join("libga-openmpi.a");
@@ -171,20 +179,13 @@ pub fn step_lines<'a>(out: &'a str, name: &str) -> Vec<&'a str> {
     out.lines().filter(|l| !l.starts_with(name)).collect()
 }
 
-/// For a program that checks itself against its own model: runs `source`
-/// (tally line `name`) built against ours on 1, 2 and 4 compute ranks (at
-/// least `full` checks per rank) and on 4 with every operation through the
-/// server, which must print what the shared-memory path prints; then runs
-/// it with the argument `debian` (which leaves out what Debian's GA gets
-/// wrong; at least `subset` checks per rank) against Debian's GA and ours
-/// on each of `debian_ranks`, and the two must print the same.
-pub fn model_then_debian_subset(
-    source: &str,
-    name: &str,
-    (full, subset): (u32, u32),
-    debian_ranks: &[u32],
-) {
-    let ours = build(source, Ga::Ours);
+/// Builds `source` against ours (also linking `libs`) and runs it on 1, 2
+/// and 4 compute ranks (at least `full` checks a rank), then on 4 ranks
+/// with every operation through the server (`MPBRIDGE_GA_REMOTE=1`),
+/// which must print what the shared-memory path prints. Returns the
+/// program.
+pub fn ours_everywhere(source: &str, name: &str, full: u32, libs: &[&str]) -> PathBuf {
+    let ours = build_linked(source, Ga::Ours, libs);
     let mut on_four = None;
     for np in [1, 2, 4] {
         let r = run(&ours, Ga::Ours, np, &[], &[]);
@@ -194,33 +195,27 @@ pub fn model_then_debian_subset(
         }
     }
     let local = on_four.expect("the run on 4 ranks");
-    let remote = run(&ours, Ga::Ours, 4, &[], &[("MPBRIDGE_GA_REMOTE", "1")]);
-    assert_tally(
-        &remote,
-        name,
-        &format!("{name} through the server on 4 ranks"),
-        full * 4,
-    );
+    let remote = through_server(&ours, name, 4, full * 4);
     assert_eq!(
         remote.stdout, local.stdout,
         "{name} through the server differs from the shared-memory path"
     );
+    ours
+}
+
+/// Runs `source` with the argument `debian` (which leaves out what
+/// Debian's GA gets wrong) against Debian's GA and as `ours` on each of
+/// `ranks`: both pass (at least `subset` checks a rank) and print the
+/// same.
+pub fn same_as_debian_subset(ours: &Path, source: &str, name: &str, subset: u32, ranks: &[u32]) {
     let theirs = build(source, Ga::Debian);
-    for &np in debian_ranks {
+    for &np in ranks {
         let want = run(&theirs, Ga::Debian, np, &["debian"], &[]);
-        assert_tally(
-            &want,
-            name,
-            &format!("{name} with Debian's GA on {np} ranks"),
-            subset * np,
-        );
-        let got = run(&ours, Ga::Ours, np, &["debian"], &[]);
-        assert_tally(
-            &got,
-            name,
-            &format!("{name} (Debian's subset) on {np} ranks"),
-            subset * np,
-        );
+        let what = format!("{name} with Debian's GA on {np} ranks");
+        assert_tally(&want, name, &what, subset * np);
+        let got = run(ours, Ga::Ours, np, &["debian"], &[]);
+        let what = format!("{name} (Debian's subset) on {np} ranks");
+        assert_tally(&got, name, &what, subset * np);
         assert_eq!(
             got.stdout, want.stdout,
             "{name} on {np} ranks differs from Debian's GA"
@@ -259,4 +254,18 @@ pub fn bad_calls_end_the_job(exe: &Path, lead: &[&str], cases: &[(&str, &str, &s
 pub fn assert_bad_calls(source: &str, cases: &[(&str, &str, &str)]) {
     let ours = build(source, Ga::Ours);
     bad_calls_end_the_job(&ours, &["bad"], cases);
+}
+
+/// For a program that checks itself against its own model: runs it on
+/// ours everywhere ([`ours_everywhere`], at least `full` checks a rank),
+/// then Debian's subset against Debian's GA on each of `debian_ranks`
+/// ([`same_as_debian_subset`], at least `subset` checks a rank).
+pub fn model_then_debian_subset(
+    source: &str,
+    name: &str,
+    (full, subset): (u32, u32),
+    debian_ranks: &[u32],
+) {
+    let ours = ours_everywhere(source, name, full, &[]);
+    same_as_debian_subset(&ours, source, name, subset, debian_ranks);
 }

@@ -90,7 +90,8 @@ pub fn initialize() -> GaResult<()> {
         }
         c.ga_active = true;
         Ok(())
-    })
+    })?;
+    pgroups::make_mirror("GA_Initialize")
 }
 
 /// Ends GA: destroys every array and tells the servers (collective).
@@ -164,9 +165,6 @@ pub fn abort(msg: &str, code: i32) -> ! {
 /// asks the client).
 pub(crate) fn placement(call: &'static str) -> GaResult<client::Placement> {
     let pgroup = pgroups::creation_group();
-    if pgroup == pgroups::MIRROR {
-        return Err(GaError::new(call, "mirrored arrays are not supported"));
-    }
     let (members, comm) = pgroups::group(call, pgroup)?;
     Ok(client::Placement {
         pgroup,

@@ -62,9 +62,6 @@ pub(crate) fn group(call: &'static str, h: i32) -> GaResult<(Vec<i32>, MpiComm)>
             shim_core::roles::compute_comm().map_err(|e| GaError::new(call, e.to_string()))?;
         return Ok(((0..nnodes()).collect(), comm));
     }
-    if h == MIRROR {
-        return Err(GaError::new(call, "the mirror group (0) is not supported"));
-    }
     with_table(|t| {
         t.groups
             .get(&h)
@@ -79,6 +76,27 @@ pub(crate) fn group(call: &'static str, h: i32) -> GaResult<(Vec<i32>, MpiComm)>
                 )
             })
     })
+}
+
+/// Makes the mirror group: the compute ranks of this process's node, on a
+/// communicator split from the compute ranks' by node (collective over
+/// them; done by `GA_Initialize`). An array made on it has one copy per
+/// node, in that node's `ga-server` segment, dealt over the node's ranks.
+pub(crate) fn make_mirror(call: &'static str) -> GaResult<()> {
+    let nodes = super::compute_nodes();
+    let me = nodeid();
+    let mine = nodes.get(me as usize).copied().unwrap_or(0);
+    let members: Vec<i32> = (0..nodes.len() as i32)
+        .filter(|&r| nodes[r as usize] == mine)
+        .collect();
+    let world = shim_core::roles::compute_comm().map_err(core_err(call))?;
+    let comm = split(call, world, Some(mine), me)?
+        .ok_or_else(|| GaError::new(call, "no communicator for this node's ranks"))?;
+    let old = with_table(|t| t.groups.insert(MIRROR, PGroup { members, comm }));
+    if let Some(g) = old {
+        g.comm.free().map_err(core_err(call))?;
+    }
+    Ok(())
 }
 
 /// This process's rank in `members`.
