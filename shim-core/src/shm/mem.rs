@@ -240,7 +240,7 @@ const COPY_PIECE: usize = 2048;
 
 /// Copies `src` into `dst` (of the same length). From a little above
 /// 2 KiB on, glibc's `memcpy` switches to the string-move instruction,
-/// which some x86 cores (AMD Zen 4 among them) run 10 to 25 times slower
+/// which some x86 cores (AMD Zen 4 among them) run up to 25 times slower
 /// when the destination lies 1 to 63 bytes above the source modulo 4 KiB;
 /// a ring record and a user buffer meet such offsets now and then. Such a
 /// copy goes in pieces of at most 2 KiB, for which `memcpy` uses vector
