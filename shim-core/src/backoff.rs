@@ -163,13 +163,65 @@ impl Backoff {
     }
 }
 
-/// Tells the policy how many processes of the job run on this node: when
-/// they outnumber its cores, a blocked call yields its core at once
-/// instead of spinning first (a spinning waiter would keep the process it
-/// waits for off the core). An explicitly set policy is left alone.
-pub(crate) fn node_processes(n: usize) {
-    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
-    if n > cores && !crate::lifecycle::wait_policy_set() {
+/// Words of the CPU masks the processes of a node exchange (1024 CPUs).
+pub(crate) const CPU_MASK_WORDS: usize = 16;
+
+/// A set of CPUs, one bit each; all zero when not known.
+pub(crate) type CpuMask = [u64; CPU_MASK_WORDS];
+
+/// The CPUs this process may run on (the `Cpus_allowed` mask of
+/// `/proc/self/status`); all zero when that cannot be read or names a CPU
+/// beyond the mask's range.
+pub(crate) fn own_cpus() -> CpuMask {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            let line = s.lines().find_map(|l| l.strip_prefix("Cpus_allowed:"))?;
+            parse_cpu_mask(line.trim())
+        })
+        .unwrap_or([0; CPU_MASK_WORDS])
+}
+
+/// Reads a kernel CPU mask: hexadecimal 32-bit groups separated by
+/// commas, the highest CPUs first.
+fn parse_cpu_mask(text: &str) -> Option<CpuMask> {
+    let mut mask = [0u64; CPU_MASK_WORDS];
+    for (i, group) in text.rsplit(',').enumerate() {
+        let bits = u32::from_str_radix(group, 16).ok()?;
+        if bits == 0 {
+            continue;
+        }
+        let word = mask.get_mut(i / 2)?;
+        *word |= (bits as u64) << (32 * (i % 2));
+    }
+    Some(mask)
+}
+
+/// The number of CPUs in `mask`.
+pub(crate) fn count_cpus(mask: &CpuMask) -> usize {
+    mask.iter().map(|w| w.count_ones() as usize).sum()
+}
+
+/// Tells the policy how many processes of the job run on this node and
+/// how many CPUs they may use together (`None` when not known; then this
+/// process's own share counts): when they outnumber the CPUs, a blocked
+/// call yields its core at once instead of spinning first (a spinning
+/// waiter would keep the process it waits for off the core). Processes
+/// bound one to a core each see a single CPU of their own, yet do not
+/// share it, so the CPUs of the node's processes together are what
+/// counts, within this process's CPU quota. An explicitly set policy is
+/// left alone.
+pub(crate) fn node_processes(n: usize, node_cpus: Option<usize>) {
+    let own = std::thread::available_parallelism().map_or(1, |c| c.get());
+    // Below the affinity mask, the process runs under a CPU quota that
+    // holds for the whole node's share as well.
+    let quota = Some(own).filter(|&q| q < count_cpus(&own_cpus()));
+    let cores = match (node_cpus, quota) {
+        (Some(c), Some(q)) => c.min(q),
+        (Some(c), None) => c,
+        (None, _) => own,
+    };
+    if n > cores.max(1) && !crate::lifecycle::wait_policy_set() {
         crate::lifecycle::set_wait_policy(Policy {
             spin: Duration::ZERO,
             ..Policy::default()
@@ -187,6 +239,23 @@ impl Default for Backoff {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cpu_masks_are_read_as_the_kernel_writes_them() {
+        let m = parse_cpu_mask("3").unwrap();
+        assert_eq!((m[0], count_cpus(&m)), (3, 2));
+        // Highest group first: CPUs 32 and 0.
+        let m = parse_cpu_mask("00000001,00000001").unwrap();
+        assert_eq!((m[0], count_cpus(&m)), ((1 << 32) | 1, 2));
+        // The third group holds CPUs 64 to 95.
+        let m = parse_cpu_mask("80000000,00000000,00000000").unwrap();
+        assert_eq!((m[0], m[1], count_cpus(&m)), (0, 1 << 31, 1));
+        assert!(parse_cpu_mask("zz").is_none());
+        // A CPU beyond the mask's range makes it unknown.
+        let too_far = format!("1{}", ",00000000".repeat(2 * CPU_MASK_WORDS));
+        assert!(parse_cpu_mask(&too_far).is_none());
+        assert!(count_cpus(&own_cpus()) >= 1, "this process runs somewhere");
+    }
 
     #[test]
     fn phases_advance_and_reset() {

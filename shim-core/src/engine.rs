@@ -4,12 +4,15 @@
 
 use crate::backoff::Backoff;
 use crate::control::{Body as CtlBody, Ctl, Route as CtlRoute};
-use crate::envelope::{Body, Header, HEADER_LEN, INLINE_MAX, TAG_ENVELOPE, TAG_PAYLOAD};
+use crate::envelope::{
+    Body, Header, HEADER_LEN, INLINE_MAX, RING_HEAD_LEN, TAG_ENVELOPE, TAG_PAYLOAD,
+};
 use crate::error::{CoreError, CoreResult};
 use crate::idhash::{IdMap, IdSet};
 use crate::mpi::{self, Comm, ListenerSet, Matched, OwnedSend, Port, Status};
 use crate::procid::ProcId;
 use crate::queue::{Match, MatchQueue, Message};
+use crate::shm::mem::copy;
 use crate::shm::{Channels, Push, Record};
 
 /// Context id of the backend's own control traffic.
@@ -163,18 +166,18 @@ pub(crate) struct Engine {
     pub peer_procs: IdMap<ProcId, (u64, u32)>,
 }
 
-/// Ring records up to this size are read out to the stack.
+/// Ring record payloads up to this size are read out to the stack.
 const SMALL_RECORD: usize = 256;
 
 fn payload_of(bytes: &[u8]) -> &[u8] {
     &bytes[HEADER_LEN..]
 }
 
-/// Copies a ring record (`h`, read from `bytes`) into `w`'s buffer when it
-/// is the awaited message with its payload inline (the common case of a
-/// blocking receive); `false`, with nothing done, for anything else.
+/// Copies the inline `payload` of a ring record (header `h`) into `w`'s
+/// buffer when it is the awaited message (the common case of a blocking
+/// receive); `false`, with nothing done, for anything else.
 #[inline]
-fn deliver_in_place(w: &mut Want<'_>, h: &Header, bytes: &[u8]) -> bool {
+fn deliver_in_place(w: &mut Want<'_>, h: &Header, payload: &[u8]) -> bool {
     if w.got.is_some()
         || h.body != Body::Inline
         || h.context == CONTROL_ID
@@ -188,10 +191,10 @@ fn deliver_in_place(w: &mut Want<'_>, h: &Header, bytes: &[u8]) -> bool {
         // A buffer that truncates keeps what fits.
         Sink::Buf(buf) => {
             let n = len.min(buf.len());
-            buf[..n].copy_from_slice(&payload_of(bytes)[..n]);
+            copy(&mut buf[..n], &payload[..n]);
         }
         Sink::Fit(buf, _) if len <= buf.len() => {
-            buf[..len].copy_from_slice(payload_of(bytes));
+            copy(&mut buf[..len], payload);
         }
         _ => return false,
     }
@@ -292,9 +295,8 @@ impl Engine {
         // record (one lookup, no route); a larger one follows through MPI.
         if let Some(ch) = self.shm.as_mut() {
             let bytes = payload.as_slice();
-            if HEADER_LEN + bytes.len() <= ch.max_body() {
-                let head =
-                    Header::encoded(context, self.me, tag, encoding, bytes.len(), Body::Inline);
+            if RING_HEAD_LEN + bytes.len() <= ch.max_body() {
+                let head = Header::ring_inline(context, tag, encoding);
                 match ch.push(dest, &head, bytes) {
                     Push::Sent => return Ok(()),
                     Push::Full => return self.push_ring(dest, &head, bytes),
@@ -439,13 +441,12 @@ impl Engine {
         let max = self.shm.as_ref().map_or(0, |c| c.max_body());
         // The ring takes any payload it has room for: one copy in, one
         // out, where MPI would switch to its rendezvous protocol.
-        let inline = HEADER_LEN + bytes.len() <= max;
-        let body = if inline { Body::Inline } else { Body::Separate };
-        let h = Header::encoded(context, self.me, tag, encoding, bytes.len(), body);
-        self.push_ring(dest, &h, if inline { bytes } else { &[] })?;
-        if inline {
-            return Ok(());
+        if RING_HEAD_LEN + bytes.len() <= max {
+            let h = Header::ring_inline(context, tag, encoding);
+            return self.push_ring(dest, &h, bytes);
         }
+        let (h, len) = Header::ring_separate(context, tag, encoding, bytes.len());
+        self.push_ring(dest, &h, &len)?;
         let route = match route {
             Some(r) => r,
             None => self
@@ -460,7 +461,12 @@ impl Engine {
 
     /// Writes one record to `dest`'s ring, serving this process's own
     /// arrivals while the ring is full; fails once `dest` is gone.
-    fn push_ring(&mut self, dest: ProcId, head: &[u8], body: &[u8]) -> CoreResult<()> {
+    fn push_ring(
+        &mut self,
+        dest: ProcId,
+        head: &[u8; RING_HEAD_LEN],
+        body: &[u8],
+    ) -> CoreResult<()> {
         // The common case first: room in the ring, no clock read.
         let Some(ch) = self.shm.as_mut() else {
             return Err(CoreError::UnknownPeer(dest));
@@ -771,7 +777,7 @@ impl Engine {
             return Ok(());
         };
         // The header is read once, where the record lies.
-        let header = match Header::read(ch.bytes(rec.off, rec.len)) {
+        let (header, payload) = match Header::read_ring(rec.peer, ch.bytes(rec.off, rec.len)) {
             Ok(h) => h,
             Err(e) => {
                 eprintln!("mpbridge: dropped a same-node message: {e}");
@@ -780,31 +786,32 @@ impl Engine {
             }
         };
         if let Some(w) = want.as_deref_mut() {
-            if deliver_in_place(w, &header, ch.bytes(rec.off, rec.len)) {
+            if deliver_in_place(w, &header, payload) {
                 ch.pop(rec);
                 return Ok(());
             }
         }
-        if rec.len <= SMALL_RECORD {
+        if payload.len() <= SMALL_RECORD {
             let mut small = [0u8; SMALL_RECORD];
-            ch.read_into(rec.off, &mut small[..rec.len]);
+            let small = &mut small[..payload.len()];
+            small.copy_from_slice(payload);
             ch.pop(rec);
-            return self.arrive_record(header, &small[..rec.len], want);
+            return self.arrive_record(header, small, want);
         }
         let inbox = ch.inbox();
-        let r = self.arrive_record(header, inbox.bytes(rec.off, rec.len), want);
+        let payload = &inbox.bytes(rec.off, rec.len)[RING_HEAD_LEN..];
+        let r = self.arrive_record(header, payload, want);
         if let Some(ch) = self.shm.as_mut() {
             ch.pop(rec);
         }
         r
     }
 
-    /// Files the envelope (read from `bytes`) and inline payload of one
-    /// ring record.
+    /// Files the envelope and inline payload of one ring record.
     fn arrive_record(
         &mut self,
         header: Header,
-        bytes: &[u8],
+        payload: &[u8],
         want: Option<&mut Want<'_>>,
     ) -> CoreResult<()> {
         // Only a payload that follows through MPI needs the route.
@@ -816,7 +823,7 @@ impl Engine {
             Some(route) => Some(self.mpi_route(header.context, None, route, header.source)?),
             None => None,
         };
-        self.arrive_header(header, from, bytes, want)
+        self.arrive_header(header, from, payload, want)
     }
 
     /// One header message arrived.
@@ -834,22 +841,23 @@ impl Engine {
                 return Ok(());
             }
         };
-        self.arrive_header(header, Some((comm, st.source)), bytes, want)
+        self.arrive_header(header, Some((comm, st.source)), payload_of(bytes), want)
     }
 
     /// Files an arrived envelope: control traffic to the control inbox, a
     /// match straight into `want`, anything else into its context's queue.
-    /// `from` is where a separately sent payload comes from.
+    /// `from` is where a separately sent payload comes from; `payload` is
+    /// the inline one (empty otherwise).
     fn arrive_header(
         &mut self,
         header: Header,
         from: Option<(Comm, i32)>,
-        bytes: &[u8],
+        payload: &[u8],
         want: Option<&mut Want<'_>>,
     ) -> CoreResult<()> {
         if header.context == CONTROL_ID {
             if header.body == Body::Inline {
-                self.ctl_inbox.push(payload_of(bytes).to_vec());
+                self.ctl_inbox.push(payload.to_vec());
             }
             return Ok(());
         }
@@ -860,12 +868,12 @@ impl Engine {
                 && w.pattern
                     .accepts(header.source, header.tag, header.encoding)
             {
-                self.deliver(w, &header, from, bytes)?;
+                self.deliver(w, &header, from, payload)?;
                 return Ok(());
             }
         }
         let data = match header.body {
-            Body::Inline => payload_of(bytes).to_vec(),
+            Body::Inline => payload.to_vec(),
             Body::Separate => {
                 let (comm, rank) = payload_from(&header, from)?;
                 let mut v = Vec::new();
@@ -892,14 +900,14 @@ impl Engine {
         w: &mut Want<'_>,
         header: &Header,
         from: Option<(Comm, i32)>,
-        bytes: &[u8],
+        payload: &[u8],
     ) -> CoreResult<()> {
         let len = header.len as usize;
         let from = || payload_from(header, from);
         match (&mut w.sink, header.body) {
             (Sink::Buf(buf), Body::Inline) => {
                 let n = len.min(buf.len());
-                buf[..n].copy_from_slice(&payload_of(bytes)[..n]);
+                copy(&mut buf[..n], &payload[..n]);
             }
             (Sink::Buf(buf), Body::Separate) if len <= buf.len() => {
                 let (comm, rank) = from()?;
@@ -914,7 +922,7 @@ impl Engine {
             }
             (Sink::Vec(v), Body::Inline) => {
                 v.clear();
-                v.extend_from_slice(payload_of(bytes));
+                v.extend_from_slice(payload);
             }
             (Sink::Vec(v), Body::Separate) if len >= w.lazy_min => {
                 let (comm, rank) = from()?;
@@ -928,7 +936,7 @@ impl Engine {
                 recv_payload_append(v, len, rank, comm)?;
             }
             (Sink::Fit(buf, _), Body::Inline) if len <= buf.len() => {
-                buf[..len].copy_from_slice(&payload_of(bytes)[..len]);
+                copy(&mut buf[..len], &payload[..len]);
             }
             (Sink::Fit(buf, _), Body::Separate) if len <= buf.len() => {
                 let (comm, rank) = from()?;
@@ -936,7 +944,7 @@ impl Engine {
             }
             (Sink::Fit(_, v), Body::Inline) => {
                 v.clear();
-                v.extend_from_slice(payload_of(bytes));
+                v.extend_from_slice(payload);
             }
             (Sink::Fit(_, v), Body::Separate) => {
                 let (comm, rank) = from()?;

@@ -5,6 +5,12 @@
 //! payload follows as a second MPI message on [`TAG_PAYLOAD`] from the same
 //! sender, sent and received straight from and into user memory. User tags
 //! live only in the header and are never used as MPI tags.
+//!
+//! A record of a same-node ring (see `shm`) carries a compact form of the
+//! header instead ([`RING_HEAD_LEN`] bytes): the ring already says who
+//! sent it and how long the record is, so only context, tag, encoding and
+//! where the payload is remain. A small payload then shares one cache line
+//! with the ring's record word and this header.
 
 use crate::error::CoreError;
 use crate::procid::ProcId;
@@ -22,6 +28,10 @@ pub const HEADER_LEN: usize = 32;
 pub const INLINE_MAX: usize = 4096 - HEADER_LEN;
 
 const MAGIC: u16 = 0x4d42; // "MB"
+
+/// Size of the compact header of a same-node ring record whose payload
+/// follows inside the record.
+pub const RING_HEAD_LEN: usize = 16;
 
 /// How the payload travels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,29 +76,6 @@ impl Header {
         out[28..32].copy_from_slice(&[0; 4]);
     }
 
-    /// The wire form of the header of a `len`-byte payload.
-    #[inline]
-    pub fn encoded(
-        context: u32,
-        source: ProcId,
-        tag: i32,
-        encoding: u32,
-        len: usize,
-        body: Body,
-    ) -> [u8; HEADER_LEN] {
-        let mut out = [0u8; HEADER_LEN];
-        Header {
-            context,
-            source,
-            tag,
-            encoding,
-            len: len as u64,
-            body,
-        }
-        .write(&mut out);
-        out
-    }
-
     /// Reads a header; fails on a malformed one (never trusted blindly).
     #[inline]
     pub fn read(inp: &[u8]) -> Result<Header, CoreError> {
@@ -127,6 +114,62 @@ impl Header {
         })
     }
 
+    /// The compact ring header of a message whose payload follows it in
+    /// the same record.
+    #[inline]
+    pub fn ring_inline(context: u32, tag: i32, encoding: u32) -> [u8; RING_HEAD_LEN] {
+        let mut out = [0u8; RING_HEAD_LEN];
+        out[0..4].copy_from_slice(&context.to_le_bytes());
+        out[4..8].copy_from_slice(&tag.to_le_bytes());
+        out[8..12].copy_from_slice(&encoding.to_le_bytes());
+        out
+    }
+
+    /// The compact ring header of a message whose `len`-byte payload
+    /// follows through MPI, and the record's body: the payload length.
+    pub fn ring_separate(
+        context: u32,
+        tag: i32,
+        encoding: u32,
+        len: usize,
+    ) -> ([u8; RING_HEAD_LEN], [u8; 8]) {
+        let mut head = Header::ring_inline(context, tag, encoding);
+        head[12] = 1;
+        (head, (len as u64).to_le_bytes())
+    }
+
+    /// Reads the compact header of a ring record `rec` that `source`'s
+    /// ring held; returns it with the inline payload (empty when the
+    /// payload follows through MPI). Fails on a malformed record.
+    #[inline]
+    pub fn read_ring(source: ProcId, rec: &[u8]) -> Result<(Header, &[u8]), CoreError> {
+        let bad = |what: &str| CoreError::InvalidArgument(format!("malformed ring record: {what}"));
+        let Some((head, rest)) = rec.split_first_chunk::<RING_HEAD_LEN>() else {
+            return Err(bad("short header"));
+        };
+        let u32_at =
+            |i: usize| u32::from_le_bytes([head[i], head[i + 1], head[i + 2], head[i + 3]]);
+        let (body, len, payload) = match u32_at(12) {
+            0 => (Body::Inline, rest.len() as u64, rest),
+            1 => match rest.first_chunk::<8>() {
+                Some(len) if rest.len() == 8 => (Body::Separate, u64::from_le_bytes(*len), &[][..]),
+                _ => return Err(bad("bad payload length")),
+            },
+            _ => return Err(bad("bad body kind")),
+        };
+        Ok((
+            Header {
+                context: u32_at(0),
+                source,
+                tag: u32_at(4) as i32,
+                encoding: u32_at(8),
+                len,
+                body,
+            },
+            payload,
+        ))
+    }
+
     /// A header message for a small payload, payload included.
     pub fn with_inline(&self, payload: &[u8]) -> Vec<u8> {
         let mut v = vec![0u8; HEADER_LEN + payload.len()];
@@ -161,6 +204,29 @@ mod tests {
         let mut b = [0u8; HEADER_LEN];
         hs.write(&mut b);
         assert_eq!(Header::read(&b).unwrap(), hs);
+    }
+
+    #[test]
+    fn ring_records_round_trip() {
+        let src = ProcId::new(2, 5).unwrap();
+        let mut rec = Header::ring_inline(7, -3, 4).to_vec();
+        rec.extend_from_slice(b"hello");
+        let (h, payload) = Header::read_ring(src, &rec).unwrap();
+        assert_eq!(
+            (h.context, h.source, h.tag, h.encoding, h.len, h.body),
+            (7, src, -3, 4, 5, Body::Inline)
+        );
+        assert_eq!(payload, b"hello");
+        let (head, len) = Header::ring_separate(7, 9, 1, 1 << 33);
+        let rec = [&head[..], &len[..]].concat();
+        let (h, payload) = Header::read_ring(src, &rec).unwrap();
+        assert_eq!((h.tag, h.len, h.body), (9, 1 << 33, Body::Separate));
+        assert!(payload.is_empty());
+        assert!(Header::read_ring(src, &rec[..20]).is_err(), "cut length");
+        assert!(Header::read_ring(src, &[0u8; 8]).is_err(), "short header");
+        let mut rec = Header::ring_inline(7, 9, 1);
+        rec[12] = 2;
+        assert!(Header::read_ring(src, &rec).is_err(), "unknown body kind");
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! can be seen whatever path the messages take.
 
 use super::{host_key, wanted, Channels, Desc, DESC_LEN};
+use crate::backoff::{count_cpus, CpuMask, CPU_MASK_WORDS};
 use crate::engine::Engine;
 use crate::error::CoreResult;
 use crate::mpi::Comm;
@@ -31,15 +32,32 @@ impl Engine {
         let me = self.world_rank as usize;
         let want = wanted();
         let host = host_key();
-        let mut mine = [0u8; 9];
+        // Node, whether channels are wanted, and the CPUs the process may
+        // use (the node's share of CPUs is the union of those).
+        const MINE: usize = 9 + 8 * CPU_MASK_WORDS;
+        let mut mine = [0u8; MINE];
         mine[..8].copy_from_slice(&host.to_le_bytes());
         mine[8] = want as u8;
+        for (i, w) in crate::backoff::own_cpus().iter().enumerate() {
+            mine[9 + 8 * i..17 + 8 * i].copy_from_slice(&w.to_le_bytes());
+        }
         let all = world.allgather(&mine)?;
-        let on_node = all
-            .chunks(9)
-            .filter(|c| c[..8] == host.to_le_bytes())
-            .count();
-        crate::backoff::node_processes(on_node);
+        let mut on_node = 0;
+        let mut node_cpus: Option<CpuMask> = Some([0; CPU_MASK_WORDS]);
+        for c in all.chunks(MINE).filter(|c| c[..8] == host.to_le_bytes()) {
+            on_node += 1;
+            let mut theirs = [0u64; CPU_MASK_WORDS];
+            for (i, w) in theirs.iter_mut().enumerate() {
+                let mut b = [0u8; 8];
+                b.copy_from_slice(&c[9 + 8 * i..17 + 8 * i]);
+                *w = u64::from_le_bytes(b);
+            }
+            // One process that could not tell makes the union unknown.
+            node_cpus = node_cpus
+                .filter(|_| count_cpus(&theirs) > 0)
+                .map(|u| std::array::from_fn(|i| u[i] | theirs[i]));
+        }
+        crate::backoff::node_processes(on_node, node_cpus.map(|u| count_cpus(&u)));
         let mut ch = None;
         if want {
             match Channels::create(on_node.saturating_sub(1)) {

@@ -99,10 +99,11 @@ struct In {
     cons: Consumer,
 }
 
-/// One record found in the inbox: the slot it is in, and its body's
-/// offset and length in the inbox region.
+/// One record found in the inbox: its sender, the slot it is in, and its
+/// body's offset and length in the inbox region.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Record {
+    pub peer: ProcId,
     pub slot: usize,
     pub off: usize,
     pub len: usize,
@@ -220,7 +221,7 @@ impl Channels {
 
     /// Writes one record (`head` then `body`) to `peer` and wakes it if
     /// it sleeps.
-    pub fn push(&mut self, peer: ProcId, head: &[u8], body: &[u8]) -> Push {
+    pub fn push<const H: usize>(&mut self, peer: ProcId, head: &[u8; H], body: &[u8]) -> Push {
         let Some(o) = self.outs.get_mut(&peer) else {
             return Push::NoRing;
         };
@@ -288,7 +289,12 @@ impl Channels {
             if let Some(i) = self.ins[slot].as_mut() {
                 if let Some((off, len)) = i.cons.peek(&self.inbox) {
                     self.next_scan = slot + 1;
-                    return Some(Record { slot, off, len });
+                    return Some(Record {
+                        peer: i.peer,
+                        slot,
+                        off,
+                        len,
+                    });
                 }
             }
         }
@@ -327,7 +333,12 @@ impl Channels {
         let slot = self.slot_of(peer)?;
         let i = self.ins[slot].as_mut()?;
         let (off, len) = i.cons.peek(&self.inbox)?;
-        Some(Record { slot, off, len })
+        Some(Record {
+            peer: i.peer,
+            slot,
+            off,
+            len,
+        })
     }
 
     /// This process's inbox region (to read a record where it lies).
@@ -339,11 +350,6 @@ impl Channels {
     #[inline]
     pub fn bytes(&self, off: usize, len: usize) -> &[u8] {
         self.inbox.bytes(off, len)
-    }
-
-    /// Copies bytes of a record's body into `dst`.
-    pub fn read_into(&self, off: usize, dst: &mut [u8]) {
-        self.inbox.read(off, dst);
     }
 
     /// Releases a record returned by [`next`](Self::next).

@@ -79,7 +79,7 @@ impl Producer {
 
     /// Writes one record whose body is `head` then `body`; `false` when
     /// the ring has no room now (nothing written).
-    pub fn try_push(&mut self, r: &Region, head: &[u8], body: &[u8]) -> bool {
+    pub fn try_push<const H: usize>(&mut self, r: &Region, head: &[u8; H], body: &[u8]) -> bool {
         let n = head.len() + body.len();
         debug_assert!(n <= self.at.max_body());
         let need = padded(n);
@@ -190,8 +190,7 @@ mod tests {
             let tag = next_in.to_le_bytes();
             while !p.try_push(&r, &tag, &body) {
                 let (o, n) = c.peek(&r).expect("a full ring has a record");
-                let mut got = vec![0u8; n];
-                r.read(o, &mut got);
+                let got = r.bytes(o, n);
                 assert_eq!(u32::from_le_bytes(got[..4].try_into().unwrap()), next_out);
                 let k = next_out as usize;
                 assert!(got[4..]
@@ -204,8 +203,7 @@ mod tests {
             next_in += 1;
         }
         while let Some((o, n)) = c.peek(&r) {
-            let mut got = vec![0u8; n];
-            r.read(o, &mut got);
+            let got = r.bytes(o, n);
             assert_eq!(u32::from_le_bytes(got[..4].try_into().unwrap()), next_out);
             c.pop(&r, n);
             next_out += 1;
