@@ -184,6 +184,9 @@ impl MsgState {
     /// reuses the old one's storage.
     pub fn initsend(&mut self, enc: i32) -> PvmResult<i32> {
         let enc = Encoding::from_code(enc).ok_or(PvmError(err::BAD_PARAM))?;
+        if let Some(id) = self.renew_sbuf(enc) {
+            return Ok(id);
+        }
         let storage = match self.sbuf {
             0 => self.take_spare(),
             old => self.release(old).unwrap_or_default(),
@@ -196,6 +199,25 @@ impl MsgState {
         });
         self.sbuf = id;
         Ok(id)
+    }
+
+    /// The common case of [`initsend`](Self::initsend): the send buffer is
+    /// an ordinary one (not the receive buffer, queued or lazily received),
+    /// so it is emptied where it is and filed under a new id, keeping its
+    /// storage and its in-place list's room. `None` if that does not apply.
+    fn renew_sbuf(&mut self, enc: Encoding) -> Option<i32> {
+        let old = self.sbuf;
+        if old <= 0 || old == self.rbuf || !self.queued.is_empty() || self.lazy.is_some() {
+            return None;
+        }
+        let mut buf = self.bufs.remove(&old)?;
+        buf.msg.reset(enc);
+        buf.tag = 0;
+        buf.src = self.me;
+        buf.ctx = self.context;
+        let id = self.add(buf);
+        self.sbuf = id;
+        Some(id)
     }
 
     fn check_settable(&self, id: i32) -> PvmResult<()> {
@@ -325,6 +347,9 @@ impl MsgState {
 
     /// The first queued message matching (src, tag) in the current context.
     pub fn find_queued(&self, src: Option<i32>, tag: Option<i32>) -> Option<i32> {
+        if self.queued.is_empty() {
+            return None;
+        }
         self.queued.iter().copied().find(|id| {
             self.bufs.get(id).is_some_and(|b| {
                 b.ctx == self.context
@@ -470,5 +495,36 @@ impl MsgState {
         let old = self.getopt(what)?;
         self.options[what as usize] = value;
         Ok(old)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::consts::enc;
+
+    #[test]
+    fn initsend_gives_a_fresh_empty_buffer_and_frees_the_old_one() {
+        let mut s = MsgState::new(0x40001);
+        let a = s.initsend(enc::RAW).unwrap();
+        s.sbuf_mut().unwrap().pk_byte(b"abcdefgh", 8, 1).unwrap();
+        assert_eq!(s.info(a).unwrap().0, 8);
+        let b = s.initsend(enc::DEFAULT).unwrap();
+        assert_ne!(a, b);
+        assert_eq!(s.sbuf, b);
+        assert_eq!(s.get(a).err(), Some(PvmError(err::NO_SUCH_BUF)));
+        assert_eq!(s.info(b).unwrap(), (0, 0, 0x40001));
+        assert_eq!(s.sbuf_mut().unwrap().encoding(), Encoding::Default);
+    }
+
+    #[test]
+    fn initsend_of_a_send_buffer_that_is_also_the_receive_buffer_clears_both() {
+        let mut s = MsgState::new(0x40001);
+        let a = s.initsend(enc::RAW).unwrap();
+        s.setrbuf(a).unwrap();
+        let b = s.initsend(enc::RAW).unwrap();
+        assert_eq!(s.rbuf, 0);
+        assert_eq!(s.sbuf, b);
+        assert!(s.get(a).is_err());
     }
 }

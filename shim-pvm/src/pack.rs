@@ -267,6 +267,16 @@ impl MsgBuf {
         }
     }
 
+    /// Empties the buffer for packing anew with `enc`, keeping the room of
+    /// its storage and of its in-place list.
+    pub fn reset(&mut self, enc: Encoding) {
+        self.enc = enc;
+        self.body.clear();
+        self.refs.clear();
+        self.cursor = 0;
+        self.spent = 0;
+    }
+
     /// Gives up the buffer, returning its storage for reuse.
     pub fn into_storage(self) -> Vec<u8> {
         self.body
