@@ -168,46 +168,16 @@ fn read_task(path: &Path, data: &[u8]) -> Result<Task, String> {
         ));
     }
     for (n, r) in decoded.records.iter().enumerate() {
-        let t = r.time_us();
-        let record = match &r.event {
-            trace_format::Event::Message {
-                dir,
-                layer,
-                peer,
-                tag,
-                bytes,
-            } => {
-                let (peer, tag, bytes) = (format!("t{peer:x}"), i64::from(*tag), *bytes);
-                let kind = match dir {
-                    trace_format::Direction::Send => Kind::Send {
-                        to: peer,
-                        tag,
-                        bytes,
-                    },
-                    trace_format::Direction::Recv => Kind::Recv {
-                        from: peer,
-                        tag,
-                        bytes,
-                    },
-                };
-                Record {
-                    t,
-                    layer: layer.to_string(),
-                    kind,
-                }
-            }
-            trace_format::Event::Text(text) => {
-                let r = parse_line(&format!("{t} {text}"))
-                    .map_err(|why| format!("{}: event {}: {why}", path.display(), n + 1))?;
-                if r.kind == Kind::Start {
-                    task.rank = text
-                        .split_whitespace()
-                        .find_map(|w| w.strip_prefix("rank="))
-                        .and_then(|v| v.parse().ok());
-                }
-                r
-            }
-        };
+        // Every record, a message's too, reads back as the line it prints as.
+        let line = r.line();
+        let record = parse_line(&line)
+            .map_err(|why| format!("{}: event {}: {why}", path.display(), n + 1))?;
+        if record.kind == Kind::Start {
+            task.rank = line
+                .split_whitespace()
+                .find_map(|w| w.strip_prefix("rank="))
+                .and_then(|v| v.parse().ok());
+        }
         task.events.push(record);
     }
     Ok(task)

@@ -1,7 +1,7 @@
 //! The syntax tree of a script, before expansion: ranges, rules and
 //! parameters are still as written.
 
-use crate::model::Span;
+use crate::model::{CompatRule, Span};
 
 /// An integer expression.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -83,16 +83,6 @@ pub struct ConnectionDecl {
     pub b: EndpointRef,
     pub tag: Option<Expr>,
     pub rule: Option<ForClause>,
-    pub span: Span,
-}
-
-/// A compatibility declaration: every pair of the listed types (the
-/// same type with itself included) may be joined when `class` is true;
-/// only the two given types when it is false (`A <-> B;`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CompatDecl {
-    pub types: Vec<String>,
-    pub class: bool,
     pub span: Span,
 }
 
@@ -196,7 +186,8 @@ pub struct Script {
     /// `Parameters N = 8;` definitions (defaults).
     pub params: Vec<(String, Expr, Span)>,
     pub components: Vec<ComponentDecl>,
-    pub compat: Vec<CompatDecl>,
+    /// The `Compatibility` declarations, as written.
+    pub compat: Vec<CompatRule>,
     pub connections: Vec<ConnectionDecl>,
     pub environment: Option<EnvDecl>,
     /// Which annotation heading was used (`PVM3`, `MPI`), where.
@@ -334,7 +325,7 @@ impl ClearSpans for ConnectionDecl {
     }
 }
 
-impl ClearSpans for CompatDecl {
+impl ClearSpans for CompatRule {
     fn clear_spans(&mut self) {
         self.span.clear_spans();
     }

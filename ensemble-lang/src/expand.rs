@@ -447,13 +447,7 @@ pub fn expand(
     }
 
     // Compatibility declarations.
-    for c in &script.compat {
-        x.app.info.compat.push(CompatRule {
-            types: c.types.clone(),
-            class: c.class,
-            span: c.span,
-        });
-    }
+    x.app.info.compat.extend(script.compat.iter().cloned());
 
     // Channels (tags: explicit ones first, then default numbering).
     let mut chans: Vec<(Channel, Option<i32>, (Span, Span))> = Vec::new();
@@ -625,71 +619,62 @@ pub fn expand(
         let mut mpi = MpiAnnotation::default();
         let mut info = ScriptInfo::default();
         let mut errs = Vec::new();
+        // Runs `f` for every binding of a declaration's `for` rule; the
+        // errors are reported once every declaration was expanded.
+        let mut each = |rule: &Option<ForClause>, f: &mut dyn FnMut(&Env) -> EResult<()>| {
+            if let Err(e) = for_each(rule, &mut env, f) {
+                errs.push(e);
+            }
+        };
         for d in &script.contexts {
-            let xr = &x;
-            let r = for_each(&d.rule, &mut env, &mut |env| {
+            each(&d.rule, &mut |env| {
                 let group = match &d.group.index {
                     None => d.group.name.clone(),
                     Some(e) => format!("{}[{}]", d.group.name, eval(e, env)?),
                 };
-                for p in xr.procs(&d.procs, env)? {
+                for p in x.procs(&d.procs, env)? {
                     mpi.contexts.push((p, d.context.clone(), group.clone()));
                     info.context_spans.push(d.span);
                 }
                 Ok(())
             });
-            if let Err(e) = r {
-                errs.push(e);
-            }
         }
         for d in &script.roots {
-            let xr = &x;
-            let r = for_each(&d.rule, &mut env, &mut |env| {
+            each(&d.rule, &mut |env| {
                 let t = eval(
                     match &d.target.index {
                         IndexSet::One(e) | IndexSet::Range(e, _) => e,
                     },
                     env,
                 )?;
-                let target = xr.lookup(&d.target.component, t, d.target.span)?;
-                for p in xr.procs(&d.procs, env)? {
+                let target = x.lookup(&d.target.component, t, d.target.span)?;
+                for p in x.procs(&d.procs, env)? {
                     mpi.roots
                         .push((p, d.root.clone(), d.context.clone(), target));
                     info.root_spans.push(d.span);
                 }
                 Ok(())
             });
-            if let Err(e) = r {
-                errs.push(e);
-            }
         }
         for d in &script.port_contexts {
-            let xr = &x;
-            let r = for_each(&d.rule, &mut env, &mut |env| {
-                for p in xr.procs(&d.procs, env)? {
+            each(&d.rule, &mut |env| {
+                for p in x.procs(&d.procs, env)? {
                     mpi.port_contexts
                         .push((p, d.port_type.clone(), d.context.clone()));
                     info.port_context_spans.push(d.span);
                 }
                 Ok(())
             });
-            if let Err(e) = r {
-                errs.push(e);
-            }
         }
         for d in &script.arguments {
-            let xr = &x;
-            let r = for_each(&d.rule, &mut env, &mut |env| {
+            each(&d.rule, &mut |env| {
                 let v = value_text(&d.value, env)?;
-                for p in xr.procs(&d.procs, env)? {
+                for p in x.procs(&d.procs, env)? {
                     mpi.topology_args.push((p, d.name.clone(), v.clone()));
                     info.arg_spans.push(d.span);
                 }
                 Ok(())
             });
-            if let Err(e) = r {
-                errs.push(e);
-            }
         }
         for e in errs {
             x.error(e);

@@ -5,7 +5,7 @@
 
 use crate::ast::*;
 use crate::lexer::{Tok, Token};
-use crate::model::Span;
+use crate::model::{CompatRule, Span};
 
 /// A syntax error: where, and what was expected.
 pub type SyntaxError = (Span, String);
@@ -440,13 +440,13 @@ impl<'a> Parser<'a> {
         })
     }
 
-    fn compat_decl(&mut self) -> PResult<CompatDecl> {
+    fn compat_decl(&mut self) -> PResult<CompatRule> {
         let span = self.span();
         let (a, _) = self.ident("a port type")?;
         if self.eat_sym("<->") {
             let (b, _) = self.ident("a port type after `<->`")?;
             self.end_statement("compatibility declaration")?;
-            return Ok(CompatDecl {
+            return Ok(CompatRule {
                 types: vec![a, b],
                 class: false,
                 span,
@@ -457,7 +457,7 @@ impl<'a> Parser<'a> {
             types.push(self.ident("a port type after `,`")?.0);
         }
         self.end_statement("compatibility declaration")?;
-        Ok(CompatDecl {
+        Ok(CompatRule {
             types,
             class: true,
             span,

@@ -11,13 +11,6 @@ use common::*;
 use ensemble_lang::model::{Application, Environment};
 use ensemble_lang::{check, HostMap};
 
-fn label_bindings(app: &Application, c: &str, i: i64) -> Vec<(String, u32, String, i32)> {
-    app.bindings(app.find(c, i).unwrap())
-        .into_iter()
-        .map(|(t, p, peer, tag)| (t, p, app.processes[peer].label(), tag))
-        .collect()
-}
-
 fn assert_clean(app: &Application) {
     let d = check(app, &HostMap::local());
     assert!(d.is_empty(), "{}", render(&d));
@@ -46,7 +39,7 @@ fn five_terminals_three_relays_with_values() {
         .filter(|p| p.component == "R")
         .all(|p| p.params.is_empty()));
     assert_eq!(
-        label_bindings(&app, "R", 3),
+        labelled_bindings(&app, "R", 3),
         vec![
             ("C".into(), 1, "T[5]".into(), 5),
             ("P".into(), 1, "R[1]".into(), 7),
@@ -68,7 +61,7 @@ fn tree_where_relay_three_has_four_clients() {
     let r3 = &app.processes[app.find("R", 3).unwrap()];
     assert_eq!(r3.port_count("C"), 4);
     assert_eq!(r3.port_count("P"), 0);
-    let peers: Vec<String> = label_bindings(&app, "R", 3)
+    let peers: Vec<String> = labelled_bindings(&app, "R", 3)
         .into_iter()
         .map(|b| b.2)
         .collect();
@@ -87,7 +80,7 @@ fn ring_of_64_processes_from_a_few_lines() {
     assert_eq!(app.channels.len(), 32);
     // The ring closes: S[32].Out goes to S[1].In.
     assert_eq!(
-        label_bindings(&app, "S", 32),
+        labelled_bindings(&app, "S", 32),
         vec![
             ("Out".into(), 1, "S[1]".into(), 32),
             ("In".into(), 1, "S[31]".into(), 31)
@@ -129,7 +122,7 @@ fn ring_size_from_the_command_line() {
         .unwrap()
         .topology_args
         .contains(&(s1, "RingSize".into(), "4".into())));
-    assert_eq!(label_bindings(&app, "S", 4)[0].2, "S[1]");
+    assert_eq!(labelled_bindings(&app, "S", 4)[0].2, "S[1]");
     assert_clean(&app);
 }
 
@@ -190,7 +183,7 @@ fn mpi_servers_in_a_ring_with_terminal_groups() {
         .port_contexts
         .contains(&(s2, "Out".into(), "ServerGroup".into())));
     assert_eq!(
-        label_bindings(&app, "S", 1),
+        labelled_bindings(&app, "S", 1),
         vec![
             ("Out".into(), 1, "S[2]".into(), 1),
             ("In".into(), 1, "S[3]".into(), 3)

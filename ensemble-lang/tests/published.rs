@@ -8,6 +8,8 @@ use ensemble_lang::model::{Application, Environment};
 
 mod common;
 
+use common::{labelled_bindings, proc_of};
+
 fn shared(name: &str) -> PathBuf {
     common::published_dir().join(name)
 }
@@ -18,18 +20,6 @@ fn load(name: &str) -> Application {
         Ok(app) => app,
         Err(d) => panic!("{name}: {}", d[0]),
     }
-}
-
-fn proc_of(app: &Application, c: &str, i: i64) -> usize {
-    app.find(c, i).unwrap_or_else(|| panic!("no {c}[{i}]"))
-}
-
-/// (type, port, peer label, tag) for readability in assertions.
-fn bindings(app: &Application, c: &str, i: i64) -> Vec<(String, u32, String, i32)> {
-    app.bindings(proc_of(app, c, i))
-        .into_iter()
-        .map(|(t, p, peer, tag)| (t, p, app.processes[peer].label(), tag))
-        .collect()
 }
 
 #[test]
@@ -51,7 +41,7 @@ fn full_graph_composition() {
     let tags: Vec<i32> = app.channels.iter().map(|c| c.tag).collect();
     assert_eq!(tags, (1..=14).collect::<Vec<_>>());
     assert_eq!(
-        bindings(&app, "R", 1),
+        labelled_bindings(&app, "R", 1),
         vec![
             ("C".into(), 1, "T[1]".into(), 1),
             ("C".into(), 2, "T[2]".into(), 2),
@@ -62,7 +52,7 @@ fn full_graph_composition() {
         ]
     );
     assert_eq!(
-        bindings(&app, "T", 8),
+        labelled_bindings(&app, "T", 8),
         vec![("S".into(), 1, "R[4]".into(), 8)]
     );
     // Allocation: every process has a host, named as published.
@@ -87,7 +77,7 @@ fn star_composition() {
     assert_eq!(r5.port_count("C"), 4);
     assert_eq!(r5.port_count("P"), 0);
     assert_eq!(
-        bindings(&app, "R", 5),
+        labelled_bindings(&app, "R", 5),
         vec![
             ("C".into(), 1, "R[1]".into(), 9),
             ("C".into(), 2, "R[2]".into(), 10),
@@ -106,14 +96,14 @@ fn tree_composition() {
     assert_eq!(app.channels.len(), 14);
     // R[7] is the root: two children, no parent.
     assert_eq!(
-        bindings(&app, "R", 7),
+        labelled_bindings(&app, "R", 7),
         vec![
             ("C".into(), 1, "R[5]".into(), 13),
             ("C".into(), 2, "R[6]".into(), 14)
         ]
     );
     assert_eq!(
-        bindings(&app, "R", 6),
+        labelled_bindings(&app, "R", 6),
         vec![
             ("C".into(), 1, "R[3]".into(), 11),
             ("C".into(), 2, "R[4]".into(), 12),

@@ -271,12 +271,12 @@ fn script_tree() -> impl Strategy<Value = Script> {
                 span: sp(),
             })),
         v(prop_oneof![
-            prop::collection::vec(pick(PORT_TYPES), 1..4).prop_map(|types| CompatDecl {
+            prop::collection::vec(pick(PORT_TYPES), 1..4).prop_map(|types| CompatRule {
                 types,
                 class: true,
                 span: sp()
             }),
-            (pick(PORT_TYPES), pick(PORT_TYPES)).prop_map(|(a, b)| CompatDecl {
+            (pick(PORT_TYPES), pick(PORT_TYPES)).prop_map(|(a, b)| CompatRule {
                 types: vec![a, b],
                 class: false,
                 span: sp()

@@ -34,6 +34,28 @@ static int connected(int type)
     return 1;
 }
 
+/* Raises *max to the largest value received from the ports of `type`. */
+static int receive_max(int type, int *max)
+{
+    int v;
+    for (int i = 1; i <= Interface[type].nports; i++) {
+        if (get(Interface[type].port[i], &v) != 0)
+            return -1;
+        if (v > *max)
+            *max = v;
+    }
+    return 0;
+}
+
+/* Sends `v` to every port of `type`. */
+static int send_all(int type, int v)
+{
+    for (int i = 1; i <= Interface[type].nports; i++)
+        if (put(Interface[type].port[i], v) != 0)
+            return -1;
+    return 0;
+}
+
 int main(void)
 {
     static const char *const types[] = { "C", "P" };
@@ -41,25 +63,11 @@ int main(void)
         return ENSDone(1);
     if (!connected(C) || !connected(P))
         return ENSDone(1);
-    int local = INT_MIN, v;
-    for (int i = 1; i <= Interface[C].nports; i++) {
-        if (get(Interface[C].port[i], &v) != 0)
-            return ENSDone(1);
-        if (v > local)
-            local = v;
-    }
-    for (int i = 1; i <= Interface[P].nports; i++)
-        if (put(Interface[P].port[i], local) != 0)
-            return ENSDone(1);
+    int local = INT_MIN;
+    if (receive_max(C, &local) != 0 || send_all(P, local) != 0)
+        return ENSDone(1);
     int global = local;
-    for (int i = 1; i <= Interface[P].nports; i++) {
-        if (get(Interface[P].port[i], &v) != 0)
-            return ENSDone(1);
-        if (v > global)
-            global = v;
-    }
-    for (int i = 1; i <= Interface[C].nports; i++)
-        if (put(Interface[C].port[i], global) != 0)
-            return ENSDone(1);
+    if (receive_max(P, &global) != 0 || send_all(C, global) != 0)
+        return ENSDone(1);
     return ENSDone(0);
 }

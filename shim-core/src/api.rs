@@ -457,24 +457,26 @@ impl Lazy {
                 buf.len()
             )));
         }
-        let Some(m) = self.matched.take() else {
-            return Err(CoreError::InvalidArgument("payload already fetched".into()));
-        };
-        with_engine(|_| {
-            let mut backoff = Backoff::new();
-            m.recv(buf, || backoff.pause())
-        })
-        .map(|_| ())
+        self.fetch(|m, idle| m.recv(buf, idle))
     }
 
     /// Receives the payload after the contents of `v`.
     pub fn recv_append(mut self, v: &mut Vec<u8>) -> CoreResult<()> {
+        self.fetch(|m, idle| m.recv_append(v, idle))
+    }
+
+    /// Takes the payload out of MPI with `receive`, which pauses with
+    /// `idle` between polls as every wait does.
+    fn fetch(
+        &mut self,
+        receive: impl FnOnce(Matched, &mut dyn FnMut()) -> CoreResult<usize>,
+    ) -> CoreResult<()> {
         let Some(m) = self.matched.take() else {
             return Err(CoreError::InvalidArgument("payload already fetched".into()));
         };
         with_engine(|_| {
             let mut backoff = Backoff::new();
-            m.recv_append(v, || backoff.pause())
+            receive(m, &mut || backoff.pause())
         })
         .map(|_| ())
     }

@@ -10,7 +10,7 @@
 //! its return code and reports the call's name.
 
 use crate::error::CoreError;
-use crate::mpi::{self, check, Comm};
+use crate::mpi::{self, check, Comm, Transfer};
 use mpi_sys as sys;
 use std::cell::{Cell, RefCell};
 use std::os::raw::{c_int, c_void};
@@ -229,24 +229,12 @@ impl Group {
 
     /// This process's rank in the group.
     pub fn rank(&self) -> Result<i32, CoreError> {
-        let mut r: c_int = 0;
-        // SAFETY: valid communicator and out-pointer.
-        check(
-            unsafe { sys::MPI_Comm_rank(self.raw, &mut r) },
-            "MPI_Comm_rank",
-        )?;
-        Ok(r)
+        self.comm().rank()
     }
 
     /// Number of processes in the group.
     pub fn size(&self) -> Result<i32, CoreError> {
-        let mut s: c_int = 0;
-        // SAFETY: valid communicator and out-pointer.
-        check(
-            unsafe { sys::MPI_Comm_size(self.raw, &mut s) },
-            "MPI_Comm_size",
-        )?;
-        Ok(s)
+        self.comm().size()
     }
 
     /// Barrier over the group.
@@ -365,19 +353,11 @@ impl Group {
         let mut req = unsafe { sys::RSMPI_REQUEST_NULL };
         // SAFETY: `data` holds `n` bytes and, by the caller's promise, stays
         // unchanged until the request completes.
-        let rc = unsafe {
-            sys::MPI_Isend(
-                mpi::send_addr(data),
-                n,
-                sys::RSMPI_UINT8_T,
-                to,
-                tag,
-                self.raw,
-                &mut req,
-            )
+        let started = unsafe {
+            Transfer::Send(mpi::send_addr(data)).start(n, to, tag, self.comm(), &mut req)
         };
         reqs.push(req);
-        check(rc, "MPI_Isend")
+        started
     }
 
     /// Receives one [`bcast_sized`](Self::bcast_sized) message from group
@@ -805,22 +785,18 @@ impl Group {
         for (peer, &n) in recv_counts.iter().enumerate() {
             if n > 0 && first_error.is_ok() {
                 let mut req = null;
+                let (to, count) = (recv[at..].as_mut_ptr().cast(), n as c_int);
                 // SAFETY: `recv[at..at + n]` stays allocated and untouched
                 // until the wait below completes every posted request.
-                first_error = check(
-                    unsafe {
-                        sys::MPI_Irecv(
-                            recv[at..].as_mut_ptr() as *mut c_void,
-                            n as c_int,
-                            sys::RSMPI_UINT8_T,
-                            peer as c_int,
-                            SPARSE_EXCHANGE_TAG,
-                            self.raw,
-                            &mut req,
-                        )
-                    },
-                    "MPI_Irecv",
-                );
+                first_error = unsafe {
+                    Transfer::Recv(to).start(
+                        count,
+                        peer as c_int,
+                        SPARSE_EXCHANGE_TAG,
+                        self.comm(),
+                        &mut req,
+                    )
+                };
                 reqs.push(req);
             }
             at += n;

@@ -284,35 +284,31 @@ impl Comm {
 
     /// This process's rank in the communicator (local group).
     pub fn rank(self) -> Result<i32, CoreError> {
-        let mut r: c_int = 0;
-        // SAFETY: valid communicator and out-pointer.
-        check(
-            unsafe { sys::MPI_Comm_rank(self.0, &mut r) },
-            "MPI_Comm_rank",
-        )?;
-        Ok(r)
+        self.number(sys::MPI_Comm_rank, "MPI_Comm_rank")
     }
 
     /// Size of the local group.
     pub fn size(self) -> Result<i32, CoreError> {
-        let mut s: c_int = 0;
-        // SAFETY: valid communicator and out-pointer.
-        check(
-            unsafe { sys::MPI_Comm_size(self.0, &mut s) },
-            "MPI_Comm_size",
-        )?;
-        Ok(s)
+        self.number(sys::MPI_Comm_size, "MPI_Comm_size")
     }
 
     /// Size of the remote group of an intercommunicator.
     pub fn remote_size(self) -> Result<i32, CoreError> {
-        let mut s: c_int = 0;
-        // SAFETY: valid intercommunicator and out-pointer.
-        check(
-            unsafe { sys::MPI_Comm_remote_size(self.0, &mut s) },
-            "MPI_Comm_remote_size",
-        )?;
-        Ok(s)
+        self.number(sys::MPI_Comm_remote_size, "MPI_Comm_remote_size")
+    }
+
+    /// The number MPI query `query` (named `call`) gives for the
+    /// communicator.
+    fn number(
+        self,
+        query: unsafe extern "C" fn(sys::MPI_Comm, *mut c_int) -> c_int,
+        call: &'static str,
+    ) -> Result<i32, CoreError> {
+        let mut n: c_int = 0;
+        // SAFETY: `query` is an MPI query of a valid communicator that
+        // writes one int to the out-pointer.
+        check(unsafe { query(self.0, &mut n) }, call)?;
+        Ok(n)
     }
 
     /// A private duplicate (collective over the communicator).
@@ -347,12 +343,17 @@ impl Comm {
             unsafe { sys::MPI_Comm_split(self.0, c, key, &mut out.0) },
             "MPI_Comm_split",
         )?;
-        if out.is_null() {
-            Ok(None)
-        } else {
-            out.errors_return()?;
-            Ok(Some(out))
+        out.made()
+    }
+
+    /// A communicator MPI just made, set to return errors; `None` for
+    /// `MPI_COMM_NULL` (none made).
+    fn made(self) -> Result<Option<Comm>, CoreError> {
+        if self.is_null() {
+            return Ok(None);
         }
+        self.errors_return()?;
+        Ok(Some(self))
     }
 
     /// Frees the communicator (no-op after MPI was finalised).
@@ -385,12 +386,7 @@ impl Comm {
             unsafe { sys::MPI_Comm_get_parent(&mut out.0) },
             "MPI_Comm_get_parent",
         )?;
-        if out.is_null() {
-            Ok(None)
-        } else {
-            out.errors_return()?;
-            Ok(Some(out))
-        }
+        out.made()
     }
 
     /// Broadcasts bytes (collective). For intercommunicators, `root` follows
@@ -423,37 +419,19 @@ impl Comm {
     pub fn allreduce_max_min_u32(self, values: &[u32]) -> Result<(Vec<u32>, Vec<u32>), CoreError> {
         let n = c_int::try_from(values.len())
             .map_err(|_| CoreError::InvalidArgument("reduction too long".into()))?;
-        let mut max = vec![0u32; values.len()];
-        let mut min = vec![0u32; values.len()];
-        // SAFETY: the three buffers hold `n` u32 values for the whole blocking call.
-        check(
-            unsafe {
-                sys::MPI_Allreduce(
-                    send_addr(values),
-                    max.as_mut_ptr() as *mut c_void,
-                    n,
-                    sys::RSMPI_UINT32_T,
-                    sys::RSMPI_MAX,
-                    self.0,
-                )
-            },
-            "MPI_Allreduce",
-        )?;
-        // SAFETY: as above.
-        check(
-            unsafe {
-                sys::MPI_Allreduce(
-                    send_addr(values),
-                    min.as_mut_ptr() as *mut c_void,
-                    n,
-                    sys::RSMPI_UINT32_T,
-                    sys::RSMPI_MIN,
-                    self.0,
-                )
-            },
-            "MPI_Allreduce",
-        )?;
-        Ok((max, min))
+        let reduce = |op: sys::MPI_Op| -> Result<Vec<u32>, CoreError> {
+            let mut out = vec![0u32; values.len()];
+            let to = out.as_mut_ptr() as *mut c_void;
+            // SAFETY: both buffers hold `n` u32 values for the whole blocking call.
+            let rc = unsafe {
+                sys::MPI_Allreduce(send_addr(values), to, n, sys::RSMPI_UINT32_T, op, self.0)
+            };
+            check(rc, "MPI_Allreduce")?;
+            Ok(out)
+        };
+        // SAFETY: reading operation constants exported by mpi-sys's C shim.
+        let (max, min) = unsafe { (sys::RSMPI_MAX, sys::RSMPI_MIN) };
+        Ok((reduce(max)?, reduce(min)?))
     }
 
     /// Gathers `mine` (the same length on every rank) from every rank, in
@@ -659,6 +637,47 @@ fn status_of(st: &sys::MPI_Status) -> Result<Status, CoreError> {
     })
 }
 
+/// The buffer of a nonblocking byte transfer, and which way it goes.
+#[derive(Clone, Copy)]
+pub(crate) enum Transfer {
+    /// `MPI_Isend` of the bytes at the pointer.
+    Send(*const c_void),
+    /// `MPI_Irecv` into the bytes at the pointer.
+    Recv(*mut c_void),
+}
+
+impl Transfer {
+    /// Starts the transfer of `count` bytes with rank `peer`, MPI tag
+    /// `tag` on `comm`; its request goes to `req`.
+    ///
+    /// # Safety
+    /// The buffer holds `count` bytes that stay allocated until the request
+    /// completed: unchanged while they are sent, not read while received.
+    pub(crate) unsafe fn start(
+        self,
+        count: c_int,
+        peer: i32,
+        tag: i32,
+        comm: Comm,
+        req: &mut sys::MPI_Request,
+    ) -> Result<(), CoreError> {
+        // SAFETY: the buffer as the caller promises; `req` is an out-pointer.
+        let (rc, call) = unsafe {
+            match self {
+                Transfer::Send(buf) => (
+                    sys::MPI_Isend(buf, count, sys::RSMPI_UINT8_T, peer, tag, comm.0, req),
+                    "MPI_Isend",
+                ),
+                Transfer::Recv(buf) => (
+                    sys::MPI_Irecv(buf, count, sys::RSMPI_UINT8_T, peer, tag, comm.0, req),
+                    "MPI_Irecv",
+                ),
+            }
+        };
+        check(rc, call)
+    }
+}
+
 fn c_len(len: usize) -> Result<c_int, CoreError> {
     c_int::try_from(len).map_err(|_| {
         CoreError::InvalidArgument(format!(
@@ -680,20 +699,7 @@ impl OwnedSend {
         let mut req = RawRequest::null();
         // SAFETY: the heap buffer of `buf` is moved into the returned object and
         // kept (or leaked) until the request completes.
-        check(
-            unsafe {
-                sys::MPI_Isend(
-                    buf.as_ptr() as *const c_void,
-                    count,
-                    sys::RSMPI_UINT8_T,
-                    dest,
-                    tag,
-                    comm.0,
-                    &mut req.0,
-                )
-            },
-            "MPI_Isend",
-        )?;
+        unsafe { Transfer::Send(buf.as_ptr().cast()).start(count, dest, tag, comm, &mut req.0) }?;
         Ok(OwnedSend { req, buf })
     }
 
@@ -1014,22 +1020,10 @@ pub fn send_chunked(
     let nreqs = c_len(reqs.len())?;
     let mut started = Ok(());
     for (piece, req) in buf.chunks(chunk).zip(reqs.iter_mut()) {
+        let (at, n) = (piece.as_ptr().cast(), piece.len() as c_int);
         // SAFETY: `buf` stays borrowed until every request completed in
         // the MPI_Waitall below, which runs on every path.
-        started = check(
-            unsafe {
-                sys::MPI_Isend(
-                    piece.as_ptr() as *const c_void,
-                    piece.len() as c_int,
-                    sys::RSMPI_UINT8_T,
-                    dest,
-                    tag,
-                    comm.0,
-                    req,
-                )
-            },
-            "MPI_Isend",
-        );
+        started = unsafe { Transfer::Send(at).start(n, dest, tag, comm, req) };
         if started.is_err() {
             break;
         }
@@ -1073,20 +1067,7 @@ pub fn recv_chunked(
         // borrowed (through `bufs`) until this function returns; it is
         // not read before its request completed, and every request
         // completes before the function returns (the guards).
-        check(
-            unsafe {
-                sys::MPI_Irecv(
-                    ptrs[k % 2] as *mut c_void,
-                    count,
-                    sys::RSMPI_UINT8_T,
-                    source,
-                    tag,
-                    comm.0,
-                    &mut req.0,
-                )
-            },
-            "MPI_Irecv",
-        )
+        unsafe { Transfer::Recv(ptrs[k % 2].cast()).start(count, source, tag, comm, &mut req.0) }
     };
     for (k, guard) in guards.iter_mut().enumerate().take(nchunks) {
         post(k, &mut *guard.0)?;
@@ -1126,20 +1107,7 @@ pub fn send_borrowed(
     let mut req = RawRequest::null();
     // SAFETY: `buf` stays borrowed until this function returns, and the
     // request is completed before that on every path (guard below).
-    check(
-        unsafe {
-            sys::MPI_Isend(
-                buf.as_ptr() as *const c_void,
-                count,
-                sys::RSMPI_UINT8_T,
-                dest,
-                tag,
-                comm.0,
-                &mut req.0,
-            )
-        },
-        "MPI_Isend",
-    )?;
+    unsafe { Transfer::Send(buf.as_ptr().cast()).start(count, dest, tag, comm, &mut req.0) }?;
     let guard = WaitOnDrop(&mut req);
     loop {
         if guard.0.test()?.is_some() {
@@ -1162,20 +1130,7 @@ pub fn recv_borrowed(
     let mut req = RawRequest::null();
     // SAFETY: `buf` stays borrowed until this function returns, and the
     // request is completed before that on every path (guard below).
-    check(
-        unsafe {
-            sys::MPI_Irecv(
-                buf.as_mut_ptr() as *mut c_void,
-                count,
-                sys::RSMPI_UINT8_T,
-                source,
-                tag,
-                comm.0,
-                &mut req.0,
-            )
-        },
-        "MPI_Irecv",
-    )?;
+    unsafe { Transfer::Recv(buf.as_mut_ptr().cast()).start(count, source, tag, comm, &mut req.0) }?;
     complete_recv(&mut req, idle)
 }
 

@@ -7,10 +7,9 @@
 use crate::capi_entry::{bad, entry};
 use crate::consts::err;
 use crate::messages::{add_message, header_and_body, minfo, set_extra, Extra, EXTRA};
-use crate::pack::Encoding;
+use crate::pack::{Encoding, MsgBuf};
 use crate::ptr;
 use crate::state::with_task;
-use crate::task::Task;
 use crate::{PvmError, PvmResult};
 use std::ffi::{c_int, c_void};
 
@@ -101,19 +100,30 @@ pub extern "C" fn pvm_setmwid(bufid: c_int, waitid: c_int) -> c_int {
     })
 }
 
-/// Checks the message to pack and the active send buffer.
-fn pack_source(t: &Task, bufid: i32) -> PvmResult<([i32; 8], Vec<u8>, Encoding)> {
-    if bufid <= 0 {
-        return Err(bad());
-    }
-    let parts = header_and_body(t, bufid)?;
-    if t.msg.sbuf == 0 {
-        return Err(PvmError(err::NO_BUF));
-    }
-    if t.msg.sbuf == bufid {
-        return Err(bad());
-    }
-    Ok(parts)
+/// Runs entry point `call`: checks message `bufid` (not the active send
+/// buffer itself) and hands its header, body and encoding to `pack` with
+/// the active send buffer. Returns PvmOk or the error.
+fn pack_message(
+    call: &str,
+    bufid: i32,
+    pack: impl FnOnce(&mut MsgBuf, [i32; 8], Vec<u8>, Encoding) -> PvmResult<()>,
+) -> c_int {
+    entry(call, || {
+        with_task(|t| {
+            if bufid <= 0 {
+                return Err(bad());
+            }
+            let (h, body, enc) = header_and_body(t, bufid)?;
+            if t.msg.sbuf == 0 {
+                return Err(PvmError(err::NO_BUF));
+            }
+            if t.msg.sbuf == bufid {
+                return Err(bad());
+            }
+            pack(t.msg.sbuf_mut()?, h, body, enc)?;
+            Ok(0)
+        })
+    })
 }
 
 /// Packs message `bufid` (header and body) into the active send buffer;
@@ -121,14 +131,9 @@ fn pack_source(t: &Task, bufid: i32) -> PvmResult<([i32; 8], Vec<u8>, Encoding)>
 /// or the send buffer itself), PvmNoSuchBuf, PvmNoBuf.
 #[no_mangle]
 pub extern "C" fn pvm_pkmesg(bufid: c_int) -> c_int {
-    entry("pvm_pkmesg", || {
-        with_task(|t| {
-            let (h, body, _) = pack_source(t, bufid)?;
-            let out = t.msg.sbuf_mut()?;
-            out.pk_int(&h, 8, 1)?;
-            out.pk_byte(&body, body.len(), 1)?;
-            Ok(0)
-        })
+    pack_message("pvm_pkmesg", bufid, |out, h, body, _| {
+        out.pk_int(&h, 8, 1)?;
+        out.pk_byte(&body, body.len(), 1)
     })
 }
 
@@ -138,17 +143,12 @@ pub extern "C" fn pvm_pkmesg(bufid: c_int) -> c_int {
 /// PvmMismatch.
 #[no_mangle]
 pub extern "C" fn pvm_pkmesgbody(bufid: c_int) -> c_int {
-    entry("pvm_pkmesgbody", || {
-        with_task(|t| {
-            let (_, body, enc) = pack_source(t, bufid)?;
-            let out = t.msg.sbuf_mut()?;
-            let xdr = |e: Encoding| e == Encoding::Default;
-            if xdr(enc) != xdr(out.encoding()) {
-                return Err(PvmError(err::MISMATCH));
-            }
-            out.pk_byte(&body, body.len(), 1)?;
-            Ok(0)
-        })
+    pack_message("pvm_pkmesgbody", bufid, |out, _, body, enc| {
+        let xdr = |e: Encoding| e == Encoding::Default;
+        if xdr(enc) != xdr(out.encoding()) {
+            return Err(PvmError(err::MISMATCH));
+        }
+        out.pk_byte(&body, body.len(), 1)
     })
 }
 

@@ -265,16 +265,16 @@ impl MsgState {
 
     /// The active send buffer (`PvmNoBuf` if none).
     pub fn sbuf_mut(&mut self) -> PvmResult<&mut MsgBuf> {
-        let id = self.sbuf;
-        self.bufs
-            .get_mut(&id)
-            .map(|b| &mut b.msg)
-            .ok_or(PvmError(err::NO_BUF))
+        self.active_mut(self.sbuf)
     }
 
     /// The active receive buffer (`PvmNoBuf` if none).
     pub fn rbuf_mut(&mut self) -> PvmResult<&mut MsgBuf> {
-        let id = self.rbuf;
+        self.active_mut(self.rbuf)
+    }
+
+    /// The message of the active buffer `id` (0: none, `PvmNoBuf`).
+    fn active_mut(&mut self, id: i32) -> PvmResult<&mut MsgBuf> {
         self.bufs
             .get_mut(&id)
             .map(|b| &mut b.msg)

@@ -94,22 +94,24 @@ fn id(tid: i32) -> Option<ProcId> {
 /// A message sent to `tid` by the call with event number `k`.
 #[inline]
 pub fn sent(k: usize, tid: i32, tag: i32, bytes: usize) {
-    if !wants(k) {
-        return;
-    }
-    if let Some(to) = id(tid) {
-        trace::record("pvm", Event::Send { to, tag, bytes });
-    }
+    message(k, tid, |to| Event::Send { to, tag, bytes });
 }
 
 /// A message from `tid` received by the call with event number `k`.
 #[inline]
 pub fn received(k: usize, tid: i32, tag: i32, bytes: usize) {
+    message(k, tid, |from| Event::Recv { from, tag, bytes });
+}
+
+/// Records the message event `event` makes of the peer `tid`, when the
+/// task's mask selects `k` and `tid` is a task id.
+#[inline]
+fn message(k: usize, tid: i32, event: impl FnOnce(ProcId) -> Event<'static>) {
     if !wants(k) {
         return;
     }
-    if let Some(from) = id(tid) {
-        trace::record("pvm", Event::Recv { from, tag, bytes });
+    if let Some(peer) = id(tid) {
+        trace::record("pvm", event(peer));
     }
 }
 

@@ -84,6 +84,20 @@ impl Run {
         assert!(!self.stderr.contains(text), "{why}:\n{}", self.stderr);
         self
     }
+
+    /// The standard-error lines that process `rank` logged for `target`
+    /// (`MPBRIDGE_LOG` starts each with `[rank N t...]` and names the
+    /// target as ` target: `).
+    pub fn log_lines(&self, rank: u32, target: &str) -> Vec<&str> {
+        let who = format!("[rank {rank} t");
+        let target = format!(" {target}: ");
+        lines_where(&self.stderr, |l| l.starts_with(&who) && l.contains(&target))
+    }
+}
+
+/// Whether one of `lines` holds every one of `parts`.
+pub fn one_line_has(lines: &[&str], parts: &[&str]) -> bool {
+    lines.iter().any(|l| parts.iter().all(|p| l.contains(p)))
 }
 
 /// The environment every run gets: Open MPI as root and with more ranks

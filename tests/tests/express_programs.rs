@@ -9,7 +9,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 use std::time::Duration;
-use tests::mpirun::{mpi_env, mpiexec, mpiexec_env, run_with_timeout, stage, workspace_root, Run};
+use tests::mpirun::{
+    mpi_env, mpiexec, mpiexec_env, one_line_has, run_with_timeout, stage, workspace_root, Run,
+};
 use tests::native::{build, build_with, F77_STYLE};
 use tests::tally;
 
@@ -252,12 +254,7 @@ fn express_debug_logs_show_start_handlers_and_failed_calls_with_the_rank() {
     r.assert_ok("ex_calls with MPBRIDGE_LOG=express=debug");
     tallies_ok(&r, "ex_calls", 2);
     for rank in 0..2 {
-        let who = format!("[rank {rank} t");
-        let lines: Vec<&str> = r
-            .stderr
-            .lines()
-            .filter(|l| l.starts_with(&who) && l.contains(" express: "))
-            .collect();
+        let lines = r.log_lines(rank, "express");
         let has = |text: &str| lines.iter().any(|l| l.contains(text));
         assert!(
             has("Express started") && has("nprocs=2"),
@@ -271,16 +268,10 @@ fn express_debug_logs_show_start_handlers_and_failed_calls_with_the_rank() {
         );
         // ex_calls checks that exparam(NULL) gives EXNULLBUF (-4).
         assert!(
-            lines
-                .iter()
-                .any(|l| l.contains("call failed: exparam") && l.contains("code=-4")),
+            one_line_has(&lines, &["call failed: exparam", "code=-4"]),
             "rank {rank} logs its failed calls:\n{}",
             r.stderr
         );
     }
-    assert!(
-        !r.stderr.contains(" core: "),
-        "core lines are filtered out:\n{}",
-        r.stderr
-    );
+    r.assert_stderr_lacks(" core: ", "core lines are filtered out");
 }

@@ -203,6 +203,13 @@ fn debian_examples(names: &[(&str, &str)]) -> PathBuf {
     bin
 }
 
+/// Builds Debian's example `programs` and runs the first one on `n`
+/// ranks, with the others on its `PATH` for it to spawn.
+fn run_debian(n: u32, programs: &[(&str, &str)]) -> Run {
+    let bin = debian_examples(programs);
+    mpiexec_with_path(n, &bin.join(programs[0].1), &[], &bin)
+}
+
 /// The run ended in time, printed each of `needles` on its standard
 /// output and no PVM error on its standard error.
 fn ran_clean(r: &Run, needles: &[&str]) {
@@ -215,18 +222,19 @@ fn ran_clean(r: &Run, needles: &[&str]) {
 
 #[test]
 fn debian_fspmd_rebuilt_against_our_fortran_api() {
-    let bin = debian_examples(&[("examples/spmd.f", "fspmd")]);
-    let r = mpiexec_with_path(4, &bin.join("fspmd"), &[], &bin);
+    let r = run_debian(4, &[("examples/spmd.f", "fspmd")]);
     expect_output(&r, "fspmd", "token ring done", 1);
 }
 
 #[test]
 fn debian_fmaster1_rebuilt_spawns_fslave1() {
-    let bin = debian_examples(&[
-        ("examples/master1.f", "fmaster1"),
-        ("examples/slave1.f", "fslave1"),
-    ]);
-    let r = mpiexec_with_path(1, &bin.join("fmaster1"), &[], &bin);
+    let r = run_debian(
+        1,
+        &[
+            ("examples/master1.f", "fmaster1"),
+            ("examples/slave1.f", "fslave1"),
+        ],
+    );
     expect_output(&r, "fmaster1", "SUCCESSFUL", 1);
     // " I got     200.0000000 from   0 (expected     200.0000000 )"
     tests::tally::master1_answers_right(&r, 3);
@@ -234,11 +242,13 @@ fn debian_fmaster1_rebuilt_spawns_fslave1() {
 
 #[test]
 fn debian_hitc_rebuilt_farms_out_work() {
-    let bin = debian_examples(&[
-        ("examples/hitc.f", "fhitc"),
-        ("examples/hitc_slave.f", "hitc_slave"),
-    ]);
-    let r = mpiexec_with_path(1, &bin.join("fhitc"), &[], &bin);
+    let r = run_debian(
+        1,
+        &[
+            ("examples/hitc.f", "fhitc"),
+            ("examples/hitc_slave.f", "hitc_slave"),
+        ],
+    );
     ran_clean(&r, &["Program Finished", "received no-more-work flag"]);
 }
 

@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 use tests::mpirun::{
-    ga_server, mpi_env, mpiexec, mpiexec_beside_server, mpiexec_env, run_with_timeout,
-    workspace_root, Run,
+    ga_server, mpi_env, mpiexec, mpiexec_beside_server, mpiexec_env, one_line_has,
+    run_with_timeout, workspace_root, Run,
 };
 use tests::native::{build, build_with, INTEGER_8};
 use tests::tally;
@@ -208,16 +208,6 @@ fn a_program_that_never_uses_the_server_ends_beside_one() {
     r.assert_stdout_has(&format!("hello from node 1 of {n}"));
 }
 
-/// The stderr lines of `r` that process `rank` logged for target `target`.
-fn log_lines<'a>(r: &'a Run, rank: u32, target: &str) -> Vec<&'a str> {
-    let who = format!("[rank {rank} t");
-    let target = format!(" {target}: ");
-    r.stderr
-        .lines()
-        .filter(|l| l.starts_with(&who) && l.contains(&target))
-        .collect()
-}
-
 #[test]
 fn tcgmsg_debug_logs_show_start_end_and_errors_with_the_rank() {
     let exe = c_program("tcg_stress");
@@ -225,25 +215,19 @@ fn tcgmsg_debug_logs_show_start_end_and_errors_with_the_rank() {
     r.assert_ok("tcg_stress with MPBRIDGE_LOG=tcgmsg=debug");
     tallies_ok(&r, "tcg_stress", 2);
     for rank in 0..2 {
-        let lines = log_lines(&r, rank, "tcgmsg");
+        let lines = r.log_lines(rank, "tcgmsg");
         assert!(
-            lines
-                .iter()
-                .any(|l| l.contains("PBEGIN: TCGMSG started") && l.contains("nodes=2")),
+            one_line_has(&lines, &["PBEGIN: TCGMSG started", "nodes=2"]),
             "rank {rank} logs its start:\n{}",
             r.stderr
         );
         assert!(
-            lines.iter().any(|l| l.contains("PEND: leaving TCGMSG")),
+            one_line_has(&lines, &["PEND: leaving TCGMSG"]),
             "rank {rank} logs its end:\n{}",
             r.stderr
         );
     }
-    assert!(
-        !r.stderr.contains(" core: "),
-        "core lines are filtered out:\n{}",
-        r.stderr
-    );
+    r.assert_stderr_lacks(" core: ", "core lines are filtered out");
 
     // Unset, nothing is logged.
     let quiet = mpiexec(2, &exe, &["50"], LIMIT);
@@ -260,7 +244,8 @@ fn tcgmsg_debug_logs_show_start_end_and_errors_with_the_rank() {
         LIMIT,
     );
     assert!(!r.timed_out, "hung:\n{}", r.stderr);
-    let ending: Vec<&str> = log_lines(&r, 1, "tcgmsg")
+    let ending: Vec<&str> = r
+        .log_lines(1, "tcgmsg")
         .into_iter()
         .filter(|l| l.contains("Error: deliberate failure; ending the whole job"))
         .collect();

@@ -109,3 +109,17 @@ pub fn staged(script: &Path, exes: &[&str], params: &BTreeMap<String, i64>) -> A
         Err(d) => panic!("{}", render(&d)),
     }
 }
+
+/// The index of process `c[i]`; panics naming it when there is none.
+pub fn proc_of(app: &Application, c: &str, i: i64) -> usize {
+    app.find(c, i).unwrap_or_else(|| panic!("no {c}[{i}]"))
+}
+
+/// The bindings of process `c[i]` as (port type, port, peer label, tag),
+/// readable in assertions.
+pub fn labelled_bindings(app: &Application, c: &str, i: i64) -> Vec<(String, u32, String, i32)> {
+    app.bindings(proc_of(app, c, i))
+        .into_iter()
+        .map(|(t, p, peer, tag)| (t, p, app.processes[peer].label(), tag))
+        .collect()
+}

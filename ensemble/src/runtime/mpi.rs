@@ -127,10 +127,12 @@ impl Envelope {
     /// Every root and port names a member of its context.
     fn validate(&self) -> Result<(), RuntimeError> {
         let me = &self.spec.name;
+        let context = |name: &str| {
+            self.context(name)
+                .ok_or_else(|| RuntimeError(format!("SetEnvArgs: {me}: no context {name}")))
+        };
         for r in &self.spec.roots {
-            let c = self.context(&r.context).ok_or_else(|| {
-                RuntimeError(format!("SetEnvArgs: {me}: no context {}", r.context))
-            })?;
+            let c = context(&r.context)?;
             if c.rank_of(r.id).is_none() {
                 return Err(RuntimeError(format!(
                     "SetEnvArgs: {me}: root {} is process {}, not a member of group {} (context {})",
@@ -139,9 +141,7 @@ impl Envelope {
             }
         }
         for p in &self.spec.ports {
-            let c = self.context(&p.context).ok_or_else(|| {
-                RuntimeError(format!("SetEnvArgs: {me}: no context {}", p.context))
-            })?;
+            let c = context(&p.context)?;
             if c.rank_of(p.peer).is_none() {
                 return Err(RuntimeError(format!(
                     "SetEnvArgs: {me}: port {}[{}] peer is process {}, not a member of group {} (context {})",
