@@ -533,6 +533,14 @@ extern int  NGA_Create_ghosts_irreg_config64(int type, int ndim, int64_t dims[],
                                              int64_t map[], int p_handle);
 extern void GA_Set_pgroup(int g_a, int p_handle);
 extern void NGA_Set_pgroup(int g_a, int p_handle);
+/* Restricted arrays (between GA_Create_handle and GA_Allocate): only the
+   listed processes hold data, the i-th listed one the i-th block; every
+   process still reaches the whole array, and NGA_Distribution on any
+   other process gives an empty range. */
+extern void GA_Set_restricted(int g_a, int list[], int nproc);
+extern void NGA_Set_restricted(int g_a, int list[], int nproc);
+extern void GA_Set_restricted_range(int g_a, int lo_proc, int hi_proc);
+extern void NGA_Set_restricted_range(int g_a, int lo_proc, int hi_proc);
 
 /* Element-wise and diagonal arithmetic. Complex values are ordered by
    magnitude; a zero divisor or reciprocal ends the job. GA_Norm1 is the

@@ -169,6 +169,7 @@ pub fn malloc_on(call: &'static str, size: i64, grp: i32) -> GaResult<Vec<usize>
     let abs = members.clone();
     let place = client::Placement {
         pgroup: grp,
+        holders: members.clone(),
         members,
         comm,
     };

@@ -101,6 +101,8 @@ struct Pending {
     /// Block sizes and process grid from GA_Set_block_cyclic*,
     /// GA_Set_tiled_proc_grid.
     cyclic: Option<(Vec<i64>, Option<Vec<i64>>)>,
+    /// Processes holding the blocks, from GA_Set_restricted*.
+    restricted: Option<Vec<i64>>,
 }
 
 struct Handles {
@@ -1198,6 +1200,56 @@ twins! {
     fn NGA_Set_irreg_distr / NGA_Set_irreg_distr64 (g: c_int, map: Ix, block: Ix) = set_irreg_distr;
 }
 
+/// Restricts the array of handle `g` (awaiting `GA_Allocate`) to the
+/// `nproc` processes of `list`: the i-th of them holds the i-th block, the
+/// others hold nothing. Returns nothing; a bad list (NULL, `nproc` < 1)
+/// ends the job through `GA_Error`, an entry outside the group when the
+/// array is allocated.
+#[no_mangle]
+pub extern "C" fn GA_Set_restricted(g: c_int, list: *const c_int, nproc: c_int) {
+    const CALL: &str = "GA_Set_restricted";
+    run(CALL, || {
+        if nproc < 1 {
+            return err(CALL, format!("nproc {nproc} must be positive"));
+        }
+        let l = ints(CALL, "list", list, nproc as usize)?;
+        set_restricted(CALL, g, l)
+    })
+}
+
+/// Same as `GA_Set_restricted`; returns nothing.
+#[no_mangle]
+pub extern "C" fn NGA_Set_restricted(g: c_int, list: *const c_int, nproc: c_int) {
+    GA_Set_restricted(g, list, nproc)
+}
+
+/// Restricts the array of handle `g` to processes `lo_proc..=hi_proc`
+/// (as `GA_Set_restricted` with that list); returns nothing; an empty
+/// range ends the job through `GA_Error`.
+#[no_mangle]
+pub extern "C" fn GA_Set_restricted_range(g: c_int, lo_proc: c_int, hi_proc: c_int) {
+    const CALL: &str = "GA_Set_restricted_range";
+    run(CALL, || {
+        if lo_proc < 0 || hi_proc < lo_proc {
+            return err(CALL, format!("range {lo_proc}..{hi_proc} is empty"));
+        }
+        set_restricted(CALL, g, (lo_proc as i64..=hi_proc as i64).collect())
+    })
+}
+
+/// Same as `GA_Set_restricted_range`; returns nothing.
+#[no_mangle]
+pub extern "C" fn NGA_Set_restricted_range(g: c_int, lo_proc: c_int, hi_proc: c_int) {
+    GA_Set_restricted_range(g, lo_proc, hi_proc)
+}
+
+fn set_restricted(call: &'static str, g: c_int, list: Vec<i64>) -> GaResult<()> {
+    with_pending(call, g, |p| {
+        p.restricted = Some(list);
+        Ok(())
+    })
+}
+
 /// Allocates a described array (collective). Returns 1 on success, 0 if
 /// the array cannot be created.
 #[no_mangle]
@@ -1219,24 +1271,29 @@ pub extern "C" fn GA_Allocate(g: c_int) -> c_int {
             _ => Distribution::Default,
         };
         let grp = p.pgroup.unwrap_or_else(core::pgroups::default_group);
-        let made = core::pgroups::on_group(grp, || match &p.width {
-            Some(w) => {
-                let ty = type_of(CALL, code)?;
-                core::check_size(CALL, ty, &p.dims, &p.name)?;
-                Ok(
-                    match core::create_ghosts(CALL, ty, &p.dims, w, &p.name, &dist) {
-                        Ok(h) => {
-                            arrays_changed();
-                            h
-                        }
-                        Err(e) => {
-                            eprintln!("{CALL}: cannot create array '{}': {}", p.name, e.message);
-                            0
-                        }
-                    },
-                )
-            }
-            None => make(CALL, code, &p.dims, &p.name, &dist),
+        let made = core::pgroups::on_group(grp, || {
+            core::pgroups::on_restricted(p.restricted.clone(), || match &p.width {
+                Some(w) => {
+                    let ty = type_of(CALL, code)?;
+                    core::check_size(CALL, ty, &p.dims, &p.name)?;
+                    Ok(
+                        match core::create_ghosts(CALL, ty, &p.dims, w, &p.name, &dist) {
+                            Ok(h) => {
+                                arrays_changed();
+                                h
+                            }
+                            Err(e) => {
+                                eprintln!(
+                                    "{CALL}: cannot create array '{}': {}",
+                                    p.name, e.message
+                                );
+                                0
+                            }
+                        },
+                    )
+                }
+                None => make(CALL, code, &p.dims, &p.name, &dist),
+            })
         })?;
         if made == 0 {
             return Ok(0);

@@ -133,6 +133,8 @@ pub(crate) struct Pending {
     pgroup: Option<i32>,
     /// Ghost widths from `ga_set_ghosts`, C order (None: no ghost cells).
     width: Option<Vec<i64>>,
+    /// Processes holding the blocks, from `ga_set_restricted*`.
+    restricted: Option<Vec<i64>>,
 }
 
 static TABLES: Lock<Tables> = Lock::new(Tables {
@@ -1238,9 +1240,11 @@ fn allocate_common(call: &'static str, g_a: *const FInt) -> FLog {
         fail_core(call, e);
     }
     let grp = p.pgroup.unwrap_or_else(core::pgroups::default_group);
-    let made = core::pgroups::on_group(grp, || match &p.width {
-        Some(w) => core::create_ghosts(call, ty, &dims, w, &p.name, &dist),
-        None => core::create(call, ty, &dims, &p.name, &dist),
+    let made = core::pgroups::on_group(grp, || {
+        core::pgroups::on_restricted(p.restricted.clone(), || match &p.width {
+            Some(w) => core::create_ghosts(call, ty, &dims, w, &p.name, &dist),
+            None => core::create(call, ty, &dims, &p.name, &dist),
+        })
     });
     match made {
         Ok(h) => {
@@ -1295,6 +1299,41 @@ pub extern "C" fn ga_set_ghosts_(g_a: *const FInt, width: *const FInt) {
 #[no_mangle]
 pub extern "C" fn nga_set_ghosts_(g_a: *const FInt, width: *const FInt) {
     ga_set_ghosts_(g_a, width)
+}
+
+/// `subroutine ga_set_restricted(g_a, list, nproc)`: the array of a handle
+/// from `ga_create_handle` keeps its data on the `nproc` processes of
+/// `list` only (the i-th holds the i-th block); `nproc` < 1 ends the job.
+#[no_mangle]
+pub extern "C" fn ga_set_restricted_(g_a: *const FInt, list: *const FInt, nproc: *const FInt) {
+    const C: &str = "ga_set_restricted";
+    entry(C, || {
+        let n = int(C, nproc);
+        if n < 1 {
+            fail(C, format!("nproc {n} must be positive"));
+        }
+        let l = ints(C, list, n as usize).to_vec();
+        with_pending(C, g_a, |p| p.restricted = Some(l));
+    })
+}
+
+/// `subroutine ga_set_restricted_range(g_a, lo_proc, hi_proc)`: as
+/// `ga_set_restricted` with processes `lo_proc..hi_proc`; an empty range
+/// ends the job.
+#[no_mangle]
+pub extern "C" fn ga_set_restricted_range_(
+    g_a: *const FInt,
+    lo_proc: *const FInt,
+    hi_proc: *const FInt,
+) {
+    const C: &str = "ga_set_restricted_range";
+    entry(C, || {
+        let (lo, hi) = (int(C, lo_proc), int(C, hi_proc));
+        if lo < 0 || hi < lo {
+            fail(C, format!("range {lo}..{hi} is empty"));
+        }
+        with_pending(C, g_a, |p| p.restricted = Some((lo..=hi).collect()));
+    })
 }
 
 /// `subroutine ga_set_pgroup(g_a, p_handle)`: the array of a handle from

@@ -49,6 +49,8 @@ same_as! {
     nga_print_distribution_ => ga_print_distribution_(g_a: *const FInt);
     nga_scale_ => ga_scale_(g_a: *const FInt, val: *const c_void);
     nga_sgop_ => ga_sgop_(_msgtype: *const FInt, x: *mut f32, n: *const FInt, op: *const c_char, oplen: usize);
+    nga_set_restricted_ => ga_set_restricted_(g_a: *const FInt, list: *const FInt, nproc: *const FInt);
+    nga_set_restricted_range_ => ga_set_restricted_range_(g_a: *const FInt, lo_proc: *const FInt, hi_proc: *const FInt);
     nga_summarize_ => ga_summarize_(verbose: *const FLog);
     nga_symmetrize_ => ga_symmetrize_(g_a: *const FInt);
     nga_sync_ => ga_sync_();

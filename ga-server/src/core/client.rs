@@ -48,21 +48,55 @@ pub(crate) struct Array {
     pub members: Vec<i32>,
     pub gcomm: Comm,
     pub grank: i32,
+    /// The compute ranks that hold the blocks, in block order (all the
+    /// members unless `GA_Set_restricted` named fewer), and this process's
+    /// place among them (−1: it holds no block).
+    pub holders: Vec<i32>,
+    pub hproc: i64,
 }
 
 /// Where a new array lives: a processor group's handle, members (compute
-/// ranks in group order) and communicator.
+/// ranks in group order) and communicator, and the members that hold its
+/// blocks (compute ranks in block order; the members themselves unless
+/// the array is restricted).
 #[derive(Clone)]
 pub(crate) struct Placement {
     pub pgroup: i32,
     pub members: Vec<i32>,
+    pub holders: Vec<i32>,
     pub comm: Comm,
 }
 
 impl Array {
     /// The compute rank holding block `block`.
     pub fn compute_rank(&self, block: i64) -> usize {
-        self.members[self.grid.process_of_block(block) as usize] as usize
+        self.holders[self.grid.process_of_block(block) as usize] as usize
+    }
+
+    /// The group rank of block process `p` (the `i`-th holder); block
+    /// numbers of block-cyclic arrays pass unchanged.
+    pub fn group_rank(&self, p: i64) -> i64 {
+        if self.grid.is_cyclic() {
+            return p;
+        }
+        let Some(&r) = self.holders.get(p as usize) else {
+            return p;
+        };
+        self.members
+            .iter()
+            .position(|&m| m == r)
+            .map_or(p, |i| i as i64)
+    }
+
+    /// The block process of group rank `proc_` (−1: it holds no block).
+    pub fn holder_index(&self, proc_: i64) -> i64 {
+        let Some(&r) = self.members.get(proc_ as usize) else {
+            return -1;
+        };
+        self.holders
+            .iter()
+            .position(|&h| h == r)
+            .map_or(-1, |i| i as i64)
     }
 
     /// Number of processes in the array's group.
@@ -440,8 +474,9 @@ impl Client {
         }
         let elem = ty.size();
         dist::array_bytes(call, name, dims, elem)?;
+        let holders = &place.holders;
         let np = members.len();
-        let grid = Grid::new(call, dims, np as i64, dist)?;
+        let grid = Grid::new(call, dims, holders.len() as i64, dist)?;
         // The servers know arrays by a job-wide id: the group's first
         // member numbers its own creations, and its rank keeps groups apart.
         let mut mine = self.next_serial.to_le_bytes();
@@ -466,6 +501,12 @@ impl Client {
             }
             w[d] = width[d];
         }
+        if holders != members && w[..n].iter().any(|&x| x > 0) {
+            return Err(GaError::new(
+                call,
+                format!("'{name}' is restricted: ghost cells are not available on such arrays"),
+            ));
+        }
         if grid.is_cyclic() && w[..n].iter().any(|&x| x > 0) {
             return Err(GaError::new(
                 call,
@@ -476,7 +517,7 @@ impl Client {
         let nblocks = if grid.is_cyclic() {
             grid.total_blocks() as usize
         } else {
-            np
+            holders.len()
         };
         let blocks: Vec<Option<Bounds>> = (0..nblocks)
             .map(|p| {
@@ -504,7 +545,7 @@ impl Client {
             let owners: Vec<(i32, Option<Bounds>)> = (0..nblocks)
                 .filter(|&b| {
                     let p = grid.process_of_block(b as i64) as usize;
-                    self.node_of[members[p] as usize] == node
+                    self.node_of[holders[p] as usize] == node
                 })
                 .map(|b| (b as i32, blocks[b]))
                 .collect();
@@ -618,6 +659,11 @@ impl Client {
             members: members.clone(),
             gcomm,
             grank,
+            holders: holders.clone(),
+            hproc: holders
+                .iter()
+                .position(|&h| h == self.me)
+                .map_or(-1, |i| i as i64),
         };
         let slot = match self.arrays.iter().position(|x| x.is_none()) {
             Some(i) => {

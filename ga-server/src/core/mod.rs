@@ -166,9 +166,31 @@ pub fn abort(msg: &str, code: i32) -> ! {
 pub(crate) fn placement(call: &'static str) -> GaResult<client::Placement> {
     let pgroup = pgroups::creation_group();
     let (members, comm) = pgroups::group(call, pgroup)?;
+    let holders = match pgroups::creation_restricted() {
+        None => members.clone(),
+        Some(list) => {
+            let mut seen = vec![false; members.len()];
+            let mut h = Vec::with_capacity(list.len());
+            for &p in &list {
+                if p < 0 || p as usize >= members.len() || seen[p as usize] {
+                    return Err(GaError::new(
+                        call,
+                        format!(
+                            "restricted list {list:?}: entries must be distinct processes 0..{}",
+                            members.len()
+                        ),
+                    ));
+                }
+                seen[p as usize] = true;
+                h.push(members[p as usize]);
+            }
+            h
+        }
+    };
     Ok(client::Placement {
         pgroup,
         members,
+        holders,
         comm,
     })
 }
@@ -200,6 +222,7 @@ pub fn duplicate(g: Handle, name: &str) -> GaResult<Handle> {
         let place = client::Placement {
             pgroup: a.pgroup,
             members: a.members.clone(),
+            holders: a.holders.clone(),
             comm: a.gcomm,
         };
         c.create_framed(CALL, ty, &dims, name, &dist, &w, &place)
@@ -297,8 +320,13 @@ pub fn distribution(g: Handle, proc_: i32) -> GaResult<Option<(Vec<i64>, Vec<i64
             ));
         }
         let n = a.grid.ndim();
+        let p = if a.grid.is_cyclic() {
+            proc_ as i64
+        } else {
+            a.holder_index(proc_ as i64)
+        };
         Ok(a.grid
-            .block_of(proc_ as i64)
+            .block_of(p)
             .map(|(lo, hi)| (lo[..n].to_vec(), hi[..n].to_vec())))
     })
 }
@@ -309,7 +337,7 @@ pub fn locate(g: Handle, subs: &[i64]) -> GaResult<i32> {
     client::with(CALL, |c| {
         let a = c.array(CALL, g)?;
         a.grid.check_patch(CALL, &a.name, subs, subs)?;
-        Ok(a.grid.owner(subs) as i32)
+        Ok(a.group_rank(a.grid.owner(subs)) as i32)
     })
 }
 
@@ -322,7 +350,7 @@ pub fn locate_region(g: Handle, lo: &[i64], hi: &[i64]) -> GaResult<Vec<Region>>
         let n = a.grid.ndim();
         let mut v = Vec::new();
         a.grid.parts(lo, hi, |o, l, h| -> GaResult<()> {
-            v.push((o as i32, l[..n].to_vec(), h[..n].to_vec()));
+            v.push((a.group_rank(o) as i32, l[..n].to_vec(), h[..n].to_vec()));
             Ok(())
         })?;
         Ok(v)
@@ -354,7 +382,7 @@ pub fn own_parts(
         let a = c.array(call, g)?;
         let n = a.grid.ndim();
         let mut v = Vec::new();
-        for b in a.grid.blocks_of_process(a.grank as i64) {
+        for b in a.grid.blocks_of_process(a.hproc) {
             if let Some((blo, bhi)) = a.grid.block_of(b) {
                 let l: Vec<i64> = (0..n).map(|d| blo[d].max(lo[d])).collect();
                 let h: Vec<i64> = (0..n).map(|d| bhi[d].min(hi[d])).collect();
@@ -374,7 +402,7 @@ pub fn local_elements(g: Handle) -> GaResult<usize> {
         let a = c.array(CALL, g)?;
         let n = a.grid.ndim();
         Ok(a.grid
-            .blocks_of_process(a.grank as i64)
+            .blocks_of_process(a.hproc)
             .into_iter()
             .filter_map(|b| a.grid.block_of(b))
             .map(|(lo, hi)| {
@@ -405,7 +433,7 @@ pub fn access_block(call: &'static str, g: Handle, b: i64) -> GaResult<LocalBloc
             ));
         }
         let holder = a.grid.process_of_block(b);
-        if holder != a.grank as i64 {
+        if holder != a.hproc {
             return Err(GaError::new(
                 call,
                 format!(
@@ -476,7 +504,7 @@ pub fn access_block_segment(call: &'static str, g: Handle, p: i32) -> GaResult<(
             ));
         }
         let n = a.grid.ndim();
-        let mine = a.grid.blocks_of_process(p as i64);
+        let mine = a.grid.blocks_of_process(a.hproc);
         let Some(&first) = mine.first() else {
             return Ok((std::ptr::null_mut(), 0));
         };
@@ -654,11 +682,11 @@ pub fn access(g: Handle) -> GaResult<Option<LocalBlock>> {
                 ),
             ));
         }
-        let me = a.grank as i64;
+        let me = a.hproc;
         let n = a.grid.ndim();
         Ok(a.grid.block_of(me).map(|(lo, hi)| {
             // The first element of the block proper (inside any ghost frame).
-            let o = a.grank as usize;
+            let o = me as usize;
             let skip: usize = (0..n).map(|d| a.width[d] as usize * a.bstr[o][d]).sum();
             let p = crate::ptr::address(&a.seg, a.off[o] + skip * a.elem);
             let ld: Vec<i64> = (1..n).map(|d| hi[d] - lo[d] + 1 + 2 * a.width[d]).collect();

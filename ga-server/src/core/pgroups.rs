@@ -293,6 +293,27 @@ pub fn on_group<R>(grp: i32, f: impl FnOnce() -> R) -> R {
     r
 }
 
+/// The processes (ranks in the creation group) that hold the blocks of the
+/// array made now, from `GA_Set_restricted` (None: every member).
+static RESTRICTED: Mutex<Option<Vec<i64>>> = Mutex::new(None);
+
+/// Runs `f` (an array creation) with the array's blocks on the listed
+/// processes only (the i-th listed process holds block i).
+pub fn on_restricted<R>(list: Option<Vec<i64>>, f: impl FnOnce() -> R) -> R {
+    let old = std::mem::replace(
+        &mut *RESTRICTED.lock().unwrap_or_else(|e| e.into_inner()),
+        list,
+    );
+    let r = f();
+    *RESTRICTED.lock().unwrap_or_else(|e| e.into_inner()) = old;
+    r
+}
+
+/// The restricted list of the creation under way (by [`on_restricted`]).
+pub fn creation_restricted() -> Option<Vec<i64>> {
+    RESTRICTED.lock().unwrap_or_else(|e| e.into_inner()).clone()
+}
+
 /// The group a new array is made on: the one [`on_group`] names, else the
 /// default group.
 pub fn creation_group() -> i32 {

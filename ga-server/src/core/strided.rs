@@ -257,11 +257,11 @@ impl Client {
             ));
         }
         let i = self.index(call, g)?;
-        let (elem, ty, members) = {
+        let (elem, ty, holders) = {
             let a = self.arrays[i]
                 .as_ref()
                 .ok_or_else(|| GaError::new(call, "invalid array handle"))?;
-            (a.elem, a.ty, a.members.clone())
+            (a.elem, a.ty, a.holders.clone())
         };
         if kind == Strided::Acc {
             kernels::check_acc(ty).map_err(|m| GaError::new(call, m))?;
@@ -294,7 +294,7 @@ impl Client {
             for d in 0..n {
                 uoff += ((p.lo[d] - lo[d]) / skip[d]) as usize * s.ustr[d];
             }
-            let local = !self.remote && self.node_of[members[p.owner] as usize] == self.my_node;
+            let local = !self.remote && self.node_of[holders[p.owner] as usize] == self.my_node;
             if local {
                 let a = self.arrays[i]
                     .as_ref()
