@@ -162,6 +162,14 @@ extern void NGA_Distribution64(int g_a, int iproc, int64_t lo[], int64_t hi[]);
 extern int  NGA_Locate64(int g_a, int64_t subscript[]);
 extern int  NGA_Locate_region64(int g_a, int64_t lo[], int64_t hi[], int64_t map[], int procs[]);
 extern int  NGA_Locate_nnodes64(int g_a, int64_t lo[], int64_t hi[]);
+/* The process grid (Fortran order; zeros for a block-cyclic array without
+ * one), a process's place in it (Fortran order, wrapping past the grid),
+ * and its place in a ScaLAPACK-style or tiled grid (C order). */
+extern void GA_Get_proc_grid(int g_a, int dims[]);
+extern void NGA_Get_proc_grid(int g_a, int dims[]);
+extern void NGA_Proc_topology(int g_a, int proc, int coord[]);
+extern void GA_Get_proc_index(int g_a, int iproc, int subscript[]);
+extern void NGA_Get_proc_index(int g_a, int iproc, int subscript[]);
 /* Blocks of the distribution along each dimension (ndim entries). */
 extern void GA_Nblock(int g_a, int *nblock);
 extern void NGA_Nblock(int g_a, int *nblock);

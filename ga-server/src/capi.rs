@@ -173,7 +173,12 @@ pub(crate) fn ints<I: CIndex>(
 /// Writes index values to an out-array of the call's index type: an error
 /// names the argument when it is NULL or when a value does not fit (an
 /// `int` entry point asked about extents beyond `INT_MAX`).
-fn put_out<I: CIndex>(call: &'static str, what: &str, p: *mut I, vals: &[i64]) -> GaResult<()> {
+pub(crate) fn put_out<I: CIndex>(
+    call: &'static str,
+    what: &str,
+    p: *mut I,
+    vals: &[i64],
+) -> GaResult<()> {
     match ptr::put_ints(p, vals) {
         Ok(()) => Ok(()),
         Err(PutError::Null) => err(call, format!("{what} is NULL")),

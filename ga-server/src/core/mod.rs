@@ -521,6 +521,50 @@ pub fn access_block_segment(call: &'static str, g: Handle, p: i32) -> GaResult<(
     })
 }
 
+/// The process grid of `g` in C order and whether it is a ScaLAPACK-style
+/// or tiled one: blocks per dimension for a regular array, the grid given
+/// for a proc-grid array, zeros for a block-cyclic array dealt round-robin
+/// (which has no grid, as in GA).
+pub fn proc_grid(g: Handle) -> GaResult<(Vec<i64>, bool)> {
+    const CALL: &str = "GA_Get_proc_grid";
+    client::with(CALL, |c| {
+        let a = c.array(CALL, g)?;
+        Ok(match &a.grid.deal {
+            dist::Deal::OnePerProcess => (a.grid.nblocks(), false),
+            dist::Deal::RoundRobin(_) => (vec![0; a.grid.ndim()], false),
+            dist::Deal::ProcGrid(pg) => (pg.clone(), true),
+        })
+    })
+}
+
+/// Process `p`'s place in the process grid of `g`, in Fortran order (the
+/// first coordinate varies fastest, 0-based), and whether the grid is a
+/// ScaLAPACK-style or tiled one. As in GA a process past the grid wraps
+/// around it; an array without a grid, or a negative `p`, is an error.
+pub fn proc_coords(call: &'static str, g: Handle, p: i64) -> GaResult<(Vec<i64>, bool)> {
+    let (grid, pgrid) = proc_grid(g)?;
+    if grid.iter().any(|&n| n <= 0) {
+        return Err(GaError::new(
+            call,
+            "a block-cyclic array without a process grid has no process topology",
+        ));
+    }
+    if p < 0 {
+        return Err(GaError::new(call, format!("process {p} is negative")));
+    }
+    let mut rest = p;
+    let coords = grid
+        .iter()
+        .rev()
+        .map(|&n| {
+            let c = rest % n;
+            rest /= n;
+            c
+        })
+        .collect();
+    Ok((coords, pgrid))
+}
+
 /// Blocks per dimension and the block sizes of a block-cyclic `g`.
 pub fn block_info(call: &'static str, g: Handle) -> GaResult<(Vec<i64>, Vec<i64>)> {
     client::with(call, |c| {
