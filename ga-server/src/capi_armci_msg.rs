@@ -181,7 +181,7 @@ pub extern "C" fn armci_msg_sel_scope(
         let mut best: Option<(f64, &[u8])> = None;
         for entry in all.chunks_exact(len + 1).filter(|e| e[0] == 1) {
             let k = key(&entry[1..], ty).unwrap_or(0.0);
-            if best.map_or(true, |(b, _)| if max { k > b } else { k < b }) {
+            if best.is_none_or(|(b, _)| if max { k > b } else { k < b }) {
                 best = Some((k, &entry[1..]));
             }
         }
