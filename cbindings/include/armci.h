@@ -31,7 +31,8 @@
  * ptr_arr[r] is group rank r's address, and ARMCI calls reach it with
  * the owner's absolute rank.
  *
- * Not provided: ARMCI_Init_thread_comm and the PARMCI_ profiling names.
+ * ARMCI_Init_thread_comm takes only a communicator of the whole job
+ * (MPI_COMM_WORLD). Not provided: the PARMCI_ profiling names.
  */
 #ifndef MPBRIDGE_ARMCI_H
 #define MPBRIDGE_ARMCI_H
@@ -87,6 +88,9 @@ typedef struct {
 int    ARMCI_Init(void);
 int    ARMCI_Init_args(int *argc, char ***argv);
 int    ARMCI_Init_thread(int armci_requested);
+#if defined(MPI_VERSION)
+int    ARMCI_Init_thread_comm(int armci_requested, MPI_Comm comm);
+#endif
 int    ARMCI_Initialized(void);
 int    ARMCI_Finalize(void);
 void   ARMCI_Cleanup(void);

@@ -27,6 +27,7 @@ mod armci;
 pub mod capi;
 mod capi_armci;
 mod capi_armci_groups;
+mod capi_armci_msg;
 mod capi_cyclic;
 mod capi_elementwise;
 pub(crate) mod capi_ghosts;

@@ -1154,6 +1154,7 @@ pub fn recv_append(
 pub struct Matched {
     msg: sys::MPI_Message,
     len: usize,
+    source: i32,
 }
 
 // SAFETY: a message handle is an opaque identifier usable from any thread;
@@ -1185,14 +1186,29 @@ pub fn mprobe(
             "MPI_Improbe",
         )?;
         if flag != 0 {
-            let len = status_of(&st)?.count;
-            return Ok(Matched { msg, len });
+            let st = status_of(&st)?;
+            return Ok(Matched {
+                msg,
+                len: st.count,
+                source: st.source,
+            });
         }
         idle();
     }
 }
 
+/// The source rank that matches a message from any sender (for [`mprobe`]).
+pub fn any_source() -> i32 {
+    // SAFETY: reading a constant exported by mpi-sys's C shim.
+    unsafe { sys::RSMPI_ANY_SOURCE }
+}
+
 impl Matched {
+    /// Rank of the sender in the communicator.
+    pub fn source(&self) -> i32 {
+        self.source
+    }
+
     /// Length of the message in bytes.
     pub fn len(&self) -> usize {
         self.len

@@ -269,3 +269,31 @@ pub fn model_then_debian_subset(
     let ours = ours_everywhere(source, name, full, &[]);
     same_as_debian_subset(&ours, source, name, subset, debian_ranks);
 }
+
+/// Runs ARMCI program `theirs` (built against Debian) and `ours` on 1, 2
+/// and 4 compute ranks, and ours on 3 with every operation through the
+/// server (`MPBRIDGE_GA_REMOTE=1`): both tallies hold (at least
+/// `min_theirs` and `min_ours` checks a rank) and ours prints Debian's
+/// `steps` lines.
+pub fn armci_like_debian(
+    ours: &Path,
+    theirs: &Path,
+    name: &str,
+    (min_theirs, min_ours): (u32, u32),
+    steps: usize,
+) {
+    for (np, remote) in [(1, "0"), (2, "0"), (4, "0"), (3, "1")] {
+        let want = run(theirs, Ga::Debian, np, &[], &[]);
+        let what = format!("{name} with Debian's ARMCI on {np} ranks");
+        assert_tally(&want, name, &what, min_theirs * np);
+        let got = run(ours, Ga::Ours, np, &[], &[("MPBRIDGE_GA_REMOTE", remote)]);
+        let what = format!("{name} on {np} ranks (remote {remote})");
+        assert_tally(&got, name, &what, min_ours * np);
+        assert_eq!(
+            step_lines(&got.stdout, name),
+            step_lines(&want.stdout, name),
+            "{name} on {np} ranks differs from Debian's ARMCI"
+        );
+        assert_eq!(step_lines(&got.stdout, name).len(), steps, "{}", got.stdout);
+    }
+}

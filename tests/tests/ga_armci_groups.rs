@@ -8,7 +8,7 @@
 //! the lines must be the ones Debian's ARMCI (ARMCI-MPI) prints for the
 //! same source.
 
-use tests::ga_compare::{assert_tally, build, run, step_lines, Ga};
+use tests::ga_compare::{armci_like_debian, build, Ga};
 
 const SRC: &str = "ga/armci_groups.c";
 const NAME: &str = "armci_groups";
@@ -16,26 +16,5 @@ const NAME: &str = "armci_groups";
 #[test]
 fn armci_groups_match_debian_armci() {
     let (ours, theirs) = (build(SRC, Ga::Ours), build(SRC, Ga::Debian));
-    for (np, remote) in [(1, "0"), (2, "0"), (4, "0"), (3, "1")] {
-        let want = run(&theirs, Ga::Debian, np, &[], &[]);
-        assert_tally(
-            &want,
-            NAME,
-            &format!("{NAME} with Debian's ARMCI on {np} ranks"),
-            20 * np,
-        );
-        let got = run(&ours, Ga::Ours, np, &[], &[("MPBRIDGE_GA_REMOTE", remote)]);
-        assert_tally(
-            &got,
-            NAME,
-            &format!("{NAME} on {np} ranks (remote {remote})"),
-            20 * np,
-        );
-        assert_eq!(
-            step_lines(&got.stdout, NAME),
-            step_lines(&want.stdout, NAME),
-            "{NAME} on {np} ranks differs from Debian's ARMCI"
-        );
-        assert_eq!(step_lines(&got.stdout, NAME).len(), 7, "{}", got.stdout);
-    }
+    armci_like_debian(&ours, &theirs, NAME, (20, 20), 7);
 }

@@ -863,6 +863,74 @@ pub fn brdcst(buf: &mut [u8], root: i32) -> GaResult<()> {
     })
 }
 
+/// Sends `buf` with message tag `tag` to compute rank `to`; returns once
+/// `buf` may be reused (point to point, for `armci_msg_snd`).
+pub fn msg_send(call: &'static str, tag: i32, buf: &[u8], to: i32) -> GaResult<()> {
+    client::with(call, |c| {
+        if to < 0 || to >= c.nproc {
+            return Err(GaError::new(
+                call,
+                format!("process {to} out of range 0..{}", c.nproc),
+            ));
+        }
+        if tag < 0 {
+            return Err(GaError::new(call, format!("tag {tag} is negative")));
+        }
+        shim_core::mpi::send_blocking(buf, to, tag, c.comm)
+            .map_err(|e| GaError::new(call, e.to_string()))
+    })
+}
+
+/// Receives the next message with tag `tag` from compute rank `from` (from
+/// any rank if None) into `buf`; returns its length and sender. A message
+/// longer than `buf` is an error (it is taken and dropped).
+pub fn msg_recv(
+    call: &'static str,
+    tag: i32,
+    buf: &mut [u8],
+    from: Option<i32>,
+) -> GaResult<(usize, i32)> {
+    client::with(call, |c| {
+        let source = match from {
+            Some(f) if f < 0 || f >= c.nproc => {
+                return Err(GaError::new(
+                    call,
+                    format!("process {f} out of range 0..{}", c.nproc),
+                ))
+            }
+            Some(f) => f,
+            None => shim_core::mpi::any_source(),
+        };
+        if tag < 0 {
+            return Err(GaError::new(call, format!("tag {tag} is negative")));
+        }
+        let be = |e: shim_core::CoreError| GaError::new(call, e.to_string());
+        let m = shim_core::mpi::mprobe(source, tag, c.comm, || {}).map_err(be)?;
+        let (len, sender) = (m.len(), m.source());
+        if len > buf.len() {
+            return Err(GaError::new(
+                call,
+                format!(
+                    "a message of {len} bytes from process {sender} does not fit the buffer of {}",
+                    buf.len()
+                ),
+            ));
+        }
+        m.recv(buf, || {}).map_err(be)?;
+        Ok((len, sender))
+    })
+}
+
+/// Every compute rank's `mine` (all of one length), in rank order
+/// (collective).
+pub fn msg_allgather(call: &'static str, mine: &[u8]) -> GaResult<Vec<u8>> {
+    client::with(call, |c| {
+        c.comm
+            .allgather(mine)
+            .map_err(|e| GaError::new(call, e.to_string()))
+    })
+}
+
 /// Element-wise reduction with a TCGMSG op string (collective).
 pub fn gop_f64(x: &mut [f64], op: &str) -> GaResult<()> {
     gops::reduce("GA_Dgop", x, op, false)
