@@ -4,6 +4,8 @@
  *
  *     mpiexec -n 4 hpf_bench [--csv PATH] [--rounds N]    (2x2 grid: all rows)
  *     mpiexec -n 2 hpf_bench --small [--csv PATH]         (1x2 grid: halo, matmul)
+ *     ... [--only ROW]      one row only (halo, remap, sum, cshift, matmul),
+ *                           e.g. to count its instructions under callgrind
  *
  * Rows (rank 0 prints "RESULT op bytes ours_us baseline baseline_us ratio"
  * and, with --csv, appends "hpf,OP,BYTES,OURS,BASELINE,BASE_US,RATIO"):
@@ -315,6 +317,7 @@ static void bench_cshift(void)
 int main(int argc, char **argv)
 {
     int small = 0;
+    const char *only = NULL;
     MPI_Init(&argc, &argv);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
@@ -323,6 +326,8 @@ int main(int argc, char **argv)
             rounds = atoi(argv[++i]);
         } else if (!strcmp(argv[i], "--small")) {
             small = 1;
+        } else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
+            only = argv[++i];
         }
     }
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -339,13 +344,14 @@ int main(int argc, char **argv)
     Cblacs_get(-1, 0, &ctxt);
     Cblacs_gridinit(&ctxt, "Row", P, Q);
 
-    bench_halo();
+#define ROW(name) (!only || !strcmp(only, name))
+    if (ROW("halo")) bench_halo();
     if (!small) {
-        bench_remap();
-        bench_sum();
-        bench_cshift();
+        if (ROW("remap")) bench_remap();
+        if (ROW("sum")) bench_sum();
+        if (ROW("cshift")) bench_cshift();
     }
-    bench_matmul();
+    if (ROW("matmul")) bench_matmul();
 
     Cblacs_gridexit(ctxt);
     Cblacs_exit(1);

@@ -89,6 +89,17 @@ int hpf_dad_create_gen(int grid, int rank, const long long *lb, const long long 
 int hpf_dad_align(int template_dad, int rank, const long long *lb, const long long *extent,
                   const int *tdim, const long long *stride, const long long *offset,
                   const int *olo, const int *ohi, int *dad);
+/* hpf_dad_align with nfixed fixed positions on template dimensions no
+ * array dimension is aligned with (ALIGN A(i) WITH T(i, 3)): template
+ * dimension fixed_tdim[k] (1-based) at subscript fixed_pos[k]. Only the
+ * processes whose grid coordinate owns those positions hold the array;
+ * the others hold nothing (local size 0) and take part in collective
+ * calls with empty buffers. Template dimensions neither aligned nor
+ * fixed replicate the array. */
+int hpf_dad_align_at(int template_dad, int rank, const long long *lb, const long long *extent,
+                     const int *tdim, const long long *stride, const long long *offset,
+                     const int *olo, const int *ohi, int nfixed, const int *fixed_tdim,
+                     const long long *fixed_pos, int *dad);
 int hpf_dad_free(int dad);
 /* Elements of this process's local buffer, overlap included. */
 int hpf_dad_local_size(int dad, long long *n);
@@ -134,6 +145,7 @@ int hpf_minloc(int dad, int type, const void *a, long long *pos);
 #define HPF_OP_IALL    9
 #define HPF_OP_IANY    10
 #define HPF_OP_IPARITY 11
+#define HPF_OP_COPY    12 /* combining scatters only: COPY_SCATTER, any type */
 /* *result = op(a, MASK=mask) over the whole array; mask is a LOGICAL int
  * array with a's DAD, NULL for all true; masked-out elements count as the
  * identity. */
@@ -239,14 +251,22 @@ int hpf_index_execute_sum(int sched, const void *src, void *dst, int type);
  * by op: HPF_OP_SUM (+), HPF_OP_PRODUCT (*), HPF_OP_MAXVAL (max),
  * HPF_OP_MINVAL (min), HPF_OP_COUNT (+1 per true b(s); b LOGICAL ints, a
  * INTEGER4/8), HPF_OP_ALL (.AND.), HPF_OP_ANY (.OR.), HPF_OP_PARITY
- * (.NEQV.), HPF_OP_IALL (IAND), HPF_OP_IANY (IOR), HPF_OP_IPARITY (IEOR).
- * A cell named more than once gets every value, in a fixed order; type is
- * a's. HPF_EBADARG for an unknown op or a type the op does not take. */
+ * (.NEQV.), HPF_OP_IALL (IAND), HPF_OP_IANY (IOR), HPF_OP_IPARITY (IEOR),
+ * HPF_OP_COPY (stores; any type).
+ * A cell named more than once gets every value, in a fixed order (per
+ * sending grid rank in rank order, each sender's in its local order; COPY
+ * keeps the last); type is a's. HPF_EBADARG for an unknown op or a type the op does not take. */
 int hpf_combine_scatter(int op, int b_dad, const void *b, int v_dad, const void *v,
                         long long ldv, int vtype, int a_dad, void *a, int type);
 int hpf_combine_scatter_mask(int op, int b_dad, const void *b, int v_dad, const void *v,
                              long long ldv, int vtype, int a_dad, void *a, int type,
                              const int *mask);
+/* COPY_SCATTER(b, a, V1, .., Vn, MASK): hpf_combine_scatter_mask with
+ * HPF_OP_COPY (mask NULL: all true). A cell named more than once keeps
+ * the value from the highest sending grid rank (its last in local order),
+ * on every replica of a alike. */
+int hpf_copy_scatter(int b_dad, const void *b, int v_dad, const void *v, long long ldv,
+                     int vtype, int a_dad, void *a, int type, const int *mask);
 /* A scatter schedule run combining, as hpf_combine_scatter(_mask). */
 int hpf_index_execute_combine(int sched, int op, const void *src, void *dst, int type);
 int hpf_index_execute_combine_mask(int sched, int op, const void *src, void *dst, int type,

@@ -15,6 +15,13 @@
 //! ([`OwnerPattern`]) whose period is `k*P / gcd(|stride|, k*P)` for a
 //! CYCLIC(k) template and the extent for a BLOCK one. The alignment
 //! itself stays in the spec (`DimSpec::align`) for inquiry.
+//!
+//! A template dimension no array dimension is aligned with either
+//! replicates the array along its grid dimension (HPF's `*`) or, given a
+//! fixed position (`ALIGN A(i) WITH T(i, 3)`, [`aligned_dad_at`]), puts it
+//! on the processes whose coordinate there owns that position only: the
+//! DAD keeps that coordinate ([`Dad::fixed`]) and the other processes hold
+//! nothing.
 
 use crate::dad::{Dad, DimSpec, Dist};
 use crate::error::{HpfError, HpfResult};
@@ -166,8 +173,48 @@ pub struct AlignedDim {
 /// `HPF_EBADARG` for a template dimension out of range or used twice, and
 /// the errors of [`DimSpec::aligned`] and [`Dad::new`].
 pub fn aligned_dad(t: &Dad, dims: &[AlignedDim]) -> HpfResult<Dad> {
+    aligned_dad_at(t, dims, &[])
+}
+
+/// [`aligned_dad`] with fixed positions on template dimensions no array
+/// dimension is aligned with: for each `(tdim, position)` of `at` (tdim
+/// 0-based, position a template subscript), `ALIGN A(..) WITH T(..,
+/// position, ..)` at `tdim`, so only the processes whose coordinate on
+/// that template dimension's grid dimension owns `position` hold the
+/// array (a collapsed template dimension: everyone). The template
+/// dimensions not named stay `*` (replicated). Returns `HPF_EBADARG` for a
+/// template dimension out of range, used twice or also aligned with an
+/// array dimension, a position outside the template, and the errors of
+/// [`aligned_dad`].
+pub fn aligned_dad_at(t: &Dad, dims: &[AlignedDim], at: &[(usize, i64)]) -> HpfResult<Dad> {
     const CALL: &str = "hpf_dad_align";
     let mut used = vec![false; t.rank()];
+    let mut coords = Vec::with_capacity(at.len());
+    for &(k, pos) in at {
+        let bad = |what: String| HpfError::bad_arg(CALL, format!("fixed position {pos}: {what}"));
+        let tm = t.dims().get(k).ok_or_else(|| {
+            bad(format!(
+                "the template has no dimension {} (rank {})",
+                k + 1,
+                t.rank()
+            ))
+        })?;
+        if std::mem::replace(&mut used[k], true) {
+            return Err(bad(format!("template dimension {} is named twice", k + 1)));
+        }
+        let i = pos - tm.spec.lb;
+        if i < 0 || i as usize >= tm.spec.extent {
+            return Err(bad(format!(
+                "outside template dimension {} ({}:{})",
+                k + 1,
+                tm.spec.lb,
+                tm.spec.lb + tm.spec.extent as i64 - 1
+            )));
+        }
+        if tm.distributed() {
+            coords.push((tm.spec.pdim, tm.owner(i as usize)));
+        }
+    }
     let mut specs = Vec::with_capacity(dims.len());
     for (d, a) in dims.iter().enumerate() {
         let spec = match a.with {
@@ -183,7 +230,10 @@ pub fn aligned_dad(t: &Dad, dims: &[AlignedDim]) -> HpfResult<Dad> {
                     ))
                 })?;
                 if std::mem::replace(&mut used[k], true) {
-                    return Err(bad(format!("template dimension {} is already used", k + 1)));
+                    return Err(bad(format!(
+                        "template dimension {} is already used (by another dimension or a fixed position)",
+                        k + 1
+                    )));
                 }
                 let align = Align {
                     template_lb: tm.spec.lb,
@@ -197,5 +247,5 @@ pub fn aligned_dad(t: &Dad, dims: &[AlignedDim]) -> HpfResult<Dad> {
         };
         specs.push(spec.with_overlap(a.olo, a.ohi));
     }
-    Dad::new(t.grid(), &specs)
+    Dad::new_at(t.grid(), &specs, &coords)
 }

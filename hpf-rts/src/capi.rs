@@ -314,12 +314,15 @@ pub(crate) fn index_run_sum<T: Element>(
     apart::<T, _>(call, sd, src, dd, dst, |x, y| s.execute_sum(x, y))
 }
 
-/// The combining scatter of C code `op` (`HPF_OP_SUM` .. `HPF_OP_IPARITY`).
+/// The combining scatter of C code `op` (`HPF_OP_SUM` .. `HPF_OP_IPARITY`,
+/// `HPF_OP_COPY`).
 pub(crate) fn scatter_op(call: &str, op: c_int) -> HpfResult<crate::combining::ScatterOp> {
     crate::combining::ScatterOp::from_code(op).ok_or_else(|| {
         HpfError::bad_arg(
             call,
-            format!("op {op} is not a combining scatter (HPF_OP_SUM .. HPF_OP_IPARITY)"),
+            format!(
+                "op {op} is not a combining scatter (HPF_OP_SUM .. HPF_OP_IPARITY, HPF_OP_COPY)"
+            ),
         )
     })
 }
@@ -502,9 +505,73 @@ pub extern "C" fn hpf_dad_align(
     ohi: *const c_int,
     dad: *mut c_int,
 ) -> c_int {
+    hpf_dad_align_at(
+        template,
+        rank,
+        lb,
+        extent,
+        tdim,
+        stride,
+        offset,
+        olo,
+        ohi,
+        0,
+        std::ptr::null(),
+        std::ptr::null(),
+        dad,
+    )
+}
+
+/// `hpf_dad_align` with fixed positions on template dimensions no array
+/// dimension is aligned with (HPF's `ALIGN A(i) WITH T(i, 3)`): for `k`
+/// in `0..nfixed`, template dimension `fixed_tdim[k]` (1-based) at
+/// subscript `fixed_pos[k]`. Only the processes whose grid coordinate
+/// owns that position hold the array; the others hold nothing (local
+/// size 0). Template dimensions neither aligned nor fixed replicate the
+/// array. Returns `HPF_OK`, `HPF_EBADHANDLE` or `HPF_EBADARG` (the errors
+/// of `hpf_dad_align`, a negative `nfixed`, a fixed template dimension
+/// out of range, named twice or also aligned with an array dimension, a
+/// position outside the template, NULL arrays with `nfixed > 0`).
+#[no_mangle]
+pub extern "C" fn hpf_dad_align_at(
+    template: c_int,
+    rank: c_int,
+    lb: *const c_longlong,
+    extent: *const c_longlong,
+    tdim: *const c_int,
+    stride: *const c_longlong,
+    offset: *const c_longlong,
+    olo: *const c_int,
+    ohi: *const c_int,
+    nfixed: c_int,
+    fixed_tdim: *const c_int,
+    fixed_pos: *const c_longlong,
+    dad: *mut c_int,
+) -> c_int {
     const CALL: &str = "hpf_dad_align";
     run(CALL, || {
         let t = get_dad(CALL, template)?;
+        let nf = usize::try_from(nfixed)
+            .map_err(|_| HpfError::bad_arg(CALL, format!("nfixed {nfixed} is negative")))?;
+        let (ftd, fpos) = if nf == 0 {
+            (Vec::new(), Vec::new())
+        } else {
+            (
+                ptr::read(fixed_tdim, nf).ok_or_else(|| null(CALL, "fixed_tdim"))?,
+                ptr::read(fixed_pos, nf).ok_or_else(|| null(CALL, "fixed_pos"))?,
+            )
+        };
+        let at = ftd
+            .iter()
+            .zip(&fpos)
+            .map(|(&k, &pos)| match usize::try_from(k) {
+                Ok(k) if k >= 1 => Ok((k - 1, pos)),
+                _ => Err(HpfError::bad_arg(
+                    CALL,
+                    format!("fixed template dimension {k} (they count from 1)"),
+                )),
+            })
+            .collect::<HpfResult<Vec<(usize, i64)>>>()?;
         let r = usize::try_from(rank)
             .ok()
             .filter(|&r| (1..=7).contains(&r))
@@ -547,7 +614,7 @@ pub extern "C" fn hpf_dad_align(
                 ohi: width(ohi[d], "ohi")?,
             });
         }
-        let a = crate::align::aligned_dad(&t, &dims)?;
+        let a = crate::align::aligned_dad_at(&t, &dims, &at)?;
         let h = handles(|t| {
             let h = t.next;
             t.next += 1;

@@ -3,11 +3,17 @@
 //! element `B(s)` of ARRAY where MASK is true is combined into the cell
 //! `A(V1(s), .., Vn(s))` of BASE (kept in place in `A`), so a cell named
 //! more than once gets every value and a cell named by none keeps its
-//! own. The values reach a cell in a fixed order (its own process's in
-//! local order, then per sending grid rank in rank order, each in the
-//! sender's local order), so integers are exact and reals reproducible for
-//! one grid and pair of DADs. Elements where MASK is false are left out,
-//! not replaced by an identity (so MAXVAL_SCATTER of `-Inf` still lands).
+//! own. The values reach a cell in a fixed order (per sending grid rank in
+//! rank order, this process's own part at its rank, each in the sender's
+//! local order), the same on every replica of BASE, so integers are exact
+//! and reals reproducible for one grid and pair of DADs. Elements where
+//! MASK is false are left out, not replaced by an identity (so
+//! MAXVAL_SCATTER of `-Inf` still lands).
+//!
+//! COPY_SCATTER stores instead of combining: HPF leaves it to the
+//! processor which of the values sent to a cell it keeps; here it is the
+//! last in that order (from the highest sending grid rank, the last of
+//! its elements in its local order), on every replica alike.
 //!
 //! | op | ARRAY, BASE | cell becomes |
 //! |---|---|---|
@@ -16,6 +22,7 @@
 //! | COUNT | LOGICAL, integer | `cell + 1` for each true `b` |
 //! | ALL, ANY, PARITY | LOGICAL | `cell .AND. b`, `.OR.`, `.NEQV.` |
 //! | IALL, IANY, IPARITY | integer | `IAND(cell, b)`, `IOR`, `IEOR` |
+//! | COPY | any | `b` (the last value sent) |
 
 use crate::element::{ElemKind, Element, Logical};
 use crate::error::{HpfError, HpfResult};
@@ -47,17 +54,20 @@ pub enum ScatterOp {
     Iany,
     /// IPARITY_SCATTER.
     Iparity,
+    /// COPY_SCATTER: the cell takes one of the values sent to it (the
+    /// last in the delivery order), any type.
+    Copy,
 }
 
 impl ScatterOp {
     /// The C API's code: `HPF_OP_SUM` 1, `HPF_OP_PRODUCT` 2,
     /// `HPF_OP_MAXVAL` 3, `HPF_OP_MINVAL` 4, `HPF_OP_COUNT` 5,
     /// `HPF_OP_ALL` 6, `HPF_OP_ANY` 7, `HPF_OP_PARITY` 8, `HPF_OP_IALL` 9,
-    /// `HPF_OP_IANY` 10, `HPF_OP_IPARITY` 11.
+    /// `HPF_OP_IANY` 10, `HPF_OP_IPARITY` 11, `HPF_OP_COPY` 12.
     pub fn from_code(c: i32) -> Option<ScatterOp> {
         use ScatterOp::*;
         [
-            Sum, Product, Maxval, Minval, Count, All, Any, Parity, Iall, Iany, Iparity,
+            Sum, Product, Maxval, Minval, Count, All, Any, Parity, Iall, Iany, Iparity, Copy,
         ]
         .get(usize::try_from(c).ok()?.checked_sub(1)?)
         .copied()
@@ -77,6 +87,7 @@ impl ScatterOp {
             ScatterOp::Iall => "IALL_SCATTER",
             ScatterOp::Iany => "IANY_SCATTER",
             ScatterOp::Iparity => "IPARITY_SCATTER",
+            ScatterOp::Copy => "COPY_SCATTER",
         }
     }
 
@@ -89,6 +100,7 @@ impl ScatterOp {
             ScatterOp::Maxval | ScatterOp::Minval => T::NUMERIC && T::ORDERED,
             ScatterOp::All | ScatterOp::Any | ScatterOp::Parity => T::KIND == ElemKind::Logical,
             ScatterOp::Count | ScatterOp::Iall | ScatterOp::Iany | ScatterOp::Iparity => integer,
+            ScatterOp::Copy => true,
         };
         if !takes {
             return Err(HpfError::bad_arg(
@@ -107,6 +119,7 @@ impl ScatterOp {
             ScatterOp::Iall => |c, b| bitwise(c, b, |x, y| x & y),
             ScatterOp::Iany => |c, b| bitwise(c, b, |x, y| x | y),
             ScatterOp::Iparity => |c, b| bitwise(c, b, |x, y| x ^ y),
+            ScatterOp::Copy => |_, b| b,
         };
         Ok(f)
     }
@@ -219,7 +232,8 @@ mod tests {
         assert_eq!(ScatterOp::from_code(5), Some(ScatterOp::Count));
         assert_eq!(ScatterOp::from_code(11), Some(ScatterOp::Iparity));
         assert_eq!(ScatterOp::from_code(0), None);
-        assert_eq!(ScatterOp::from_code(12), None);
+        assert_eq!(ScatterOp::from_code(12), Some(ScatterOp::Copy));
+        assert_eq!(ScatterOp::from_code(13), None);
         assert_eq!(ScatterOp::from_code(-1), None);
     }
 
@@ -246,5 +260,10 @@ mod tests {
         assert!(ScatterOp::Maxval.combiner::<crate::Complex16>("t").is_err());
         assert!(ScatterOp::Sum.combiner::<Logical>("t").is_err());
         assert!(ScatterOp::Count.combiner::<f32>("t").is_err());
+        let f = ScatterOp::Copy
+            .combiner::<crate::Complex16>("t")
+            .expect("copy");
+        let z = crate::Complex16 { re: 1.0, im: -2.0 };
+        assert_eq!(f(crate::Complex16 { re: 0.0, im: 0.0 }, z), z);
     }
 }

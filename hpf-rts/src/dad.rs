@@ -28,7 +28,10 @@
 //! owns one consecutive run).
 //!
 //! A grid dimension no array dimension is spread over replicates the array
-//! along it.
+//! along it, unless the DAD fixes a coordinate on it (an alignment with a
+//! fixed position on a template dimension, `ALIGN A(i) WITH T(i, 3)`):
+//! then only the processes at that coordinate hold the array and the
+//! others hold nothing (no elements, no overlap, an empty local buffer).
 
 use crate::error::{HpfError, HpfResult};
 use crate::grid::ProcGrid;
@@ -298,11 +301,22 @@ impl DimMap {
 pub struct Dad {
     grid: Arc<ProcGrid>,
     dims: Vec<DimMap>,
+    /// Per grid dimension: the one coordinate whose processes hold the
+    /// array (None: spread over it or replicated along it).
+    fixed: Vec<Option<usize>>,
+}
+
+/// What decides a DAD's layout on its grid: the dimensions and the fixed
+/// coordinates (a schedule cache key).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Layout {
+    dims: Vec<DimMap>,
+    fixed: Vec<Option<usize>>,
 }
 
 impl PartialEq for Dad {
     fn eq(&self, o: &Dad) -> bool {
-        self.grid.id() == o.grid.id() && self.dims == o.dims
+        self.grid.id() == o.grid.id() && self.dims == o.dims && self.fixed == o.fixed
     }
 }
 
@@ -403,6 +417,7 @@ impl Dad {
         let dad = Dad {
             grid: grid.clone(),
             dims,
+            fixed: vec![None; grid.dims().len()],
         };
         // Every process's allocation must be addressable.
         let mut total: usize = 1;
@@ -413,6 +428,84 @@ impl Dad {
                 .ok_or_else(|| HpfError::bad_arg(CALL, "local allocation too large"))?;
         }
         Ok(dad)
+    }
+
+    /// A DAD as [`Dad::new`] makes it, held only by the processes at
+    /// coordinate `c` of grid dimension `g` for every `(g, c)` of `at`
+    /// (grid dimensions no array dimension is spread over; the others
+    /// hold nothing). Returns `HPF_EBADARG` for a grid dimension out of
+    /// range, spread over, or named twice, or a coordinate out of range.
+    pub fn new_at(
+        grid: &Arc<ProcGrid>,
+        specs: &[DimSpec],
+        at: &[(usize, usize)],
+    ) -> HpfResult<Dad> {
+        const CALL: &str = "hpf_dad_create";
+        let mut dad = Dad::new(grid, specs)?;
+        for &(g, c) in at {
+            let bad = |what: String| HpfError::bad_arg(CALL, format!("fixed position: {what}"));
+            let Some(&p) = grid.dims().get(g) else {
+                return Err(bad(format!(
+                    "the grid has no dimension {g} (it has {})",
+                    grid.dims().len()
+                )));
+            };
+            if dad.spread_over(g) {
+                return Err(bad(format!(
+                    "grid dimension {g} has an array dimension spread over it"
+                )));
+            }
+            if c >= p {
+                return Err(bad(format!(
+                    "coordinate {c} on grid dimension {g} of {p} processes"
+                )));
+            }
+            if dad.fixed[g].replace(c).is_some() {
+                return Err(bad(format!("grid dimension {g} is fixed twice")));
+            }
+        }
+        Ok(dad)
+    }
+
+    /// Per grid dimension, the one coordinate whose processes hold the
+    /// array (None: spread over it or replicated along it).
+    pub fn fixed(&self) -> &[Option<usize>] {
+        &self.fixed
+    }
+
+    /// The fixed coordinates as `(grid dimension, coordinate)` pairs, as
+    /// [`Dad::new_at`] takes them.
+    pub fn fixed_at(&self) -> Vec<(usize, usize)> {
+        self.fixed
+            .iter()
+            .enumerate()
+            .filter_map(|(g, f)| f.map(|c| (g, c)))
+            .collect()
+    }
+
+    /// The layout (dimensions and fixed coordinates), for cache keys.
+    pub(crate) fn layout(&self) -> Layout {
+        Layout {
+            dims: self.dims.clone(),
+            fixed: self.fixed.clone(),
+        }
+    }
+
+    /// Whether an array dimension is spread over grid dimension `g`.
+    fn spread_over(&self, g: usize) -> bool {
+        self.dims
+            .iter()
+            .any(|d| d.distributed() && d.spec.pdim == g)
+    }
+
+    /// Whether grid rank `r` holds (a copy of) the array: it sits at
+    /// every fixed coordinate.
+    pub fn holds(&self, r: usize) -> bool {
+        let c = self.grid.coords_of(r);
+        self.fixed
+            .iter()
+            .zip(c)
+            .all(|(f, &x)| f.is_none_or(|f| f == x))
     }
 
     /// The grid.
@@ -441,15 +534,25 @@ impl Dad {
     }
 
     /// Owned elements per dimension on grid rank `r`.
+    /// (zeros where `r` does not hold the array).
     pub fn counts_of(&self, r: usize) -> Vec<usize> {
         let c = self.grid.coords_of(r);
-        self.dims.iter().map(|d| d.count(d.coord(c))).collect()
+        let held = self.holds(r);
+        self.dims
+            .iter()
+            .map(|d| if held { d.count(d.coord(c)) } else { 0 })
+            .collect()
     }
 
-    /// Allocated extents per dimension on grid rank `r`.
+    /// Allocated extents per dimension on grid rank `r` (zeros where `r`
+    /// does not hold the array).
     pub fn alloc_of(&self, r: usize) -> Vec<usize> {
         let c = self.grid.coords_of(r);
-        self.dims.iter().map(|d| d.alloc(d.coord(c))).collect()
+        let held = self.holds(r);
+        self.dims
+            .iter()
+            .map(|d| if held { d.alloc(d.coord(c)) } else { 0 })
+            .collect()
     }
 
     /// Memory strides (in elements) of the local buffer on grid rank `r`:
@@ -475,31 +578,23 @@ impl Dad {
     }
 
     /// Whether grid rank `r` holds the copy of the array that reductions
-    /// count: its coordinate is 0 on every grid dimension the array is not
-    /// spread over (the array is replicated along those).
+    /// count: it holds the array and its coordinate is 0 on every grid
+    /// dimension the array is replicated along.
     pub fn is_primary(&self, r: usize) -> bool {
         let c = self.grid.coords_of(r);
-        (0..c.len()).all(|g| {
-            c[g] == 0
-                || self
-                    .dims
-                    .iter()
-                    .any(|d| d.distributed() && d.spec.pdim == g)
-        })
+        self.holds(r)
+            && (0..c.len()).all(|g| c[g] == 0 || self.fixed[g].is_some() || self.spread_over(g))
     }
 
     /// Whether grid rank `s` may serve grid rank `q` as the source of
-    /// elements: they agree on every grid dimension the array is not
-    /// spread over (each replica serves its own line).
+    /// elements: `s` holds the array and they agree on every grid
+    /// dimension the array is replicated along (each replica serves its
+    /// own line; along a fixed dimension the one holder serves everyone).
     pub fn serves(&self, s: usize, q: usize) -> bool {
         let (cs, cq) = (self.grid.coords_of(s), self.grid.coords_of(q));
-        (0..cs.len()).all(|g| {
-            cs[g] == cq[g]
-                || self
-                    .dims
-                    .iter()
-                    .any(|d| d.distributed() && d.spec.pdim == g)
-        })
+        self.holds(s)
+            && (0..cs.len())
+                .all(|g| cs[g] == cq[g] || self.fixed[g].is_some() || self.spread_over(g))
     }
 
     /// Owner (grid rank among the replicas in this process's line) and
@@ -537,6 +632,9 @@ impl Dad {
             }
             locals.push(d.local(i));
         }
+        for (x, f) in coords.iter_mut().zip(&self.fixed) {
+            *x = f.unwrap_or(*x);
+        }
         let r = self.grid.rank_of(&coords);
         let strides = self.strides_of(r);
         let off = self
@@ -552,6 +650,9 @@ impl Dad {
     /// Local buffer offset on grid rank `r` of the element at global
     /// offsets `g` (0-based per dimension), if `r` owns it.
     pub fn offset_on(&self, r: usize, g: &[usize]) -> Option<usize> {
+        if !self.holds(r) {
+            return None;
+        }
         let c = self.grid.coords_of(r);
         let strides = self.strides_of(r);
         let mut off = 0;
@@ -570,13 +671,17 @@ impl Dad {
             .get(dim)
             .ok_or_else(|| HpfError::bad_arg(CALL, format!("no dimension {}", dim + 1)))?;
         let c = d.coord(self.grid.my_coords());
-        if l >= d.count(c) {
+        let owned = if self.holds(self.grid.rank()) {
+            d.count(c)
+        } else {
+            0
+        };
+        if l >= owned {
             return Err(HpfError::bad_arg(
                 CALL,
                 format!(
-                    "local index {l} of dimension {}: this process owns {}",
-                    dim + 1,
-                    d.count(c)
+                    "local index {l} of dimension {}: this process owns {owned}",
+                    dim + 1
                 ),
             ));
         }
@@ -639,6 +744,12 @@ impl Dad {
                     self.rank(),
                     self.grid.dims().len()
                 ),
+            ));
+        }
+        if self.fixed.iter().any(Option::is_some) {
+            return Err(HpfError::bad_arg(
+                CALL,
+                "the array sits at a fixed grid coordinate, which a ScaLAPACK descriptor cannot describe",
             ));
         }
         let mut blocks = [0i32; 2];

@@ -12,7 +12,10 @@
 //! rows collapsed or spread over C's row grid dimension. Operands in any
 //! other layout (or with panels narrower than [`MIN_PANEL`]) are first
 //! remapped (cached schedules) to that layout with CYCLIC([`PANEL`]) on
-//! the inner dimension.
+//! the inner dimension. Operands at fixed grid coordinates (an alignment
+//! to a fixed template position) are remapped the same way; a C at fixed
+//! coordinates is computed in its layout on every line and then copied
+//! to its holders.
 //!
 //! Order of the sums (reals): each element of C is the sum over panels in
 //! increasing inner index, each panel's part summed by the BLAS; the
@@ -243,6 +246,15 @@ pub fn matmul<T: Gemm>(
             format!("shapes {sa:?} x {sb:?} do not give {sc:?}"),
         ));
     }
+    if !c_dad.fixed_at().is_empty() {
+        // C sits at fixed grid coordinates: multiply into C's layout held
+        // by every line, then copy to C's holders.
+        let specs: Vec<DimSpec> = c_dad.dims().iter().map(|d| d.spec.clone()).collect();
+        let whole = Dad::new(c_dad.grid(), &specs)?;
+        let mut tmp = vec![T::zero(); whole.local_len()];
+        matmul(a_dad, a, b_dad, b, &whole, &mut tmp)?;
+        return schedule::remap(&whole, c_dad)?.execute(c_dad, &tmp, c);
+    }
     let (m, k, n) = (sa[0], sa[1], sb[1]);
     let grid = c_dad.grid().clone();
     let me = grid.rank();
@@ -254,8 +266,9 @@ pub fn matmul<T: Gemm>(
     let col_spec = |lb: i64| DimSpec::new(lb, n, cc.spec.dist.clone(), cc.spec.pdim);
 
     let (ad, bd) = (a_dad.dims(), b_dad.dims());
-    let a_fits = same_owners(&ad[0], cr) && inner_fits(&ad[1], gc);
-    let b_fits = same_owners(&bd[1], cc) && inner_fits(&bd[0], gr);
+    // Operands at fixed grid coordinates are remapped to every line.
+    let a_fits = same_owners(&ad[0], cr) && inner_fits(&ad[1], gc) && a_dad.fixed_at().is_empty();
+    let b_fits = same_owners(&bd[1], cc) && inner_fits(&bd[0], gr) && b_dad.fixed_at().is_empty();
     let aop = prepare(
         a_dad,
         a,

@@ -7,8 +7,8 @@
 //! operation's identity (so an all-false line gives 0, 1, `-HUGE`, `HUGE`).
 //!
 //! Along DIM: the natural result DAD is ARRAY's with dimension DIM taken
-//! out (no overlap); the grid dimension DIM was spread over then holds
-//! replicas of the result. Each process folds its owned elements of each
+//! out (no overlap, the same fixed grid coordinates); the grid dimension
+//! DIM was spread over then holds replicas of the result. Each process folds its owned elements of each
 //! result cell in increasing local index along DIM, from the identity;
 //! then the processes of each line along DIM's grid dimension gather
 //! their partial results (one `MPI_Allgatherv` on the line's
@@ -154,7 +154,8 @@ pub fn reduce_masked<T: Element>(
 }
 
 /// The natural DAD of a reduction of an array with DAD `dad` along `dim`
-/// (0-based): the other dimensions, distributed as in `dad`, no overlap.
+/// (0-based): the other dimensions, distributed as in `dad`, no overlap,
+/// at `dad`'s fixed grid coordinates.
 pub fn reduced_dad(dad: &Dad, dim: usize) -> HpfResult<Dad> {
     let specs: Vec<DimSpec> = dad
         .dims()
@@ -171,7 +172,7 @@ pub fn reduced_dad(dad: &Dad, dim: usize) -> HpfResult<Dad> {
             "a rank-1 array reduces to a scalar (use the call without DIM)",
         ));
     }
-    Dad::new(dad.grid(), &specs)
+    Dad::new_at(dad.grid(), &specs, &dad.fixed_at())
 }
 
 /// A partial result of a DIM reduction: what travels between the

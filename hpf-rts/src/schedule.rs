@@ -29,32 +29,32 @@ use std::sync::{Arc, Mutex};
 pub(crate) enum PlanKey {
     Remap {
         grid: u32,
-        src: Vec<crate::dad::DimMap>,
-        dst: Vec<crate::dad::DimMap>,
+        src: crate::dad::Layout,
+        dst: crate::dad::Layout,
         from: Vec<Option<usize>>,
     },
     Shift {
         grid: u32,
-        dad: Vec<crate::dad::DimMap>,
+        dad: crate::dad::Layout,
         dim: usize,
         shift: i64,
         wrap: bool,
     },
     Section {
         grid: u32,
-        src: Vec<crate::dad::DimMap>,
-        dst: Vec<crate::dad::DimMap>,
+        src: crate::dad::Layout,
+        dst: crate::dad::Layout,
         src_axes: Vec<crate::section::Axis>,
         dst_axes: Vec<crate::section::Axis>,
     },
     Reshape {
         grid: u32,
-        src: Vec<crate::dad::DimMap>,
-        dst: Vec<crate::dad::DimMap>,
+        src: crate::dad::Layout,
+        dst: crate::dad::Layout,
     },
     Halo {
         grid: u32,
-        dad: Vec<crate::dad::DimMap>,
+        dad: crate::dad::Layout,
         wlo: Vec<usize>,
         whi: Vec<usize>,
         periodic: Vec<bool>,
@@ -201,7 +201,7 @@ fn plan(
     pairs: impl Fn(usize, usize, usize) -> DimPairs,
 ) -> Schedule {
     plan_lists(dst.grid(), ghosts_only, |s, q| {
-        if !src.serves(s, q) {
+        if !src.serves(s, q) || !dst.holds(q) {
             return None;
         }
         let (ss, sq) = (src.strides_of(s), dst.strides_of(q));
@@ -389,8 +389,8 @@ pub fn spread(src: &Dad, dst: &Dad, dim: usize) -> HpfResult<Arc<Schedule>> {
 fn mapping(src: &Dad, dst: &Dad, from: &[Option<usize>]) -> Arc<Schedule> {
     let key = PlanKey::Remap {
         grid: src.grid().id(),
-        src: src.dims().to_vec(),
-        dst: dst.dims().to_vec(),
+        src: src.layout(),
+        dst: dst.layout(),
         from: from.to_vec(),
     };
     cached(key, || {
@@ -456,7 +456,7 @@ fn shift_plan(
     };
     let key = PlanKey::Shift {
         grid: dad.grid().id(),
-        dad: dad.dims().to_vec(),
+        dad: dad.layout(),
         dim,
         shift,
         wrap,
@@ -523,7 +523,7 @@ pub fn halo(
     }
     let key = PlanKey::Halo {
         grid: dad.grid().id(),
-        dad: dad.dims().to_vec(),
+        dad: dad.layout(),
         wlo: wlo.to_vec(),
         whi: whi.to_vec(),
         periodic: periodic.to_vec(),
@@ -612,8 +612,8 @@ impl Schedule {
     /// stored, so a cell named more than once gets every value; with
     /// `keep` (flags on the source's layout, non-zero keep) the elements
     /// whose flag is 0 are left out. The values for one cell arrive in a
-    /// fixed order: this process's own in its local order, then per peer
-    /// in grid-rank order, each in the sender's local order.
+    /// fixed order: per sending grid rank in rank order (this process's
+    /// own part at its rank), each in the sender's local order.
     pub fn execute_combine<T: Element>(
         &self,
         dad_grid: &Dad,
@@ -630,16 +630,20 @@ impl Schedule {
                 Some(b) => Ok(i32::get(b.get(at * 4..at * 4 + 4).ok_or_else(disagree)?) != 0),
             }
         };
-        for &(a, b, len) in &self.runs.local {
-            for k in 0..len {
-                if keep.is_none_or(|m| m[a + k] != 0) {
-                    dst[b + k] = f(dst[b + k], src[a + k]);
-                }
-            }
-        }
         let size = T::KIND.size();
+        let me = dad_grid.grid().rank();
         let mut at = 0;
-        for runs in &self.runs.recv {
+        for (q, runs) in self.runs.recv.iter().enumerate() {
+            if q == me {
+                for &(a, b, len) in &self.runs.local {
+                    for k in 0..len {
+                        if keep.is_none_or(|m| m[a + k] != 0) {
+                            dst[b + k] = f(dst[b + k], src[a + k]);
+                        }
+                    }
+                }
+                continue;
+            }
             for &(o, len) in runs {
                 for cell in &mut dst[o..o + len] {
                     let from = got.get(at * size..(at + 1) * size).ok_or_else(disagree)?;

@@ -209,8 +209,8 @@ pub fn copy_plan(src: &Dad, ssec: &Section, dst: &Dad, dsec: &Section) -> HpfRes
     }
     let key = PlanKey::Section {
         grid: src.grid().id(),
-        src: src.dims().to_vec(),
-        dst: dst.dims().to_vec(),
+        src: src.layout(),
+        dst: dst.layout(),
         src_axes: sa.clone(),
         dst_axes: da.clone(),
     };
@@ -251,9 +251,12 @@ pub fn copy_plan(src: &Dad, ssec: &Section, dst: &Dad, dsec: &Section) -> HpfRes
 
 /// For the array with DAD `dad` seen through `axes` on grid rank `r`: the
 /// buffer offset its scalar subscripts contribute, its kept dimensions in
-/// order, and its memory strides; `None` if `r` does not own the scalar
-/// subscripts.
+/// order, and its memory strides; `None` if `r` does not hold the array
+/// or does not own the scalar subscripts.
 fn fixed_part(dad: &Dad, axes: &[Axis], r: usize) -> Option<(usize, Vec<usize>, Vec<usize>)> {
+    if !dad.holds(r) {
+        return None;
+    }
     let strides = dad.strides_of(r);
     let c = dad.grid().coords_of(r);
     let mut base = 0;

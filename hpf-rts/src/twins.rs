@@ -430,8 +430,9 @@ twins! {
     /// `a(V) += b`, the HPF library's `SUM_SCATTER(b, a, V1, .., Vn)` into
     /// `a`: arguments as `hpf_scatter`; each `b(s)` is added to
     /// `a(V1(s), .., Vn(s))`, so a cell named more than once gets the sum
-    /// of all its values (added to its old value in a fixed order: its
-    /// own process's values first, then per grid rank; integers exact);
+    /// of all its values (added to its old value in a fixed order: per
+    /// sending grid rank in rank order, each sender's in its local order;
+    /// integers exact);
     /// cells no subscript names keep their values. Numeric types only.
     /// Collective. Returns as `hpf_gather` (`HPF_EBADARG` for
     /// `HPF_LOGICAL`).
@@ -460,16 +461,18 @@ twins! {
     /// The HPF library's combining scatter `op` (`HPF_OP_SUM`,
     /// `HPF_OP_PRODUCT`, `HPF_OP_MAXVAL`, `HPF_OP_MINVAL`, `HPF_OP_COUNT`,
     /// `HPF_OP_ALL`, `HPF_OP_ANY`, `HPF_OP_PARITY`, `HPF_OP_IALL`,
-    /// `HPF_OP_IANY`, `HPF_OP_IPARITY`) of `b` into `a` through the index
-    /// arrays, arguments as `hpf_scatter`: every `b(s)` is combined into
-    /// `a(V1(s), .., Vn(s))` (sum, product, max, min, +1 per true `b(s)`,
-    /// .AND., .OR., .NEQV., IAND, IOR, IEOR), so a cell named more than
-    /// once gets every value, in a fixed order. `type` is `a`'s type; `b`
+    /// `HPF_OP_IANY`, `HPF_OP_IPARITY`, `HPF_OP_COPY`) of `b` into `a`
+    /// through the index arrays, arguments as `hpf_scatter`: every `b(s)`
+    /// is combined into `a(V1(s), .., Vn(s))` (sum, product, max, min, +1
+    /// per true `b(s)`, .AND., .OR., .NEQV., IAND, IOR, IEOR; COPY
+    /// stores), so a cell named more than once gets every value, in a
+    /// fixed order (COPY: keeps the last, from the highest sending grid
+    /// rank). `type` is `a`'s type; `b`
     /// has it too except for COUNT (`b` LOGICAL ints, `a` INTEGER4 or 8).
     /// Collective. Returns as `hpf_gather`; `HPF_EBADARG` for an unknown
     /// op or a type the op does not take (SUM/PRODUCT numeric,
     /// MAXVAL/MINVAL integer or real, ALL/ANY/PARITY `HPF_LOGICAL`,
-    /// COUNT/IALL/IANY/IPARITY integer).
+    /// COUNT/IALL/IANY/IPARITY integer, COPY any).
     c hpf_combine_scatter;
     /// `HPF_COMBINE_SCATTER(OP, BDAD, B, VDAD, V, LDV, VTYPE, ADAD, A,
     /// TYPE, IERR)`: A(V1(S), .., Vn(S)) = OP(A(V1(S), .., Vn(S)), B(S)).
@@ -489,6 +492,25 @@ twins! {
     fortran hpf_combine_scatter_mask_ "HPF_COMBINE_SCATTER_MASK";
     (op: int, b_dad: dad, b: cbuf, v_dad: dad, v: cbuf, ldv: long, vtype: ty, a_dad: dad, a: mbuf, ty: ty, mask: ints) {
         let op = capi::scatter_op(CALL, op)?;
+        let s = capi::index_plan(CALL, false, &a_dad, (&v_dad, v, ldv, vtype), &b_dad)?;
+        typed!(ty, index_run_op(CALL, &s, op, b, mask, a))
+    }
+
+    /// The HPF library's `COPY_SCATTER(b, a, V1, .., Vn, MASK)`:
+    /// `hpf_combine_scatter_mask` with `HPF_OP_COPY`. Each `b(s)` where
+    /// `mask` (ints laid out as `b`, non-zero true; NULL: all true) is
+    /// true is stored into `a(V1(s), .., Vn(s))`; a cell named more than
+    /// once keeps one of its values (the last in the delivery order: from
+    /// the highest sending grid rank, the last of its elements in its
+    /// local order), the same on every replica of `a`; cells named by no
+    /// true element keep theirs. Any type. Collective. Returns as
+    /// `hpf_combine_scatter`.
+    c hpf_copy_scatter;
+    /// `HPF_COPY_SCATTER(BDAD, B, VDAD, V, LDV, VTYPE, ADAD, A, TYPE,
+    /// MASK, IERR)`, MASK a LOGICAL array laid out as B.
+    fortran hpf_copy_scatter_ "HPF_COPY_SCATTER";
+    (b_dad: dad, b: cbuf, v_dad: dad, v: cbuf, ldv: long, vtype: ty, a_dad: dad, a: mbuf, ty: ty, mask: ints) {
+        let op = crate::combining::ScatterOp::Copy;
         let s = capi::index_plan(CALL, false, &a_dad, (&v_dad, v, ldv, vtype), &b_dad)?;
         typed!(ty, index_run_op(CALL, &s, op, b, mask, a))
     }

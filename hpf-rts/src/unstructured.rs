@@ -188,8 +188,8 @@ pub fn reshape_plan(sd: &Dad, dd: &Dad) -> HpfResult<Arc<Schedule>> {
     same_grid("hpf_reshape", sd, dd)?;
     let key = PlanKey::Reshape {
         grid: sd.grid().id(),
-        src: sd.dims().to_vec(),
-        dst: dd.dims().to_vec(),
+        src: sd.layout(),
+        dst: dd.layout(),
     };
     Ok(schedule::cached(key, || linear_plan(sd, dd, Some)))
 }

@@ -140,6 +140,22 @@ fn alignment_to_a_template_from_c_places_elements_with_their_cells() {
 }
 
 #[test]
+fn fixed_template_positions_from_c_hold_the_array_on_one_slice_of_the_grid() {
+    on_one_to_four(
+        &build("hpf/hpf_align_fixed.c", &["mpbridge"]),
+        "hpf_align_fixed",
+    );
+}
+
+#[test]
+fn copy_scatter_from_c_keeps_the_documented_value() {
+    on_one_to_four(
+        &build("hpf/hpf_copy_scatter.c", &["mpbridge"]),
+        "hpf_copy_scatter",
+    );
+}
+
+#[test]
 fn combining_scatters_from_c_equal_the_serial_fold() {
     on_one_to_four(
         &build("hpf/hpf_scatter_ops.c", &["mpbridge"]),
@@ -182,6 +198,11 @@ fn complex_and_logical_types_in_fortran_77_equal_the_serial_intrinsics() {
 #[test]
 fn alignment_to_a_template_in_fortran_77_places_elements_with_their_cells() {
     on_one_to_four_f77("hpf_align_f77");
+}
+
+#[test]
+fn fixed_template_position_and_copy_scatter_in_fortran_77_equal_the_serial_results() {
+    on_one_to_four_f77("hpf_align_fixed_f77");
 }
 
 #[test]

@@ -213,7 +213,7 @@ int main(void)
         double *x = local_buffer(a_dad, 16), *b = local_buffer(b_dad, 16);
         EXPECT(hpf_combine_scatter(0, b_dad, b, v_dad, v, 0, HPF_INTEGER8, a_dad, x, HPF_REAL8),
                HPF_EBADARG);
-        EXPECT(hpf_combine_scatter(12, b_dad, b, v_dad, v, 0, HPF_INTEGER8, a_dad, x, HPF_REAL8),
+        EXPECT(hpf_combine_scatter(13, b_dad, b, v_dad, v, 0, HPF_INTEGER8, a_dad, x, HPF_REAL8),
                HPF_EBADARG);
         EXPECT(hpf_combine_scatter(HPF_OP_IALL, b_dad, b, v_dad, v, 0, HPF_INTEGER8, a_dad, x,
                                    HPF_REAL8),

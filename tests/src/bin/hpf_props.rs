@@ -1,6 +1,7 @@
 //! Property checks of the HPF run-time on every process: random shapes
 //! (extents 0, 1 and sizes no process count divides), distributions
-//! (collapsed, BLOCK, CYCLIC, CYCLIC(k), GEN_BLOCK with random sizes),
+//! (collapsed, BLOCK, CYCLIC, CYCLIC(k), GEN_BLOCK with random sizes, arrays
+//! held at a fixed coordinate of a grid dimension they are not spread over),
 //! overlap widths and grids of 1 to 3 dimensions, also gather and scatter
 //! through index arrays; every distributed result is compared with a serial
 //! reference each process computes itself (integers exactly, reals within
@@ -201,7 +202,16 @@ fn random_dad(
             }
         })
         .collect();
-    Dad::new(grid, &specs).expect("random DAD")
+    // Half the grid dimensions left free are fixed at a random coordinate
+    // (a fixed template position): only that slice of the grid holds the
+    // array.
+    let mut at = Vec::new();
+    for g in free {
+        if rng.below(2) == 0 {
+            at.push((g, rng.below(grid.dims()[g] as u64) as usize));
+        }
+    }
+    Dad::new_at(grid, &specs, &at).expect("random DAD")
 }
 
 /// A dimension `lb : lb+n-1` aligned `A(i) WITH T(s*i + o)` to a random
@@ -1361,10 +1371,25 @@ fn combine_case<T: Element + PartialEq, B: Element>(
         grid.dims(),
         mref.is_some()
     );
+    // COPY_SCATTER keeps, of the values sent to a cell, the one from the
+    // highest grid rank holding B, the last in its local order: the
+    // largest (owner, offset) of B's element.
+    let order = |q: usize| -> (usize, usize) {
+        let s: Vec<i64> = unlinear(&vshape, q).iter().map(|&i| i as i64 + 1).collect();
+        bd.owner_of(&s).expect("owner of B's element")
+    };
     let fold = |from: &[T]| -> Vec<T> {
         let mut want = from.to_vec();
+        let mut last: Vec<Option<(usize, usize)>> = vec![None; want.len()];
         for (q, &p) in picks.iter().enumerate() {
             if mref.as_ref().is_none_or(|mr| mr[q] != 0) {
+                if op == hpf_rts::ScatterOp::Copy {
+                    let key = order(q);
+                    if last[p].is_some_and(|l| l > key) {
+                        continue;
+                    }
+                    last[p] = Some(key);
+                }
                 want[p] = step(want[p], bref[q]);
             }
         }
@@ -1415,7 +1440,7 @@ fn combine_case<T: Element + PartialEq, B: Element>(
 /// [`combine_case`]; also a type the op does not take refused.
 fn combine_trial(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
     use hpf_rts::{Logical, ScatterOp, ScatterOp::*};
-    let op = ScatterOp::from_code(1 + rng.below(11) as i32).expect("op");
+    let op = ScatterOp::from_code(1 + rng.below(12) as i32).expect("op");
     let int32 = |h: u64| (h % 9) as i32 - 4;
     let int64 = |h: u64| (h % 2001) as i64 - 1000;
     let logical = |h: u64| Logical::of(h.is_multiple_of(3));
@@ -1457,6 +1482,8 @@ fn combine_trial(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
                 _ => x != y,
             })
         }),
+        Copy if rng.below(2) == 0 => by_op!(f64, real, |_, b| b),
+        Copy => by_op!(Logical, logical, |_, b| b),
         Count => combine_case::<i64, Logical>(
             rng,
             seed,
@@ -1480,7 +1507,7 @@ fn combine_trial(rng: &mut Rng, seed: u64, grids: &[Arc<ProcGrid>]) {
         Count => s.execute_count(&vec![Logical::of(true); d.local_len()], None, &mut c),
         _ => s.execute_op(op, &src, None, &mut c),
     };
-    let complex_ok = matches!(op, Sum | Product);
+    let complex_ok = matches!(op, Sum | Product | Copy);
     check!(
         refused.is_ok() == complex_ok,
         "{} of COMPLEX*16: {refused:?}",
