@@ -179,7 +179,10 @@ impl Context {
         lazy_min: usize,
     ) -> CoreResult<(Message, Option<Lazy>)> {
         let mut sink = Sink::Vec(storage);
-        let (got, matched) = self.wait_for(pattern, &mut sink, timeout, lazy_min)?;
+        let (got, matched) = match self.ring_now(&pattern, &mut sink)? {
+            Some(r) => (Got::Direct(r), None),
+            None => self.wait_for(pattern, &mut sink, timeout, lazy_min)?,
+        };
         let data = match sink {
             Sink::Vec(v) | Sink::Fit(_, v) => v,
             Sink::Buf(_) => Vec::new(),
@@ -231,6 +234,9 @@ impl Context {
     ) -> CoreResult<Received> {
         let cap = buf.len();
         let mut sink = Sink::Buf(buf);
+        if let Some(r) = self.ring_now(&pattern, &mut sink)? {
+            return Ok(r);
+        }
         let (got, _) = self.wait_for(pattern, &mut sink, timeout, usize::MAX)?;
         if let (Got::Queued(m), Sink::Buf(b)) = (&got, &mut sink) {
             let n = m.data.len().min(cap);
@@ -247,7 +253,10 @@ impl Context {
     pub fn recv_fit(self, pattern: Match, buf: &mut [u8]) -> CoreResult<Fitted> {
         let cap = buf.len();
         let mut sink = Sink::Fit(buf, Vec::new());
-        let (got, _) = self.wait_for(pattern, &mut sink, None, usize::MAX)?;
+        let got = match self.ring_now(&pattern, &mut sink)? {
+            Some(r) => Got::Direct(r),
+            None => self.wait_for(pattern, &mut sink, None, usize::MAX)?.0,
+        };
         match (got, sink) {
             (Got::Queued(m), Sink::Fit(b, _)) if m.data.len() <= cap => {
                 b[..m.data.len()].copy_from_slice(&m.data);
@@ -294,6 +303,13 @@ impl Context {
         })
     }
 
+    /// The message already at the head of its sender's ring, when it is
+    /// the one `pattern` asks for, straight into `sink`: what most
+    /// receives find, taken before any of a wait's bookkeeping.
+    fn ring_now(self, pattern: &Match, sink: &mut Sink<'_>) -> CoreResult<Option<Received>> {
+        with_engine(|e| Ok(e.take_ring_head(self.id, pattern, sink)))
+    }
+
     fn wait_for(
         self,
         pattern: Match,
@@ -312,6 +328,9 @@ impl Context {
             // receive does; once yielding or sleeping, poll once per pause.
             let burst = if backoff.spinning() { SPIN_BURST } else { 1 };
             let step = with_engine(|e| {
+                if let Some(r) = e.take_ring_head(self.id, &pattern, sink) {
+                    return Ok(Some((Got::Direct(r), None)));
+                }
                 if let Some(m) = e.take_queued(self.id, &pattern)? {
                     return Ok(Some((Got::Queued(m), None)));
                 }

@@ -162,6 +162,8 @@ pub(crate) struct Engine {
     pub shm: Option<Channels>,
     /// Polls on rings left before the next full poll.
     pub ring_polls_to_full: u32,
+    /// The context of the last send and its communicator.
+    pub last_send: Option<(u32, Comm)>,
     /// Where each peer met so far runs: (node key, process id).
     pub peer_procs: IdMap<ProcId, (u64, u32)>,
 }
@@ -173,21 +175,27 @@ fn payload_of(bytes: &[u8]) -> &[u8] {
     &bytes[HEADER_LEN..]
 }
 
-/// Copies the inline `payload` of a ring record (header `h`) into `w`'s
-/// buffer when it is the awaited message (the common case of a blocking
-/// receive); `false`, with nothing done, for anything else.
+/// Copies the inline `payload` of a ring record (header `h`) into `sink`
+/// when it is the message a receive of `pattern` in `context` awaits (the
+/// common case of a blocking receive) and returns what was delivered;
+/// `None`, with nothing done, for anything else.
 #[inline]
-fn deliver_in_place(w: &mut Want<'_>, h: &Header, payload: &[u8]) -> bool {
-    if w.got.is_some()
-        || h.body != Body::Inline
+fn deliver_in_place(
+    context: u32,
+    pattern: &Match,
+    sink: &mut Sink<'_>,
+    h: &Header,
+    payload: &[u8],
+) -> Option<(ProcId, i32, u32, usize)> {
+    if h.body != Body::Inline
         || h.context == CONTROL_ID
-        || h.context != w.context
-        || !w.pattern.accepts(h.source, h.tag, h.encoding)
+        || h.context != context
+        || !pattern.accepts(h.source, h.tag, h.encoding)
     {
-        return false;
+        return None;
     }
     let len = h.len as usize;
-    match &mut w.sink {
+    match sink {
         // A buffer that truncates keeps what fits.
         Sink::Buf(buf) => {
             let n = len.min(buf.len());
@@ -196,10 +204,12 @@ fn deliver_in_place(w: &mut Want<'_>, h: &Header, payload: &[u8]) -> bool {
         Sink::Fit(buf, _) if len <= buf.len() => {
             copy(&mut buf[..len], payload);
         }
-        _ => return false,
+        Sink::Vec(v) | Sink::Fit(_, v) => {
+            v.clear();
+            v.extend_from_slice(payload);
+        }
     }
-    w.got = Some((h.source, h.tag, h.encoding, len));
-    true
+    Some((h.source, h.tag, h.encoding, len))
 }
 
 impl Engine {
@@ -287,10 +297,17 @@ impl Engine {
         encoding: u32,
         payload: Payload<'_>,
     ) -> CoreResult<()> {
-        let Some(ctx) = self.contexts.get(&context) else {
-            return Err(CoreError::UnknownContext(context));
+        // A sender mostly sends on one context: its communicator is kept.
+        let comm = match self.last_send {
+            Some((id, comm)) if id == context => comm,
+            _ => {
+                let Some(ctx) = self.contexts.get(&context) else {
+                    return Err(CoreError::UnknownContext(context));
+                };
+                self.last_send = Some((context, ctx.comm));
+                ctx.comm
+            }
         };
-        let comm = ctx.comm;
         // A peer on this node with a ring: a payload that fits goes in one
         // record (one lookup, no route); a larger one follows through MPI.
         if let Some(ch) = self.shm.as_mut() {
@@ -578,6 +595,55 @@ impl Engine {
         Ok(())
     }
 
+    /// The message a receive of `pattern` in `context` awaits, taken
+    /// straight from the head of a ring into `sink` when it is there,
+    /// inline, and no queued message of the context matches first: a
+    /// blocking receive whose message is waiting costs one lookup and a
+    /// copy. `None` changes nothing; the caller then takes the full path,
+    /// which also runs in place of every `RING_FULL_EVERY`-th of these, so
+    /// MPI traffic and control messages are still served.
+    pub fn take_ring_head(
+        &mut self,
+        context: u32,
+        pattern: &Match,
+        sink: &mut Sink<'_>,
+    ) -> Option<Received> {
+        if self.ring_polls_to_full == 0 {
+            return None;
+        }
+        let r = self.ring_head(context, pattern, sink)?;
+        self.ring_polls_to_full -= 1;
+        Some(r)
+    }
+
+    /// [`take_ring_head`](Self::take_ring_head) without its count of
+    /// polls (for a burst of polls, which keeps its own).
+    fn ring_head(
+        &mut self,
+        context: u32,
+        pattern: &Match,
+        sink: &mut Sink<'_>,
+    ) -> Option<Received> {
+        let ch = self.shm.as_mut()?;
+        let rec = match pattern.source {
+            Some(p) => ch.next_from(p)?,
+            None => ch.next()?,
+        };
+        if self.contexts.get(&context)?.queue.peek(pattern).is_some() {
+            return None;
+        }
+        let (header, payload) = Header::read_ring(rec.peer, ch.bytes(rec.off, rec.len)).ok()?;
+        let (source, tag, encoding, len) =
+            deliver_in_place(context, pattern, sink, &header, payload)?;
+        ch.pop(rec);
+        Some(Received {
+            source,
+            tag,
+            encoding,
+            len,
+        })
+    }
+
     /// Takes the first queued message of `context` matching `pattern`.
     pub fn take_queued(&mut self, context: u32, pattern: &Match) -> CoreResult<Option<Message>> {
         Ok(self.context(context)?.queue.take(pattern))
@@ -697,6 +763,10 @@ impl Engine {
                 };
                 if quiet {
                     0
+                } else if let Some(r) = self.ring_head(want.context, &want.pattern, &mut want.sink)
+                {
+                    want.got = Some((r.source, r.tag, r.encoding, r.len));
+                    1
                 } else {
                     self.drain_rings(Some(&mut *want), from)?
                 }
@@ -785,8 +855,10 @@ impl Engine {
                 return Ok(());
             }
         };
-        if let Some(w) = want.as_deref_mut() {
-            if deliver_in_place(w, &header, payload) {
+        if let Some(w) = want.as_deref_mut().filter(|w| w.got.is_none()) {
+            let got = deliver_in_place(w.context, &w.pattern, &mut w.sink, &header, payload);
+            if got.is_some() {
+                w.got = got;
                 ch.pop(rec);
                 return Ok(());
             }
@@ -991,6 +1063,7 @@ impl Engine {
         for p in peers {
             self.disconnect(p)?;
         }
+        self.last_send = None;
         for (_, c) in self.contexts.drain() {
             self.listeners.remove(c.listener);
             c.comm.free()?;

@@ -323,6 +323,7 @@ fn start_engine() -> CoreResult<Engine> {
         ctl_inbox: Vec::new(),
         shm: None,
         ring_polls_to_full: 0,
+        last_send: None,
         peer_procs: Default::default(),
     };
     // Before this process's node and pid reach any peer.
