@@ -79,6 +79,8 @@ extern void GA_Brdcst(void *buf, int lenbuf, int root);
 /* op: "+", "*", "max", "min", "absmax", "absmin" (and "or" for integers). */
 extern void GA_Dgop(double x[], int n, char *op);
 extern void NGA_Dgop(double x[], int n, char *op);
+/* Any type: C_INT, C_LONG, C_LONGLONG, C_FLOAT, C_DBL, C_SCPL, C_DCPL. */
+extern void GA_Gop(int type, void *x, int n, char *op);
 extern void GA_Fgop(float x[], int n, char *op);
 extern void GA_Igop(int x[], int n, char *op);
 extern void NGA_Igop(int x[], int n, char *op);
@@ -113,6 +115,22 @@ extern int   GA_Allocate(int g_a);
 extern int   NGA_Allocate(int g_a);
 extern int   GA_Duplicate(int g_a, char *array_name);
 extern int   NGA_Duplicate(int g_a, char *array_name);
+/* Frees the memory of an array GA_Allocate made from a GA_Create_handle
+ * handle but keeps its description, so that GA_Allocate makes it again
+ * (1; 0 if it is not allocated). */
+extern int   GA_Deallocate(int g_a);
+extern int   NGA_Deallocate(int g_a);
+/* Completes a described handle in the memory of allocated array g_p
+ * (same processes; 1, or 0 when g_p's memory is too small somewhere). */
+extern int   GA_Overlay(int g_a, int g_p);
+extern int   NGA_Overlay(int g_a, int g_p);
+/* Memory for GA_Assemble_duplicate (collective), freed by GA_Freemem. */
+extern void *GA_Getmem(int type, int nelem, int grp_id);
+extern void  GA_Freemem(void *ptr);
+extern int   GA_Assemble_duplicate(int g_a, char *name, void *ptr);
+/* Recorded only: temporaries come from the library's own allocator. */
+extern void  GA_Register_stack_memory(void *(*ext_alloc)(size_t, int, char *),
+                                      void (*ext_free)(void *));
 extern void  GA_Destroy(int g_a);
 extern void  NGA_Destroy(int g_a);
 extern int   GA_Valid_handle(int g_a);
@@ -246,6 +264,10 @@ extern void          GA_Zero(int g_a);
 extern void          NGA_Zero(int g_a);
 extern void          GA_Fill(int g_a, void *value);
 extern void          NGA_Fill(int g_a, void *value);
+/* Own elements = *value * rand() / RAND_MAX (int, long, long long, float,
+ * double), drawn from the C library's rand() in local memory order. */
+extern void          GA_Randomize(int g_a, void *value);
+extern void          NGA_Randomize(int g_a, void *value);
 extern void          GA_Scale(int g_a, void *value);
 extern void          GA_Copy(int g_a, int g_b);
 extern void          GA_Add(void *alpha, int g_a, void *beta, int g_b, int g_c);
@@ -366,6 +388,7 @@ extern void GA_Matmul_patch64(char transa, char transb, void *alpha, void *beta,
 /* --- printing (process 0 prints; collective) ------------------------ */
 extern void GA_Print(int g_a);
 extern void NGA_Print(int g_a);
+extern void GA_Print_file(FILE *file, int g_a);
 /* A patch: pretty != 0 lays it out as GA_Print does (labelled with the
  * array's own 1-based Fortran-order indices), pretty == 0 prints one
  * "name(i,j) = value" line per element. GA_Print_patch takes the rows
@@ -405,6 +428,12 @@ extern void GA_Set_tiled_proc_grid(int g_a, int block[], int proc_grid[]);
 extern void NGA_Set_tiled_proc_grid(int g_a, int block[], int proc_grid[]);
 extern void GA_Set_tiled_proc_grid64(int g_a, int64_t block[], int64_t proc_grid[]);
 extern void NGA_Set_tiled_proc_grid64(int g_a, int64_t block[], int64_t proc_grid[]);
+/* Tiles of irregular sizes (mapc/nblocks as for NGA_Create_irreg) dealt
+ * over a process grid as GA_Set_tiled_proc_grid deals its tiles. */
+extern void GA_Set_tiled_irreg_proc_grid(int g_a, int mapc[], int nblocks[], int proc_grid[]);
+extern void NGA_Set_tiled_irreg_proc_grid(int g_a, int mapc[], int nblocks[], int proc_grid[]);
+extern void GA_Set_tiled_irreg_proc_grid64(int g_a, int64_t mapc[], int64_t nblocks[], int64_t proc_grid[]);
+extern void NGA_Set_tiled_irreg_proc_grid64(int g_a, int64_t mapc[], int64_t nblocks[], int64_t proc_grid[]);
 extern void GA_Get_block_info(int g_a, int num_blocks[], int block_dims[]);
 extern void NGA_Get_block_info(int g_a, int num_blocks[], int block_dims[]);
 extern int  GA_Total_blocks(int g_a);

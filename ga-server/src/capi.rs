@@ -87,7 +87,7 @@ fn relabel(call: &'static str) -> impl Fn(GaError) -> GaError {
 // Handles made by GA_Create_handle.
 
 /// An array described by GA_Create_handle/GA_Set_* before GA_Allocate.
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct Pending {
     code: Option<i32>,
     dims: Vec<i64>,
@@ -103,10 +103,32 @@ struct Pending {
     cyclic: Option<(Vec<i64>, Option<Vec<i64>>)>,
     /// Processes holding the blocks, from GA_Set_restricted*.
     restricted: Option<Vec<i64>>,
+    /// Tile counts, tile starts and process grid from
+    /// GA_Set_tiled_irreg_proc_grid.
+    tiled_irreg: Option<(Vec<i64>, Vec<i64>, Vec<i64>)>,
+}
+
+impl Pending {
+    /// The distribution the description asks for.
+    fn distribution(&self) -> Distribution {
+        let p = self.clone();
+        match (p.tiled_irreg, p.cyclic, p.irregular, p.chunk) {
+            (Some((block, map, grid)), _, _, _) => {
+                Distribution::TiledIrregular { block, map, grid }
+            }
+            (None, Some((block, grid)), _, _) => Distribution::BlockCyclic { block, grid },
+            (None, None, Some((block, map)), _) => Distribution::Irregular { block, map },
+            (None, None, None, Some(c)) if c.iter().any(|&x| x > 0) => Distribution::Chunk(c),
+            _ => Distribution::Default,
+        }
+    }
 }
 
 struct Handles {
     pending: HashMap<Handle, Pending>,
+    /// How GA_Allocate made the arrays of handles from GA_Create_handle
+    /// (GA_Deallocate turns them back into pending ones).
+    described: HashMap<Handle, Pending>,
     /// Handle returned by GA_Create_handle → the core's array.
     alias: HashMap<Handle, Handle>,
     /// Names returned by GA_Inquire_name (kept alive for C).
@@ -123,6 +145,7 @@ fn with_handles<R>(f: impl FnOnce(&mut Handles) -> R) -> R {
     let mut g = HANDLES.lock().unwrap_or_else(|e| e.into_inner());
     let h = g.get_or_insert_with(|| Handles {
         pending: HashMap::new(),
+        described: HashMap::new(),
         alias: HashMap::new(),
         names: HashMap::new(),
     });
@@ -886,6 +909,39 @@ pub extern "C" fn GA_Cgop(x: *mut C32, n: c_int, op: *const c_char) {
     })
 }
 
+/// The generic reduction: `n` values of type `ty` (`C_INT`, `C_LONG`,
+/// `C_LONGLONG`, `C_FLOAT`, `C_DBL`, `C_SCPL`, `C_DCPL` or their Fortran
+/// codes) at `x`, reduced element-wise with `op` over the compute ranks
+/// as `GA_Igop`, `GA_Lgop`, `GA_Llgop`, `GA_Fgop`, `GA_Dgop`, `GA_Cgop`
+/// and `GA_Zgop` reduce them; the result is everywhere. Returns nothing;
+/// another type, a NULL `x` or `op`, a negative `n` or an op the type does
+/// not take ends the job through `GA_Error` naming `GA_Gop`.
+#[no_mangle]
+pub extern "C" fn GA_Gop(ty: c_int, x: *mut c_void, n: c_int, op: *const c_char) {
+    const CALL: &str = "GA_Gop";
+    run(CALL, || {
+        let o = op_text(CALL, op)?;
+        use core::pgroups::app_gop as gop;
+        match type_of(CALL, ty)? {
+            ElemType::Int => gop(CALL, typed(CALL, x.cast::<c_int>(), n)?, &o, true),
+            ElemType::Long => gop(CALL, typed(CALL, x.cast::<c_long>(), n)?, &o, true),
+            ElemType::LongLong => gop(CALL, typed(CALL, x.cast::<c_longlong>(), n)?, &o, true),
+            ElemType::Float => gop(CALL, typed(CALL, x.cast::<c_float>(), n)?, &o, false),
+            ElemType::Double => gop(CALL, typed(CALL, x.cast::<c_double>(), n)?, &o, false),
+            ElemType::SComplex => complex_sum(CALL, x.cast::<C32>(), n, op, false, |f| {
+                gop(CALL, f, "+", false)
+            }),
+            ElemType::DComplex => complex_sum(CALL, x.cast::<C64>(), n, op, false, |f| {
+                gop(CALL, f, "+", false)
+            }),
+            other => err(
+                CALL,
+                format!("type {ty} ({other:?}) cannot be reduced by GA_Gop"),
+            ),
+        }
+    })
+}
+
 // ---------------------------------------------------------------------------
 // Creating and destroying arrays.
 
@@ -1193,6 +1249,35 @@ fn set_irreg_distr<I: CIndex>(call: &'static str, g: c_int, map: *const I, block
     })
 }
 
+/// `GA_Set_tiled_irreg_proc_grid` on a handle awaiting `GA_Allocate`:
+/// tiles of the irregular distribution `map`/`block` (as
+/// `GA_Set_irreg_distr` reads them, `block[d]` at most the extent) dealt
+/// over the process grid `grid`.
+pub(crate) fn set_pending_tiled_irreg<I: CIndex>(
+    call: &'static str,
+    g: c_int,
+    map: *const I,
+    block: *const I,
+    grid: *const I,
+) -> GaResult<()> {
+    let dims = with_pending(call, g, |p| Ok(p.dims.clone()))?;
+    if dims.is_empty() {
+        return err(call, "call GA_Set_data first");
+    }
+    let Distribution::Irregular { block, map } = irregular(call, dims.len(), block, map, &dims)?
+    else {
+        return err(call, "internal error");
+    };
+    let grid = ints(call, "proc_grid", grid, dims.len())?;
+    if let Some(d) = grid.iter().position(|&x| x < 1) {
+        return err(call, format!("process grid entry {d} must be positive"));
+    }
+    with_pending(call, g, |p| {
+        p.tiled_irreg = Some((block, map, grid));
+        Ok(())
+    })
+}
+
 twins! {
     /// Sets an irregular distribution (after `GA_Set_data`): `map` of block
     /// starts, `block[d]` blocks per dimension; returns nothing; a bad map
@@ -1269,12 +1354,8 @@ pub extern "C" fn GA_Allocate(g: c_int) -> c_int {
                 format!("handle {g}: call GA_Set_data before GA_Allocate"),
             );
         };
-        let dist = match (p.cyclic, p.irregular, p.chunk) {
-            (Some((block, grid)), _, _) => Distribution::BlockCyclic { block, grid },
-            (None, Some((block, map)), _) => Distribution::Irregular { block, map },
-            (None, None, Some(c)) if c.iter().any(|&x| x > 0) => Distribution::Chunk(c),
-            _ => Distribution::Default,
-        };
+        let description = p.clone();
+        let dist = p.distribution();
         let grp = p.pgroup.unwrap_or_else(core::pgroups::default_group);
         let made = core::pgroups::on_group(grp, || {
             core::pgroups::on_restricted(p.restricted.clone(), || match &p.width {
@@ -1303,7 +1384,10 @@ pub extern "C" fn GA_Allocate(g: c_int) -> c_int {
         if made == 0 {
             return Ok(0);
         }
-        with_handles(|h| h.alias.insert(g, made));
+        with_handles(|h| {
+            h.alias.insert(g, made);
+            h.described.insert(g, description);
+        });
         ANY_ALIAS.store(true, Ordering::Release);
         Ok(1)
     })
@@ -1349,14 +1433,82 @@ pub extern "C" fn GA_Destroy(g: c_int) {
     run(CALL, || {
         let h = resolve(g);
         inquire(CALL, h)?;
-        core::destroy(h).map_err(relabel(CALL))?;
-        arrays_changed();
-        with_handles(|t| {
-            t.alias.remove(&g);
-            t.names.remove(&h);
-        });
-        Ok(())
+        forget(CALL, g, h)
     })
+}
+
+/// Destroys the array `h` behind user handle `g` and drops what the
+/// handle table knows of it (collective).
+fn forget(call: &'static str, g: c_int, h: Handle) -> GaResult<()> {
+    core::destroy(h).map_err(relabel(call))?;
+    arrays_changed();
+    with_handles(|t| {
+        t.alias.remove(&g);
+        t.described.remove(&g);
+        t.names.remove(&h);
+    });
+    Ok(())
+}
+
+/// `GA_Deallocate`: frees the memory of the array a handle from
+/// `GA_Create_handle` was allocated as and makes the handle await
+/// `GA_Allocate` again with the same description (collective). Returns
+/// Ok(true), or Ok(false) when `g` names no allocated array (GA's FALSE).
+pub(crate) fn deallocate(call: &'static str, g: c_int) -> GaResult<bool> {
+    let h = resolve(g);
+    if !core::valid(h) {
+        return Ok(false);
+    }
+    let Some(description) = with_handles(|t| t.described.get(&g).cloned()) else {
+        return err(
+            call,
+            format!(
+                "array {g} was not made from a handle of GA_Create_handle, \
+                 so there is no description to allocate again"
+            ),
+        );
+    };
+    forget(call, g, h)?;
+    with_handles(|t| t.pending.insert(g, description));
+    Ok(true)
+}
+
+/// `GA_Overlay`: completes the handle `g` from `GA_Create_handle` (type,
+/// shape, distribution, ghost widths as described) with its blocks in the
+/// memory of the allocated array `parent`, which must live on the same
+/// processes (collective). Returns Ok(true), or Ok(false) when some block
+/// does not fit in the parent's block on its process (GA's FALSE; `g`
+/// keeps awaiting allocation).
+pub(crate) fn overlay(call: &'static str, g: c_int, parent: c_int) -> GaResult<bool> {
+    let p = with_handles(|h| h.pending.get(&g).cloned()).ok_or_else(|| {
+        GaError::new(
+            call,
+            format!("handle {g} is not a handle from GA_Create_handle awaiting allocation"),
+        )
+    })?;
+    let Some(code) = p.code else {
+        return err(call, format!("handle {g}: call GA_Set_data first"));
+    };
+    if p.restricted.is_some() {
+        return err(call, "restricted arrays cannot be overlaid");
+    }
+    let ty = type_of(call, code)?;
+    let parent = resolve(parent);
+    inquire(call, parent)?;
+    let width = p.width.clone().unwrap_or_default();
+    let shape = (ty, &p.dims[..], &p.distribution());
+    let made = core::overlay(call, parent, shape, &width, &p.name).map_err(relabel(call))?;
+    let Some(made) = made else {
+        return Ok(false);
+    };
+    arrays_changed();
+    with_handles(|h| {
+        h.pending.remove(&g);
+        h.alias.insert(g, made);
+        h.described.insert(g, p);
+    });
+    ANY_ALIAS.store(true, Ordering::Release);
+    Ok(true)
 }
 
 /// Same as `GA_Destroy`; returns nothing.

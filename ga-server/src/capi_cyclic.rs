@@ -1,6 +1,7 @@
 //! Block-cyclic arrays in the GA C ABI: `GA_Set_block_cyclic`,
-//! `GA_Set_block_cyclic_proc_grid` and `GA_Set_tiled_proc_grid` (with
-//! their `NGA_` names and `int64_t` forms) on a handle from
+//! `GA_Set_block_cyclic_proc_grid`, `GA_Set_tiled_proc_grid` and
+//! `GA_Set_tiled_irreg_proc_grid` (with their `NGA_` names and `int64_t`
+//! forms) on a handle from
 //! `GA_Create_handle`, and the calls that read such arrays block by block:
 //! `NGA_Access_block`, `NGA_Access_block_grid`, `NGA_Access_block_segment`
 //! with their release calls, `GA_Get_block_info`, `GA_Total_blocks` and
@@ -27,7 +28,9 @@
 //! hold, NULL pointers) end the job through `GA_Error` with a message
 //! naming the call. No panic crosses into C.
 
-use crate::capi::{ints, resolve_handle, run, set_pending_cyclic, twins, Buf};
+use crate::capi::{
+    ints, resolve_handle, run, set_pending_cyclic, set_pending_tiled_irreg, twins, Buf,
+};
 use crate::capi_ptr::{self as ptr, CIndex, PutError};
 use crate::core::{self, GaError, GaResult, Handle};
 use shim_core::ffi_guard::guard;
@@ -359,4 +362,34 @@ pub extern "C" fn NGA_Release_update_block_segment(g: c_int, proc_: c_int) {
     guard("NGA_Release_update_block_segment", (), || {
         let _ = (g, proc_);
     })
+}
+
+fn set_tiled_irreg<I: CIndex>(
+    call: &'static str,
+    g: c_int,
+    mapc: *const I,
+    nblocks: *const I,
+    proc_grid: *const I,
+) {
+    run(call, || {
+        set_pending_tiled_irreg(call, g, mapc, nblocks, proc_grid)
+    })
+}
+
+twins! {
+    /// Makes the array of handle `g` (after `GA_Set_data`) tiled with tiles
+    /// of irregular sizes: `nblocks[d]` tiles along dimension d starting at
+    /// the 0-based offsets in `mapc` (dimension 0's first, as for
+    /// `NGA_Create_irreg`), tile (t0, t1, ...) on the process at
+    /// (t0 mod proc_grid[0], ...) of the process grid (C order; its product
+    /// must be the number of processes, checked by `GA_Allocate`). Returns
+    /// nothing; a bad map or grid ends the job through `GA_Error`.
+    fn GA_Set_tiled_irreg_proc_grid / GA_Set_tiled_irreg_proc_grid64
+        (g: c_int, mapc: Ix, nblocks: Ix, proc_grid: Ix) = set_tiled_irreg;
+}
+
+twins! {
+    /// Same as `GA_Set_tiled_irreg_proc_grid`; returns nothing.
+    fn NGA_Set_tiled_irreg_proc_grid / NGA_Set_tiled_irreg_proc_grid64
+        (g: c_int, mapc: Ix, nblocks: Ix, proc_grid: Ix) = set_tiled_irreg;
 }

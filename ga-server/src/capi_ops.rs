@@ -53,6 +53,32 @@ pub extern "C" fn NGA_Fill(g: c_int, value: *const c_void) {
     GA_Fill(g, value)
 }
 
+/// Sets each element this process holds to `*value · r / RAND_MAX` for
+/// successive draws `r` of the C library's `rand()` (so values lie in
+/// [0, *value] and follow the program's own `srand` seed), walking the
+/// process's memory as GA does (collective). `value` is of the array's
+/// type: int, long, long long, float or double. Returns nothing; another
+/// type, a bad handle or a NULL `value` ends the job through `GA_Error`.
+#[no_mangle]
+pub extern "C" fn GA_Randomize(g: c_int, value: *const c_void) {
+    const CALL: &str = "GA_Randomize";
+    run(CALL, || {
+        let h = resolve(g);
+        ops::randomize(
+            CALL,
+            h,
+            scalar(CALL, "value", value, h)?,
+            crate::capi_ptr::c_rand,
+        )
+    })
+}
+
+/// Same as `GA_Randomize`; returns nothing.
+#[no_mangle]
+pub extern "C" fn NGA_Randomize(g: c_int, value: *const c_void) {
+    GA_Randomize(g, value)
+}
+
 /// Multiplies every element by `*alpha`; returns nothing.
 #[no_mangle]
 pub extern "C" fn GA_Scale(g: c_int, alpha: *const c_void) {
@@ -766,6 +792,20 @@ pub extern "C" fn GA_Print(g: c_int) {
 #[no_mangle]
 pub extern "C" fn NGA_Print(g: c_int) {
     run("NGA_Print", || ops::print("NGA_Print", resolve(g)))
+}
+
+/// `GA_Print` to the C stream `file` (a `FILE *` open for writing on
+/// process 0, which writes; collective). Returns nothing; a bad handle, a
+/// NULL `file` on process 0 or a failed write ends the job through
+/// `GA_Error`.
+#[no_mangle]
+pub extern "C" fn GA_Print_file(file: *mut c_void, g: c_int) {
+    const CALL: &str = "GA_Print_file";
+    run(CALL, || {
+        ops::print_to(CALL, resolve(g), |text| {
+            crate::capi_ptr::write_c_file(file, text).map_err(|m| GaError::new(CALL, m))
+        })
+    })
 }
 
 /// Process 0 prints which process owns which block; collective; returns nothing.

@@ -266,6 +266,35 @@ pub fn flush_c_stdio() {
     }
 }
 
+/// The C library's next `rand()` value (the program's own sequence, as
+/// GA's `GA_Randomize` draws it).
+pub fn c_rand() -> c_int {
+    // SAFETY: rand() takes no arguments and touches only libc's state.
+    unsafe { libc::rand() }
+}
+
+/// Writes `text` to the C stream `file` (a `FILE *` from the program) and
+/// flushes it; `Err` when `file` is NULL or the stream reports an error.
+pub fn write_c_file(file: *mut c_void, text: &str) -> Result<(), String> {
+    if file.is_null() {
+        return Err("file is NULL".into());
+    }
+    let f = file.cast::<libc::FILE>();
+    flush_c_stdio();
+    // SAFETY: `f` is the program's open stream (checked non-NULL); fwrite
+    // reads exactly text.len() bytes from the string's buffer.
+    let wrote = unsafe { libc::fwrite(text.as_ptr().cast::<c_void>(), 1, text.len(), f) };
+    // SAFETY: as above; fflush only flushes that stream.
+    let flushed = unsafe { libc::fflush(f) };
+    if wrote != text.len() || flushed != 0 {
+        return Err(format!(
+            "writing to the file failed: {}",
+            std::io::Error::last_os_error()
+        ));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

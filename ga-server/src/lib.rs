@@ -25,6 +25,7 @@
 
 mod armci;
 pub mod capi;
+mod capi_alloc;
 mod capi_armci;
 mod capi_armci_groups;
 mod capi_armci_msg;

@@ -34,7 +34,9 @@ pub enum Op {
     /// A compute rank leaves (no reply).
     Bye = 1,
     /// Create an array's node segment; payload: layout (see `server`);
-    /// reply data: the segment's name.
+    /// reply data: the segment's name. With `aux` > 0 the array is an
+    /// overlay lying in the segment of array `aux` − 1 (no new segment,
+    /// empty name).
     Create = 2,
     /// Drop an array's node segment.
     Destroy = 3,

@@ -19,14 +19,17 @@ use shim_core::mpi::{self, Comm, ListenerSet};
 use shim_core::CoreError;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 use std::time::Duration;
 
 struct SArray {
     ty: ElemType,
     ndim: usize,
     layout: NodeLayout,
-    map: Mapping,
-    /// The segment's name (the clients unlink it once mapped).
+    /// The node segment (an overlay array shares its parent's).
+    map: Arc<Mapping>,
+    /// The segment's name (the clients unlink it once mapped); empty for
+    /// an overlay array, which owns no segment.
     seg_name: String,
 }
 
@@ -322,7 +325,9 @@ impl Server {
             }
             Some(Op::Destroy) => {
                 if let Some(a) = self.arrays.remove(&req.array) {
-                    remove_segment(&a.seg_name);
+                    if !a.seg_name.is_empty() {
+                        remove_segment(&a.seg_name);
+                    }
                 }
                 Ok(0)
             }
@@ -533,10 +538,26 @@ impl Server {
         if self.arrays.contains_key(&req.array) {
             return Err(format!("array id {} exists already", req.array));
         }
-        let what = format!("array '{}'", layout.name);
-        let kind = format!("a{}", req.array);
-        let (seg_name, map) =
-            create_segment(&self.owner, &kind, layout.total as usize, &what, &self.host)?;
+        // An overlay (aux: its parent's id + 1) lies in its parent's segment.
+        let (seg_name, map) = if req.aux > 0 {
+            let parent = u32::try_from(req.aux - 1)
+                .ok()
+                .and_then(|id| self.arrays.get(&id))
+                .ok_or_else(|| format!("no parent array {} for '{}'", req.aux - 1, layout.name))?;
+            if parent.layout.total != layout.total {
+                return Err(format!(
+                    "'{}' does not lie in the segment of its parent '{}'",
+                    layout.name, parent.layout.name
+                ));
+            }
+            (String::new(), parent.map.clone())
+        } else {
+            let what = format!("array '{}'", layout.name);
+            let kind = format!("a{}", req.array);
+            let (n, m) =
+                create_segment(&self.owner, &kind, layout.total as usize, &what, &self.host)?;
+            (n, Arc::new(m))
+        };
         self.arrays.insert(
             req.array,
             SArray {

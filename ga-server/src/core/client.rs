@@ -10,12 +10,12 @@ use super::types::{fmt_patch, Distribution, ElemType, GaError, GaResult, Handle}
 use crate::procs;
 use crate::protocol::*;
 use crate::ptr::{self, MAX_DIM};
-use crate::shm::{self, Bounds, NodeLayout};
+use crate::shm::{self, BlockEntry, Bounds, NodeLayout};
 use crate::sys::{self, Mapping};
 use shim_core::mpi::{self, Comm};
 use shim_core::onesided::SharedCounter;
 use std::sync::atomic::Ordering;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// First handle (GA numbers handles from index − 1000).
 const GA_OFFSET: i32 = 1000;
@@ -27,8 +27,8 @@ pub(crate) struct Array {
     pub name: String,
     pub grid: Grid,
     pub dist: Distribution,
-    /// This node's segment.
-    pub seg: Mapping,
+    /// This node's segment (shared with the parent of an overlay array).
+    pub seg: Arc<Mapping>,
     /// Per block (for one block per process: per rank in the group): byte
     /// offset of the block and of its lock word in its node's segment;
     /// block lo and block strides.
@@ -67,6 +67,49 @@ pub(crate) struct Placement {
     pub comm: Comm,
 }
 
+/// The memory an overlay array borrows from its parent: the parent's id,
+/// node segment, and per block (= holder) the byte offsets of its block
+/// and lock word.
+struct Overlay {
+    serial: u32,
+    seg: Arc<Mapping>,
+    off: Vec<usize>,
+    lock_off: Vec<usize>,
+}
+
+impl Overlay {
+    /// The node layout of an overlay's blocks `owners` (block number and
+    /// framed bounds): each at its parent block's place in the parent's
+    /// segment.
+    fn layout(
+        &self,
+        dims: &[i64],
+        name: &str,
+        owners: &[(i32, Option<Bounds>)],
+    ) -> Result<NodeLayout, String> {
+        let mut d = [0i64; MAX_DIM];
+        d[..dims.len()].copy_from_slice(dims);
+        let blocks = owners
+            .iter()
+            .filter_map(|&(b, bounds)| {
+                bounds.map(|(lo, hi)| BlockEntry {
+                    owner: b,
+                    off: self.off[b as usize] as u64,
+                    lock_off: self.lock_off[b as usize] as u64,
+                    lo,
+                    hi,
+                })
+            })
+            .collect();
+        Ok(NodeLayout {
+            total: self.seg.len() as u64,
+            dims: d,
+            name: name.to_string(),
+            blocks,
+        })
+    }
+}
+
 impl Array {
     /// The compute rank holding block `block`.
     pub fn compute_rank(&self, block: i64) -> usize {
@@ -102,6 +145,16 @@ impl Array {
     /// Number of processes in the array's group.
     pub fn nprocs(&self) -> i64 {
         self.members.len() as i64
+    }
+
+    /// Where the array lives (for an array made on the same processes).
+    pub fn placement(&self) -> Placement {
+        Placement {
+            pgroup: self.pgroup,
+            members: self.members.clone(),
+            holders: self.holders.clone(),
+            comm: self.gcomm,
+        }
     }
 }
 
@@ -432,13 +485,92 @@ impl Client {
         dist: &Distribution,
         place: &Placement,
     ) -> GaResult<Handle> {
-        self.create_framed(call, ty, dims, name, dist, &[], place)
+        self.create_on(call, ty, dims, name, dist, &[], place, None)
+    }
+
+    /// The parts of array `parent` an overlay array's blocks start at: per
+    /// block (= holder), the byte offsets of the parent's block and lock
+    /// word and the bytes the parent's (framed) block has; and whether the
+    /// overlay's blocks of `grid` (with ghost widths `w`, elements of
+    /// `elem` bytes) each fit in them.
+    fn overlay_room(
+        &self,
+        call: &'static str,
+        parent: Handle,
+        grid: &Grid,
+        w: &[i64; MAX_DIM],
+        elem: usize,
+        holders: &[i32],
+    ) -> GaResult<(Overlay, bool)> {
+        let p = self.array(call, parent)?;
+        if p.grid.is_cyclic() || grid.is_cyclic() {
+            return Err(GaError::new(
+                call,
+                "block-cyclic arrays can neither be overlaid nor lend their memory",
+            ));
+        }
+        if p.holders != holders {
+            return Err(GaError::new(
+                call,
+                format!(
+                    "the parent '{}' lives on processes {:?}, the new array on {holders:?}: \
+                     an overlay needs the same processor group",
+                    p.name, p.holders
+                ),
+            ));
+        }
+        let framed_bytes = |g: &Grid, width: &[i64; MAX_DIM], e: usize, b: i64| -> u128 {
+            g.block_of(b).map_or(0, |(lo, hi)| {
+                (0..g.ndim())
+                    .map(|d| (hi[d] - lo[d] + 1 + 2 * width[d]) as u128)
+                    .product::<u128>()
+                    * e as u128
+            })
+        };
+        let fits = (0..holders.len() as i64)
+            .all(|b| framed_bytes(grid, w, elem, b) <= framed_bytes(&p.grid, &p.width, p.elem, b));
+        Ok((
+            Overlay {
+                serial: p.serial,
+                seg: p.seg.clone(),
+                off: p.off.clone(),
+                lock_off: p.lock_off.clone(),
+            },
+            fits,
+        ))
+    }
+
+    /// Whether an array of `dims` and `dist` (ghost widths `width`) made on
+    /// the processes of `parent` fits in `parent`'s memory on every process
+    /// (`GA_Overlay` returns 0 when it does not).
+    pub fn overlay_fits(
+        &self,
+        call: &'static str,
+        ty: ElemType,
+        dims: &[i64],
+        dist: &Distribution,
+        width: &[i64],
+        parent: Handle,
+    ) -> GaResult<bool> {
+        let p = self.array(call, parent)?;
+        let grid = Grid::new(call, dims, p.holders.len() as i64, dist)?;
+        let mut w = [0i64; MAX_DIM];
+        for d in 0..dims.len().min(width.len()) {
+            w[d] = width[d].max(0);
+        }
+        let holders = p.holders.clone();
+        Ok(self
+            .overlay_room(call, parent, &grid, &w, ty.size(), &holders)?
+            .1)
     }
 
     /// [`Client::create`] with `width[d]` ghost cells on each side of every
-    /// block along dimension d (missing entries: 0).
+    /// block along dimension d (missing entries: 0) and, when `over` names
+    /// an array, with the blocks in its memory: each process's block starts
+    /// where its block of `over` starts, in the same node segment
+    /// (`GA_Overlay`; [`Client::overlay_fits`] tells whether they fit).
     #[allow(clippy::too_many_arguments)]
-    pub fn create_framed(
+    pub fn create_on(
         &mut self,
         call: &'static str,
         ty: ElemType,
@@ -447,6 +579,7 @@ impl Client {
         dist: &Distribution,
         width: &[i64],
         place: &Placement,
+        over: Option<Handle>,
     ) -> GaResult<Handle> {
         let members = &place.members;
         let grank = members.iter().position(|&m| m == self.me).ok_or_else(|| {
@@ -513,6 +646,21 @@ impl Client {
                 format!("'{name}' is block-cyclic: ghost cells are not available on such arrays"),
             ));
         }
+        let overlay = match over {
+            Some(parent) => {
+                let (o, fits) = self.overlay_room(call, parent, &grid, &w, elem, holders)?;
+                if !fits {
+                    return Err(GaError::new(
+                        call,
+                        format!(
+                            "'{name}' does not fit in the memory of its parent on every process"
+                        ),
+                    ));
+                }
+                Some(o)
+            }
+            None => None,
+        };
         // Framed blocks in the server's shifted indices: lo..=hi + 2w.
         let nblocks = if grid.is_cyclic() {
             grid.total_blocks() as usize
@@ -553,7 +701,9 @@ impl Client {
             // segment, as NGA_Access_block_segment shows it); owners ranked
             // by process keep them together.
             let mut owners = owners;
-            let layout = if grid.is_cyclic() {
+            let layout = if let Some(o) = &overlay {
+                o.layout(dims, name, &owners)
+            } else if grid.is_cyclic() {
                 owners.sort_by_key(|&(b, _)| (grid.process_of_block(b as i64), b));
                 let firsts: Vec<bool> = (0..owners.len())
                     .map(|i| {
@@ -578,7 +728,10 @@ impl Client {
                 bstr[p] = dist::strides_of(&bc);
             }
             for (i, (p, _)) in owners.iter().enumerate() {
-                lock_off[*p as usize] = 64 * (i + 1);
+                lock_off[*p as usize] = match &overlay {
+                    Some(o) => o.lock_off[*p as usize],
+                    None => 64 * (i + 1),
+                };
             }
             if node == self.my_node {
                 my_layout = Some((layout, leader));
@@ -593,6 +746,8 @@ impl Client {
             req.ty = ty.wire();
             req.ndim = n as u8;
             req.array = serial;
+            // An overlay names its parent, whose segment it shares.
+            req.aux = overlay.as_ref().map_or(0, |o| i64::from(o.serial) + 1);
             let payload = layout.encode();
             req.len = payload.len() as u64;
             // status: 0 and the segment's name, or 1 and the error.
@@ -619,10 +774,13 @@ impl Client {
         let from_leader = &all[leader as usize * 256..(leader as usize + 1) * 256];
         let end = from_leader[1..].iter().position(|&b| b == 0).unwrap_or(255);
         let seg_name = String::from_utf8_lossy(&from_leader[1..1 + end]).into_owned();
-        let seg = sys::shm_open_map(&seg_name, layout.total as usize);
+        let seg = match &overlay {
+            Some(o) => Ok(o.seg.clone()),
+            None => sys::shm_open_map(&seg_name, layout.total as usize).map(Arc::new),
+        };
         let ok = [seg.is_ok() as u8];
         let oks = gcomm.allgather(&ok).map_err(GaError::backend(call))?;
-        if leader == grank {
+        if leader == grank && overlay.is_none() {
             sys::shm_unlink(&seg_name);
         }
         let seg = match seg {

@@ -31,10 +31,11 @@ pub enum Deal {
 /// bookkeeping in every process).
 pub const MAX_BLOCKS: i64 = 1 << 16;
 
+/// The prime factors of `n` (with repeats), smallest first.
 fn prime_factors(mut n: i64) -> Vec<i64> {
     let mut f = Vec::new();
     let mut p = 2;
-    while p * p <= n {
+    while p <= n / p {
         while n % p == 0 {
             f.push(p);
             n /= p;
@@ -44,24 +45,74 @@ fn prime_factors(mut n: i64) -> Vec<i64> {
     if n > 1 {
         f.push(n);
     }
-    f.sort_unstable_by(|a, b| b.cmp(a));
     f
 }
 
-fn even_starts(extent: i64, nblocks: i64) -> Vec<i64> {
-    // Rounded up without forming extent + nblocks (extents reach i64::MAX).
-    let size = (extent.max(1) - 1) / nblocks.max(1) + 1;
-    let size = size.max(1);
-    let mut v = Vec::new();
-    let mut s = Some(0i64);
-    while let Some(at) = s.filter(|&at| at < extent) {
-        v.push(at);
-        s = at.checked_add(size);
+/// `a / b` rounded up, for `a >= 0` and `b >= 1`, without forming `a + b`.
+fn div_up(a: i64, b: i64) -> i64 {
+    if a == 0 {
+        0
+    } else {
+        (a - 1) / b + 1
     }
-    if v.is_empty() {
-        v.push(0);
+}
+
+/// How many processes GA 5.8 puts along each axis of an array of `units`
+/// pieces per axis: the prime factors of `nproc`, largest first, go one by
+/// one to the axis they divide with the smallest remainder relative to its
+/// length (an axis that a factor would leave with less than one piece a
+/// process ranks last); ties go to the first axis looked at, and the axis
+/// looked at first moves on by one with each factor.
+fn processes_per_axis(units: &[i64], nproc: i64) -> Vec<i64> {
+    let n = units.len();
+    let mut along = vec![1i64; n];
+    let mut first = 0usize;
+    for f in prime_factors(nproc.max(1)).into_iter().rev() {
+        let misfit = |a: usize| -> f64 {
+            let procs = f * along[a];
+            if units[a] < procs {
+                1.1
+            } else {
+                (units[a] % procs) as f64 / units[a] as f64
+            }
+        };
+        let mut best = first;
+        let mut best_misfit = misfit(first);
+        for k in 1..n {
+            let a = (first + k) % n;
+            let m = misfit(a);
+            if m < best_misfit {
+                best = a;
+                best_misfit = m;
+            }
+        }
+        along[best] *= f;
+        first = (first + 1) % n;
     }
-    v
+    along
+}
+
+/// Block starts along one axis of `extent` elements cut for `procs`
+/// processes, each of which gets `per` pieces of `piece` elements (or one
+/// fewer once the pieces run short): the first `full` processes get `per`,
+/// the others `per - 1`, until the axis is used up (so an axis may end
+/// with fewer blocks than processes).
+fn axis_starts(extent: i64, procs: i64, per: i64, piece: i64) -> Vec<i64> {
+    let pieces = div_up(extent, piece);
+    let full = pieces.saturating_sub((per - 1).saturating_mul(procs));
+    let mut starts = Vec::new();
+    let mut at = 0i64;
+    let mut p = 0i64;
+    while p < procs && at < extent {
+        starts.push(at);
+        let count = if p >= full { per - 1 } else { per };
+        at = at.saturating_add(count.saturating_mul(piece));
+        p += 1;
+    }
+    if starts.is_empty() {
+        starts.push(0);
+    }
+    starts
 }
 
 /// Checks that a per-dimension `block` list has one entry per dimension.
@@ -78,6 +129,69 @@ fn check_block_len(call: &'static str, block: &[i64], n: usize) -> GaResult<()> 
     Ok(())
 }
 
+/// The block starts of an irregular distribution: `block[d]` blocks along
+/// dimension d starting at the 0-based offsets in `map` (dimension 0's
+/// first), checked.
+fn irregular_starts(
+    call: &'static str,
+    dims: &[i64],
+    block: &[i64],
+    map: &[i64],
+) -> GaResult<Vec<Vec<i64>>> {
+    let n = dims.len();
+    check_block_len(call, block, n)?;
+    let total = block.iter().try_fold(0i64, |t, &b| t.checked_add(b));
+    if block.iter().any(|&b| b < 1) || total != Some(map.len() as i64) {
+        return Err(GaError::new(
+            call,
+            format!(
+                "block {block:?} needs {} map entries, got {}",
+                total.map_or("too many".to_string(), |t| t.to_string()),
+                map.len()
+            ),
+        ));
+    }
+    let mut out = Vec::new();
+    let mut k = 0usize;
+    for d in 0..n {
+        let s: Vec<i64> = map[k..k + block[d] as usize].to_vec();
+        k += block[d] as usize;
+        let ok = s[0] == 0
+            && s.windows(2).all(|w| w[0] < w[1])
+            && s.last().is_some_and(|&l| l < dims[d]);
+        if !ok {
+            return Err(GaError::new(
+                call,
+                format!(
+                    "map of dimension {d} {s:?} must start at 0 and increase strictly below {}",
+                    dims[d]
+                ),
+            ));
+        }
+        out.push(s);
+    }
+    Ok(out)
+}
+
+/// Blocks dealt over the process grid `g` (C order), which must have `n`
+/// positive entries holding exactly `nproc` processes.
+fn proc_grid_deal(call: &'static str, n: usize, nproc: i64, g: &[i64]) -> GaResult<Deal> {
+    if g.len() != n || g.iter().any(|&x| x < 1) {
+        return Err(GaError::new(
+            call,
+            format!("process grid {g:?} needs {n} positive entries"),
+        ));
+    }
+    let prod = g.iter().try_fold(1i64, |p, &x| p.checked_mul(x));
+    if prod != Some(nproc) {
+        return Err(GaError::new(
+            call,
+            format!("process grid {g:?} does not hold exactly {nproc} processes"),
+        ));
+    }
+    Ok(Deal::ProcGrid(g.to_vec()))
+}
+
 impl Grid {
     /// The grid for `dist` of an array of `dims` over `nproc` ranks.
     pub fn new(
@@ -89,7 +203,7 @@ impl Grid {
         let n = dims.len();
         let mut deal = Deal::OnePerProcess;
         let starts = match dist {
-            Distribution::Default => Grid::near_square(dims, nproc, &vec![0; n]),
+            Distribution::Default => Grid::regular(dims, nproc, &vec![0; n]),
             Distribution::Chunk(c) => {
                 if c.len() != n {
                     return Err(GaError::new(
@@ -97,21 +211,10 @@ impl Grid {
                         format!("chunk has {} entries for a {n}-dimensional array", c.len()),
                     ));
                 }
-                Grid::near_square(dims, nproc, c)
+                Grid::regular(dims, nproc, c)
             }
             Distribution::Irregular { block, map } => {
-                check_block_len(call, block, n)?;
-                let total = block.iter().try_fold(0i64, |t, &b| t.checked_add(b));
-                if block.iter().any(|&b| b < 1) || total != Some(map.len() as i64) {
-                    return Err(GaError::new(
-                        call,
-                        format!(
-                            "block {block:?} needs {} map entries, got {}",
-                            total.map_or("too many".to_string(), |t| t.to_string()),
-                            map.len()
-                        ),
-                    ));
-                }
+                let starts = irregular_starts(call, dims, block, map)?;
                 let prod = block.iter().try_fold(1i64, |p, &b| p.checked_mul(b));
                 if prod.is_none_or(|p| p > nproc) {
                     return Err(GaError::new(
@@ -122,26 +225,19 @@ impl Grid {
                         ),
                     ));
                 }
-                let mut out = Vec::new();
-                let mut k = 0usize;
-                for d in 0..n {
-                    let s: Vec<i64> = map[k..k + block[d] as usize].to_vec();
-                    k += block[d] as usize;
-                    let ok = s[0] == 0
-                        && s.windows(2).all(|w| w[0] < w[1])
-                        && s.last().is_some_and(|&l| l < dims[d]);
-                    if !ok {
-                        return Err(GaError::new(
-                            call,
-                            format!(
-                                "map of dimension {d} {s:?} must start at 0 and increase strictly below {}",
-                                dims[d]
-                            ),
-                        ));
-                    }
-                    out.push(s);
+                starts
+            }
+            Distribution::TiledIrregular { block, map, grid } => {
+                let starts = irregular_starts(call, dims, block, map)?;
+                let total = block.iter().try_fold(1i64, |p, &b| p.checked_mul(b));
+                if total.is_none_or(|t| t > MAX_BLOCKS) {
+                    return Err(GaError::new(
+                        call,
+                        format!("block {block:?} makes more than {MAX_BLOCKS} tiles"),
+                    ));
                 }
-                out
+                deal = proc_grid_deal(call, n, nproc, grid)?;
+                starts
             }
             Distribution::BlockCyclic { block, grid } => {
                 let (starts, d) = Grid::cyclic(call, dims, nproc, block, grid.as_deref())?;
@@ -184,22 +280,7 @@ impl Grid {
         }
         let deal = match grid {
             None => Deal::RoundRobin(nproc.max(1)),
-            Some(g) => {
-                if g.len() != n || g.iter().any(|&x| x < 1) {
-                    return Err(GaError::new(
-                        call,
-                        format!("process grid {g:?} needs {n} positive entries"),
-                    ));
-                }
-                let prod = g.iter().try_fold(1i64, |p, &x| p.checked_mul(x));
-                if prod != Some(nproc) {
-                    return Err(GaError::new(
-                        call,
-                        format!("process grid {g:?} does not hold exactly {nproc} processes"),
-                    ));
-                }
-                Deal::ProcGrid(g.to_vec())
-            }
+            Some(g) => proc_grid_deal(call, n, nproc, g)?,
         };
         let starts = (0..n)
             .map(|d| (0..counts[d]).map(|b| b * block[d]).collect())
@@ -255,36 +336,43 @@ impl Grid {
         self.block_of(p)
     }
 
-    /// GA-like default: split the dimension with the largest blocks by the
-    /// largest remaining prime factor of `nproc`, respecting minimum chunks.
-    fn near_square(dims: &[i64], nproc: i64, chunk: &[i64]) -> Vec<Vec<i64>> {
+    /// GA 5.8's regular distribution for `nproc` processes with the
+    /// chunk hints `chunk` (C order; 0 or less: no minimum). GA reasons in
+    /// Fortran order, so axis `a` below is C dimension `n - 1 - a`. A
+    /// positive hint is the smallest block along its axis: the axis is
+    /// counted in hint-sized pieces when the processes are spread. As in
+    /// GA, a zero hint for the first axis (C's last dimension) drops the
+    /// hints from the spreading, though a hint above 1 still sets the
+    /// piece the blocks are made of.
+    fn regular(dims: &[i64], nproc: i64, chunk: &[i64]) -> Vec<Vec<i64>> {
         let n = dims.len();
-        let mut nb = vec![1i64; n];
-        let max_nb: Vec<i64> = (0..n)
-            .map(|d| {
-                if chunk[d] > 0 {
-                    ((dims[d].max(1) - 1) / chunk[d] + 1).max(1)
+        let extent: Vec<i64> = (0..n).map(|a| dims[n - 1 - a].max(1)).collect();
+        let hint: Vec<i64> = (0..n).map(|a| chunk[n - 1 - a]).collect();
+        let hints_spread = hint[0] != 0;
+        let units: Vec<i64> = (0..n)
+            .map(|a| {
+                let unit = if hints_spread && hint[a] >= 1 {
+                    hint[a].min(extent[a])
                 } else {
-                    dims[d].max(1)
-                }
+                    1
+                };
+                div_up(extent[a], unit).max(1)
             })
             .collect();
-        for f in prime_factors(nproc.max(1)) {
-            let mut best: Option<usize> = None;
-            for d in 0..n {
-                if nb[d] * f > max_nb[d] {
-                    continue;
-                }
-                let size = |d: usize| dims[d] as f64 / nb[d] as f64;
-                if best.is_none_or(|b| size(d) > size(b)) {
-                    best = Some(d);
-                }
-            }
-            if let Some(d) = best {
-                nb[d] *= f;
-            }
-        }
-        (0..n).map(|d| even_starts(dims[d], nb[d])).collect()
+        let along = processes_per_axis(&units, nproc);
+        let mut starts: Vec<Vec<i64>> = (0..n)
+            .map(|a| {
+                let per = div_up(units[a], along[a]);
+                let piece = if hint[a] > 1 {
+                    hint[a].min(extent[a])
+                } else {
+                    1
+                };
+                axis_starts(extent[a], along[a], per, piece)
+            })
+            .collect();
+        starts.reverse();
+        starts
     }
 
     /// Number of dimensions.
@@ -478,7 +566,7 @@ mod tests {
     use proptest::prelude::*;
 
     #[test]
-    fn default_grid_is_near_square_and_covers() {
+    fn default_grid_is_debian_ga_5_8s() {
         let g = Grid::new("t", &[10, 10], 4, &Distribution::Default).unwrap();
         assert_eq!(g.nblocks(), vec![2, 2]);
         assert_eq!(
@@ -498,11 +586,33 @@ mod tests {
                 }
             ))
         );
+        // Debian's GA 5.8 gives these (tests/programs/ga/ga_distribution.c
+        // compares many more shapes with it).
         let g = Grid::new("t", &[7], 3, &Distribution::Default).unwrap();
-        assert_eq!(g.starts, vec![vec![0, 3, 6]]);
-        assert_eq!(g.owner(&[5]), 1);
+        assert_eq!(g.starts, vec![vec![0, 3, 5]]);
+        assert_eq!(g.owner(&[5]), 2);
+        let g = Grid::new("t", &[3], 4, &Distribution::Default).unwrap();
+        assert_eq!(g.starts, vec![vec![0, 1, 2]]);
         let g = Grid::new("t", &[2, 100], 4, &Distribution::Default).unwrap();
-        assert_eq!(g.nblocks(), vec![1, 4]);
+        assert_eq!(g.starts, vec![vec![0, 1], vec![0, 50]]);
+        let g = Grid::new("t", &[12, 10], 2, &Distribution::Default).unwrap();
+        assert_eq!(g.starts, vec![vec![0], vec![0, 5]]);
+    }
+
+    #[test]
+    fn chunk_hints_as_debian_ga_5_8_reads_them() {
+        // A hint is counted in pieces: 10 pieces of 10 on 4 processes.
+        let c = Distribution::Chunk(vec![10]);
+        let g = Grid::new("t", &[100], 4, &c).unwrap();
+        assert_eq!(g.starts, vec![vec![0, 30, 60, 80]]);
+        // A zero hint for the last dimension leaves the spreading to the
+        // extents; the other hint still sets the piece size (9 + 3).
+        let c = Distribution::Chunk(vec![3, 0]);
+        let g = Grid::new("t", &[12, 10], 3, &c).unwrap();
+        assert_eq!(g.starts, vec![vec![0, 9], vec![0]]);
+        let c = Distribution::Chunk(vec![5, -1]);
+        let g = Grid::new("t", &[12, 10], 3, &c).unwrap();
+        assert_eq!(g.starts, vec![vec![0, 5, 10], vec![0]]);
     }
 
     #[test]
@@ -510,9 +620,11 @@ mod tests {
         let g = Grid::new("t", &[i64::MAX], 4, &Distribution::Default).unwrap();
         assert_eq!(g.nblocks(), vec![4]);
         assert_eq!(g.starts[0][1], i64::MAX / 4 + 1);
+        // Three pieces (the last of one element) on 4 processes.
         let c = Distribution::Chunk(vec![i64::MAX / 2]);
         let g = Grid::new("t", &[i64::MAX], 4, &c).unwrap();
-        assert_eq!(g.nblocks(), vec![2]);
+        assert_eq!(g.nblocks(), vec![3]);
+        assert_eq!(g.starts[0][2], i64::MAX - 1);
         assert!(array_bytes("NGA_Create64", "x", &[i64::MAX], 1).is_ok());
         let e = array_bytes("NGA_Create64", "x", &[i64::MAX], 2).unwrap_err();
         assert!(

@@ -46,7 +46,7 @@ pub fn create_ghosts(
     }
     let place = super::placement(call)?;
     client::with(call, |c| {
-        c.create_framed(call, ty, dims, name, dist, width, &place)
+        c.create_on(call, ty, dims, name, dist, width, &place, None)
     })
 }
 

@@ -219,14 +219,36 @@ pub fn duplicate(g: Handle, name: &str) -> GaResult<Handle> {
     client::with(CALL, |c| {
         let a = c.array(CALL, g)?;
         let (ty, dims, dist, w) = (a.ty, a.grid.dims.clone(), a.dist.clone(), a.width);
-        let place = client::Placement {
-            pgroup: a.pgroup,
-            members: a.members.clone(),
-            holders: a.holders.clone(),
-            comm: a.gcomm,
-        };
-        c.create_framed(CALL, ty, &dims, name, &dist, &w, &place)
+        let place = a.placement();
+        c.create_on(CALL, ty, &dims, name, &dist, &w, &place, None)
     })
+}
+
+/// `GA_Overlay`: makes an array of type `ty`, `dims` and `dist` (ghost
+/// widths `width`) named `name` on the processes of `parent`, each block lying where that
+/// process's block of `parent` lies (collective). `Ok(None)` when some
+/// block does not fit in its parent block (GA's FALSE).
+pub fn overlay(
+    call: &'static str,
+    parent: Handle,
+    (ty, dims, dist): (ElemType, &[i64], &Distribution),
+    width: &[i64],
+    name: &str,
+) -> GaResult<Option<Handle>> {
+    client::with(call, |c| {
+        if !c.overlay_fits(call, ty, dims, dist, width, parent)? {
+            return Ok(None);
+        }
+        let place = c.array(call, parent)?.placement();
+        c.create_on(call, ty, dims, name, dist, width, &place, Some(parent))
+            .map(Some)
+    })
+}
+
+/// How `g` is distributed (as it was asked for when it was made).
+pub fn distribution_of(g: Handle) -> GaResult<Distribution> {
+    const CALL: &str = "GA_Assemble_duplicate";
+    client::with(CALL, |c| Ok(c.array(CALL, g)?.dist.clone()))
 }
 
 /// Destroys an array (collective).

@@ -157,7 +157,7 @@ pub type GaResult<T> = Result<T, GaError>;
 /// How an array is split over the compute ranks.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Distribution {
-    /// GA's default: a near-square grid of blocks, one per rank.
+    /// GA's default: GA 5.8's grid of blocks, at most one per rank.
     Default,
     /// Blocks of at least `chunk[d]` elements along dimension d (≤ 0: no minimum).
     Chunk(Vec<i64>),
@@ -174,6 +174,14 @@ pub enum Distribution {
     BlockCyclic {
         block: Vec<i64>,
         grid: Option<Vec<i64>>,
+    },
+    /// Tiles of irregular sizes (`block` and `map` as for `Irregular`)
+    /// dealt over the process grid `grid` as `BlockCyclic` with a grid
+    /// deals its blocks (`GA_Set_tiled_irreg_proc_grid`).
+    TiledIrregular {
+        block: Vec<i64>,
+        map: Vec<i64>,
+        grid: Vec<i64>,
     },
 }
 

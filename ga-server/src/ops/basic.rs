@@ -1,5 +1,5 @@
-//! Whole-array and patch operations: zero, fill, scale, copy (with
-//! transpose), add, dot products, transpose, symmetrize. Each is
+//! Whole-array and patch operations: zero, fill, randomize, scale, copy
+//! (with transpose), add, dot products, transpose, symmetrize. Each is
 //! collective over the compute ranks; each process works on the part of the
 //! destination it owns, fetching the matching source data with the core's
 //! get, and every operation synchronises before and after, as GA does.
@@ -230,6 +230,92 @@ pub fn fill(call: &'static str, g: Handle, val: &[u8]) -> GaResult<()> {
     let (_, dims) = inquire(call, g)?;
     let (lo, hi) = full(&dims);
     fill_patch(call, g, &lo, &hi, val)
+}
+
+/// Largest value of the C library's `rand()` (glibc).
+const RAND_MAX: i32 = i32::MAX;
+
+/// One element of `GA_Randomize` from the draw `r`: `value · r / RAND_MAX`
+/// computed in the array's type as GA's C code computes it (the `int`
+/// product wraps as the C one does on this machine). Types GA does not
+/// randomize (complex, char, long double) are refused.
+fn random_element(call: &'static str, ty: ElemType, val: &[u8], r: i32) -> GaResult<Vec<u8>> {
+    let bytes = |n: usize| -> [u8; 8] {
+        let mut b = [0u8; 8];
+        b[..n].copy_from_slice(&val[..n]);
+        b
+    };
+    Ok(match ty {
+        ElemType::Int => {
+            let v = i32::from_le_bytes(bytes(4)[..4].try_into().unwrap_or([0; 4]));
+            (v.wrapping_mul(r) / RAND_MAX).to_le_bytes().to_vec()
+        }
+        ElemType::Long | ElemType::LongLong => {
+            let v = i64::from_le_bytes(bytes(8));
+            (v.wrapping_mul(i64::from(r)) / i64::from(RAND_MAX))
+                .to_le_bytes()
+                .to_vec()
+        }
+        ElemType::Float => {
+            let v = f32::from_le_bytes(bytes(4)[..4].try_into().unwrap_or([0; 4]));
+            (v * r as f32 / RAND_MAX as f32).to_le_bytes().to_vec()
+        }
+        ElemType::Double => {
+            let v = f64::from_le_bytes(bytes(8));
+            (v * f64::from(r) / f64::from(RAND_MAX))
+                .to_le_bytes()
+                .to_vec()
+        }
+        other => {
+            return Err(GaError::new(
+                call,
+                format!("arrays of {other:?} cannot be randomized (GA takes int, long, long long, float and double)"),
+            ))
+        }
+    })
+}
+
+/// `GA_Randomize`: every process sets its own elements to `value · r /
+/// RAND_MAX` with successive draws `r` from `draw` (the C library's
+/// `rand()`), in the order of its local memory as GA walks it: its blocks
+/// in order, each in C order, a ghost frame included (the frame's draws
+/// are used up, its cells are left alone). Collective.
+pub fn randomize(
+    call: &'static str,
+    g: Handle,
+    val: &[u8],
+    mut draw: impl FnMut() -> i32,
+) -> GaResult<()> {
+    let (ty, dims) = inquire(call, g)?;
+    let es = ty.size();
+    if val.len() < es {
+        return Err(GaError::new(call, "the value is missing (NULL)"));
+    }
+    random_element(call, ty, val, 0)?;
+    let width = core::ghost_widths(call, g).map_err(|e| relabel(call, e))?;
+    sync(call, g)?;
+    let (lo, hi) = full(&dims);
+    for (rlo, rhi) in own_parts(call, g, &lo, &hi)? {
+        let inner = super::patch::shape(&rlo, &rhi);
+        let framed: Vec<i64> = inner.iter().zip(&width).map(|(e, w)| e + 2 * w).collect();
+        let mut buf = Vec::with_capacity(super::patch::count(&inner) * es);
+        let mut failed = None;
+        super::patch::for_each_index(&framed, |idx| {
+            let r = draw();
+            let inside = (0..idx.len()).all(|d| idx[d] >= width[d] && idx[d] < width[d] + inner[d]);
+            if inside && failed.is_none() {
+                match random_element(call, ty, val, r) {
+                    Ok(b) => buf.extend_from_slice(&b),
+                    Err(e) => failed = Some(e),
+                }
+            }
+        });
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        put_rect(call, g, &rlo, &rhi, &buf)?;
+    }
+    sync(call, g)
 }
 
 /// Multiplies every element by `alpha`.

@@ -21,8 +21,10 @@ pub mod patch;
 pub mod print;
 
 pub use basic::{
-    add, add_patch, copy, copy_patch, ddot, dot, dot_patch, fill, fill_patch, scale, scale_patch,
-    symmetrize, transpose, zero, zero_patch,
+    add, add_patch, copy, copy_patch, ddot, dot, dot_patch, fill, fill_patch, randomize, scale,
+    scale_patch, symmetrize, transpose, zero, zero_patch,
 };
 pub use gemm::{gemm, matmul_patch};
-pub use print::{print, print_distribution, print_patch, render, same_distribution, summarize};
+pub use print::{
+    print, print_distribution, print_patch, print_to, render, same_distribution, summarize,
+};

@@ -247,9 +247,23 @@ pub fn render_patch(
 
 /// `GA_Print`: process 0 prints the whole array (collective).
 pub fn print(call: &'static str, g: Handle) -> GaResult<()> {
+    print_to(call, g, |text| {
+        emit(text);
+        Ok(())
+    })
+}
+
+/// `GA_Print_file`: process 0 hands the whole array, laid out as
+/// `GA_Print` shows it, to `out` (collective); an error from `out` is
+/// returned on process 0.
+pub fn print_to(
+    call: &'static str,
+    g: Handle,
+    out: impl FnOnce(&str) -> GaResult<()>,
+) -> GaResult<()> {
     let (_, dims) = inquire(call, g)?;
     let (lo, hi) = full(&dims);
-    print_patch(call, g, &lo, &hi, true)
+    patch_to(call, g, &lo, &hi, true, out)
 }
 
 /// `NGA_Print_patch`: process 0 prints the patch `lo..=hi` (collective).
@@ -260,15 +274,33 @@ pub fn print_patch(
     hi: &[i64],
     pretty: bool,
 ) -> GaResult<()> {
+    patch_to(call, g, lo, hi, pretty, |text| {
+        emit(text);
+        Ok(())
+    })
+}
+
+/// Process 0 renders the patch `lo..=hi` and hands the text to `out`
+/// (collective, synchronised before and after).
+fn patch_to(
+    call: &'static str,
+    g: Handle,
+    lo: &[i64],
+    hi: &[i64],
+    pretty: bool,
+    out: impl FnOnce(&str) -> GaResult<()>,
+) -> GaResult<()> {
     let (t, _) = inquire(call, g)?;
     check_patch(call, g, lo, hi)?;
     core::sync_array(g).map_err(|e| relabel(call, e))?;
+    let mut written = Ok(());
     if core::array_rank(g).map_err(|e| relabel(call, e))? == 0 {
         let data = get_rect(call, g, t.size(), lo, hi)?;
         let name = core::name(g).map_err(|e| relabel(call, e))?;
-        emit(&render_patch(g, &name, t, lo, hi, &data, pretty));
+        written = out(&render_patch(g, &name, t, lo, hi, &data, pretty));
     }
-    core::sync_array(g).map_err(|e| relabel(call, e))
+    core::sync_array(g).map_err(|e| relabel(call, e))?;
+    written
 }
 
 /// The lo/hi GA reports for a process that owns nothing: -1 and -2.
