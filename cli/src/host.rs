@@ -55,33 +55,6 @@ pub fn find_program(name: &OsStr) -> Option<PathBuf> {
         .find(|candidate| is_executable(candidate))
 }
 
-/// Does `name` match `pattern`, where `*` stands for any run of characters
-/// (possibly empty) and every other character stands for itself?
-pub fn wildcard_match(pattern: &str, name: &str) -> bool {
-    let p = pattern.as_bytes();
-    let n = name.as_bytes();
-    let (mut pi, mut ni) = (0, 0);
-    // Position of the last `*` seen and the name position it was tried at.
-    let mut backtrack: Option<(usize, usize)> = None;
-    while ni < n.len() {
-        if pi < p.len() && p[pi] == b'*' {
-            backtrack = Some((pi, ni));
-            pi += 1;
-        } else if pi < p.len() && p[pi] == n[ni] {
-            pi += 1;
-            ni += 1;
-        } else if let Some((star, at)) = backtrack {
-            // Let the last `*` swallow one more character and retry.
-            pi = star + 1;
-            ni = at + 1;
-            backtrack = Some((star, at + 1));
-        } else {
-            return false;
-        }
-    }
-    p[pi..].iter().all(|&c| c == b'*')
-}
-
 /// All existing paths matching an absolute `pattern` whose components may
 /// contain `*` (for example `/usr/lib/llvm-*/lib/libclang*.so*`), sorted.
 pub fn glob(pattern: &str) -> Vec<PathBuf> {
@@ -101,7 +74,7 @@ pub fn glob(pattern: &str) -> Vec<PathBuf> {
                 };
                 for entry in entries.flatten() {
                     let name = entry.file_name();
-                    if wildcard_match(&part, &name.to_string_lossy()) {
+                    if wildcard::matches(&part, &name.to_string_lossy()) {
                         next.push(base.join(name));
                     }
                 }
@@ -141,20 +114,6 @@ mod tests {
         assert_eq!(parse_status_euid("Name:\tx\n"), None);
         assert_eq!(parse_status_euid("Uid:\t5\n"), None);
         assert_eq!(parse_status_euid("Uid:\t5\tabc\n"), None);
-    }
-
-    #[test]
-    fn wildcard_basics() {
-        assert!(wildcard_match("libclang*.so*", "libclang-14.so.1"));
-        assert!(wildcard_match("libclang*.so*", "libclang.so"));
-        assert!(wildcard_match("llvm-*", "llvm-14"));
-        assert!(wildcard_match("*", ""));
-        assert!(wildcard_match("a*b*c", "aXXbYYc"));
-        assert!(wildcard_match("a*c", "abcbc"));
-        assert!(!wildcard_match("libclang*.so*", "libclang-cpp.a"));
-        assert!(!wildcard_match("llvm-*", "llvm"));
-        assert!(!wildcard_match("abc", "abcd"));
-        assert!(!wildcard_match("", "a"));
     }
 
     #[test]

@@ -68,14 +68,41 @@ fn evals<'a>(call: &'static str, g_a: Handle, eval: *mut f64) -> &'a mut [f64] {
     typed_mut(eval, n).unwrap_or_else(|| fail(call, "eval is missing (NULL)"))
 }
 
+/// The one shape of this API's routines: inside `call`'s entry, reads
+/// the routine's flag (`flag`, first, as GA reads it), then the handles
+/// `g`, and runs `op` on them; a bad argument or a failure of `op` ends
+/// the job naming `call`.
+fn read_and_run<F, const K: usize, R>(
+    call: &'static str,
+    flag: impl FnOnce() -> F,
+    g: [*const FInt; K],
+    op: impl FnOnce(F, [Handle; K]) -> Result<R, GaError>,
+) -> R {
+    entry(call, || {
+        let f = flag();
+        let h = g.map(|p| handle(call, p));
+        done(call, op(f, h))
+    })
+}
+
+/// The `uplo` flag of a routine on a Cholesky factor, and its `hsA`,
+/// which must be -1.
+fn factor_uplo(call: &str, u: *const c_char, lu: usize, hsa: *const FInt) -> Uplo {
+    let ul = uplo(call, u, lu);
+    public_hsa(call, hsa);
+    ul
+}
+
 /// `ga_lu_solve(trans, g_a, g_b)`: `B ← op(A)⁻¹·B` by LU (ScaLAPACK).
 #[no_mangle]
 pub extern "C" fn ga_lu_solve_(t: *const c_char, g_a: *const FInt, g_b: *const FInt, lt: usize) {
     const C: &str = "ga_lu_solve";
-    entry(C, || {
-        let tr = trans(C, t, lt);
-        done(C, linalg::lu_solve(C, tr, handle(C, g_a), handle(C, g_b)))
-    })
+    read_and_run(
+        C,
+        || trans(C, t, lt),
+        [g_a, g_b],
+        |tr, [a, b]| linalg::lu_solve(C, tr, a, b),
+    )
 }
 
 /// `ga_lu_solve_alt(tran, g_a, g_b)`: as `ga_lu_solve` with an INTEGER
@@ -83,10 +110,12 @@ pub extern "C" fn ga_lu_solve_(t: *const c_char, g_a: *const FInt, g_b: *const F
 #[no_mangle]
 pub extern "C" fn ga_lu_solve_alt_(t: *const FInt, g_a: *const FInt, g_b: *const FInt) {
     const C: &str = "ga_lu_solve_alt";
-    entry(C, || {
-        let tr = int(C, t) != 0;
-        done(C, linalg::lu_solve(C, tr, handle(C, g_a), handle(C, g_b)))
-    })
+    read_and_run(
+        C,
+        || int(C, t) != 0,
+        [g_a, g_b],
+        |tr, [a, b]| linalg::lu_solve(C, tr, a, b),
+    )
 }
 
 /// `ga_lu_solve_seq(trans, g_a, g_b)`: `ga_lu_solve` by the serial
@@ -99,13 +128,12 @@ pub extern "C" fn ga_lu_solve_seq_(
     lt: usize,
 ) {
     const C: &str = "ga_lu_solve_seq";
-    entry(C, || {
-        let tr = trans(C, t, lt);
-        done(
-            C,
-            linalg::lu_solve_seq(C, tr, handle(C, g_a), handle(C, g_b)),
-        )
-    })
+    read_and_run(
+        C,
+        || trans(C, t, lt),
+        [g_a, g_b],
+        |tr, [a, b]| linalg::lu_solve_seq(C, tr, a, b),
+    )
 }
 
 /// `ga_llt_solve(g_a, g_b)`: `B ← A⁻¹·B` by Cholesky; returns 0, or the
@@ -113,15 +141,12 @@ pub extern "C" fn ga_lu_solve_seq_(
 #[no_mangle]
 pub extern "C" fn ga_llt_solve_(g_a: *const FInt, g_b: *const FInt) -> FInt {
     const C: &str = "ga_llt_solve";
-    entry(C, || {
-        done(C, linalg::llt_solve(C, handle(C, g_a), handle(C, g_b)))
-    })
-}
-
-/// As `ga_llt_solve`.
-#[no_mangle]
-pub extern "C" fn nga_llt_solve_(g_a: *const FInt, g_b: *const FInt) -> FInt {
-    ga_llt_solve_(g_a, g_b)
+    read_and_run(
+        C,
+        || (),
+        [g_a, g_b],
+        |(), [a, b]| linalg::llt_solve(C, a, b),
+    )
 }
 
 /// `ga_solve(g_a, g_b)`: Cholesky, else LU; returns 0 when Cholesky
@@ -129,15 +154,7 @@ pub extern "C" fn nga_llt_solve_(g_a: *const FInt, g_b: *const FInt) -> FInt {
 #[no_mangle]
 pub extern "C" fn ga_solve_(g_a: *const FInt, g_b: *const FInt) -> FInt {
     const C: &str = "ga_solve";
-    entry(C, || {
-        done(C, linalg::solve(C, handle(C, g_a), handle(C, g_b)))
-    })
-}
-
-/// As `ga_solve`.
-#[no_mangle]
-pub extern "C" fn nga_solve_(g_a: *const FInt, g_b: *const FInt) -> FInt {
-    ga_solve_(g_a, g_b)
+    read_and_run(C, || (), [g_a, g_b], |(), [a, b]| linalg::solve(C, a, b))
 }
 
 /// `ga_spd_invert(g_a)`: `A ← A⁻¹`; returns 0, `i > 0` (leading minor not
@@ -145,13 +162,27 @@ pub extern "C" fn nga_solve_(g_a: *const FInt, g_b: *const FInt) -> FInt {
 #[no_mangle]
 pub extern "C" fn ga_spd_invert_(g_a: *const FInt) -> FInt {
     const C: &str = "ga_spd_invert";
-    entry(C, || done(C, linalg::spd_invert(C, handle(C, g_a))))
+    read_and_run(C, || (), [g_a], |(), [a]| linalg::spd_invert(C, a))
 }
 
-/// As `ga_spd_invert`.
-#[no_mangle]
-pub extern "C" fn nga_spd_invert_(g_a: *const FInt) -> FInt {
-    ga_spd_invert_(g_a)
+/// Defines the `nga_` spellings of routines over handles that return an
+/// INTEGER: each does what its `ga_` routine does.
+macro_rules! nga_spellings {
+    ($($nga:ident = $ga:ident($($g:ident),+);)+) => {
+        $(
+            #[doc = concat!("As `", stringify!($ga), "`.")]
+            #[no_mangle]
+            pub extern "C" fn $nga($($g: *const FInt),+) -> FInt {
+                $ga($($g),+)
+            }
+        )+
+    };
+}
+
+nga_spellings! {
+    nga_llt_solve_ = ga_llt_solve_(g_a, g_b);
+    nga_solve_ = ga_solve_(g_a, g_b);
+    nga_spd_invert_ = ga_spd_invert_(g_a);
 }
 
 /// `ga_cholesky(uplo, g_a)`: `A ←` its Cholesky factor in the `uplo`
@@ -160,10 +191,12 @@ pub extern "C" fn nga_spd_invert_(g_a: *const FInt) -> FInt {
 #[no_mangle]
 pub extern "C" fn ga_cholesky_(u: *const c_char, g_a: *const FInt, lu: usize) -> FInt {
     const C: &str = "ga_cholesky";
-    entry(C, || {
-        let ul = uplo(C, u, lu);
-        done(C, linalg::cholesky(C, ul, handle(C, g_a)))
-    })
+    read_and_run(
+        C,
+        || uplo(C, u, lu),
+        [g_a],
+        |ul, [a]| linalg::cholesky(C, ul, a),
+    )
 }
 
 /// `ga_llt_f(uplo, g_a, hsA)` with `hsA = -1`: as `ga_cholesky`.
@@ -175,11 +208,12 @@ pub extern "C" fn ga_llt_f_(
     lu: usize,
 ) -> FInt {
     const C: &str = "ga_llt_f";
-    entry(C, || {
-        let ul = uplo(C, u, lu);
-        public_hsa(C, hsa);
-        done(C, linalg::cholesky(C, ul, handle(C, g_a)))
-    })
+    read_and_run(
+        C,
+        || factor_uplo(C, u, lu, hsa),
+        [g_a],
+        |ul, [a]| linalg::cholesky(C, ul, a),
+    )
 }
 
 /// `ga_llt_s(uplo, g_a, g_b, hsA)` with `hsA = -1`: `B ← A⁻¹·B` where
@@ -193,14 +227,12 @@ pub extern "C" fn ga_llt_s_(
     lu: usize,
 ) {
     const C: &str = "ga_llt_s";
-    entry(C, || {
-        let ul = uplo(C, u, lu);
-        public_hsa(C, hsa);
-        done(
-            C,
-            linalg::llt_solve_factored(C, ul, handle(C, g_a), handle(C, g_b)),
-        )
-    })
+    read_and_run(
+        C,
+        || factor_uplo(C, u, lu, hsa),
+        [g_a, g_b],
+        |ul, [a, b]| linalg::llt_solve_factored(C, ul, a, b),
+    )
 }
 
 /// `ga_llt_i(uplo, g_a, hsA)` with `hsA = -1`: `A ←` the inverse of the
@@ -214,11 +246,12 @@ pub extern "C" fn ga_llt_i_(
     lu: usize,
 ) -> FInt {
     const C: &str = "ga_llt_i";
-    entry(C, || {
-        let ul = uplo(C, u, lu);
-        public_hsa(C, hsa);
-        done(C, linalg::llt_invert_factored(C, ul, handle(C, g_a)))
-    })
+    read_and_run(
+        C,
+        || factor_uplo(C, u, lu, hsa),
+        [g_a],
+        |ul, [a]| linalg::llt_invert_factored(C, ul, a),
+    )
 }
 
 /// Runs an eigensolver of `linalg` on the handles `g`, `eval(n)` of the
@@ -229,10 +262,12 @@ fn eigen<const K: usize>(
     g: [*const FInt; K],
     eval: *mut f64,
 ) {
-    entry(call, || {
-        let h = g.map(|p| handle(call, p));
-        done(call, solver(call, h, evals(call, h[0], eval)))
-    })
+    read_and_run(
+        call,
+        || (),
+        g,
+        |(), h| solver(call, h, evals(call, h[0], eval)),
+    )
 }
 
 /// `ga_diag(g_a, g_s, g_v, eval)`: `A·x = λ·S·x` on ScaLAPACK.

@@ -5,16 +5,16 @@
 
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
-use crate::coll::{self, Combiner};
+use crate::coll;
 use crate::error::{
-    self, ExError, ExResult, EXBADFUNC, EXBADLEN, EXBADLIST, EXINTERNAL, EXNOMSG, EXNULLBUF,
-    EXTOOLONG,
+    self, ExError, ExResult, EXBADFUNC, EXBADLEN, EXBADLIST, EXINTERNAL, EXNULLBUF,
 };
 use crate::grid;
 use crate::handler;
 use crate::msg::{self, Got};
 use crate::predefined;
-use crate::ptr::{self, OutInt, UserBuf};
+use crate::ptr;
+use crate::twins;
 use shim_core::collective::{Elem, ReduceOp};
 use shim_core::ffi_guard::guard;
 use std::ffi::{c_char, c_int, c_void};
@@ -70,6 +70,17 @@ pub(crate) fn list<'a>(call: &str, nnodes: c_int, p: *const c_int) -> ExResult<O
     })
 }
 
+/// A message's node (`node`, named `node_name` in messages) and type,
+/// read in that order.
+pub(crate) fn envelope(
+    call: &str,
+    node_name: &str,
+    node: *const c_int,
+    ty: *const c_int,
+) -> ExResult<twins::Envelope> {
+    Ok((arg(call, node_name, node)?, arg(call, "type", ty)?))
+}
+
 /// Writes a receive's source and type back, and turns "did not fit" into
 /// `EXTOOLONG`.
 pub(crate) fn received(
@@ -116,12 +127,8 @@ pub extern "C" fn exparam(env: *mut NodeEnv) -> c_int {
 #[no_mangle]
 pub extern "C" fn exread(buf: *mut c_void, len: c_int, src: *mut c_int, ty: *mut c_int) -> c_int {
     run("exread", || {
-        let s = arg("exread", "src", src)?;
-        let t = arg("exread", "type", ty)?;
-        let b = buf_out("exread", buf, len)?;
-        let cap = b.len();
-        let got = msg::read("exread", b, s, t)?;
-        received("exread", got, src, ty, cap)
+        let from = envelope("exread", "src", src, ty)?;
+        twins::read("exread", (buf, len), from, (src, ty))
     })
 }
 
@@ -131,10 +138,8 @@ pub extern "C" fn exread(buf: *mut c_void, len: c_int, src: *mut c_int, ty: *mut
 #[no_mangle]
 pub extern "C" fn exwrite(buf: *mut c_void, len: c_int, dest: *mut c_int, ty: *mut c_int) -> c_int {
     run("exwrite", || {
-        let d = arg("exwrite", "dest", dest)?;
-        let t = arg("exwrite", "type", ty)?;
-        let b = buf_in("exwrite", buf, len)?;
-        Ok(msg::write("exwrite", b, d, t)? as c_int)
+        let to = envelope("exwrite", "dest", dest, ty)?;
+        twins::write("exwrite", buf, len, to)
     })
 }
 
@@ -143,10 +148,8 @@ pub extern "C" fn exwrite(buf: *mut c_void, len: c_int, dest: *mut c_int, ty: *m
 #[no_mangle]
 pub extern "C" fn exsend(buf: *mut c_void, len: c_int, dest: *mut c_int, ty: *mut c_int) -> c_int {
     run("exsend", || {
-        let d = arg("exsend", "dest", dest)?;
-        let t = arg("exsend", "type", ty)?;
-        let b = buf_in("exsend", buf, len)?;
-        msg::send_async("exsend", b, d, t)
+        let to = envelope("exsend", "dest", dest, ty)?;
+        twins::send("exsend", buf, len, to)
     })
 }
 
@@ -162,15 +165,9 @@ pub extern "C" fn exreceive(
     ty: *mut c_int,
 ) -> c_int {
     run("exreceive", || {
-        let s = arg("exreceive", "src", src)?;
-        let t = arg("exreceive", "type", ty)?;
+        let from = envelope("exreceive", "src", src, ty)?;
         let n = self::len("exreceive", "length", len)?;
-        // SAFETY: Express's contract: the buffer and the two ints stay
-        // valid until the receive completes.
-        let b = unsafe { UserBuf::new(buf, n) }.ok_or_else(|| null("exreceive", "buffer"))?;
-        // SAFETY: as above.
-        let (so, to) = unsafe { (OutInt::new(src), OutInt::new(ty)) };
-        msg::recv_async("exreceive", b, s, t, so, to)
+        twins::receive("exreceive", (buf, n, "buffer"), from, (src, ty))
     })
 }
 
@@ -180,16 +177,8 @@ pub extern "C" fn exreceive(
 #[no_mangle]
 pub extern "C" fn extest(src: *mut c_int, ty: *mut c_int) -> c_int {
     run("extest", || {
-        let s = arg("extest", "src", src)?;
-        let t = arg("extest", "type", ty)?;
-        match msg::test("extest", s, t)? {
-            Some(g) => {
-                ptr::set(src, g.src);
-                ptr::set(ty, g.ty);
-                Ok(g.len as c_int)
-            }
-            None => Ok(EXNOMSG),
-        }
+        let from = envelope("extest", "src", src, ty)?;
+        twins::test("extest", from, (src, ty))
     })
 }
 
@@ -233,45 +222,17 @@ pub extern "C" fn exchange(
         let st = arg("exchange", "srctype", srctype)?;
         let d = arg("exchange", "dest", dest)?;
         let dt = arg("exchange", "desttype", desttype)?;
-        let o = buf_in("exchange", out, outlen)?;
-        let i = buf_out("exchange", inbuf, inlen)?;
-        let cap = i.len();
-        let got = msg::exchange("exchange", i, s, st, o, d, dt)?;
-        received("exchange", got, src, srctype, cap)
+        let from = ((s, st), (src, srctype));
+        twins::exchange("exchange", (inbuf, inlen), from, (out, outlen), (d, dt))
     })
 }
 
-/// The bytes a region of `n` items of `size` bytes, `stride` apart, spans;
-/// `EXBADLEN` naming `call` when the values are out of range.
-fn region_extent(call: &str, size: c_int, n: c_int, stride: c_int) -> ExResult<usize> {
-    msg::strided_extent(size, n, stride).ok_or_else(|| {
-        ExError::new(
-            EXBADLEN,
-            format!("{call}: item size {size}, count {n}, stride {stride} out of range"),
-        )
-    })
-}
-
-pub(crate) fn region_in<'a>(
-    call: &str,
-    p: *const c_void,
-    size: c_int,
-    n: c_int,
-    stride: c_int,
-) -> ExResult<&'a [u8]> {
-    let e = region_extent(call, size, n, stride)?;
-    ptr::bytes(p, e).ok_or_else(|| null(call, "buffer"))
-}
-
-pub(crate) fn region_out<'a>(
-    call: &str,
-    p: *mut c_void,
-    size: c_int,
-    n: c_int,
-    stride: c_int,
-) -> ExResult<&'a mut [u8]> {
-    let e = region_extent(call, size, n, stride)?;
-    ptr::bytes_mut(p, e).ok_or_else(|| null(call, "buffer"))
+fn strided(size: c_int, nitems: c_int, stride: c_int) -> msg::Strided {
+    msg::Strided {
+        size,
+        nitems,
+        stride,
+    }
 }
 
 /// Sends `nitems` items of `itemsize` bytes, `stride` bytes apart, as one
@@ -287,10 +248,8 @@ pub extern "C" fn exvwrite(
     ty: *mut c_int,
 ) -> c_int {
     run("exvwrite", || {
-        let d = arg("exvwrite", "dest", dest)?;
-        let t = arg("exvwrite", "type", ty)?;
-        let r = region_in("exvwrite", buf, itemsize, nitems, stride)?;
-        Ok(msg::vwrite("exvwrite", r, itemsize, nitems, stride, d, t)? as c_int)
+        let to = envelope("exvwrite", "dest", dest, ty)?;
+        twins::vwrite("exvwrite", buf, strided(itemsize, nitems, stride), to)
     })
 }
 
@@ -307,17 +266,9 @@ pub extern "C" fn exvread(
     ty: *mut c_int,
 ) -> c_int {
     run("exvread", || {
-        let s = arg("exvread", "src", src)?;
-        let t = arg("exvread", "type", ty)?;
-        let r = region_out("exvread", buf, itemsize, nitems, stride)?;
-        let got = msg::vread("exvread", r, itemsize, nitems, stride, s, t)?;
-        received(
-            "exvread",
-            got,
-            src,
-            ty,
-            itemsize.max(0) as usize * nitems.max(0) as usize,
-        )
+        let from = envelope("exvread", "src", src, ty)?;
+        let v = strided(itemsize, nitems, stride);
+        twins::vread("exvread", buf, v, from, (src, ty))
     })
 }
 
@@ -344,19 +295,12 @@ pub extern "C" fn exbroadcast(
     run("exbroadcast", || {
         let b = buf_out("exbroadcast", buf, len)?;
         let l = list("exbroadcast", nnodes, nodelist)?;
-        let (n, fits) = coll::broadcast("exbroadcast", b, src, nnodes, l)?;
-        if !fits {
-            return Err(ExError::new(
-                EXTOOLONG,
-                format!("exbroadcast: {n} bytes broadcast, the buffer holds {len}; the first {len} were kept"),
-            ));
-        }
-        Ok(n as c_int)
+        twins::broadcast("exbroadcast", (b, "the buffer"), src, (nnodes, l))
     })
 }
 
 macro_rules! predefined_c {
-    ($($name:ident, $elem:expr, $op:expr;)*) => {
+    ($($name:ident, $fortran:ident, $elem:expr, $op:expr;)*) => {
         $(
             /// A predefined combine function (`excombine` uses MPI's own
             /// reduction for it); called directly, combines one item of
@@ -364,16 +308,8 @@ macro_rules! predefined_c {
             /// `EXNULLBUF` for a NULL `a` or `b` with a positive size.
             #[no_mangle]
             pub extern "C" fn $name(a: *mut c_void, b: *const c_void, size: c_int) -> c_int {
-                guard(stringify!($name), EXINTERNAL, || {
-                    let n = size.max(0) as usize;
-                    match (ptr::bytes_mut(a, n), ptr::bytes(b, n)) {
-                        (Some(a), Some(b)) => {
-                            predefined::apply($elem, $op, a, b);
-                            0
-                        }
-                        _ => EXNULLBUF,
-                    }
-                })
+                let n = size.max(0) as usize;
+                predefined::call_directly(stringify!($name), ($elem, $op), a, b, n)
             }
         )*
 
@@ -385,26 +321,7 @@ macro_rules! predefined_c {
     };
 }
 
-predefined_c! {
-    ex_isum, Elem::I32, ReduceOp::Sum;
-    ex_iprod, Elem::I32, ReduceOp::Prod;
-    ex_imax, Elem::I32, ReduceOp::Max;
-    ex_imin, Elem::I32, ReduceOp::Min;
-    ex_lsum, Elem::I64, ReduceOp::Sum;
-    ex_lprod, Elem::I64, ReduceOp::Prod;
-    ex_lmax, Elem::I64, ReduceOp::Max;
-    ex_lmin, Elem::I64, ReduceOp::Min;
-    ex_fsum, Elem::F32, ReduceOp::Sum;
-    ex_fprod, Elem::F32, ReduceOp::Prod;
-    ex_fmax, Elem::F32, ReduceOp::Max;
-    ex_fmin, Elem::F32, ReduceOp::Min;
-    ex_dsum, Elem::F64, ReduceOp::Sum;
-    ex_dprod, Elem::F64, ReduceOp::Prod;
-    ex_dmax, Elem::F64, ReduceOp::Max;
-    ex_dmin, Elem::F64, ReduceOp::Min;
-    ex_land, Elem::I32, ReduceOp::LAnd;
-    ex_lor, Elem::I32, ReduceOp::LOr;
-}
+predefined::predefined_table!(predefined_c);
 
 /// Combines `nitems` items of `size` bytes in `buf` over the nodes of the
 /// list with `func`; the result is in `buf` on every participant. A user
@@ -427,30 +344,25 @@ pub extern "C" fn excombine(
         let Some(func) = func else {
             return Err(ExError::new(EXBADFUNC, "excombine: func is NULL"));
         };
-        let total = (size.max(0) as i64) * (nitems.max(0) as i64);
-        if size < 0 || nitems < 0 || total > i32::MAX as i64 {
-            return Err(ExError::new(
-                EXBADLEN,
-                format!("excombine: item size {size}, count {nitems} out of range"),
-            ));
-        }
-        let b = ptr::bytes_mut(buf, total as usize).ok_or_else(|| null(call, "buffer"))?;
+        let total = twins::combined_bytes(size, nitems, || {
+            format!("excombine: item size {size}, count {nitems} out of range")
+        })?;
+        let b = ptr::bytes_mut(buf, total).ok_or_else(|| null(call, "buffer"))?;
         let l = list(call, nnodes, nodelist)?;
-        let how = match predefined_c(func as usize) {
-            Some((e, op)) => Combiner::Predefined(e, op),
-            None => {
-                let mut user = move |a: &mut [u8], b: &[u8]| {
-                    func(
-                        a.as_mut_ptr() as *mut c_void,
-                        b.as_ptr() as *const c_void,
-                        a.len() as c_int,
-                    );
-                };
-                return coll::combine(call, b, size, nitems, Combiner::User(&mut user), nnodes, l)
-                    .map(|_| 0);
-            }
+        let user = |a: &mut [u8], b: &[u8]| {
+            func(
+                a.as_mut_ptr() as *mut c_void,
+                b.as_ptr() as *const c_void,
+                a.len() as c_int,
+            );
         };
-        coll::combine(call, b, size, nitems, how, nnodes, l).map(|_| 0)
+        twins::combine(
+            call,
+            (b, size, nitems),
+            (nnodes, l),
+            predefined_c(func as usize),
+            user,
+        )
     })
 }
 
@@ -487,9 +399,7 @@ pub extern "C" fn exhandle(func: Option<ExHandlerFn>, src: c_int, ty: c_int) -> 
                 f(data.as_mut_ptr() as *mut c_void, data.len() as c_int, s, t)
             }) as handler::HandlerFn
         });
-        handler::register("exhandle", f, src, ty)?;
-        msg::pump("exhandle")?;
-        Ok(0)
+        twins::handle("exhandle", f, (src, ty))
     })
 }
 
@@ -572,10 +482,7 @@ pub extern "C" fn exgriddims(grid: c_int, dims: *mut c_int) -> c_int {
 #[no_mangle]
 pub extern "C" fn exgridcoord(grid: c_int, node: c_int, coords: *mut c_int) -> c_int {
     run("exgridcoord", || {
-        let c = grid::coord("exgridcoord", grid, node)?;
-        let out = ptr::ints_mut(coords, c.len()).ok_or_else(|| null("exgridcoord", "coords"))?;
-        out.copy_from_slice(&c);
-        Ok(0)
+        twins::grid_coord("exgridcoord", grid, node, (coords, "coords"))
     })
 }
 
@@ -584,9 +491,7 @@ pub extern "C" fn exgridcoord(grid: c_int, node: c_int, coords: *mut c_int) -> c
 #[no_mangle]
 pub extern "C" fn exgridnode(grid: c_int, coords: *const c_int) -> c_int {
     run("exgridnode", || {
-        let n = grid::ndims("exgridnode", grid)?;
-        let c = ptr::ints(coords, n).ok_or_else(|| null("exgridnode", "coords"))?;
-        grid::node("exgridnode", grid, c)
+        twins::grid_node("exgridnode", grid, (coords, "coords"))
     })
 }
 
@@ -603,13 +508,8 @@ pub extern "C" fn exgridshift(
     dest: *mut c_int,
 ) -> c_int {
     run("exgridshift", || {
-        if src.is_null() || dest.is_null() {
-            return Err(null("exgridshift", "src or dest"));
-        }
-        let (s, d) = grid::shift("exgridshift", grid, dim, disp)?;
-        ptr::set(src, s);
-        ptr::set(dest, d);
-        Ok(0)
+        let at = (grid, dim, disp);
+        twins::grid_shift("exgridshift", at, (src, dest), "src or dest")
     })
 }
 
@@ -618,13 +518,7 @@ pub extern "C" fn exgridshift(
 #[no_mangle]
 pub extern "C" fn exgridnbr(grid: c_int, dim: c_int, dir: c_int) -> c_int {
     run("exgridnbr", || {
-        if dir != 1 && dir != -1 {
-            return Err(ExError::new(
-                crate::error::EXBADARG,
-                format!("exgridnbr: direction {dir} is not +1 or -1"),
-            ));
-        }
-        Ok(grid::shift("exgridnbr", grid, dim, dir)?.1)
+        twins::grid_neighbour("exgridnbr", grid, dim, (dir, "direction"))
     })
 }
 

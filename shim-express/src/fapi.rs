@@ -18,20 +18,16 @@
 
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
-use crate::capi::{
-    self, arg, buf_in, buf_out, flags, len, ndims_arg, null, received, region_in, region_out, run,
-};
-use crate::coll::{self, Combiner};
-use crate::error::{
-    ExError, EXBADARG, EXBADFUNC, EXBADLEN, EXBADLIST, EXINTERNAL, EXNOMSG, EXNULLBUF, EXTOOLONG,
-};
+use crate::capi::{self, arg, buf_in, buf_out, flags, len, ndims_arg, null, run};
+use crate::coll;
+use crate::error::{ExError, EXBADFUNC, EXBADLIST};
 use crate::grid;
 use crate::handler;
 use crate::msg;
 use crate::predefined;
-use crate::ptr::{self, OutInt, UserBuf};
+use crate::ptr;
+use crate::twins;
 use shim_core::collective::{Elem, ReduceOp};
-use shim_core::ffi_guard::guard;
 use std::ffi::{c_int, c_void};
 use std::sync::Arc;
 
@@ -42,6 +38,31 @@ pub type FHandlerFn = extern "C" fn(*mut c_void, *const c_int, *const c_int, *co
 
 fn ival(call: &str, what: &str, p: *const c_int) -> Result<i32, ExError> {
     arg(call, what, p)
+}
+
+/// A strided vector's SIZE, NITEMS and STRIDE, read in that order.
+fn vector(
+    call: &str,
+    size: *const c_int,
+    nitems: *const c_int,
+    stride: *const c_int,
+) -> Result<msg::Strided, ExError> {
+    Ok(msg::Strided {
+        size: ival(call, "SIZE", size)?,
+        nitems: ival(call, "NITEMS", nitems)?,
+        stride: ival(call, "STRIDE", stride)?,
+    })
+}
+
+/// A message's node (`node`, named `node_name` in messages) and TYPE,
+/// read in that order.
+fn f_envelope(
+    call: &str,
+    node_name: &str,
+    node: *const c_int,
+    ty: *const c_int,
+) -> Result<twins::Envelope, ExError> {
+    Ok((ival(call, node_name, node)?, ival(call, "TYPE", ty)?))
 }
 
 fn f_list<'a>(call: &str, nnodes: i32, p: *const c_int) -> Result<Option<&'a [i32]>, ExError> {
@@ -75,12 +96,8 @@ pub extern "C" fn kxread_(
 ) -> c_int {
     run("KXREAD", || {
         let n = ival("KXREAD", "LEN", n)?;
-        let s = ival("KXREAD", "SRC", src)?;
-        let t = ival("KXREAD", "TYPE", ty)?;
-        let b = buf_out("KXREAD", buf, n)?;
-        let cap = b.len();
-        let got = msg::read("KXREAD", b, s, t)?;
-        received("KXREAD", got, src, ty, cap)
+        let from = f_envelope("KXREAD", "SRC", src, ty)?;
+        twins::read("KXREAD", (buf, n), from, (src, ty))
     })
 }
 
@@ -94,10 +111,8 @@ pub extern "C" fn kxwrit_(
 ) -> c_int {
     run("KXWRIT", || {
         let n = ival("KXWRIT", "LEN", n)?;
-        let d = ival("KXWRIT", "DEST", dest)?;
-        let t = ival("KXWRIT", "TYPE", ty)?;
-        let b = buf_in("KXWRIT", buf, n)?;
-        Ok(msg::write("KXWRIT", b, d, t)? as c_int)
+        let to = f_envelope("KXWRIT", "DEST", dest, ty)?;
+        twins::write("KXWRIT", buf, n, to)
     })
 }
 
@@ -111,10 +126,8 @@ pub extern "C" fn kxsend_(
 ) -> c_int {
     run("KXSEND", || {
         let n = ival("KXSEND", "LEN", n)?;
-        let d = ival("KXSEND", "DEST", dest)?;
-        let t = ival("KXSEND", "TYPE", ty)?;
-        let b = buf_in("KXSEND", buf, n)?;
-        msg::send_async("KXSEND", b, d, t)
+        let to = f_envelope("KXSEND", "DEST", dest, ty)?;
+        twins::send("KXSEND", buf, n, to)
     })
 }
 
@@ -129,14 +142,8 @@ pub extern "C" fn kxrecv_(
 ) -> c_int {
     run("KXRECV", || {
         let n = len("KXRECV", "LEN", ival("KXRECV", "LEN", n)?)?;
-        let s = ival("KXRECV", "SRC", src)?;
-        let t = ival("KXRECV", "TYPE", ty)?;
-        // SAFETY: Express's contract: BUF, SRC and TYPE stay valid until
-        // the receive completes.
-        let b = unsafe { UserBuf::new(buf, n) }.ok_or_else(|| null("KXRECV", "BUF"))?;
-        // SAFETY: as above.
-        let (so, to) = unsafe { (OutInt::new(src), OutInt::new(ty)) };
-        msg::recv_async("KXRECV", b, s, t, so, to)
+        let from = f_envelope("KXRECV", "SRC", src, ty)?;
+        twins::receive("KXRECV", (buf, n, "BUF"), from, (src, ty))
     })
 }
 
@@ -144,16 +151,8 @@ pub extern "C" fn kxrecv_(
 #[no_mangle]
 pub extern "C" fn kxtest_(src: *mut c_int, ty: *mut c_int) -> c_int {
     run("KXTEST", || {
-        let s = ival("KXTEST", "SRC", src)?;
-        let t = ival("KXTEST", "TYPE", ty)?;
-        match msg::test("KXTEST", s, t)? {
-            Some(g) => {
-                ptr::set(src, g.src);
-                ptr::set(ty, g.ty);
-                Ok(g.len as c_int)
-            }
-            None => Ok(EXNOMSG),
-        }
+        let from = f_envelope("KXTEST", "SRC", src, ty)?;
+        twins::test("KXTEST", from, (src, ty))
     })
 }
 
@@ -195,11 +194,8 @@ pub extern "C" fn kxchan_(
         let st = ival("KXCHAN", "SRCTYP", srctype)?;
         let d = ival("KXCHAN", "DEST", dest)?;
         let dt = ival("KXCHAN", "DSTTYP", desttype)?;
-        let o = buf_in("KXCHAN", out, ol)?;
-        let i = buf_out("KXCHAN", inbuf, il)?;
-        let cap = i.len();
-        let got = msg::exchange("KXCHAN", i, s, st, o, d, dt)?;
-        received("KXCHAN", got, src, srctype, cap)
+        let from = ((s, st), (src, srctype));
+        twins::exchange("KXCHAN", (inbuf, il), from, (out, ol), (d, dt))
     })
 }
 
@@ -215,15 +211,9 @@ pub extern "C" fn kxvwri_(
     ty: *const c_int,
 ) -> c_int {
     run("KXVWRI", || {
-        let (sz, n, st) = (
-            ival("KXVWRI", "SIZE", size)?,
-            ival("KXVWRI", "NITEMS", nitems)?,
-            ival("KXVWRI", "STRIDE", stride)?,
-        );
-        let d = ival("KXVWRI", "DEST", dest)?;
-        let t = ival("KXVWRI", "TYPE", ty)?;
-        let r = region_in("KXVWRI", buf, sz, n, st)?;
-        Ok(msg::vwrite("KXVWRI", r, sz, n, st, d, t)? as c_int)
+        let v = vector("KXVWRI", size, nitems, stride)?;
+        let to = f_envelope("KXVWRI", "DEST", dest, ty)?;
+        twins::vwrite("KXVWRI", buf, v, to)
     })
 }
 
@@ -238,22 +228,9 @@ pub extern "C" fn kxvrea_(
     ty: *mut c_int,
 ) -> c_int {
     run("KXVREA", || {
-        let (sz, n, st) = (
-            ival("KXVREA", "SIZE", size)?,
-            ival("KXVREA", "NITEMS", nitems)?,
-            ival("KXVREA", "STRIDE", stride)?,
-        );
-        let s = ival("KXVREA", "SRC", src)?;
-        let t = ival("KXVREA", "TYPE", ty)?;
-        let r = region_out("KXVREA", buf, sz, n, st)?;
-        let got = msg::vread("KXVREA", r, sz, n, st, s, t)?;
-        received(
-            "KXVREA",
-            got,
-            src,
-            ty,
-            sz.max(0) as usize * n.max(0) as usize,
-        )
+        let v = vector("KXVREA", size, nitems, stride)?;
+        let from = f_envelope("KXVREA", "SRC", src, ty)?;
+        twins::vread("KXVREA", buf, v, from, (src, ty))
     })
 }
 
@@ -279,35 +256,20 @@ pub extern "C" fn kxbrod_(
         let nn = ival("KXBROD", "NNODES", nnodes)?;
         let b = buf_out("KXBROD", buf, n)?;
         let l = f_list("KXBROD", nn, nodelist)?;
-        let (got, fits) = coll::broadcast("KXBROD", b, s, nn, l)?;
-        if !fits {
-            return Err(ExError::new(
-                EXTOOLONG,
-                format!("KXBROD: {got} bytes broadcast, BUF holds {n}; the first {n} were kept"),
-            ));
-        }
-        Ok(got as c_int)
+        twins::broadcast("KXBROD", (b, "BUF"), s, (nn, l))
     })
 }
 
 macro_rules! predefined_f {
-    ($($name:ident, $elem:expr, $op:expr;)*) => {
+    ($($c:ident, $name:ident, $elem:expr, $op:expr;)*) => {
         $(
             /// A predefined Fortran combine function (see `express.fh`);
             /// called directly, combines one item of SIZE bytes into A.
             /// Returns 0, or `EXNULLBUF` for a missing A or B.
             #[no_mangle]
             pub extern "C" fn $name(a: *mut c_void, b: *const c_void, size: *const c_int) -> c_int {
-                guard(stringify!($name), EXINTERNAL, || {
-                    let n = ptr::get(size).unwrap_or(0).max(0) as usize;
-                    match (ptr::bytes_mut(a, n), ptr::bytes(b, n)) {
-                        (Some(a), Some(b)) => {
-                            predefined::apply($elem, $op, a, b);
-                            0
-                        }
-                        _ => EXNULLBUF,
-                    }
-                })
+                let n = ptr::get(size).unwrap_or(0).max(0) as usize;
+                predefined::call_directly(stringify!($name), ($elem, $op), a, b, n)
             }
         )*
 
@@ -318,26 +280,7 @@ macro_rules! predefined_f {
     };
 }
 
-predefined_f! {
-    kxisum_, Elem::I32, ReduceOp::Sum;
-    kxiprd_, Elem::I32, ReduceOp::Prod;
-    kximax_, Elem::I32, ReduceOp::Max;
-    kximin_, Elem::I32, ReduceOp::Min;
-    kxlsum_, Elem::I64, ReduceOp::Sum;
-    kxlprd_, Elem::I64, ReduceOp::Prod;
-    kxlmax_, Elem::I64, ReduceOp::Max;
-    kxlmin_, Elem::I64, ReduceOp::Min;
-    kxfsum_, Elem::F32, ReduceOp::Sum;
-    kxfprd_, Elem::F32, ReduceOp::Prod;
-    kxfmax_, Elem::F32, ReduceOp::Max;
-    kxfmin_, Elem::F32, ReduceOp::Min;
-    kxdsum_, Elem::F64, ReduceOp::Sum;
-    kxdprd_, Elem::F64, ReduceOp::Prod;
-    kxdmax_, Elem::F64, ReduceOp::Max;
-    kxdmin_, Elem::F64, ReduceOp::Min;
-    kxland_, Elem::I32, ReduceOp::LAnd;
-    kxlor_, Elem::I32, ReduceOp::LOr;
-}
+predefined::predefined_table!(predefined_f);
 
 /// `KXCOMB(BUF, FUNC, SIZE, NITEMS, NNODES, NODELIST, TYPE)`: as
 /// `excombine`; FUNC is a predefined `KX...` function or a user
@@ -360,20 +303,14 @@ pub extern "C" fn kxcomb_(
         let sz = ival(call, "SIZE", size)?;
         let n = ival(call, "NITEMS", nitems)?;
         let nn = ival(call, "NNODES", nnodes)?;
-        let total = (sz.max(0) as i64) * (n.max(0) as i64);
-        if sz < 0 || n < 0 || total > i32::MAX as i64 {
-            return Err(ExError::new(
-                EXBADLEN,
-                format!("KXCOMB: SIZE {sz}, NITEMS {n} out of range"),
-            ));
-        }
-        let b = ptr::bytes_mut(buf, total as usize).ok_or_else(|| null(call, "BUF"))?;
+        let total = twins::combined_bytes(sz, n, || {
+            format!("KXCOMB: SIZE {sz}, NITEMS {n} out of range")
+        })?;
+        let b = ptr::bytes_mut(buf, total).ok_or_else(|| null(call, "BUF"))?;
         let l = f_list(call, nn, nodelist)?;
         let addr = func as usize;
-        if let Some((e, op)) = predefined_f(addr).or_else(|| capi::predefined_c(addr)) {
-            return coll::combine(call, b, sz, n, Combiner::Predefined(e, op), nn, l).map(|_| 0);
-        }
-        let mut user = move |a: &mut [u8], b: &[u8]| {
+        let predefined = predefined_f(addr).or_else(|| capi::predefined_c(addr));
+        let user = |a: &mut [u8], b: &[u8]| {
             let s = a.len() as c_int;
             func(
                 a.as_mut_ptr() as *mut c_void,
@@ -381,7 +318,7 @@ pub extern "C" fn kxcomb_(
                 &s,
             );
         };
-        coll::combine(call, b, sz, n, Combiner::User(&mut user), nn, l).map(|_| 0)
+        twins::combine(call, (b, sz, n), (nn, l), predefined, user)
     })
 }
 
@@ -420,9 +357,7 @@ pub extern "C" fn kxhand_(func: Option<FHandlerFn>, src: *const c_int, ty: *cons
                 f(data.as_mut_ptr() as *mut c_void, &n, &s, &t)
             }) as handler::HandlerFn
         });
-        handler::register("KXHAND", f, s, t)?;
-        msg::pump("KXHAND")?;
-        Ok(0)
+        twins::handle("KXHAND", f, (s, t))
     })
 }
 
@@ -477,10 +412,7 @@ pub extern "C" fn kxgcrd_(grid: *const c_int, node: *const c_int, coords: *mut c
     run("KXGCRD", || {
         let g = ival("KXGCRD", "GRID", grid)?;
         let nd = ival("KXGCRD", "NODE", node)?;
-        let c = grid::coord("KXGCRD", g, nd)?;
-        let out = ptr::ints_mut(coords, c.len()).ok_or_else(|| null("KXGCRD", "COORDS"))?;
-        out.copy_from_slice(&c);
-        Ok(0)
+        twins::grid_coord("KXGCRD", g, nd, (coords, "COORDS"))
     })
 }
 
@@ -489,9 +421,7 @@ pub extern "C" fn kxgcrd_(grid: *const c_int, node: *const c_int, coords: *mut c
 pub extern "C" fn kxgnod_(grid: *const c_int, coords: *const c_int) -> c_int {
     run("KXGNOD", || {
         let g = ival("KXGNOD", "GRID", grid)?;
-        let n = grid::ndims("KXGNOD", g)?;
-        let c = ptr::ints(coords, n).ok_or_else(|| null("KXGNOD", "COORDS"))?;
-        grid::node("KXGNOD", g, c)
+        twins::grid_node("KXGNOD", g, (coords, "COORDS"))
     })
 }
 
@@ -508,13 +438,7 @@ pub extern "C" fn kxgshf_(
         let g = ival("KXGSHF", "GRID", grid)?;
         let dm = ival("KXGSHF", "DIM", dim)?;
         let dp = ival("KXGSHF", "DISP", disp)?;
-        if src.is_null() || dest.is_null() {
-            return Err(null("KXGSHF", "SRC or DEST"));
-        }
-        let (s, d) = grid::shift("KXGSHF", g, dm, dp)?;
-        ptr::set(src, s);
-        ptr::set(dest, d);
-        Ok(0)
+        twins::grid_shift("KXGSHF", (g, dm, dp), (src, dest), "SRC or DEST")
     })
 }
 
@@ -525,12 +449,6 @@ pub extern "C" fn kxgnbr_(grid: *const c_int, dim: *const c_int, dir: *const c_i
         let g = ival("KXGNBR", "GRID", grid)?;
         let dm = ival("KXGNBR", "DIM", dim)?;
         let dr = ival("KXGNBR", "DIR", dir)?;
-        if dr != 1 && dr != -1 {
-            return Err(ExError::new(
-                EXBADARG,
-                format!("KXGNBR: DIR {dr} is not +1 or -1"),
-            ));
-        }
-        Ok(grid::shift("KXGNBR", g, dm, dr)?.1)
+        twins::grid_neighbour("KXGNBR", g, dm, (dr, "DIR"))
     })
 }

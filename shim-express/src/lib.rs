@@ -4,6 +4,9 @@
 //!
 //! - [`capi`]: the C ABI (`exread`, `exwrite`, `excombine`, `exgridinit`...).
 //! - [`fapi`]: the Fortran ABI (`KXREAD`, `KXWRIT`, ... as `kxread_`).
+//! - `twins`: what a C entry and its Fortran twin share once their
+//!   arguments are read; `predefined`: the predefined combine functions
+//!   (one table for both ABIs); `ptr`: the raw-pointer conversions.
 //! - [`rust_api`]: the safe Rust API.
 //! - [`msg`]: point-to-point messages and message ids.
 //! - [`coll`]: collectives over all nodes or node lists.
@@ -31,6 +34,7 @@ pub mod msg;
 mod predefined;
 mod ptr;
 pub mod rust_api;
+mod twins;
 
 pub use error::{ExError, ExResult};
 pub use layer::{ALLNODES, DONTCARE, EXNOHOST, EXNONODE};

@@ -505,58 +505,70 @@ pub fn exchange(
     read(call, inbuf, src, srctype)
 }
 
-/// The bytes `nitems` items of `size` bytes, `stride` bytes apart, span;
-/// `None` for negative or overflowing values or a stride below the size.
-pub fn strided_extent(size: i32, nitems: i32, stride: i32) -> Option<usize> {
-    if size < 0 || nitems < 0 || stride < size {
-        return None;
-    }
-    if nitems == 0 {
-        return Some(0);
-    }
-    let e = (nitems as i64 - 1) * stride as i64 + size as i64;
-    usize::try_from(e).ok()
+/// A strided vector as the caller gives it: `nitems` items of `size`
+/// bytes, `stride` bytes apart (not yet checked).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Strided {
+    pub size: i32,
+    pub nitems: i32,
+    pub stride: i32,
 }
 
-fn bad_vector(call: &str, size: i32, nitems: i32, stride: i32) -> ExError {
+/// As messages name it: `item size S, count N, stride T`.
+impl std::fmt::Display for Strided {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let Strided {
+            size,
+            nitems,
+            stride,
+        } = self;
+        write!(f, "item size {size}, count {nitems}, stride {stride}")
+    }
+}
+
+impl Strided {
+    /// The bytes the items span; `None` for negative or overflowing
+    /// values or a stride below the size.
+    pub fn extent(self) -> Option<usize> {
+        let Strided {
+            size,
+            nitems,
+            stride,
+        } = self;
+        if size < 0 || nitems < 0 || stride < size {
+            return None;
+        }
+        if nitems == 0 {
+            return Some(0);
+        }
+        let e = (nitems as i64 - 1) * stride as i64 + size as i64;
+        usize::try_from(e).ok()
+    }
+}
+
+fn bad_vector(call: &str, v: Strided) -> ExError {
     ExError::new(
         EXBADLEN,
-        format!(
-            "{call}: item size {size}, count {nitems}, stride {stride}: \
-             sizes and counts must be >= 0 and the stride >= the item size"
-        ),
+        format!("{call}: {v}: sizes and counts must be >= 0 and the stride >= the item size"),
     )
 }
 
 /// The item size and stride as byte counts, once `region_len` is checked
 /// to be exactly the span of `nitems` items of `size` bytes `stride` apart.
-fn vector_shape(
-    call: &str,
-    region_len: usize,
-    size: i32,
-    nitems: i32,
-    stride: i32,
-) -> ExResult<(usize, usize)> {
-    if strided_extent(size, nitems, stride) != Some(region_len) {
-        return Err(bad_vector(call, size, nitems, stride));
+fn vector_shape(call: &str, region_len: usize, v: Strided) -> ExResult<(usize, usize)> {
+    if v.extent() != Some(region_len) {
+        return Err(bad_vector(call, v));
     }
-    Ok((size as usize, stride as usize))
+    Ok((v.size as usize, v.stride as usize))
 }
 
 /// Sends `nitems` items of `size` bytes taken `stride` bytes apart from
 /// `region` as one message; returns the bytes sent.
-pub fn vwrite(
-    call: &str,
-    region: &[u8],
-    size: i32,
-    nitems: i32,
-    stride: i32,
-    dest: i32,
-    ty: i32,
-) -> ExResult<usize> {
-    let (size, stride) = vector_shape(call, region.len(), size, nitems, stride)?;
-    let mut data = Vec::with_capacity(size * nitems as usize);
-    for i in 0..nitems as usize {
+pub fn vwrite(call: &str, region: &[u8], v: Strided, dest: i32, ty: i32) -> ExResult<usize> {
+    let (size, stride) = vector_shape(call, region.len(), v)?;
+    let nitems = v.nitems as usize;
+    let mut data = Vec::with_capacity(size * nitems);
+    for i in 0..nitems {
         data.extend_from_slice(&region[i * stride..i * stride + size]);
     }
     write(call, &data, dest, ty)
@@ -565,17 +577,9 @@ pub fn vwrite(
 /// Receives a message of up to `nitems` items of `size` bytes and stores
 /// item `i` at byte `i * stride` of `region`; a message that is not a
 /// whole number of items fills its last item partly.
-pub fn vread(
-    call: &str,
-    region: &mut [u8],
-    size: i32,
-    nitems: i32,
-    stride: i32,
-    src: i32,
-    ty: i32,
-) -> ExResult<Got> {
-    let (size, stride) = vector_shape(call, region.len(), size, nitems, stride)?;
-    let mut tmp = vec![0u8; size * nitems as usize];
+pub fn vread(call: &str, region: &mut [u8], v: Strided, src: i32, ty: i32) -> ExResult<Got> {
+    let (size, stride) = vector_shape(call, region.len(), v)?;
+    let mut tmp = vec![0u8; size * v.nitems as usize];
     let got = read(call, &mut tmp, src, ty)?;
     if got.fits {
         for (i, chunk) in tmp[..got.len].chunks(size.max(1)).enumerate() {
@@ -587,7 +591,16 @@ pub fn vread(
 
 #[cfg(test)]
 mod tests {
-    use super::strided_extent;
+    use super::Strided;
+
+    fn strided_extent(size: i32, nitems: i32, stride: i32) -> Option<usize> {
+        Strided {
+            size,
+            nitems,
+            stride,
+        }
+        .extent()
+    }
 
     #[test]
     fn strided_extents() {

@@ -1,10 +1,64 @@
 //! The predefined combine functions of `excombine` (sum, product, maximum,
 //! minimum of int, long, float and double; logical and/or of int) as plain
-//! element-wise operations. The C and Fortran entry points that name them
-//! are in `capi` and `fapi`; `excombine` recognises them and uses MPI's own
-//! reduction instead of calling them.
+//! element-wise operations, and the one table of their C and Fortran
+//! names from which `capi` and `fapi` make the entry points; `excombine`
+//! recognises them and uses MPI's own reduction instead of calling them.
 
+use crate::error::{EXINTERNAL, EXNULLBUF};
+use crate::ptr;
 use shim_core::collective::{Elem, ReduceOp};
+use shim_core::ffi_guard::guard;
+use std::ffi::{c_int, c_void};
+
+/// Hands the table of Express's predefined combine functions to the
+/// macro `$then`: a row each, the C name, the Fortran name, the element
+/// and the operation. `capi` and `fapi` make their entry points from it.
+macro_rules! predefined_table {
+    ($then:ident) => {
+        $then! {
+            ex_isum, kxisum_, Elem::I32, ReduceOp::Sum;
+            ex_iprod, kxiprd_, Elem::I32, ReduceOp::Prod;
+            ex_imax, kximax_, Elem::I32, ReduceOp::Max;
+            ex_imin, kximin_, Elem::I32, ReduceOp::Min;
+            ex_lsum, kxlsum_, Elem::I64, ReduceOp::Sum;
+            ex_lprod, kxlprd_, Elem::I64, ReduceOp::Prod;
+            ex_lmax, kxlmax_, Elem::I64, ReduceOp::Max;
+            ex_lmin, kxlmin_, Elem::I64, ReduceOp::Min;
+            ex_fsum, kxfsum_, Elem::F32, ReduceOp::Sum;
+            ex_fprod, kxfprd_, Elem::F32, ReduceOp::Prod;
+            ex_fmax, kxfmax_, Elem::F32, ReduceOp::Max;
+            ex_fmin, kxfmin_, Elem::F32, ReduceOp::Min;
+            ex_dsum, kxdsum_, Elem::F64, ReduceOp::Sum;
+            ex_dprod, kxdprd_, Elem::F64, ReduceOp::Prod;
+            ex_dmax, kxdmax_, Elem::F64, ReduceOp::Max;
+            ex_dmin, kxdmin_, Elem::F64, ReduceOp::Min;
+            ex_land, kxland_, Elem::I32, ReduceOp::LAnd;
+            ex_lor, kxlor_, Elem::I32, ReduceOp::LOr;
+        }
+    };
+}
+pub(crate) use predefined_table;
+
+/// A predefined function called directly (entry point `name`): combines
+/// one item of `n` bytes of `b` into `a`. Returns 0, or `EXNULLBUF` when
+/// `a` or `b` is missing while `n` is positive.
+pub(crate) fn call_directly(
+    name: &str,
+    (elem, op): (Elem, ReduceOp),
+    a: *mut c_void,
+    b: *const c_void,
+    n: usize,
+) -> c_int {
+    guard(name, EXINTERNAL, || {
+        match (ptr::bytes_mut(a, n), ptr::bytes(b, n)) {
+            (Some(a), Some(b)) => {
+                apply(elem, op, a, b);
+                0
+            }
+            _ => EXNULLBUF,
+        }
+    })
+}
 
 macro_rules! fold {
     ($t:ty, $a:expr, $b:expr, $f:expr) => {{

@@ -99,28 +99,7 @@ pub struct Db {
 /// Whether `name` matches `pattern`: '*' stands for any run of
 /// characters; an empty pattern matches every name.
 pub fn glob(name: &str, pattern: &str) -> bool {
-    if pattern.is_empty() {
-        return true;
-    }
-    let (n, p) = (name.as_bytes(), pattern.as_bytes());
-    let (mut i, mut j) = (0, 0);
-    let mut star: Option<(usize, usize)> = None;
-    while i < n.len() {
-        if j < p.len() && p[j] == b'*' {
-            star = Some((j, i));
-            j += 1;
-        } else if j < p.len() && p[j] == n[i] {
-            i += 1;
-            j += 1;
-        } else if let Some((sj, si)) = star {
-            j = sj + 1;
-            i = si + 1;
-            star = Some((sj, si + 1));
-        } else {
-            return false;
-        }
-    }
-    p[j..].iter().all(|&c| c == b'*')
+    pattern.is_empty() || wildcard::matches(pattern, name)
 }
 
 fn direct_index(flags: i32) -> i32 {
@@ -634,17 +613,13 @@ mod tests {
     const A: i32 = 0x40001;
     const B: i32 = 0x40002;
 
+    /// The matching itself is the `wildcard` crate's (tested there); PVM
+    /// adds that an empty pattern matches every name.
     #[test]
     fn globbing() {
         assert!(glob("abc", ""));
-        assert!(glob("abc", "*"));
-        assert!(glob("abc", "a*"));
-        assert!(glob("abc", "*c"));
-        assert!(glob("abc", "a*c"));
-        assert!(glob("abc", "abc"));
-        assert!(!glob("abc", "b*"));
-        assert!(!glob("abc", "ab"));
         assert!(glob("aXbXc", "a*b*c"));
+        assert!(!glob("abc", "b*"));
     }
 
     #[test]

@@ -223,13 +223,35 @@ pub fn same_as_debian_subset(ours: &Path, source: &str, name: &str, subset: u32,
     }
 }
 
-/// Runs ours (`exe`) on 2 compute ranks once per case `(arg, call, why)`
-/// with `lead` and `arg` as the arguments: each run must end the job
-/// promptly with an error whose output names `call` and says `why`, and
-/// must not print "returned" (what the programs print after a bad call
-/// that came back).
-pub fn bad_calls_end_the_job(exe: &Path, lead: &[&str], cases: &[(&str, &str, &str)]) {
-    for &(arg, call, why) in cases {
+/// One bad call a test program makes on request: the program's argument
+/// that asks for it, the call its error message must name, and a phrase
+/// the message must hold. Tables of them are written with [`bad_calls!`].
+#[derive(Clone, Copy, Debug)]
+pub struct BadCall {
+    pub arg: &'static str,
+    pub call: &'static str,
+    pub says: &'static str,
+}
+
+/// A table of [`BadCall`]s, one `"arg" => Call_name says "phrase"` a row.
+#[macro_export]
+macro_rules! bad_calls {
+    ($($arg:literal => $call:ident says $says:literal),* $(,)?) => {
+        &[$($crate::ga_compare::BadCall {
+            arg: $arg,
+            call: stringify!($call),
+            says: $says,
+        }),*]
+    };
+}
+
+/// Runs ours (`exe`) on 2 compute ranks once per case, with `lead` and
+/// the case's argument as the arguments: each run must end the job
+/// promptly with an error whose output names the case's call and says
+/// its phrase, and must not print "returned" (what the programs print
+/// after a bad call that came back).
+pub fn bad_calls_end_the_job(exe: &Path, lead: &[&str], cases: &[BadCall]) {
+    for &BadCall { arg, call, says } in cases {
         let mut args = lead.to_vec();
         args.push(arg);
         let r = run(exe, Ga::Ours, 2, &args, &[]);
@@ -239,8 +261,8 @@ pub fn bad_calls_end_the_job(exe: &Path, lead: &[&str], cases: &[(&str, &str, &s
             "bad {arg}: the job did not end with an error\n{all}"
         );
         assert!(
-            all.contains(call) && all.contains(why),
-            "bad {arg}: no message naming {call} ({why})\n{all}"
+            all.contains(call) && all.contains(says),
+            "bad {arg}: no message naming {call} ({says})\n{all}"
         );
         assert!(
             !r.stdout.contains("returned"),
@@ -249,44 +271,99 @@ pub fn bad_calls_end_the_job(exe: &Path, lead: &[&str], cases: &[(&str, &str, &s
     }
 }
 
-/// [`bad_calls_end_the_job`] for `source` built against ours, with `bad`
-/// before each case's argument.
-pub fn assert_bad_calls(source: &str, cases: &[(&str, &str, &str)]) {
-    let ours = build(source, Ga::Ours);
+/// [`bad_calls_end_the_job`] for `source` built against ours (also
+/// linking `libs`), with `bad` before each case's argument.
+pub fn assert_bad_calls(source: &str, libs: &[&str], cases: &[BadCall]) {
+    let ours = build_linked(source, Ga::Ours, libs);
     bad_calls_end_the_job(&ours, &["bad"], cases);
 }
 
 /// For a program that checks itself against its own model: runs it on
-/// ours everywhere ([`ours_everywhere`], at least `full` checks a rank),
-/// then Debian's subset against Debian's GA on each of `debian_ranks`
-/// ([`same_as_debian_subset`], at least `subset` checks a rank).
+/// ours (also linking `libs`) everywhere ([`ours_everywhere`], at least
+/// `full` checks a rank), then Debian's subset against Debian's GA on each
+/// of `debian_ranks` ([`same_as_debian_subset`], at least `subset` checks
+/// a rank).
 pub fn model_then_debian_subset(
     source: &str,
     name: &str,
     (full, subset): (u32, u32),
     debian_ranks: &[u32],
+    libs: &[&str],
 ) {
-    let ours = ours_everywhere(source, name, full, &[]);
+    let ours = ours_everywhere(source, name, full, libs);
     same_as_debian_subset(&ours, source, name, subset, debian_ranks);
 }
 
-/// Runs ARMCI program `theirs` (built against Debian) and `ours` on 1, 2
-/// and 4 compute ranks, and ours on 3 with every operation through the
-/// server (`MPBRIDGE_GA_REMOTE=1`): both tallies hold (at least
-/// `min_theirs` and `min_ours` checks a rank) and ours prints Debian's
-/// `steps` lines.
+/// Runs ours (`source`, tally line `name`) with the arguments `args` on
+/// 1, 2 and 4 compute ranks; each run passes its checks (at least
+/// `min(np)` on `np` ranks). Returns the runs, fewest ranks first.
+pub fn ours_with_args(
+    source: &str,
+    name: &str,
+    args: &[&str],
+    min: impl Fn(u32) -> u32,
+) -> Vec<Run> {
+    let ours = build(source, Ga::Ours);
+    let mut runs = Vec::new();
+    for np in [1, 2, 4] {
+        let r = run(&ours, Ga::Ours, np, args, &[]);
+        let what = format!("{name} {} on {np} ranks", args.join(" "));
+        assert_tally(&r, name, &what, min(np));
+        runs.push(r);
+    }
+    runs
+}
+
+/// The name a test program's tally line starts with: its file name
+/// without the folder and the ending (`ga_fortran/props.F90`: `props`).
+pub fn tally_name(source: &str) -> &str {
+    let file = source.rsplit('/').next().unwrap_or(source);
+    file.split('.').next().unwrap_or(file)
+}
+
+/// A test for a C program and one for its Fortran twin. Each calls
+/// `check` with its program's source, tally name ([`tally_name`]) and
+/// least check count (or counts), then the arguments the two share:
+///
+/// ```ignore
+/// tests::twin_tests! {
+///     same_as_debian(.., &[1, 2, 4], 4);
+///     c_test("ga/a.c", 12)
+///     fortran_test("ga_fortran/a.F90", 13)
+/// }
+/// ```
+#[macro_export]
+macro_rules! twin_tests {
+    (@call $check:ident, $source:literal, $min:expr, (.. $(, $shared:expr)*)) => {
+        $check($source, $crate::ga_compare::tally_name($source), $min $(, $shared)*)
+    };
+    ($check:ident $shared:tt; $($test:ident($source:literal, $min:expr))+) => {
+        $(
+            #[test]
+            fn $test() {
+                $crate::twin_tests!(@call $check, $source, $min, $shared);
+            }
+        )+
+    };
+}
+
+/// Builds ARMCI program `source` against Debian and against ours and runs
+/// both on 1, 2 and 4 compute ranks, and on 3 (ours with every operation
+/// through the server, `MPBRIDGE_GA_REMOTE=1`): both tallies hold (at
+/// least `min_theirs` and `min_ours` checks a rank) and ours prints
+/// Debian's `steps` lines. Returns ours.
 pub fn armci_like_debian(
-    ours: &Path,
-    theirs: &Path,
+    source: &str,
     name: &str,
     (min_theirs, min_ours): (u32, u32),
     steps: usize,
-) {
+) -> PathBuf {
+    let (ours, theirs) = (build(source, Ga::Ours), build(source, Ga::Debian));
     for (np, remote) in [(1, "0"), (2, "0"), (4, "0"), (3, "1")] {
-        let want = run(theirs, Ga::Debian, np, &[], &[]);
+        let want = run(&theirs, Ga::Debian, np, &[], &[]);
         let what = format!("{name} with Debian's ARMCI on {np} ranks");
         assert_tally(&want, name, &what, min_theirs * np);
-        let got = run(ours, Ga::Ours, np, &[], &[("MPBRIDGE_GA_REMOTE", remote)]);
+        let got = run(&ours, Ga::Ours, np, &[], &[("MPBRIDGE_GA_REMOTE", remote)]);
         let what = format!("{name} on {np} ranks (remote {remote})");
         assert_tally(&got, name, &what, min_ours * np);
         assert_eq!(
@@ -296,4 +373,5 @@ pub fn armci_like_debian(
         );
         assert_eq!(step_lines(&got.stdout, name).len(), steps, "{}", got.stdout);
     }
+    ours
 }

@@ -12,9 +12,11 @@ fn run(n: u32, prog: &str, args: &[&str]) -> Run {
 }
 
 /// Every rank printed its tally with no failure, and the job ended well.
-fn all_passed(r: &Run, ranks: usize, what: &str) {
+/// Returns the run for more checks.
+fn all_passed<'a>(r: &'a Run, ranks: usize, what: &str) -> &'a Run {
     r.assert_ok(what);
     tally::tallies_ok(r, "", ranks);
+    r
 }
 
 #[test]
@@ -76,8 +78,8 @@ fn cartesian_grid_on_four_ranks() {
 #[test]
 fn spawned_batches_reach_each_other() {
     let r = run(1, env!("CARGO_BIN_EXE_core_spawn"), &[]);
-    all_passed(&r, 4, "core_spawn (1 parent, 3 children)");
-    r.assert_stdout_has("parent t40001 spawned");
+    all_passed(&r, 4, "core_spawn (1 parent, 3 children)")
+        .assert_stdout_has("parent t40001 spawned");
 }
 
 #[test]
@@ -122,8 +124,7 @@ fn spawn_numbers_are_reused_and_refused_at_once_when_all_are_in_use() {
 #[test]
 fn spawning_a_missing_program_is_an_error_not_a_crash() {
     let r = run(1, env!("CARGO_BIN_EXE_core_spawn_fail"), &[]);
-    all_passed(&r, 1, "core_spawn_fail");
-    r.assert_stdout_has("no executable");
+    all_passed(&r, 1, "core_spawn_fail").assert_stdout_has("no executable");
 }
 
 #[test]

@@ -50,10 +50,9 @@ fn ensemble_debug_logs_show_each_component_set_up_with_its_contexts() {
     });
     assert_eq!(set_up.len(), 6, "one line per component:\n{}", dump(&r));
     for rank in 0..6 {
+        let tag = format!("[rank {rank}] ");
         assert!(
-            set_up
-                .iter()
-                .any(|l| l.starts_with(&format!("[rank {rank}] "))),
+            set_up.iter().any(|l| l.starts_with(&tag)),
             "rank {rank} logs its set-up:\n{}",
             dump(&r)
         );
@@ -65,13 +64,8 @@ fn terminal_groups_served_by_a_ring_of_servers() {
     let (r, truth) = six_terminals_print_the_maximum("getmax-mpi-servers.ens");
     let servers = lines_where(&r.stdout, |l| l.starts_with("Server "));
     assert_eq!(servers.len(), 3, "{}", dump(&r));
-    assert!(
-        servers
-            .iter()
-            .all(|l| l.ends_with(&format!("the maximum is {truth}"))),
-        "{}",
-        dump(&r)
-    );
+    let answer = format!("the maximum is {truth}");
+    assert!(servers.iter().all(|l| l.ends_with(&answer)), "{}", dump(&r));
 }
 
 #[test]

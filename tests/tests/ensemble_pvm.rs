@@ -57,22 +57,26 @@ fn assert_max_tid(r: &Run, processes: usize, terminals: usize) {
     }
 }
 
+/// Runs the published composition `file` and checks what
+/// [`assert_max_tid`] checks.
+fn published_finds_the_maximum(file: &str, processes: usize, terminals: usize) {
+    let r = run_script(&example(&format!("published/{file}")), &[], LIMIT);
+    assert_max_tid(&r, processes, terminals);
+}
+
 #[test]
 fn published_all_to_all_relays_with_allocation() {
-    let r = run_script(&example("published/getmax-full.ens"), &[], LIMIT);
-    assert_max_tid(&r, 12, 8);
+    published_finds_the_maximum("getmax-full.ens", 12, 8);
 }
 
 #[test]
 fn published_star_of_relays() {
-    let r = run_script(&example("published/getmax-star.ens"), &[], LIMIT);
-    assert_max_tid(&r, 13, 8);
+    published_finds_the_maximum("getmax-star.ens", 13, 8);
 }
 
 #[test]
 fn published_tree_of_relays() {
-    let r = run_script(&example("published/getmax-tree.ens"), &[], LIMIT);
-    assert_max_tid(&r, 15, 8);
+    published_finds_the_maximum("getmax-tree.ens", 15, 8);
 }
 
 #[test]

@@ -130,8 +130,13 @@ fn fortran_golden_every_call_on_one_two_four_nodes() {
 
 #[test]
 fn bad_input_gets_error_codes_not_crashes_or_hangs() {
-    let exe = c_program("ex_errors");
-    tally::passes_on(&exe, &[1, 2, 4], "ex_errors", LIMIT, tallies_ok);
+    tally::passes_on(
+        &c_program("ex_errors"),
+        &[1, 2, 4],
+        "ex_errors",
+        LIMIT,
+        tallies_ok,
+    );
 }
 
 fn checksum(r: &Run, prefix: &str) -> String {
@@ -196,8 +201,13 @@ fn host_node_farm_with_dontcare_receives() {
 
 #[test]
 fn handler_fires_while_blocked_in_exread_on_another_type() {
-    let exe = c_program("ex_handler");
-    tally::passes_on(&exe, &[2, 4], "ex_handler", LIMIT, tallies_ok);
+    tally::passes_on(
+        &c_program("ex_handler"),
+        &[2, 4],
+        "ex_handler",
+        LIMIT,
+        tallies_ok,
+    );
 }
 
 #[test]

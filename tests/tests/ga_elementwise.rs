@@ -31,39 +31,34 @@
 //! magnitude; a zero divisor or reciprocal ends the job; an element the
 //! search direction leaves alone meets its bound at step 1e307.
 
-use tests::ga_compare::{bad_calls_end_the_job, build, model_then_debian_subset, Ga};
+use tests::bad_calls;
+use tests::ga_compare::{assert_bad_calls, model_then_debian_subset};
 
-/// Runs `source` (tally line `name`) as described above; a full run makes
-/// at least `full` checks per rank, a run with `debian` at least `subset`.
-fn check_program(source: &str, name: &str, full: u32, subset: u32) {
-    model_then_debian_subset(source, name, (full, subset), &[4]);
-}
-
-#[test]
-fn c_elementwise_arithmetic_matches_its_model_and_debian_ga() {
-    check_program("ga/ga_elementwise.c", "ga_elementwise", 106, 97);
-}
-
-#[test]
-fn fortran_elementwise_arithmetic_matches_its_model_and_debian_ga() {
-    check_program("ga_fortran/elementwise.F90", "elementwise", 73, 71);
+// A full run makes at least the first count of checks per rank, a run
+// with `debian` at least the second.
+tests::twin_tests! {
+    model_then_debian_subset(.., &[4], &[]);
+    c_elementwise_arithmetic_matches_its_model_and_debian_ga("ga/ga_elementwise.c", (106, 97))
+    fortran_elementwise_arithmetic_matches_its_model_and_debian_ga("ga_fortran/elementwise.F90", (73, 71))
 }
 
 /// Each bad call ends the job on 2 ranks, promptly, with a message naming
 /// the call; the program never gets past it.
 #[test]
 fn bad_arguments_end_the_job_naming_the_call() {
-    let ours = build("ga/ga_elementwise.c", Ga::Ours);
-    let cases = [
-        ("divide", "GA_Elem_divide", "zero divisor"),
-        ("recip", "GA_Recip", "zero value"),
-        ("rows", "GA_Scale_rows", "2-D"),
-        ("diagonal", "GA_Set_diagonal", "2-D"),
-        ("shape", "GA_Elem_multiply", "shape"),
-        ("type", "GA_Elem_maximum", "types"),
-        ("length", "GA_Scale_cols", "columns"),
-        ("bounds", "GA_Step_bound_info", "outside its bounds"),
-        ("negative", "GA_Step_max", "negative element"),
-    ];
-    bad_calls_end_the_job(&ours, &["bad"], &cases);
+    assert_bad_calls(
+        "ga/ga_elementwise.c",
+        &[],
+        bad_calls![
+            "divide" => GA_Elem_divide says "zero divisor",
+            "recip" => GA_Recip says "zero value",
+            "rows" => GA_Scale_rows says "2-D",
+            "diagonal" => GA_Set_diagonal says "2-D",
+            "shape" => GA_Elem_multiply says "shape",
+            "type" => GA_Elem_maximum says "types",
+            "length" => GA_Scale_cols says "columns",
+            "bounds" => GA_Step_bound_info says "outside its bounds",
+            "negative" => GA_Step_max says "negative element",
+        ],
+    );
 }

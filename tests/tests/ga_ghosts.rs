@@ -12,14 +12,10 @@
 
 use tests::ga_compare::{assert_tally, build, run, same_as_debian, Ga};
 
-#[test]
-fn c_ghosts_and_periodic_transfers_match_debian_ga() {
-    same_as_debian("ga/ga_ghosts.c", "ga_ghosts", 52, &[1, 2, 3, 4], 3);
-}
-
-#[test]
-fn fortran_ghosts_and_periodic_transfers_match_debian_ga() {
-    same_as_debian("ga_fortran/ghosts.F90", "ghosts", 39, &[1, 2, 3, 4], 3);
+tests::twin_tests! {
+    same_as_debian(.., &[1, 2, 3, 4], 3);
+    c_ghosts_and_periodic_transfers_match_debian_ga("ga/ga_ghosts.c", 52)
+    fortran_ghosts_and_periodic_transfers_match_debian_ga("ga_fortran/ghosts.F90", 39)
 }
 
 /// `NGA_NbGet_ghost_dir` and its 64-bit form (`ga/ga_ghost_dir.c`): for

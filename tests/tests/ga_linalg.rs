@@ -25,45 +25,34 @@
 //!   "peigs not interfaced" (Debian builds GA without PEIGS); ours run on
 //!   ScaLAPACK.
 
-use tests::ga_compare::{
-    bad_calls_end_the_job, build_linked, ours_everywhere, same_as_debian_subset, Ga,
-};
+use tests::bad_calls;
+use tests::ga_compare::{assert_bad_calls, model_then_debian_subset};
+
+// A full run makes at least the first count of checks per rank, a run
+// with `debian` at least the second.
+tests::twin_tests! {
+    model_then_debian_subset(.., &[1, 2, 4], LAPACK);
+    c_linear_algebra_matches_lapack_and_debian_ga("ga/ga_linalg.c", (47, 27))
+    fortran_linear_algebra_matches_lapack_and_debian_ga("ga_fortran/linalg.F90", (74, 43))
+}
 
 /// The serial reference's libraries.
 const LAPACK: &[&str] = &["lapack", "m"];
-
-/// Runs `source` (tally line `name`) as described above; a full run makes
-/// at least `full` checks per rank, a run with `debian` at least `subset`.
-fn check_program(source: &str, name: &str, full: u32, subset: u32) {
-    let ours = ours_everywhere(source, name, full, LAPACK);
-    same_as_debian_subset(&ours, source, name, subset, &[1, 2, 4]);
-}
-
-#[test]
-fn c_linear_algebra_matches_lapack_and_debian_ga() {
-    check_program("ga/ga_linalg.c", "ga_linalg", 47, 27);
-}
-
-#[test]
-fn fortran_linear_algebra_matches_lapack_and_debian_ga() {
-    check_program("ga_fortran/linalg.F90", "linalg", 74, 43);
-}
 
 /// Each bad call ends the job on 2 ranks, promptly, with a message naming
 /// the call; the program never gets past it.
 #[test]
 fn bad_arguments_end_the_job_naming_the_call() {
-    let ours = build_linked("ga/ga_linalg.c", Ga::Ours, LAPACK);
-    bad_calls_end_the_job(
-        &ours,
-        &["bad"],
-        &[
-            ("singular", "GA_Lu_solve", "singular"),
-            ("type", "GA_Llt_solve", "double precision"),
-            ("square", "GA_Spd_invert", "square"),
-            ("rhs", "GA_Solve", "do not match"),
-            ("eval", "GA_Diag_std", "eval is NULL"),
-            ("metric", "GA_Diag", "not positive definite"),
+    assert_bad_calls(
+        "ga/ga_linalg.c",
+        LAPACK,
+        bad_calls![
+            "singular" => GA_Lu_solve says "singular",
+            "type" => GA_Llt_solve says "double precision",
+            "square" => GA_Spd_invert says "square",
+            "rhs" => GA_Solve says "do not match",
+            "eval" => GA_Diag_std says "eval is NULL",
+            "metric" => GA_Diag says "not positive definite",
         ],
     );
 }

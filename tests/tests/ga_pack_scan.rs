@@ -15,31 +15,23 @@
 //! depends on how the array is spread over the processes, so those cases
 //! (the C program's argument `ties`) run against ours only.
 
-use tests::ga_compare::{assert_bad_calls, assert_tally, build, run, same_as_debian, Ga};
+use tests::bad_calls;
+use tests::ga_compare::{assert_bad_calls, ours_with_args, same_as_debian};
 
-#[test]
-fn c_pack_scan_enum_and_select_match_debian_ga() {
-    same_as_debian("ga/ga_pack_scan.c", "ga_pack_scan", 105, &[1, 2, 4], 4);
-}
-
-#[test]
-fn fortran_pack_scan_enum_and_select_match_debian_ga() {
-    same_as_debian("ga_fortran/pack_scan.F90", "pack_scan", 101, &[1, 2, 4], 4);
+tests::twin_tests! {
+    same_as_debian(.., &[1, 2, 4], 4);
+    c_pack_scan_enum_and_select_match_debian_ga("ga/ga_pack_scan.c", 105)
+    fortran_pack_scan_enum_and_select_match_debian_ga("ga_fortran/pack_scan.F90", 101)
 }
 
 /// With an extreme twice in a matrix, every rank count gives the first.
 #[test]
 fn select_elem_gives_the_first_of_equal_extremes() {
-    let ours = build("ga/ga_pack_scan.c", Ga::Ours);
+    let runs = ours_with_args("ga/ga_pack_scan.c", "ga_pack_scan", &["ties"], |np| {
+        (105 + 18) * np
+    });
     let mut outputs = Vec::new();
-    for np in [1, 2, 4] {
-        let r = run(&ours, Ga::Ours, np, &["ties"], &[]);
-        assert_tally(
-            &r,
-            "ga_pack_scan",
-            &format!("ties on {np} ranks"),
-            (105 + 18) * np,
-        );
+    for r in &runs {
         assert!(
             r.stdout.contains("select int max ties: 50 at (1,2)"),
             "{}",
@@ -63,13 +55,14 @@ fn select_elem_gives_the_first_of_equal_extremes() {
 fn bad_arguments_end_the_job_naming_the_call() {
     assert_bad_calls(
         "ga/ga_pack_scan.c",
-        &[
-            ("dims", "GA_Scan_add", "1-D"),
-            ("range", "GA_Scan_copy", "outside"),
-            ("small", "GA_Pack", "holds only 3"),
-            ("type", "GA_Unpack", "differ in type"),
-            ("op", "NGA_Select_elem", "avg"),
-            ("null", "GA_Patch_enum", "start is NULL"),
+        &[],
+        bad_calls![
+            "dims" => GA_Scan_add says "1-D",
+            "range" => GA_Scan_copy says "outside",
+            "small" => GA_Pack says "holds only 3",
+            "type" => GA_Unpack says "differ in type",
+            "op" => NGA_Select_elem says "avg",
+            "null" => GA_Patch_enum says "start is NULL",
         ],
     );
 }

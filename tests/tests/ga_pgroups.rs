@@ -12,14 +12,10 @@
 
 use tests::ga_compare::{assert_tally, build, run, same_as_debian, same_as_debian_with, Ga};
 
-#[test]
-fn c_processor_groups_match_debian_ga() {
-    same_as_debian("ga/ga_pgroups.c", "ga_pgroups", 14, &[1, 2, 3, 4], 3);
-}
-
-#[test]
-fn fortran_processor_groups_match_debian_ga() {
-    same_as_debian("ga_fortran/pgroups.F90", "pgroups", 8, &[1, 2, 3, 4], 3);
+tests::twin_tests! {
+    same_as_debian(.., &[1, 2, 3, 4], 3);
+    c_processor_groups_match_debian_ga("ga/ga_pgroups.c", 14)
+    fortran_processor_groups_match_debian_ga("ga_fortran/pgroups.F90", 8)
 }
 
 /// Arrays on processor groups (`ga/ga_group_arrays.c`): the two halves

@@ -16,26 +16,20 @@
 //! `ld`, as GA documents, so the multi-row field patches (the C program's
 //! argument `rows`) run against ours only.
 
-use tests::ga_compare::{assert_bad_calls, assert_tally, build, run, same_as_debian, Ga};
+use tests::bad_calls;
+use tests::ga_compare::{assert_bad_calls, ours_with_args, same_as_debian};
 
-#[test]
-fn c_properties_types_and_fields_match_debian_ga() {
-    same_as_debian("ga/ga_props.c", "ga_props", 12, &[1, 2, 4], 4);
-}
-
-#[test]
-fn fortran_properties_types_and_fields_match_debian_ga() {
-    same_as_debian("ga_fortran/props.F90", "props", 13, &[1, 2, 4], 4);
+tests::twin_tests! {
+    same_as_debian(.., &[1, 2, 4], 4);
+    c_properties_types_and_fields_match_debian_ga("ga/ga_props.c", 12)
+    fortran_properties_types_and_fields_match_debian_ga("ga_fortran/props.F90", 13)
 }
 
 /// Field patches of several rows with a leading dimension larger than the
 /// patch: the items land `ld` apart and the gaps stay untouched.
 #[test]
 fn field_patches_of_several_rows_follow_ld() {
-    let ours = build("ga/ga_props.c", Ga::Ours);
-    for np in [1, 2, 4] {
-        let r = run(&ours, Ga::Ours, np, &["rows"], &[]);
-        assert_tally(&r, "ga_props", &format!("rows on {np} ranks"), 17 * np);
+    for r in ours_with_args("ga/ga_props.c", "ga_props", &["rows"], |np| 17 * np) {
         assert!(
             r.stdout
                 .contains("field real [1:3,1:3]: 11 12 13 21 22 23 31 32 33"),
@@ -51,12 +45,13 @@ fn field_patches_of_several_rows_follow_ld() {
 fn bad_arguments_end_the_job_naming_the_call() {
     assert_bad_calls(
         "ga/ga_props.c",
-        &[
-            ("property", "GA_Set_property", "'write_only'"),
-            ("twice", "GA_Set_property", "already has property"),
-            ("field", "NGA_Get_field", "not inside the 16-byte elements"),
-            ("ld", "NGA_Put_field", "ld[0] = 1"),
-            ("size", "NGA_Register_type", "0 bytes"),
+        &[],
+        bad_calls![
+            "property" => GA_Set_property says "'write_only'",
+            "twice" => GA_Set_property says "already has property",
+            "field" => NGA_Get_field says "not inside the 16-byte elements",
+            "ld" => NGA_Put_field says "ld[0] = 1",
+            "size" => NGA_Register_type says "0 bytes",
         ],
     );
 }

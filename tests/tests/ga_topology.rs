@@ -11,6 +11,7 @@
 //! places (Fortran order for the grid and the topology in C too, C order
 //! for `GA_Get_proc_index`, a process past the grid wrapping around it).
 
+use tests::bad_calls;
 use tests::ga_compare::{assert_bad_calls, same_as_debian_with};
 
 #[test]
@@ -43,10 +44,11 @@ fn fortran_process_grid_queries_match_debian_ga() {
 fn bad_arguments_end_the_job_naming_the_call() {
     assert_bad_calls(
         "ga/ga_topology.c",
-        &[
-            ("index", "GA_Get_proc_index", "no ScaLAPACK-style"),
-            ("cyclic", "NGA_Proc_topology", "without a process grid"),
-            ("negative", "NGA_Proc_topology", "negative"),
+        &[],
+        bad_calls![
+            "index" => GA_Get_proc_index says "no ScaLAPACK-style",
+            "cyclic" => NGA_Proc_topology says "without a process grid",
+            "negative" => NGA_Proc_topology says "negative",
         ],
     );
 }

@@ -27,6 +27,7 @@
 //! Where Debian's GA is right the two print the same: the dots, the
 //! reductions, the version and `nga_print_patch` in both layouts.
 
+use tests::bad_calls;
 use tests::ga_compare::{bad_calls_end_the_job, build, model_then_debian_subset, Ga};
 
 const SOURCE: &str = "ga_fortran/typed.F90";
@@ -40,7 +41,7 @@ const DEBIAN: u32 = FULL - 4;
 
 #[test]
 fn typed_spellings_match_their_model_and_debian_ga() {
-    model_then_debian_subset(SOURCE, NAME, (FULL, DEBIAN), &[1, 2, 4]);
+    model_then_debian_subset(SOURCE, NAME, (FULL, DEBIAN), &[1, 2, 4], &[]);
 }
 
 /// A typed routine given an array of another type ends the job, naming
@@ -49,13 +50,12 @@ fn typed_spellings_match_their_model_and_debian_ga() {
 #[test]
 fn a_typed_routine_refuses_another_type() {
     // The program's argument is the name of the routine it calls badly.
-    let bad = [
-        ("ga_dscal", "not double precision"),
-        ("nga_zadd_patch", "not double complex"),
-        ("ga_sdot", "not real"),
-        ("ga_zgop", "only summed"),
-        ("ga_gop", "is not MT_F_INT"),
+    let cases = bad_calls![
+        "ga_dscal" => ga_dscal says "not double precision",
+        "nga_zadd_patch" => nga_zadd_patch says "not double complex",
+        "ga_sdot" => ga_sdot says "not real",
+        "ga_zgop" => ga_zgop says "only summed",
+        "ga_gop" => ga_gop says "is not MT_F_INT",
     ];
-    let cases: Vec<(&str, &str, &str)> = bad.iter().map(|&(r, why)| (r, r, why)).collect();
-    bad_calls_end_the_job(&build("ga_fortran/typed_errors.f90", Ga::Ours), &[], &cases);
+    bad_calls_end_the_job(&build("ga_fortran/typed_errors.f90", Ga::Ours), &[], cases);
 }

@@ -8,19 +8,20 @@ use tests::mpirun::Run;
 use tests::native::run_program;
 use tests::tally::{job_passed, passed};
 
-/// Every rank printed a tally, ran checks, and none failed.
-fn all_ranks_pass(r: &Run, ranks: usize, what: &str) {
+/// Every rank printed a tally, ran checks, and none failed. Returns the
+/// run for more checks.
+fn all_ranks_pass<'a>(r: &'a Run, ranks: usize, what: &str) -> &'a Run {
     for t in job_passed(r, "", ranks, what) {
         assert!(passed(t) > 0, "no check ran: {t}\n{}", r.report(what));
     }
+    r
 }
 
 #[test]
 fn packf_minfo_pkmesg_tasks_and_machine_on_two_ranks() {
     let r = run_program("pvm_extra.c", &["pvm3"], 2, &[], 90);
-    all_ranks_pass(&r, 2, "pvm_extra");
     // PvmAutoErr is 0 in the program: no error line may appear.
-    r.assert_stderr_lacks("libpvm [", "on stderr");
+    all_ranks_pass(&r, 2, "pvm_extra").assert_stderr_lacks("libpvm [", "on stderr");
 }
 
 #[test]
