@@ -21,5 +21,11 @@ use tests::ga_compare::model_then_debian_subset;
 
 #[test]
 fn misc_calls_match_debian_ga() {
-    model_then_debian_subset("ga/ga_misc_calls.c", "ga_misc_calls", (280, 280), &[2, 4]);
+    model_then_debian_subset(
+        "ga/ga_misc_calls.c",
+        "ga_misc_calls",
+        (280, 280),
+        &[2, 4],
+        &[],
+    );
 }
