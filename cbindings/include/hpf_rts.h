@@ -89,17 +89,16 @@ int hpf_dad_create_gen(int grid, int rank, const long long *lb, const long long 
 int hpf_dad_align(int template_dad, int rank, const long long *lb, const long long *extent,
                   const int *tdim, const long long *stride, const long long *offset,
                   const int *olo, const int *ohi, int *dad);
-/* hpf_dad_align with nfixed fixed positions on template dimensions no
- * array dimension is aligned with (ALIGN A(i) WITH T(i, 3)): template
- * dimension fixed_tdim[k] (1-based) at subscript fixed_pos[k]. Only the
- * processes whose grid coordinate owns those positions hold the array;
- * the others hold nothing (local size 0) and take part in collective
- * calls with empty buffers. Template dimensions neither aligned nor
- * fixed replicate the array. */
-int hpf_dad_align_at(int template_dad, int rank, const long long *lb, const long long *extent,
-                     const int *tdim, const long long *stride, const long long *offset,
-                     const int *olo, const int *ohi, int nfixed, const int *fixed_tdim,
-                     const long long *fixed_pos, int *dad);
+/* The section of a template at fixed positions, for ALIGN A(i) WITH
+ * T(i, 3) (A aligned with the section T(:, 3)): for k < nfixed, template
+ * dimension fixed_tdim[k] (1-based) at subscript fixed_pos[k] is dropped
+ * (the other dimensions keep their order) and the section is held only by
+ * the processes whose grid coordinate owns those positions. Arrays aligned
+ * to the section by hpf_dad_align live there only; the other processes
+ * hold nothing (local size 0) and take part in collective calls with
+ * empty buffers. */
+int hpf_dad_template_at(int template_dad, int nfixed, const int *fixed_tdim,
+                        const long long *fixed_pos, int *section);
 int hpf_dad_free(int dad);
 /* Elements of this process's local buffer, overlap included. */
 int hpf_dad_local_size(int dad, long long *n);

@@ -17,11 +17,11 @@
 //! itself stays in the spec (`DimSpec::align`) for inquiry.
 //!
 //! A template dimension no array dimension is aligned with either
-//! replicates the array along its grid dimension (HPF's `*`) or, given a
-//! fixed position (`ALIGN A(i) WITH T(i, 3)`, [`aligned_dad_at`]), puts it
-//! on the processes whose coordinate there owns that position only: the
-//! DAD keeps that coordinate ([`Dad::fixed`]) and the other processes hold
-//! nothing.
+//! replicates the array along its grid dimension (HPF's `*`) or, fixed at
+//! a position (`ALIGN A(i) WITH T(i, 3)`: align with the template section
+//! `T(:, 3)` of [`template_at`]), puts it on the processes whose
+//! coordinate there owns that position only: the DAD keeps that
+//! coordinate ([`Dad::fixed`]) and the other processes hold nothing.
 
 use crate::dad::{Dad, DimSpec, Dist};
 use crate::error::{HpfError, HpfResult};
@@ -166,55 +166,32 @@ pub struct AlignedDim {
     pub ohi: usize,
 }
 
+/// The template dimension `k` (0-based) of `t`, or `HPF_EBADARG` from
+/// `bad` naming it.
+fn template_dim(
+    t: &Dad,
+    k: usize,
+    bad: impl Fn(String) -> HpfError,
+) -> HpfResult<&crate::dad::DimMap> {
+    t.dims().get(k).ok_or_else(|| {
+        bad(format!(
+            "the template has no dimension {} (rank {})",
+            k + 1,
+            t.rank()
+        ))
+    })
+}
+
 /// The DAD of an array aligned to the template `t` (a DAD whose
 /// dimensions are the template's): each dimension as its [`AlignedDim`]
 /// says, on `t`'s grid. Template dimensions no array dimension is aligned
-/// with replicate the array along their grid dimensions. Returns
-/// `HPF_EBADARG` for a template dimension out of range or used twice, and
-/// the errors of [`DimSpec::aligned`] and [`Dad::new`].
+/// with replicate the array along their grid dimensions; the array keeps
+/// `t`'s fixed grid coordinates (a template section of [`template_at`]).
+/// Returns `HPF_EBADARG` for a template dimension out of range or used
+/// twice, and the errors of [`DimSpec::aligned`] and [`Dad::new`].
 pub fn aligned_dad(t: &Dad, dims: &[AlignedDim]) -> HpfResult<Dad> {
-    aligned_dad_at(t, dims, &[])
-}
-
-/// [`aligned_dad`] with fixed positions on template dimensions no array
-/// dimension is aligned with: for each `(tdim, position)` of `at` (tdim
-/// 0-based, position a template subscript), `ALIGN A(..) WITH T(..,
-/// position, ..)` at `tdim`, so only the processes whose coordinate on
-/// that template dimension's grid dimension owns `position` hold the
-/// array (a collapsed template dimension: everyone). The template
-/// dimensions not named stay `*` (replicated). Returns `HPF_EBADARG` for a
-/// template dimension out of range, used twice or also aligned with an
-/// array dimension, a position outside the template, and the errors of
-/// [`aligned_dad`].
-pub fn aligned_dad_at(t: &Dad, dims: &[AlignedDim], at: &[(usize, i64)]) -> HpfResult<Dad> {
     const CALL: &str = "hpf_dad_align";
     let mut used = vec![false; t.rank()];
-    let mut coords = Vec::with_capacity(at.len());
-    for &(k, pos) in at {
-        let bad = |what: String| HpfError::bad_arg(CALL, format!("fixed position {pos}: {what}"));
-        let tm = t.dims().get(k).ok_or_else(|| {
-            bad(format!(
-                "the template has no dimension {} (rank {})",
-                k + 1,
-                t.rank()
-            ))
-        })?;
-        if std::mem::replace(&mut used[k], true) {
-            return Err(bad(format!("template dimension {} is named twice", k + 1)));
-        }
-        let i = pos - tm.spec.lb;
-        if i < 0 || i as usize >= tm.spec.extent {
-            return Err(bad(format!(
-                "outside template dimension {} ({}:{})",
-                k + 1,
-                tm.spec.lb,
-                tm.spec.lb + tm.spec.extent as i64 - 1
-            )));
-        }
-        if tm.distributed() {
-            coords.push((tm.spec.pdim, tm.owner(i as usize)));
-        }
-    }
     let mut specs = Vec::with_capacity(dims.len());
     for (d, a) in dims.iter().enumerate() {
         let spec = match a.with {
@@ -222,18 +199,9 @@ pub fn aligned_dad_at(t: &Dad, dims: &[AlignedDim], at: &[(usize, i64)]) -> HpfR
             Some((k, stride, offset)) => {
                 let bad =
                     |what: String| HpfError::bad_arg(CALL, format!("dimension {}: {what}", d + 1));
-                let tm = t.dims().get(k).ok_or_else(|| {
-                    bad(format!(
-                        "the template has no dimension {} (rank {})",
-                        k + 1,
-                        t.rank()
-                    ))
-                })?;
+                let tm = template_dim(t, k, bad)?;
                 if std::mem::replace(&mut used[k], true) {
-                    return Err(bad(format!(
-                        "template dimension {} is already used (by another dimension or a fixed position)",
-                        k + 1
-                    )));
+                    return Err(bad(format!("template dimension {} is already used", k + 1)));
                 }
                 let align = Align {
                     template_lb: tm.spec.lb,
@@ -247,5 +215,54 @@ pub fn aligned_dad_at(t: &Dad, dims: &[AlignedDim], at: &[(usize, i64)]) -> HpfR
         };
         specs.push(spec.with_overlap(a.olo, a.ohi));
     }
-    Dad::new_at(t.grid(), &specs, &coords)
+    Dad::new_at(t.grid(), &specs, &t.fixed_at())
+}
+
+/// The section of template `t` at a fixed position on some of its
+/// dimensions: for each `(tdim, position)` of `at` (tdim 0-based, position
+/// a template subscript) the dimension is dropped and the section is held
+/// only by the processes whose coordinate on its grid dimension owns
+/// `position` (a collapsed dimension: by every process); the other
+/// dimensions keep their order, bounds and distribution. An array aligned
+/// to the section ([`aligned_dad`]) is HPF's `ALIGN A(i) WITH T(i, 3)`:
+/// it lives on those processes only. Returns `HPF_EBADARG` for a template
+/// dimension out of range or named twice, a position outside the
+/// template, or no dimension left.
+pub fn template_at(t: &Dad, at: &[(usize, i64)]) -> HpfResult<Dad> {
+    const CALL: &str = "hpf_dad_template_at";
+    let mut fixed = t.fixed_at();
+    let mut dropped = vec![false; t.rank()];
+    for &(k, pos) in at {
+        let bad = |what: String| HpfError::bad_arg(CALL, format!("position {pos}: {what}"));
+        let tm = template_dim(t, k, bad)?;
+        if std::mem::replace(&mut dropped[k], true) {
+            return Err(bad(format!("template dimension {} is named twice", k + 1)));
+        }
+        let i = pos - tm.spec.lb;
+        if i < 0 || i as usize >= tm.spec.extent {
+            return Err(bad(format!(
+                "outside template dimension {} ({}:{})",
+                k + 1,
+                tm.spec.lb,
+                tm.spec.lb + tm.spec.extent as i64 - 1
+            )));
+        }
+        if tm.distributed() {
+            fixed.push((tm.spec.pdim, tm.owner(i as usize)));
+        }
+    }
+    let specs: Vec<DimSpec> = t
+        .dims()
+        .iter()
+        .zip(&dropped)
+        .filter(|&(_, &gone)| !gone)
+        .map(|(m, _)| m.spec.clone())
+        .collect();
+    if specs.is_empty() {
+        return Err(HpfError::bad_arg(
+            CALL,
+            "every template dimension is fixed (align with stride 0 instead)",
+        ));
+    }
+    Dad::new_at(t.grid(), &specs, &fixed)
 }

@@ -78,6 +78,16 @@ fn get_grid(call: &str, h: c_int) -> HpfResult<Arc<ProcGrid>> {
         .ok_or_else(|| HpfError::new(HPF_EBADHANDLE, format!("{call}: no processor grid {h}")))
 }
 
+/// Keeps DAD `d` under a new handle and returns it.
+fn new_dad_handle(d: Dad) -> c_int {
+    handles(|t| {
+        let h = t.next;
+        t.next += 1;
+        t.dads.insert(h, d);
+        h
+    })
+}
+
 pub(crate) fn get_dad(call: &str, h: c_int) -> HpfResult<Dad> {
     handles(|t| t.dads.get(&h).cloned())
         .ok_or_else(|| HpfError::new(HPF_EBADHANDLE, format!("{call}: no DAD {h}")))
@@ -486,7 +496,8 @@ pub extern "C" fn hpf_dad_create_gen(
 /// `tdim[d]` (1-based; 0: not aligned, the dimension is collapsed), and
 /// `A(i)` WITH `T(stride[d]*i + offset[d])` there; overlap widths
 /// `olo[d]`/`ohi[d]` (NULL for none). Template dimensions no array
-/// dimension is aligned with replicate the array. Any template
+/// dimension is aligned with replicate the array (for a template section
+/// of `hpf_dad_template_at`, the array lives where the section does). Any template
 /// distribution and any stride (negative: down the template; 0: the
 /// whole dimension on one template cell). Returns `HPF_OK`,
 /// `HPF_EBADHANDLE` or `HPF_EBADARG` (a template dimension out of range
@@ -505,73 +516,9 @@ pub extern "C" fn hpf_dad_align(
     ohi: *const c_int,
     dad: *mut c_int,
 ) -> c_int {
-    hpf_dad_align_at(
-        template,
-        rank,
-        lb,
-        extent,
-        tdim,
-        stride,
-        offset,
-        olo,
-        ohi,
-        0,
-        std::ptr::null(),
-        std::ptr::null(),
-        dad,
-    )
-}
-
-/// `hpf_dad_align` with fixed positions on template dimensions no array
-/// dimension is aligned with (HPF's `ALIGN A(i) WITH T(i, 3)`): for `k`
-/// in `0..nfixed`, template dimension `fixed_tdim[k]` (1-based) at
-/// subscript `fixed_pos[k]`. Only the processes whose grid coordinate
-/// owns that position hold the array; the others hold nothing (local
-/// size 0). Template dimensions neither aligned nor fixed replicate the
-/// array. Returns `HPF_OK`, `HPF_EBADHANDLE` or `HPF_EBADARG` (the errors
-/// of `hpf_dad_align`, a negative `nfixed`, a fixed template dimension
-/// out of range, named twice or also aligned with an array dimension, a
-/// position outside the template, NULL arrays with `nfixed > 0`).
-#[no_mangle]
-pub extern "C" fn hpf_dad_align_at(
-    template: c_int,
-    rank: c_int,
-    lb: *const c_longlong,
-    extent: *const c_longlong,
-    tdim: *const c_int,
-    stride: *const c_longlong,
-    offset: *const c_longlong,
-    olo: *const c_int,
-    ohi: *const c_int,
-    nfixed: c_int,
-    fixed_tdim: *const c_int,
-    fixed_pos: *const c_longlong,
-    dad: *mut c_int,
-) -> c_int {
     const CALL: &str = "hpf_dad_align";
     run(CALL, || {
         let t = get_dad(CALL, template)?;
-        let nf = usize::try_from(nfixed)
-            .map_err(|_| HpfError::bad_arg(CALL, format!("nfixed {nfixed} is negative")))?;
-        let (ftd, fpos) = if nf == 0 {
-            (Vec::new(), Vec::new())
-        } else {
-            (
-                ptr::read(fixed_tdim, nf).ok_or_else(|| null(CALL, "fixed_tdim"))?,
-                ptr::read(fixed_pos, nf).ok_or_else(|| null(CALL, "fixed_pos"))?,
-            )
-        };
-        let at = ftd
-            .iter()
-            .zip(&fpos)
-            .map(|(&k, &pos)| match usize::try_from(k) {
-                Ok(k) if k >= 1 => Ok((k - 1, pos)),
-                _ => Err(HpfError::bad_arg(
-                    CALL,
-                    format!("fixed template dimension {k} (they count from 1)"),
-                )),
-            })
-            .collect::<HpfResult<Vec<(usize, i64)>>>()?;
         let r = usize::try_from(rank)
             .ok()
             .filter(|&r| (1..=7).contains(&r))
@@ -614,14 +561,57 @@ pub extern "C" fn hpf_dad_align_at(
                 ohi: width(ohi[d], "ohi")?,
             });
         }
-        let a = crate::align::aligned_dad_at(&t, &dims, &at)?;
-        let h = handles(|t| {
-            let h = t.next;
-            t.next += 1;
-            t.dads.insert(h, a);
-            h
-        });
+        let a = crate::align::aligned_dad(&t, &dims)?;
+        let h = new_dad_handle(a);
         ptr::write(dad, h).ok_or_else(|| null(CALL, "dad"))
+    })
+}
+
+/// The section of template DAD `template` at fixed positions (HPF's
+/// `ALIGN A(i) WITH T(i, 3)` is `A` aligned with the section `T(:, 3)`):
+/// for `k` in `0..nfixed`, template dimension `fixed_tdim[k]` (from 1) at
+/// subscript `fixed_pos[k]` is dropped, and the section (the other
+/// dimensions, in order) is held only by the processes whose grid
+/// coordinate owns those positions. Arrays aligned to it with
+/// `hpf_dad_align` live on those processes only; the others hold
+/// nothing (local size 0). Returns `HPF_OK`, `HPF_EBADHANDLE` or
+/// `HPF_EBADARG` (`nfixed` below 1, a dimension out of range or named
+/// twice, a position outside the template, no dimension left, NULL
+/// arrays).
+#[no_mangle]
+pub extern "C" fn hpf_dad_template_at(
+    template: c_int,
+    nfixed: c_int,
+    fixed_tdim: *const c_int,
+    fixed_pos: *const c_longlong,
+    section: *mut c_int,
+) -> c_int {
+    const CALL: &str = "hpf_dad_template_at";
+    run(CALL, || {
+        if nfixed < 1 {
+            return Err(HpfError::bad_arg(
+                CALL,
+                format!("nfixed {nfixed} is below 1"),
+            ));
+        }
+        let t = get_dad(CALL, template)?;
+        let nf = nfixed as usize;
+        let ftd = ptr::read(fixed_tdim, nf).ok_or_else(|| null(CALL, "fixed_tdim"))?;
+        let fpos = ptr::read(fixed_pos, nf).ok_or_else(|| null(CALL, "fixed_pos"))?;
+        let at = ftd
+            .iter()
+            .zip(&fpos)
+            .map(|(&k, &pos)| match usize::try_from(k) {
+                Ok(k) if k >= 1 => Ok((k - 1, pos)),
+                _ => Err(HpfError::bad_arg(
+                    CALL,
+                    format!("template dimension {k} (they count from 1)"),
+                )),
+            })
+            .collect::<HpfResult<Vec<(usize, i64)>>>()?;
+        let d = crate::align::template_at(&t, &at)?;
+        let h = new_dad_handle(d);
+        ptr::write(section, h).ok_or_else(|| null(CALL, "section"))
     })
 }
 
@@ -738,12 +728,7 @@ pub(crate) fn dad_create(
         message: e.message.replacen("hpf_dad_create", call, 1),
         ..e
     })?;
-    Ok(handles(|t| {
-        let h = t.next;
-        t.next += 1;
-        t.dads.insert(h, dd);
-        h
-    }))
+    Ok(new_dad_handle(dd))
 }
 
 /// Stores in `*n` how many elements this process's local buffer for `dad`
@@ -1360,12 +1345,7 @@ pub extern "C" fn hpf_reduced_dad(dad: c_int, dim: c_int, res_dad: *mut c_int) -
             return Err(null(CALL, "res_dad"));
         }
         let nd = crate::reduce_dim::reduced_dad(&d, dm)?;
-        let h = handles(|t| {
-            let h = t.next;
-            t.next += 1;
-            t.dads.insert(h, nd);
-            h
-        });
+        let h = new_dad_handle(nd);
         ptr::write(res_dad, h).ok_or_else(|| null(CALL, "res_dad"))
     })
 }

@@ -217,56 +217,16 @@ pub extern "C" fn hpf_dad_align_(
     dad: *mut FInt,
     ierr: *mut FInt,
 ) {
-    let a = [tdad, rank, lb, extent, tdim, stride, offset, olo, ohi];
-    align_entry("HPF_DAD_ALIGN", a, None, dad, ierr);
-}
-
-/// `HPF_DAD_ALIGN_AT(TDAD, RANK, LB, EXTENT, TDIM, STRIDE, OFFSET, OLO,
-/// OHI, NFIX, FTDIM, FPOS, DAD, IERR)`: `HPF_DAD_ALIGN` with NFIX fixed
-/// positions, template dimension FTDIM(K) (from 1) at subscript FPOS(K)
-/// (`ALIGN A(I) WITH T(I, 3)`), as `hpf_dad_align_at`: only the
-/// processes owning those template positions hold the array.
-#[no_mangle]
-pub extern "C" fn hpf_dad_align_at_(
-    tdad: *const FInt,
-    rank: *const FInt,
-    lb: *const FInt,
-    extent: *const FInt,
-    tdim: *const FInt,
-    stride: *const FInt,
-    offset: *const FInt,
-    olo: *const FInt,
-    ohi: *const FInt,
-    nfix: *const FInt,
-    ftdim: *const FInt,
-    fpos: *const FInt,
-    dad: *mut FInt,
-    ierr: *mut FInt,
-) {
-    let a = [tdad, rank, lb, extent, tdim, stride, offset, olo, ohi];
-    align_entry("HPF_DAD_ALIGN_AT", a, Some([nfix, ftdim, fpos]), dad, ierr);
-}
-
-/// The body of `HPF_DAD_ALIGN` and `HPF_DAD_ALIGN_AT`: `a` holds TDAD,
-/// RANK, LB, EXTENT, TDIM, STRIDE, OFFSET, OLO, OHI; `fix` NFIX, FTDIM,
-/// FPOS.
-fn align_entry(
-    call: &'static str,
-    a: [*const FInt; 9],
-    fix: Option<[*const FInt; 3]>,
-    dad: *mut FInt,
-    ierr: *mut FInt,
-) {
-    let [tdad, rank, lb, extent, tdim, stride, offset, olo, ohi] = a;
-    entry(call, ierr, || {
-        let t = int(call, tdad, "TDAD")?;
-        let r = int(call, rank, "RANK")?;
+    const CALL: &str = "HPF_DAD_ALIGN";
+    entry(CALL, ierr, || {
+        let t = int(CALL, tdad, "TDAD")?;
+        let r = int(CALL, rank, "RANK")?;
         let n = usize::try_from(r)
             .ok()
             .filter(|&n| (1..=7).contains(&n))
-            .ok_or_else(|| HpfError::bad_arg(call, format!("RANK {r} is not 1 to 7")))?;
+            .ok_or_else(|| HpfError::bad_arg(CALL, format!("RANK {r} is not 1 to 7")))?;
         let ints =
-            |p: *const FInt, what: &str| ptr::read(p, n).ok_or_else(|| capi::null(call, what));
+            |p: *const FInt, what: &str| ptr::read(p, n).ok_or_else(|| capi::null(CALL, what));
         let wide = |p: *const FInt, what: &str| -> HpfResult<Vec<c_longlong>> {
             Ok(ints(p, what)?.iter().map(|&x| x as c_longlong).collect())
         };
@@ -274,24 +234,8 @@ fn align_entry(
         let (st, of) = (wide(stride, "STRIDE")?, wide(offset, "OFFSET")?);
         let td = ints(tdim, "TDIM")?;
         let (lo, hi) = (ints(olo, "OLO")?, ints(ohi, "OHI")?);
-        let (nf, ftd, fp) = match fix {
-            None => (0, Vec::new(), Vec::new()),
-            Some([nfix, ftdim, fpos]) => {
-                let nf = int(call, nfix, "NFIX")?;
-                let k = usize::try_from(nf).unwrap_or(0);
-                let read = |p: *const FInt, what: &str| {
-                    ptr::read(p, k).ok_or_else(|| capi::null(call, what))
-                };
-                let fp = read(fpos, "FPOS")?;
-                (
-                    nf,
-                    read(ftdim, "FTDIM")?,
-                    fp.iter().map(|&x| x as c_longlong).collect(),
-                )
-            }
-        };
         let mut h: c_int = -1;
-        let rc = capi::hpf_dad_align_at(
+        let rc = capi::hpf_dad_align(
             t,
             r,
             lb.as_ptr(),
@@ -301,13 +245,43 @@ fn align_entry(
             of.as_ptr(),
             lo.as_ptr(),
             hi.as_ptr(),
-            nf,
-            ftd.as_ptr(),
-            fp.as_ptr(),
             &mut h,
         );
         if rc == HPF_OK {
-            ptr::write(dad, h).ok_or_else(|| capi::null(call, "DAD"))?;
+            ptr::write(dad, h).ok_or_else(|| capi::null(CALL, "DAD"))?;
+        }
+        Ok(rc)
+    });
+}
+
+/// `HPF_DAD_TEMPLATE_AT(TDAD, NFIX, FTDIM, FPOS, SDAD, IERR)`: the
+/// section of template TDAD at template dimension FTDIM(K) (from 1) =
+/// FPOS(K) for K = 1 .. NFIX, as `hpf_dad_template_at`; `ALIGN A(I) WITH
+/// T(I, 3)` is `HPF_DAD_ALIGN` of A onto that section.
+#[no_mangle]
+pub extern "C" fn hpf_dad_template_at_(
+    tdad: *const FInt,
+    nfix: *const FInt,
+    ftdim: *const FInt,
+    fpos: *const FInt,
+    sdad: *mut FInt,
+    ierr: *mut FInt,
+) {
+    const CALL: &str = "HPF_DAD_TEMPLATE_AT";
+    entry(CALL, ierr, || {
+        let t = int(CALL, tdad, "TDAD")?;
+        let nf = int(CALL, nfix, "NFIX")?;
+        let n = usize::try_from(nf).unwrap_or(0);
+        let td = ptr::read(ftdim, n).ok_or_else(|| capi::null(CALL, "FTDIM"))?;
+        let pos: Vec<c_longlong> = ptr::read(fpos, n)
+            .ok_or_else(|| capi::null(CALL, "FPOS"))?
+            .iter()
+            .map(|&x| x as c_longlong)
+            .collect();
+        let mut h: c_int = -1;
+        let rc = capi::hpf_dad_template_at(t, nf, td.as_ptr(), pos.as_ptr(), &mut h);
+        if rc == HPF_OK {
+            ptr::write(sdad, h).ok_or_else(|| capi::null(CALL, "SDAD"))?;
         }
         Ok(rc)
     });

@@ -600,10 +600,12 @@ impl Schedule {
     /// Moves the planned elements of `src` into `dst` (collective over the
     /// grid). `src` and `dst` are local buffers of the planned DADs.
     pub fn execute<T: Element>(&self, dad_grid: &Dad, src: &[T], dst: &mut [T]) -> HpfResult<()> {
-        let got = self.exchange(dad_grid, src)?;
+        // The own part first, as a hand-written shift does: the processes
+        // then meet at the exchange with their copies done.
         for &(a, b, len) in &self.runs.local {
             dst[b..b + len].copy_from_slice(&src[a..a + len]);
         }
+        let got = self.exchange(dad_grid, src)?;
         self.unpack(&got, dst)
     }
 
@@ -684,16 +686,42 @@ impl Schedule {
         };
         let sc = wire(&self.send_counts);
         let rc = wire(&self.recv_counts);
-        let mut packed = Vec::with_capacity(sc.iter().sum());
-        for runs in &self.runs.send {
-            for &(o, len) in runs {
-                packed.extend_from_slice(T::as_bytes(&src[o..o + len]));
+        // What goes out, peer after peer: borrowed from `src` when it lies
+        // there in one piece (a shift or a one-neighbour halo), else packed.
+        let whole = self.send_span();
+        let mut packed = Vec::new();
+        let out: &[u8] = match whole {
+            Some((from, to)) => T::as_bytes(&src[from..to]),
+            None => {
+                packed.reserve(sc.iter().sum());
+                for runs in &self.runs.send {
+                    for &(o, len) in runs {
+                        packed.extend_from_slice(T::as_bytes(&src[o..o + len]));
+                    }
+                }
+                &packed
             }
-        }
+        };
         dad.grid()
             .group()
-            .exchange_sparse(&packed, &sc, &rc)
+            .exchange_sparse(out, &sc, &rc)
             .map_err(|e| HpfError::core("schedule execute", e))
+    }
+
+    /// The range of source offsets the runs sent to the peers cover when,
+    /// taken in peer order, each starts where the one before ended (so the
+    /// message bytes are that range of the buffer as it is).
+    fn send_span(&self) -> Option<(usize, usize)> {
+        let mut runs = self.runs.send.iter().flatten();
+        let &(start, len) = runs.next()?;
+        let mut end = start + len;
+        for &(o, len) in runs {
+            if o != end {
+                return None;
+            }
+            end += len;
+        }
+        Some((start, end))
     }
 
     fn unpack<T: Element>(&self, got: &[u8], dst: &mut [T]) -> HpfResult<()> {

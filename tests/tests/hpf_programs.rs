@@ -139,20 +139,20 @@ fn alignment_to_a_template_from_c_places_elements_with_their_cells() {
     on_one_to_four(&build("hpf/hpf_align.c", &["mpbridge"]), "hpf_align");
 }
 
+/// [`on_one_to_four`] for the C program `hpf/{name}.c`, linked with the
+/// library alone, which reports under its own name.
+fn on_one_to_four_c(name: &str) {
+    on_one_to_four(&build(&format!("hpf/{name}.c"), &["mpbridge"]), name);
+}
+
 #[test]
 fn fixed_template_positions_from_c_hold_the_array_on_one_slice_of_the_grid() {
-    on_one_to_four(
-        &build("hpf/hpf_align_fixed.c", &["mpbridge"]),
-        "hpf_align_fixed",
-    );
+    on_one_to_four_c("hpf_align_fixed");
 }
 
 #[test]
 fn copy_scatter_from_c_keeps_the_documented_value() {
-    on_one_to_four(
-        &build("hpf/hpf_copy_scatter.c", &["mpbridge"]),
-        "hpf_copy_scatter",
-    );
+    on_one_to_four_c("hpf_copy_scatter");
 }
 
 #[test]

@@ -1,5 +1,6 @@
 /* Alignment with a fixed position on a template dimension no array
- * dimension uses (hpf_dad_align_at), on a 2-D grid (1x2 on two
+ * dimension uses (hpf_dad_align onto a hpf_dad_template_at section), on a
+ * 2-D grid (1x2 on two
  * processes, so the fixed dimension has two coordinates) with the
  * template T(1:12, 1:5) on (BLOCK, BLOCK):
  *
@@ -11,9 +12,9 @@
  * - B(1:5, 1:4) with B(i, :) WITH T(2i, 4) (dimension 2 collapsed):
  *   SUM along DIM 2 (natural result DAD and a whole one), MATMUL by a
  *   collapsed 4x3 matrix into C aligned like B, equal to the serial ones;
- * - error codes: a position outside the template, a fixed dimension that
- *   an array dimension also uses, a dimension out of range, a negative
- *   count.
+ * - error codes: a position outside the template, a dimension named
+ *   twice or out of range, every dimension fixed, a count below 1, NULL
+ *   positions.
  *
  * Prints "hpf_align_fixed rank R: P passed, F failed". */
 #include <hpf_rts.h>
@@ -43,6 +44,15 @@ static int whole(int rank, long long n0, long long n1)
     return w;
 }
 
+/* The section T(:, pos) of the rank-2 template t. */
+static int column_of(int t, long long pos)
+{
+    int two[1] = {2}, s = -1;
+    long long at[1] = {pos};
+    EXPECT(hpf_dad_template_at(t, 1, two, at, &s), HPF_OK);
+    return s;
+}
+
 static long long local_size(int d)
 {
     long long n = -1;
@@ -53,9 +63,9 @@ static long long local_size(int d)
 static void vector_on_one_column(int t)
 {
     enum { N = 12 };
-    long long lb[1] = {1}, ext[1] = {N}, st[1] = {1}, of[1] = {0}, pos[1] = {3};
-    int td[1] = {1}, ftd[1] = {2}, ov[1] = {1}, a = -1;
-    EXPECT(hpf_dad_align_at(t, 1, lb, ext, td, st, of, ov, ov, 1, ftd, pos, &a), HPF_OK);
+    long long lb[1] = {1}, ext[1] = {N}, st[1] = {1}, of[1] = {0};
+    int td[1] = {1}, ov[1] = {1}, a = -1, s = column_of(t, 3);
+    EXPECT(hpf_dad_align(s, 1, lb, ext, td, st, of, ov, ov, &a), HPF_OK);
     int holder = coords[1] == t_col(t, 1, 3);
     long long cnt = -1;
     hpf_dad_local_shape(a, &cnt, NULL, NULL);
@@ -128,15 +138,15 @@ static void vector_on_one_column(int t)
     for (int i = 0; i < N; i++) bad += back[i] != -(double)(N - 1 - i);
     CHECK(bad == 0, "scatter into A(V): %d cells wrong", bad);
     free(x), free(y);
-    hpf_dad_free(a), hpf_dad_free(w);
+    hpf_dad_free(a), hpf_dad_free(w), hpf_dad_free(s);
 }
 
 static void matrix_on_one_column(int t)
 {
     enum { M = 5, K = 4, N = 3 };
-    long long lb[2] = {1, 1}, ext[2] = {M, K}, st[2] = {2, 0}, of[2] = {0, 0}, pos[1] = {4};
-    int td[2] = {1, 0}, ftd[1] = {2}, b = -1;
-    EXPECT(hpf_dad_align_at(t, 2, lb, ext, td, st, of, NULL, NULL, 1, ftd, pos, &b), HPF_OK);
+    long long lb[2] = {1, 1}, ext[2] = {M, K}, st[2] = {2, 0}, of[2] = {0, 0};
+    int td[2] = {1, 0}, b = -1, col = column_of(t, 4);
+    EXPECT(hpf_dad_align(col, 2, lb, ext, td, st, of, NULL, NULL, &b), HPF_OK);
     int holder = coords[1] == t_col(t, 2, 4);
     if (!holder) CHECK(local_size(b) == 0, "B held off its column");
     double all[M * K];
@@ -181,50 +191,43 @@ static void matrix_on_one_column(int t)
         for (int k = 0; k < K; k++) yv[k + K * j] = (double)(k + 2 * j - 1);
     int wy = whole(2, K, N), wc = whole(2, M, N), c = -1;
     long long cext[2] = {M, N};
-    EXPECT(hpf_dad_align_at(t, 2, lb, cext, td, st, of, NULL, NULL, 1, ftd, pos, &c), HPF_OK);
-    double *z = local_buffer(c, sizeof(double));
-    EXPECT(hpf_matmul(b, x, wy, yv, c, z, HPF_REAL8), HPF_OK);
-    EXPECT(hpf_copy(c, z, wc, cw, HPF_REAL8), HPF_OK);
-    bad = 0;
+    EXPECT(hpf_dad_align(col, 2, lb, cext, td, st, of, NULL, NULL, &c), HPF_OK);
+    double *z = local_buffer(c, sizeof(double)), want[M * N];
     for (int j = 0; j < N; j++)
         for (int i = 0; i < M; i++) {
-            double want = 0;
-            for (int k = 0; k < K; k++) want += all[i + M * k] * yv[k + K * j];
-            bad += cw[i + M * j] != want;
+            want[i + M * j] = 0;
+            for (int k = 0; k < K; k++) want[i + M * j] += all[i + M * k] * yv[k + K * j];
         }
-    CHECK(bad == 0, "MATMUL(B, Y) into C WITH T(2i, 4): %d cells wrong", bad);
-    /* And into a collapsed result from the fixed operand. */
-    EXPECT(hpf_matmul(b, x, wy, yv, wc, cw, HPF_REAL8), HPF_OK);
-    bad = 0;
-    for (int j = 0; j < N; j++)
-        for (int i = 0; i < M; i++) {
-            double want = 0;
-            for (int k = 0; k < K; k++) want += all[i + M * k] * yv[k + K * j];
-            bad += cw[i + M * j] != want;
+    /* Into C aligned like B, then into a collapsed result. */
+    for (int into_c = 1; into_c >= 0; into_c--) {
+        if (into_c) {
+            EXPECT(hpf_matmul(b, x, wy, yv, c, z, HPF_REAL8), HPF_OK);
+            EXPECT(hpf_copy(c, z, wc, cw, HPF_REAL8), HPF_OK);
+        } else {
+            EXPECT(hpf_matmul(b, x, wy, yv, wc, cw, HPF_REAL8), HPF_OK);
         }
-    CHECK(bad == 0, "MATMUL(B, Y) into a collapsed C: %d cells wrong", bad);
+        bad = 0;
+        for (int q = 0; q < M * N; q++) bad += cw[q] != want[q];
+        CHECK(bad == 0, "MATMUL(B, Y) into %s: %d cells wrong",
+              into_c ? "C WITH T(2i, 4)" : "a collapsed C", bad);
+    }
     free(x), free(s), free(z);
     free_cells2(cb);
-    hpf_dad_free(b), hpf_dad_free(nat), hpf_dad_free(c);
+    hpf_dad_free(b), hpf_dad_free(nat), hpf_dad_free(c), hpf_dad_free(col);
     hpf_dad_free(wb), hpf_dad_free(wr), hpf_dad_free(wy), hpf_dad_free(wc);
 }
 
 static void errors(int t)
 {
-    long long lb[1] = {1}, ext[1] = {12}, st[1] = {1}, of[1] = {0};
-    int td[1] = {1}, d = -1;
-    long long outside[1] = {6}, inside[1] = {2};
-    int two[1] = {2}, one[1] = {1}, three[1] = {3};
-    EXPECT(hpf_dad_align_at(t, 1, lb, ext, td, st, of, NULL, NULL, 1, two, outside, &d),
-           HPF_EBADARG);
-    EXPECT(hpf_dad_align_at(t, 1, lb, ext, td, st, of, NULL, NULL, 1, one, inside, &d),
-           HPF_EBADARG);
-    EXPECT(hpf_dad_align_at(t, 1, lb, ext, td, st, of, NULL, NULL, 1, three, inside, &d),
-           HPF_EBADARG);
-    EXPECT(hpf_dad_align_at(t, 1, lb, ext, td, st, of, NULL, NULL, -1, two, inside, &d),
-           HPF_EBADARG);
-    EXPECT(hpf_dad_align_at(t, 1, lb, ext, td, st, of, NULL, NULL, 1, NULL, inside, &d),
-           HPF_EBADARG);
+    int two[2] = {2, 1}, one[1] = {1}, three[1] = {3}, twice[2] = {2, 2}, d = -1;
+    long long outside[1] = {6}, inside[2] = {2, 3};
+    EXPECT(hpf_dad_template_at(t, 1, two, outside, &d), HPF_EBADARG);
+    EXPECT(hpf_dad_template_at(t, 1, three, inside, &d), HPF_EBADARG);
+    EXPECT(hpf_dad_template_at(t, 2, twice, inside, &d), HPF_EBADARG);
+    EXPECT(hpf_dad_template_at(t, 2, two, inside, &d), HPF_EBADARG);
+    EXPECT(hpf_dad_template_at(t, 0, one, inside, &d), HPF_EBADARG);
+    EXPECT(hpf_dad_template_at(t, 1, NULL, inside, &d), HPF_EBADARG);
+    EXPECT(hpf_dad_template_at(9999, 1, one, inside, &d), HPF_EBADHANDLE);
 }
 
 int main(void)
