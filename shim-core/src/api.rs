@@ -326,7 +326,8 @@ impl Context {
         loop {
             // While spinning, poll in tight bursts like a blocking MPI
             // receive does; once yielding or sleeping, poll once per pause.
-            let burst = if backoff.spinning() { SPIN_BURST } else { 1 };
+            let spinning = backoff.spinning();
+            let burst = if spinning { SPIN_BURST } else { 1 };
             let step = with_engine(|e| {
                 if let Some(r) = e.take_ring_head(self.id, &pattern, sink) {
                     return Ok(Some((Got::Direct(r), None)));
@@ -380,14 +381,18 @@ impl Context {
                 if gone && quiet {
                     return Err(CoreError::UnknownPeer(src));
                 }
-                if !gone && !backoff.spinning() {
+                if !gone && !spinning {
                     let now = Instant::now();
+                    if checked.is_none() {
+                        checked = recently_alive(src);
+                    }
                     if checked.is_none_or(|t| now.duration_since(t) >= PEER_CHECK) {
                         checked = Some(now);
                         gone = !with_engine(|e| Ok(e.peer_alive(src)))?;
                         if gone {
                             continue;
                         }
+                        seen_alive(src, now);
                     }
                 }
             }
@@ -403,6 +408,26 @@ impl Context {
             backoff.pause_with(|step| idle(&pattern, step));
         }
     }
+}
+
+/// The named sender a wait last found running, and when. Looking a peer
+/// up reads `/proc` (several system calls, more than a whole hop of a
+/// small message when processes outnumber cores), so the next waits on
+/// the same peer take this as their last check instead of looking it up
+/// at once: a peer that ends is still noticed within `PEER_CHECK` of the
+/// last look-up.
+static LAST_ALIVE: std::sync::Mutex<Option<(ProcId, Instant)>> = std::sync::Mutex::new(None);
+
+/// When `peer` was last found running by a wait, if it was the last
+/// peer looked up.
+fn recently_alive(peer: ProcId) -> Option<Instant> {
+    let last = *LAST_ALIVE.lock().unwrap_or_else(|p| p.into_inner());
+    last.filter(|(p, _)| *p == peer).map(|(_, t)| t)
+}
+
+/// Notes that `peer` was found running at `when`.
+fn seen_alive(peer: ProcId, when: Instant) {
+    *LAST_ALIVE.lock().unwrap_or_else(|p| p.into_inner()) = Some((peer, when));
 }
 
 /// Sleeps one step of a blocked receive of `pattern`: on the doorbell of
@@ -512,5 +537,21 @@ impl Drop for Lazy {
                 m.recv_append(&mut scratch, || backoff.pause())
             });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_peer_found_running_is_remembered_for_the_next_wait_on_it() {
+        let (a, b) = (ProcId::new(0, 1).unwrap(), ProcId::new(0, 2).unwrap());
+        let t = Instant::now();
+        seen_alive(a, t);
+        assert_eq!(recently_alive(a), Some(t));
+        assert_eq!(recently_alive(b), None, "another peer is looked up");
+        seen_alive(b, t);
+        assert_eq!(recently_alive(a), None, "only the last peer is kept");
     }
 }
