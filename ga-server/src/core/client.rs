@@ -552,10 +552,20 @@ impl Client {
             }
             w[d] = width[d];
         }
-        if holders != members && w[..n].iter().any(|&x| x > 0) {
+        // A restricted list naming every member (in any order) gives each
+        // one a framed block, as GA does; GA 5.8 fails to allocate the
+        // ghost update of a list that leaves members out, so those are
+        // refused here.
+        let every_member =
+            holders.len() == members.len() && members.iter().all(|m| holders.contains(m));
+        if !every_member && w[..n].iter().any(|&x| x > 0) {
             return Err(GaError::new(
                 call,
-                format!("'{name}' is restricted: ghost cells are not available on such arrays"),
+                format!(
+                    "'{name}' is restricted to {} of {} processes: ghost cells need every process in the restricted list",
+                    holders.len(),
+                    members.len()
+                ),
             ));
         }
         if grid.is_cyclic() && w[..n].iter().any(|&x| x > 0) {
