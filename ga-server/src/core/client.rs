@@ -826,39 +826,6 @@ impl Client {
         Ok(s)
     }
 
-    /// The type an accumulate into `a` adds as: the array's, or for an
-    /// array of bytes (ARMCI memory) the one the caller names; `alpha`
-    /// must hold one element of it.
-    fn add_type(
-        a: &Array,
-        call: &'static str,
-        kind: Kind,
-        alpha: &[u8],
-        acc_ty: Option<ElemType>,
-    ) -> GaResult<ElemType> {
-        let add_ty = match acc_ty {
-            Some(t) if a.ty == ElemType::Char => t,
-            Some(t) if t != a.ty => {
-                return Err(GaError::new(
-                    call,
-                    format!("g_a '{}' of type {:?} cannot add as {t:?}", a.name, a.ty),
-                ))
-            }
-            _ => a.ty,
-        };
-        if kind == Kind::Acc && alpha.len() < add_ty.size() {
-            return Err(GaError::new(
-                call,
-                format!(
-                    "alpha holds {} bytes, {} needed",
-                    alpha.len(),
-                    add_ty.size()
-                ),
-            ));
-        }
-        Ok(add_ty)
-    }
-
     /// Put, get or acc on a patch: splits it by owner and serves each part
     /// locally or through the owner's server.
     #[allow(clippy::too_many_arguments)]
@@ -973,6 +940,39 @@ impl Client {
                 }
             }
         })
+    }
+
+    /// The type an accumulate into `a` adds as: the array's, or for an
+    /// array of bytes (ARMCI memory) the one the caller names; `alpha`
+    /// must hold one element of it.
+    fn add_type(
+        a: &Array,
+        call: &'static str,
+        kind: Kind,
+        alpha: &[u8],
+        acc_ty: Option<ElemType>,
+    ) -> GaResult<ElemType> {
+        let add_ty = match acc_ty {
+            Some(t) if a.ty == ElemType::Char => t,
+            Some(t) if t != a.ty => {
+                return Err(GaError::new(
+                    call,
+                    format!("g_a '{}' of type {:?} cannot add as {t:?}", a.name, a.ty),
+                ))
+            }
+            _ => a.ty,
+        };
+        if kind == Kind::Acc && alpha.len() < add_ty.size() {
+            return Err(GaError::new(
+                call,
+                format!(
+                    "alpha holds {} bytes, {} needed",
+                    alpha.len(),
+                    add_ty.size()
+                ),
+            ));
+        }
+        Ok(add_ty)
     }
 
     pub fn put(
