@@ -110,6 +110,9 @@ pub fn initialized() -> bool {
 /// `ARMCI_Finalize`: frees what `ARMCI_Malloc` left and ends GA if
 /// `ARMCI_Init` started it (collective).
 pub fn finalize(call: &'static str) -> GaResult<()> {
+    if with_state(|s| s.active) {
+        wait(call, |_, _| true)?;
+    }
     let (active, started, gs) = with_state(|s| {
         let gs: Vec<Handle> = s.allocs.drain(..).map(|a| a.g).collect();
         let r = (s.active, s.started_ga, gs);
@@ -238,6 +241,7 @@ pub fn free(call: &'static str, addr: usize) -> GaResult<()> {
 /// from `ARMCI_Malloc_group` on that group.
 pub fn free_on(call: &'static str, addr: usize, grp: i32) -> GaResult<()> {
     ready(call)?;
+    wait(call, |_, _| true)?;
     let me = core::nodeid() as usize;
     let mine: Option<Handle> = with_state(|s| {
         if addr == 0 {
@@ -340,18 +344,93 @@ pub fn acc(
     if src.is_empty() {
         return Ok(());
     }
-    if !src.len().is_multiple_of(ty.size()) {
-        return Err(GaError::new(
-            call,
-            format!(
-                "{} bytes are not whole elements of {ty:?} ({} bytes each)",
-                src.len(),
-                ty.size()
-            ),
-        ));
-    }
+    whole_elements(call, ty, src.len())?;
     let (lo, hi) = patch(row, off, src.len());
     client::with(call, |c| c.acc_as(g, &lo, &hi, src, scale, ty, call))
+}
+
+/// What a non-blocking transfer does.
+pub enum Transfer<'a> {
+    Put,
+    Get,
+    /// Accumulate, adding as the type, scaled by the bytes of one element.
+    Acc(ElemType, &'a [u8]),
+}
+
+/// Starts a non-blocking transfer of `len` bytes between this process's
+/// memory at `local` and `remote` of `proc_`, for the handle with key
+/// `key` (0: the implicit handle). Through a server it stays in flight
+/// until [`wait`] or [`test`] finishes it; on this node's shared memory it
+/// completes here.
+///
+/// # Safety
+/// The `len` bytes at `local` stay valid until the transfer completed,
+/// unchanged for a put or accumulate and untouched for a get.
+pub unsafe fn start(
+    call: &'static str,
+    t: Transfer,
+    local: usize,
+    remote: usize,
+    len: usize,
+    proc_: i32,
+    key: usize,
+) -> GaResult<()> {
+    let (g, off, row) = locate(call, proc_, remote, len)?;
+    if len == 0 {
+        return Ok(());
+    }
+    let (kind, alpha, ty) = match t {
+        Transfer::Put => (client::Kind::Put, &[][..], None),
+        Transfer::Get => (client::Kind::Get, &[][..], None),
+        Transfer::Acc(ty, scale) => {
+            whole_elements(call, ty, len)?;
+            (client::Kind::Acc, scale, Some(ty))
+        }
+    };
+    let (lo, hi) = patch(row, off, len);
+    client::with(call, |c| {
+        // SAFETY: the caller's promise, passed on.
+        unsafe {
+            c.start_patch(
+                call,
+                (kind, alpha, ty),
+                (g, &lo, &hi),
+                (local, len),
+                (key, proc_),
+            )
+        }
+    })
+}
+
+/// Finishes the non-blocking transfers `which(key, target process)` picks.
+pub fn wait(call: &'static str, which: impl Fn(usize, i32) -> bool) -> GaResult<()> {
+    if !core::initialized() {
+        return Ok(());
+    }
+    client::with(call, |c| c.link.inflight.wait(|p| which(p.key, p.target)))
+}
+
+/// Advances the non-blocking transfers of the handle with key `key`;
+/// whether none is left in flight.
+pub fn test(call: &'static str, key: usize) -> GaResult<bool> {
+    if !core::initialized() {
+        return Ok(true);
+    }
+    client::with(call, |c| c.link.inflight.test(|p| p.key == key))
+}
+
+/// Fails unless `len` bytes are whole elements of `ty`.
+fn whole_elements(call: &'static str, ty: ElemType, len: usize) -> GaResult<()> {
+    if len.is_multiple_of(ty.size()) {
+        return Ok(());
+    }
+    Err(GaError::new(
+        call,
+        format!(
+            "{len} bytes are not whole elements of {ty:?} ({} bytes each)",
+            ty.size()
+        ),
+    ))
 }
 
 /// Fetch-and-add (or with `swap`, exchange) on the `Int` or `Long` word at
@@ -375,7 +454,8 @@ pub fn barrier(call: &'static str) -> GaResult<()> {
 }
 
 /// Checks `proc_` and orders this process's earlier memory accesses
-/// before later ones: all a fence has to do, since every operation is
+/// before later ones: with the non-blocking transfers to `proc_` finished
+/// (see [`wait`]), all a fence has to do, since every other operation is
 /// complete at its target when its call returns.
 pub fn check_proc(call: &'static str, proc_: i32) -> GaResult<()> {
     ready(call)?;

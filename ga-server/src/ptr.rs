@@ -310,6 +310,19 @@ pub fn address(m: &Mapping, byte_off: usize) -> *mut u8 {
     m.ptr().wrapping_add(byte_off.min(m.len()))
 }
 
+/// A read-only byte slice view of `len` bytes at `ptr` handed in by a C
+/// caller.
+///
+/// # Safety
+/// `ptr` must be valid for reads of `len` bytes for the slice's lifetime.
+pub unsafe fn user_slice<'a>(ptr: *const u8, len: usize) -> &'a [u8] {
+    if len == 0 || ptr.is_null() {
+        return &[];
+    }
+    // SAFETY: guaranteed by the caller.
+    unsafe { std::slice::from_raw_parts(ptr, len) }
+}
+
 /// A byte slice view of `len` bytes at `ptr` handed in by a C caller.
 ///
 /// # Safety

@@ -729,6 +729,76 @@ impl Drop for OwnedSend {
     }
 }
 
+/// A nonblocking byte transfer on memory its starter keeps valid until it
+/// completed: [`InFlight::test`] returned `Some`, or the value was dropped
+/// (a dropped send is waited for, a dropped receive cancelled first).
+pub struct InFlight {
+    req: RawRequest,
+    recv: bool,
+    /// The byte count once complete.
+    done: Option<usize>,
+}
+
+impl InFlight {
+    /// Starts `MPI_Isend` (`recv` false) of the `len` bytes at `buf` to
+    /// `peer`, or `MPI_Irecv` (`recv` true) of at most `len` bytes into them
+    /// from `peer`, with MPI tag `tag`.
+    ///
+    /// # Safety
+    /// The bytes stay allocated until the transfer completed, unchanged
+    /// while they are sent, neither read nor written by anyone else while
+    /// they are received.
+    pub unsafe fn begin(
+        recv: bool,
+        buf: *mut u8,
+        len: usize,
+        peer: i32,
+        tag: i32,
+        comm: Comm,
+    ) -> Result<Self, CoreError> {
+        let t = if recv {
+            Transfer::Recv(buf.cast())
+        } else {
+            Transfer::Send(buf.cast_const().cast())
+        };
+        let count = c_len(len)?;
+        let mut req = RawRequest::null();
+        // SAFETY: the caller's promise above: the buffer holds `len` bytes
+        // and stays valid until the request completed.
+        unsafe { t.start(count, peer, tag, comm, &mut req.0) }?;
+        Ok(InFlight {
+            req,
+            recv,
+            done: None,
+        })
+    }
+
+    /// One pass of MPI's progress: the byte count once the transfer
+    /// completed (then and on every later call), `None` while it runs.
+    pub fn test(&mut self) -> Result<Option<usize>, CoreError> {
+        if self.done.is_none() {
+            if let Some(st) = self.req.test()? {
+                self.done = Some(st.count);
+            }
+        }
+        Ok(self.done)
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        if self.req.is_null() || is_finalized() {
+            return;
+        }
+        if self.recv {
+            // SAFETY: the request is an active receive; cancelling it is
+            // allowed, and the wait below completes it either way.
+            unsafe { sys::MPI_Cancel(&mut self.req.0) };
+        }
+        self.req.wait();
+    }
+}
+
 /// The standing receives of a process: one per communicator it listens on,
 /// each with its own buffer, all tested together with one `MPI_Testany`
 /// (one pass of MPI's progress engine however many there are).

@@ -375,3 +375,25 @@ pub fn armci_like_debian(
     }
     ours
 }
+
+/// Runs ours (`exe`, an ARMCI program) with argument `arg` on 2 compute
+/// ranks, on shared memory and with every operation through the server:
+/// each run ends (no hang, no crash) with ARMCI's error naming `call` and
+/// `what`, and the bad call never returns (the program prints "bad call
+/// returned" after it).
+pub fn assert_armci_error(exe: &Path, arg: &str, call: &str, what: &str) {
+    for remote in ["0", "1"] {
+        let r = run(exe, Ga::Ours, 2, &[arg], &[("MPBRIDGE_GA_REMOTE", remote)]);
+        let all = format!("{}{}", r.stdout, r.stderr);
+        assert!(r.code != Some(0), "{arg}: the job did not fail\n{all}");
+        assert!(!r.timed_out, "{arg}: the job hung\n{all}");
+        assert!(
+            all.contains("ARMCI Error") && all.contains(call) && all.contains(what),
+            "{arg}: no message naming {call} and '{what}'\n{all}"
+        );
+        assert!(
+            !all.contains("bad call returned"),
+            "{arg}: the call returned\n{all}"
+        );
+    }
+}

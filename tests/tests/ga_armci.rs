@@ -8,7 +8,7 @@
 //! ones Debian's ARMCI (ARMCI-MPI 0.3.1) prints for the same source.
 //! Bad calls end the job with ARMCI's error, naming the call.
 
-use tests::ga_compare::{assert_tally, build, run, Ga};
+use tests::ga_compare::{assert_armci_error, assert_tally, build, run, Ga};
 
 const SRC: &str = "ga/armci_ops.c";
 const NAME: &str = "armci_ops";
@@ -99,26 +99,7 @@ fn bad_calls_end_the_job_with_a_message() {
         ("nullsrc", "ARMCI_Put", "the source is NULL"),
         ("badtype", "ARMCI_Acc", "unknown accumulate type 17"),
     ] {
-        for remote in ["0", "1"] {
-            let r = run(
-                &ours,
-                Ga::Ours,
-                2,
-                &[arg],
-                &[("MPBRIDGE_GA_REMOTE", remote)],
-            );
-            let all = format!("{}{}", r.stdout, r.stderr);
-            assert!(r.code != Some(0), "{arg}: the job did not fail\n{all}");
-            assert!(!r.timed_out, "{arg}: the job hung\n{all}");
-            assert!(
-                all.contains("ARMCI Error") && all.contains(call) && all.contains(what),
-                "{arg}: no message naming {call} and '{what}'\n{all}"
-            );
-            assert!(
-                !all.contains("bad call returned"),
-                "{arg}: the call returned\n{all}"
-            );
-        }
+        assert_armci_error(&ours, arg, call, what);
     }
 }
 

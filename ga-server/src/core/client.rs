@@ -5,6 +5,7 @@
 //! shim-core's MPI API on the link communicator.
 
 use super::dist::{self, Grid};
+use super::inflight::{InFlightSet, Payload, Pending};
 use super::kernels;
 use super::types::{fmt_patch, Distribution, ElemType, GaError, GaResult, Handle};
 use crate::procs;
@@ -163,6 +164,8 @@ pub(crate) struct Link {
     pub ga: Comm,
     pub buf: Vec<u8>,
     pub rbuf: Vec<u8>,
+    /// Requests of non-blocking calls still in flight.
+    pub inflight: InFlightSet,
 }
 
 pub(crate) struct Client {
@@ -233,6 +236,7 @@ pub(crate) fn connect(call: &'static str) -> GaResult<()> {
         ga: p.ga_comm,
         buf: vec![0u8; REQ_LEN + EAGER],
         rbuf: vec![0u8; REP_LEN + EAGER],
+        inflight: InFlightSet::default(),
     };
     // Only this node's server is asked: it names the control segment here.
     let mut server_pid = vec![-1; server.len()];
@@ -317,6 +321,7 @@ pub(crate) fn leave() {
     let mut g = CLIENT.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(c) = g.as_mut() {
         if !c.left && !shim_core::mpi::is_finalized() {
+            let _ = c.link.inflight.wait(|_| true);
             c.left = true;
             c.arrays.clear();
             if let Some(w) = c.counter.as_mut() {
@@ -333,7 +338,8 @@ pub(crate) fn leave() {
 
 impl Link {
     /// Sends a request (payload inline or as a second message) and waits for
-    /// the reply header; error replies become `GaError`s of `call`.
+    /// the reply header; error replies become `GaError`s of `call`. The
+    /// requests in flight to `server` finish first.
     pub fn rpc(
         &mut self,
         call: &'static str,
@@ -341,6 +347,7 @@ impl Link {
         req: &Req,
         payload: &[u8],
     ) -> GaResult<Rep> {
+        self.inflight.wait_server(server)?;
         let e = err(call);
         let be = GaError::backend(call);
         let ga = self.ga;
@@ -435,9 +442,53 @@ fn unpack(data: &[u8], dst: &mut [u8], doff: usize, dstr: &[usize], count: &[usi
     });
 }
 
+/// The request for owner `owner`'s part `plo..=phi` (`bytes` long) of
+/// `a`; an accumulate adds as `add_ty`, scaled by `alpha`.
+#[allow(clippy::too_many_arguments)]
+fn part_request(
+    a: &Array,
+    kind: Kind,
+    add_ty: ElemType,
+    alpha: &[u8],
+    owner: i64,
+    plo: &[i64],
+    phi: &[i64],
+    bytes: usize,
+) -> Req {
+    let op = match kind {
+        Kind::Put => Op::Put,
+        Kind::Get => Op::Get,
+        Kind::Acc => Op::Acc,
+    };
+    let ty = if kind == Kind::Acc { add_ty } else { a.ty };
+    let mut req = region_request(a, op, ty, owner, plo, phi);
+    if kind == Kind::Acc {
+        let k = add_ty.size().min(32).min(alpha.len());
+        req.alpha[..k].copy_from_slice(&alpha[..k]);
+    }
+    req.len = bytes as u64;
+    req
+}
+
+/// A request `op` on elements `lo..=hi` (of type `ty`) of owner `owner`'s
+/// block of `a`, in the server's framed indices.
+fn region_request(a: &Array, op: Op, ty: ElemType, owner: i64, lo: &[i64], hi: &[i64]) -> Req {
+    let mut req = Req::new(op);
+    req.ty = ty.wire();
+    let n = a.grid.ndim();
+    req.ndim = n as u8;
+    req.array = a.serial;
+    req.owner = owner as i32;
+    for d in 0..n {
+        req.lo[d] = lo[d] + a.width[d];
+        req.hi[d] = hi[d] + a.width[d];
+    }
+    req
+}
+
 /// What a patch operation does with each owner's part.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
+pub(crate) enum Kind {
     Put,
     Get,
     Acc,
@@ -634,10 +685,20 @@ impl Client {
             }
             w[d] = width[d];
         }
-        if holders != members && w[..n].iter().any(|&x| x > 0) {
+        // A restricted list naming every member (in any order) gives each
+        // one a framed block, as GA does; GA 5.8 fails to allocate the
+        // ghost update of a list that leaves members out, so those are
+        // refused here.
+        let every_member =
+            holders.len() == members.len() && members.iter().all(|m| holders.contains(m));
+        if !every_member && w[..n].iter().any(|&x| x > 0) {
             return Err(GaError::new(
                 call,
-                format!("'{name}' is restricted: ghost cells are not available on such arrays"),
+                format!(
+                    "'{name}' is restricted to {} of {} processes: ghost cells need every process in the restricted list",
+                    holders.len(),
+                    members.len()
+                ),
             ));
         }
         if grid.is_cyclic() && w[..n].iter().any(|&x| x > 0) {
@@ -947,28 +1008,7 @@ impl Client {
             .as_ref()
             .ok_or_else(|| GaError::new(call, "invalid array handle"))?;
         let ustr = Self::check_user(a, call, lo, hi, len, ld)?;
-        // The type the accumulate adds as: the array's, or for an array of
-        // bytes (ARMCI memory) the one the caller names.
-        let add_ty = match acc_ty {
-            Some(t) if a.ty == ElemType::Char => t,
-            Some(t) if t != a.ty => {
-                return Err(GaError::new(
-                    call,
-                    format!("g_a '{}' of type {:?} cannot add as {t:?}", a.name, a.ty),
-                ))
-            }
-            _ => a.ty,
-        };
-        if kind == Kind::Acc && alpha.len() < add_ty.size() {
-            return Err(GaError::new(
-                call,
-                format!(
-                    "alpha holds {} bytes, {} needed",
-                    alpha.len(),
-                    add_ty.size()
-                ),
-            ));
-        }
+        let add_ty = Self::add_type(a, call, kind, alpha, acc_ty)?;
         let n = a.grid.ndim();
         let elem = a.elem;
         let remote = self.remote;
@@ -1031,32 +1071,11 @@ impl Client {
             if s < 0 {
                 return Err(GaError::new(call, "no ga-server serves the owner's node"));
             }
-            let mut req = Req::new(match kind {
-                Kind::Put => Op::Put,
-                Kind::Get => Op::Get,
-                Kind::Acc => Op::Acc,
-            });
-            req.ty = if kind == Kind::Acc {
-                add_ty.wire()
-            } else {
-                a.ty.wire()
-            };
-            req.ndim = n as u8;
-            req.array = a.serial;
-            req.owner = owner as i32;
-            for d in 0..n {
-                req.lo[d] = plo[d] + a.width[d];
-                req.hi[d] = phi[d] + a.width[d];
-            }
             let bytes = count.iter().product::<usize>() * elem;
-            req.len = bytes as u64;
+            let req = part_request(a, kind, add_ty, alpha, owner, plo, phi, bytes);
             let contig = dist::contiguous(count, &ustr[..n]);
             match kind {
                 Kind::Put | Kind::Acc => {
-                    if kind == Kind::Acc {
-                        let k = add_ty.size().min(32);
-                        req.alpha[..k].copy_from_slice(&alpha[..k]);
-                    }
                     if contig {
                         link.rpc(call, s, &req, &src[uoff * elem..uoff * elem + bytes])?;
                     } else {
@@ -1079,6 +1098,39 @@ impl Client {
                 }
             }
         })
+    }
+
+    /// The type an accumulate into `a` adds as: the array's, or for an
+    /// array of bytes (ARMCI memory) the one the caller names; `alpha`
+    /// must hold one element of it.
+    fn add_type(
+        a: &Array,
+        call: &'static str,
+        kind: Kind,
+        alpha: &[u8],
+        acc_ty: Option<ElemType>,
+    ) -> GaResult<ElemType> {
+        let add_ty = match acc_ty {
+            Some(t) if a.ty == ElemType::Char => t,
+            Some(t) if t != a.ty => {
+                return Err(GaError::new(
+                    call,
+                    format!("g_a '{}' of type {:?} cannot add as {t:?}", a.name, a.ty),
+                ))
+            }
+            _ => a.ty,
+        };
+        if kind == Kind::Acc && alpha.len() < add_ty.size() {
+            return Err(GaError::new(
+                call,
+                format!(
+                    "alpha holds {} bytes, {} needed",
+                    alpha.len(),
+                    add_ty.size()
+                ),
+            ));
+        }
+        Ok(add_ty)
     }
 
     pub fn put(
@@ -1143,6 +1195,78 @@ impl Client {
         self.patch_op(call, Kind::Acc, g, lo, hi, buf, None, &ld, alpha, Some(ty))
     }
 
+    /// Starts a put, get or accumulate `kind` (scaled by `alpha`, adding as
+    /// `acc_ty` when given, as [`acc_as`](Self::acc_as)) of patch
+    /// `lo..=hi` of `g` with the caller's `len` contiguous bytes at address
+    /// `local`, for a non-blocking call whose handle has key `key`, on
+    /// compute rank `target`'s memory. A patch of one owner on another node (on any,
+    /// with `MPBRIDGE_GA_REMOTE=1`) goes to its server and stays in flight
+    /// (see [`InFlightSet`]); any other completes before this returns.
+    ///
+    /// # Safety
+    /// The `len` bytes at `local` stay valid until the request finished,
+    /// unchanged for a put or accumulate, untouched for a get.
+    pub unsafe fn start_patch(
+        &mut self,
+        call: &'static str,
+        (kind, alpha, acc_ty): (Kind, &[u8], Option<ElemType>),
+        (g, lo, hi): (Handle, &[i64], &[i64]),
+        (local, len): (usize, usize),
+        (key, target): (usize, i32),
+    ) -> GaResult<()> {
+        let n = lo.len();
+        let ld: Vec<i64> = (1..n).map(|d| hi[d] - lo[d] + 1).collect();
+        let out = {
+            let a = self.array(call, g)?;
+            let ustr = Self::check_user(a, call, lo, hi, len, &ld)?;
+            let add_ty = Self::add_type(a, call, kind, alpha, acc_ty)?;
+            let mut parts = Vec::new();
+            a.grid.parts(lo, hi, |o, plo, phi| -> GaResult<()> {
+                parts.push((o, *plo, *phi));
+                Ok(())
+            })?;
+            match parts.as_slice() {
+                [(o, plo, phi)] => {
+                    let rank = a.compute_rank(*o);
+                    let count: Vec<usize> =
+                        (0..n).map(|d| (phi[d] - plo[d] + 1) as usize).collect();
+                    let bytes = count.iter().product::<usize>() * a.elem;
+                    (!self.is_local(rank) && bytes == len && dist::contiguous(&count, &ustr[..n]))
+                        .then(|| {
+                            let req = part_request(a, kind, add_ty, alpha, *o, plo, phi, bytes);
+                            (req, rank)
+                        })
+                }
+                _ => None,
+            }
+        };
+        let Some((req, rank)) = out else {
+            // Here, or in several parts: done before returning.
+            return match kind {
+                Kind::Get => {
+                    // SAFETY: the caller's promise: `len` bytes at `local`.
+                    let b = unsafe { ptr::user_slice_mut(local as *mut u8, len) };
+                    self.patch_op(call, kind, g, lo, hi, &[], Some(b), &ld, &[], None)
+                }
+                _ => {
+                    // SAFETY: as above.
+                    let b = unsafe { ptr::user_slice(local as *const u8, len) };
+                    self.patch_op(call, kind, g, lo, hi, b, None, &ld, alpha, acc_ty)
+                }
+            };
+        };
+        let s = self.server_of(call, rank)?;
+        let payload = match kind {
+            Kind::Get => Payload::Recv(local, len),
+            Kind::Put => Payload::Send(local, len, len.max(1)),
+            Kind::Acc => Payload::Send(local, len, ACC_CHUNK),
+        };
+        // SAFETY: the caller's promise, passed on.
+        let p = unsafe { Pending::start(call, self.link.ga, s, key, target, &req, payload) }?;
+        self.link.inflight.push(p);
+        Ok(())
+    }
+
     /// An atomic read-modify-write on the word at `subs` of an array of
     /// bytes (ARMCI memory): `ty` is `Int` or `Long`; it adds `value` or,
     /// with `swap`, stores it. Returns the old value.
@@ -1201,15 +1325,7 @@ impl Client {
             };
         }
         let s = self.server_of(call, rank)?;
-        let mut req = Req::new(Op::Rmw);
-        req.ty = ty.wire();
-        req.ndim = n as u8;
-        req.array = a.serial;
-        req.owner = owner as i32;
-        for d in 0..n {
-            req.lo[d] = subs[d] + a.width[d];
-            req.hi[d] = last[d] + a.width[d];
-        }
+        let mut req = region_request(a, Op::Rmw, ty, owner, subs, &last);
         req.alpha[0] = swap as u8;
         req.aux = value;
         Ok(self.link.rpc(call, s, &req, &[])?.value)
@@ -1252,15 +1368,7 @@ impl Client {
             };
         }
         let s = self.server_of(CALL, rank)?;
-        let mut req = Req::new(Op::ReadInc);
-        req.ty = a.ty.wire();
-        req.ndim = n as u8;
-        req.array = a.serial;
-        req.owner = owner as i32;
-        for d in 0..n {
-            req.lo[d] = subs[d] + a.width[d];
-            req.hi[d] = subs[d] + a.width[d];
-        }
+        let mut req = region_request(a, Op::ReadInc, a.ty, owner, subs, subs);
         req.aux = inc;
         Ok(self.link.rpc(CALL, s, &req, &[])?.value)
     }

@@ -67,7 +67,7 @@ pub fn access_ghosts(call: &'static str, g: Handle) -> GaResult<Option<FramedBlo
     client::with(call, |c| {
         let a = c.array(call, g)?;
         let n = a.grid.ndim();
-        let me = a.grank as usize;
+        let me = a.hproc as usize;
         Ok(a.grid.own_block(me as i64).map(|(lo, hi)| {
             let ext: Vec<i64> = (0..n).map(|d| hi[d] - lo[d] + 1 + 2 * a.width[d]).collect();
             (
@@ -183,7 +183,7 @@ pub fn get_ghost_block(
     client::with(call, |c| {
         let a = c.array(call, g)?;
         let n = a.grid.ndim();
-        let me = a.grank as usize;
+        let me = a.hproc as usize;
         let ustr = user_strides(call, lo, hi, ld, n)?;
         if let Some((blo, bhi)) = a.grid.own_block(me as i64) {
             let inside = (0..n).all(|d| {
@@ -381,7 +381,7 @@ impl Client {
     /// high side) with its periodic image.
     fn fill_frame(&mut self, call: &'static str, g: Handle, mask: &[i8]) -> GaResult<()> {
         let i = self.index(call, g)?;
-        let me = self.arrays[i].as_ref().map_or(0, |a| a.grank as usize);
+        let me = self.arrays[i].as_ref().map_or(0, |a| a.hproc as usize);
         let (n, elem, w, blo, bhi) = {
             let a = self.arrays[i]
                 .as_ref()
@@ -470,7 +470,7 @@ impl Client {
         let a = self.arrays[i]
             .as_ref()
             .ok_or_else(|| GaError::new(call, "invalid array handle"))?;
-        let me = a.grank as usize;
+        let me = a.hproc as usize;
         let n = lo.len();
         let pieces: Vec<Vec<(i64, i64, i64)>> =
             (0..n).map(|d| wrap(lo[d], hi[d], a.grid.dims[d])).collect();

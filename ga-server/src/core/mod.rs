@@ -9,6 +9,7 @@ pub(crate) mod client;
 pub(crate) mod dist;
 mod ghosts;
 mod gops;
+mod inflight;
 pub(crate) mod kernels;
 pub(crate) mod pgroups;
 mod strided;
@@ -774,6 +775,7 @@ pub fn release_update(g: Handle) {
 /// Completes every operation, then a barrier of the compute ranks.
 pub fn sync() -> GaResult<()> {
     client::with("GA_Sync", |c| {
+        c.link.inflight.wait(|_| true)?;
         std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
         c.comm.barrier().map_err(GaError::backend("GA_Sync"))?;
         std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
@@ -783,9 +785,10 @@ pub fn sync() -> GaResult<()> {
 
 /// Waits until this process's operations since `init_fence` completed remotely.
 pub fn fence() -> GaResult<()> {
-    // Every operation completes at the target before its call returns.
+    // Every blocking operation completes at the target before its call
+    // returns; non-blocking ARMCI transfers finish here.
     std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
-    client::with("GA_Fence", |_| Ok(()))
+    client::with("GA_Fence", |c| c.link.inflight.wait(|_| true))
 }
 
 /// Starts tracking operations for [`fence`].

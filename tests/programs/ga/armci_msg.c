@@ -19,6 +19,7 @@
 #include "armci.h"
 #include "message.h"
 #include "../tally.h"
+#include "armci_run.h"
 
 #pragma weak armci_msg_clus_brdcst
 #pragma weak armci_msg_clus_igop
@@ -213,10 +214,5 @@ int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "reduce") == 0) reductions();
     tree();
     cluster();
-    int sums[2] = {passed, failed};
-    armci_msg_igop(sums, 2, "+");
-    if (me == 0) printf("armci_msg: %d passed, %d failed\n", sums[0], sums[1]);
-    ARMCI_Finalize();
-    MPI_Finalize();
-    return failed != 0;
+    return finish_armci("armci_msg");
 }
