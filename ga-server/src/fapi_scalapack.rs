@@ -262,9 +262,10 @@ fn real_copy(
     })
 }
 
-/// The order of the `INTEGER*4` arguments of every copy.
+/// Defines a copy with GA's arguments (`INTEGER*4` but for `g_a`; `s_a`
+/// of elements `$elem`), doing `$work($args..., g_a, dims, s_a)`.
 macro_rules! sl_copy {
-    ($(#[$doc:meta])* $name:ident, $call:literal, $second:expr, $put:expr) => {
+    ($(#[$doc:meta])* $name:ident, $elem:ty, $work:ident($($arg:expr),*)) => {
         $(#[$doc])*
         #[no_mangle]
         pub extern "C" fn $name(
@@ -273,12 +274,12 @@ macro_rules! sl_copy {
             dim2: *const Int4,
             nbr: *const Int4,
             nbc: *const Int4,
-            s_a: *mut f64,
+            s_a: *mut $elem,
             lda: *const Int4,
             np: *const Int4,
             nq: *const Int4,
         ) {
-            real_copy($call, $second, $put, g_a, [dim1, dim2, nbr, nbc, lda, np, nq], s_a)
+            $work($($arg,)* g_a, [dim1, dim2, nbr, nbc, lda, np, nq], s_a)
         }
     };
 }
@@ -287,31 +288,27 @@ sl_copy!(
     /// `subroutine ga_to_sl(g_a, dim1, dim2, nbr, nbc, s_a, lda, np, nq)`:
     /// this process's blocks of the double precision `g_a` into `s_a`.
     ga_to_sl_,
-    "ga_to_SL",
-    false,
-    false
+    f64,
+    real_copy("ga_to_SL", false, false)
 );
 sl_copy!(
     /// `subroutine ga_from_sl(g_a, dim1, dim2, nbr, nbc, s_a, lda, np,
     /// nq)`: this process's blocks from `s_a` into `g_a`.
     ga_from_sl_,
-    "ga_from_SL",
-    false,
-    true
+    f64,
+    real_copy("ga_from_SL", false, true)
 );
 sl_copy!(
     /// `subroutine ga_to_sl2(...)`: `ga_to_sl` on the second grid.
     ga_to_sl2_,
-    "ga_to_SL2",
-    true,
-    false
+    f64,
+    real_copy("ga_to_SL2", true, false)
 );
 sl_copy!(
     /// `subroutine ga_from_sl2(...)`: `ga_from_sl` on the second grid.
     ga_from_sl2_,
-    "ga_from_SL2",
-    true,
-    true
+    f64,
+    real_copy("ga_from_SL2", true, true)
 );
 
 /// One complex element as Fortran's `COMPLEX*16` stores it.
@@ -367,40 +364,20 @@ fn complex_copy(
     })
 }
 
-macro_rules! sl_copy_complex {
-    ($(#[$doc:meta])* $name:ident, $call:literal, $put:expr) => {
-        $(#[$doc])*
-        #[no_mangle]
-        pub extern "C" fn $name(
-            g_a: *const FInt,
-            dim1: *const Int4,
-            dim2: *const Int4,
-            nbr: *const Int4,
-            nbc: *const Int4,
-            s_a: *mut Dcpl,
-            lda: *const Int4,
-            np: *const Int4,
-            nq: *const Int4,
-        ) {
-            complex_copy($call, $put, g_a, [dim1, dim2, nbr, nbc, lda, np, nq], s_a)
-        }
-    };
-}
-
-sl_copy_complex!(
+sl_copy!(
     /// `subroutine ga_to_sl2cpl(g_a, dim1, dim2, nbr, nbc, s_a, lda, np,
     /// nq)`: the complex matrix `g_a(1) + i·g_a(2)` into the `COMPLEX*16`
     /// local matrix `s_a`, on the second grid.
     ga_to_sl2cpl_,
-    "gatoSLcpl",
-    false
+    Dcpl,
+    complex_copy("gatoSLcpl", false)
 );
-sl_copy_complex!(
+sl_copy!(
     /// `subroutine ga_from_sl2cpl(...)`: `s_a`'s real parts into `g_a(1)`
     /// and imaginary parts into `g_a(2)`.
     ga_from_sl2cpl_,
-    "ga_from_SL2cpl",
-    true
+    Dcpl,
+    complex_copy("ga_from_SL2cpl", true)
 );
 
 /// The integer arguments of the local copies, read (missing ones as 0).
