@@ -110,17 +110,21 @@ fn store(call: &'static str, out: *mut ArmciGroup, g: ArmciGroup) -> GaResult<()
     }
 }
 
-/// Fills `out` for a group this process is not in.
-fn outsider(call: &'static str, out: *mut ArmciGroup) -> GaResult<()> {
-    let g = ArmciGroup {
+/// The struct of a group this process is not in.
+fn outside() -> ArmciGroup {
+    ArmciGroup {
         comm: Comm::null().raw(),
         noncoll_pgroup_comm: Comm::null().raw(),
         grp_to_abs: std::ptr::null_mut(),
         abs_to_grp: std::ptr::null_mut(),
         rank: -1,
         size: 0,
-    };
-    store(call, out, g)
+    }
+}
+
+/// Fills `out` for a group this process is not in.
+fn outsider(call: &'static str, out: *mut ArmciGroup) -> GaResult<()> {
+    store(call, out, outside())
 }
 
 /// The GA group an `ARMCI_Group` stands for.
@@ -437,4 +441,32 @@ pub extern "C" fn armci_msg_group_gop_scope(
             1,
         ),
     }
+}
+
+/// The ARMCI group of each GA processor group asked for through
+/// `ga_get_armci_group_`: (GA group, address of its leaked struct).
+static GA_GROUP_STRUCTS: Mutex<Vec<(i32, usize)>> = Mutex::new(Vec::new());
+
+/// `ARMCI_Group *ga_get_armci_group_(int grp_id)`: GA's hook (a C call
+/// despite its Fortran-like name) giving the ARMCI group that stands for
+/// GA processor group `grp_id`, for the `armci_msg_group_*` collectives.
+/// The struct stays valid as long as the library; a process outside the
+/// group gets one with `rank` -1. An unknown group ends the job.
+#[no_mangle]
+pub extern "C" fn ga_get_armci_group_(grp_id: c_int) -> *mut ArmciGroup {
+    const CALL: &str = "ga_get_armci_group";
+    run(CALL, || {
+        let mut slots = GA_GROUP_STRUCTS.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(&(_, at)) = slots.iter().find(|(g, _)| *g == grp_id) {
+            return Ok(at as *mut ArmciGroup);
+        }
+        let (members, _) = pgroups::group(CALL, grp_id)?;
+        let mut g = outside();
+        if members.contains(&core::nodeid()) {
+            describe(CALL, grp_id, &mut g)?;
+        }
+        let at = Box::into_raw(Box::new(g));
+        slots.push((grp_id, at as usize));
+        Ok(at)
+    })
 }

@@ -374,7 +374,7 @@ impl Arr {
     }
 
     /// The type code Fortran sees (`MT_F_*` where one exists).
-    fn ftype(&self) -> i64 {
+    pub(crate) fn ftype(&self) -> i64 {
         if TABLES.lock().logical.contains(&self.h) {
             return i64::from(codes::F_LOG);
         }
@@ -1803,6 +1803,21 @@ fn transfer(call: &str, a: &Arr, lo: &[i64], hi: &[i64], ld: &[i64], buf: *mut c
     .unwrap_or_else(|e| fail_core(call, e))
 }
 
+/// Copies the 2-D patch `[f[0]:f[1], f[2]:f[3]]` (Fortran terms) of
+/// `g_a` into `buf` (leading dimension `ld`) or, with `put`, from it, as
+/// `ga_get` and `ga_put` do; a bad argument ends the job naming `call`.
+pub(crate) fn patch_2d_io(
+    call: &str,
+    g_a: *const FInt,
+    f: [i64; 4],
+    buf: *mut c_void,
+    ld: i64,
+    put: bool,
+) {
+    let op = if put { Xfer::Put } else { Xfer::Get };
+    transfer_2d(call, g_a, &f[0], &f[1], &f[2], &f[3], buf, &ld, op)
+}
+
 fn transfer_2d(
     call: &str,
     g_a: *const FInt,
@@ -2183,6 +2198,78 @@ pub extern "C" fn ga_nbacc_(
 pub extern "C" fn nga_nbwait_(nbhandle: *const FInt) {
     entry("nga_nbwait", || {
         core::nb_wait(int("nga_nbwait", nbhandle)).unwrap_or_else(|e| fail_core("nga_nbwait", e))
+    })
+}
+
+/// `subroutine nga_nbput_notify(g_a, lo, hi, buf, ld, g_b, ecoords, bufn,
+/// nbhandle)`: puts the patch `lo:hi` of `g_a` from `buf`, then the one
+/// element `ecoords` of `g_b` from `bufn`, so that a process that sees
+/// the element changed finds the patch in place. `nga_nbwait_notify`
+/// completes it. When the element lies in the patch of the same array,
+/// `bufn` must be that element's place in `buf` (as GA requires); another
+/// place ends the job.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn nga_nbput_notify_(
+    g_a: *const FInt,
+    lo: *const FInt,
+    hi: *const FInt,
+    buf: *const c_void,
+    ld: *const FInt,
+    g_b: *const FInt,
+    ecoords: *const FInt,
+    bufn: *const c_void,
+    nbhandle: *mut FInt,
+) {
+    const CALL: &str = "nga_nbput_notify";
+    entry(CALL, || {
+        let (a, b) = (Arr::get(CALL, g_a), Arr::get(CALL, g_b));
+        let n = a.ndim();
+        let (flo, fhi) = (ints(CALL, lo, n), ints(CALL, hi, n));
+        let fe = ints(CALL, ecoords, b.ndim());
+        let inside = a.h == b.h && (0..n).all(|i| flo[i] <= fe[i] && fe[i] <= fhi[i]);
+        if inside {
+            let fld = ints(CALL, ld, n.saturating_sub(1));
+            let mut off = 0i64;
+            let mut stride = 1i64;
+            for i in 0..n {
+                off += (fe[i] - flo[i]) * stride;
+                stride *= fld.get(i).copied().unwrap_or(1);
+            }
+            let want = (buf as usize as i64).wrapping_add(off * a.size() as i64);
+            if bufn as usize as i64 != want {
+                fail(
+                    CALL,
+                    format!(
+                        "the notify element {} lies in the patch {}, but bufn is not its place in buf",
+                        fpatch(fe, fe),
+                        fpatch(flo, fhi)
+                    ),
+                );
+            }
+        }
+        transfer_n(CALL, g_a, lo, hi, buf as *mut c_void, ld, Xfer::Put);
+        let ones = vec![1; b.ndim().saturating_sub(1)];
+        nb_n(
+            CALL,
+            g_b,
+            ecoords,
+            ecoords,
+            bufn as *mut c_void,
+            ones.as_ptr(),
+            Xfer::Put,
+            nbhandle,
+        )
+    })
+}
+
+/// `subroutine nga_nbwait_notify(nbhandle)`: completes an
+/// `nga_nbput_notify` (the patch and the notify element are in place).
+#[no_mangle]
+pub extern "C" fn nga_nbwait_notify_(nbhandle: *const FInt) {
+    entry("nga_nbwait_notify", || {
+        core::nb_wait(int("nga_nbwait_notify", nbhandle))
+            .unwrap_or_else(|e| fail_core("nga_nbwait_notify", e))
     })
 }
 

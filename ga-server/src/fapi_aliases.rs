@@ -1,6 +1,9 @@
 //! The `nga_` names that GA 5.8's Fortran library gives routines which
 //! behave exactly as their `ga_` names do (same arguments, same result):
-//! each forwards to the `ga_` routine, which documents it.
+//! each forwards to the `ga_` routine, which documents it. Also
+//! `ga_matmul_mirrored`, GA's `ga_matmul_patch` for mirrored arrays:
+//! `ga_matmul_patch` already multiplies mirrored matrices copy by copy
+//! (each node's copy of C from its node's copies of A and B).
 
 use crate::fapi::*;
 use crate::fapi_ops::*;
@@ -13,6 +16,7 @@ macro_rules! same_as {
     ($($nga:ident => $ga:ident ($($a:ident: $t:ty),*) $(-> $r:ty)?;)*) => {
         $(
             #[doc = concat!("As `", stringify!($ga), "`.")]
+            #[allow(clippy::too_many_arguments)]
             #[no_mangle]
             pub extern "C" fn $nga($($a: $t),*) $(-> $r)? {
                 $ga($($a),*)
@@ -61,4 +65,5 @@ same_as! {
     nga_valid_handle_ => ga_valid_handle_(g_a: *const FInt) -> FLog;
     nga_wtime_ => ga_wtime_() -> f64;
     nga_zero_ => ga_zero_(g_a: *const FInt);
+    ga_matmul_mirrored_ => ga_matmul_patch_(transa: *const c_char, transb: *const c_char, alpha: *const c_void, beta: *const c_void, g_a: *const FInt, ailo: *const FInt, aihi: *const FInt, ajlo: *const FInt, ajhi: *const FInt, g_b: *const FInt, bilo: *const FInt, bihi: *const FInt, bjlo: *const FInt, bjhi: *const FInt, g_c: *const FInt, cilo: *const FInt, cihi: *const FInt, cjlo: *const FInt, cjhi: *const FInt, lta: usize, ltb: usize);
 }

@@ -2,8 +2,9 @@
 //! their `ga_` and `nga_` spellings (the two take the same arguments):
 //! `abs_value`, `add_constant`, `recip`, `elem_multiply`/`divide`/
 //! `maximum`/`minimum`, `median` (each with its `_patch` form on `lo(n)`,
-//! `hi(n)` patches), `scale_rows`/`cols`, the diagonal routines, `norm1`,
-//! `norm_infinity`, `step_max` and `step_bound_info`, over
+//! `hi(n)` patches), the step divisions `elem_step_divide_patch` and
+//! `elem_stepb_divide_patch`, `scale_rows`/`cols`, the diagonal routines,
+//! `norm1`, `norm_infinity`, `step_max` and `step_bound_info`, over
 //! [`crate::ops::elementwise`]. Conventions as in [`crate::fapi`]:
 //! 1-based column-major patches checked in the caller's terms and turned
 //! into the core's C order, so Fortran's rows are the core's columns. All
@@ -134,6 +135,22 @@ fn elem_patch(
     )
 }
 
+/// Defines the patch routine of one element-wise operation, in both
+/// spellings.
+macro_rules! elem_patch_routines {
+    ($doc:literal [$($patch:ident),+] $op:expr) => {
+        routines!(
+            $doc [$($patch),+]
+            (
+                g_a: *const FInt, alo: *const FInt, ahi: *const FInt,
+                g_b: *const FInt, blo: *const FInt, bhi: *const FInt,
+                g_c: *const FInt, clo: *const FInt, chi: *const FInt
+            )
+            |c| elem_patch(c, $op, [g_a, alo, ahi], [g_b, blo, bhi], [g_c, clo, chi])
+        );
+    };
+}
+
 /// Defines the whole-array and patch routines of one element-wise
 /// operation, in both spellings.
 macro_rules! elem_routines {
@@ -142,15 +159,7 @@ macro_rules! elem_routines {
             $doc [$($name),+] (g_a: *const FInt, g_b: *const FInt, g_c: *const FInt)
             |c| elem(c, $op, g_a, g_b, g_c)
         );
-        routines!(
-            $patch_doc [$($patch),+]
-            (
-                g_a: *const FInt, alo: *const FInt, ahi: *const FInt,
-                g_b: *const FInt, blo: *const FInt, bhi: *const FInt,
-                g_c: *const FInt, clo: *const FInt, chi: *const FInt
-            )
-            |c| elem_patch(c, $op, [g_a, alo, ahi], [g_b, blo, bhi], [g_c, clo, chi])
-        );
+        elem_patch_routines!($patch_doc [$($patch),+] $op);
     };
 }
 
@@ -181,6 +190,17 @@ elem_routines!(
     [ga_elem_minimum_, nga_elem_minimum_]
     [ga_elem_minimum_patch_, nga_elem_minimum_patch_]
     Binary::Minimum
+);
+
+elem_patch_routines!(
+    "`subroutine ga_elem_step_divide_patch(g_a, alo, ahi, g_b, blo, bhi, g_c, clo, chi)`: c = a/b, but 1e307 (the type's largest value for integers, 1e37 for real) where b = 0, and where a = 0 that value if b >= 0, else 0; complex arrays are refused."
+    [ga_elem_step_divide_patch_, nga_elem_step_divide_patch_]
+    Binary::StepDivide
+);
+elem_patch_routines!(
+    "`subroutine ga_elem_stepb_divide_patch(g_a, alo, ahi, g_b, blo, bhi, g_c, clo, chi)`: as `ga_elem_step_divide_patch`, except that where a = 0 it gives 0 if b > 0, else the infinity."
+    [ga_elem_stepb_divide_patch_, nga_elem_stepb_divide_patch_]
+    Binary::StepbDivide
 );
 
 routines!(

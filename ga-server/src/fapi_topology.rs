@@ -3,12 +3,14 @@
 //! (with the `nga_` spellings), over [`crate::core::proc_grid`]. Grids
 //! and coordinates come in Fortran order, 0-based, as Debian's GA 5.8
 //! gives them; a process past the grid wraps around it. A bad handle or
-//! process ends the job naming the routine.
+//! process ends the job naming the routine. Also `ga_register_proclist`,
+//! GA's permutation of process ids, checked and recorded as Debian's GA
+//! 5.8 does: built without `PERMUTE_PIDS`, it changes no array's mapping.
 
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
 use crate::core;
-use crate::fapi::{entry, fail, fail_core, int, ints_mut, out, Arr};
+use crate::fapi::{entry, fail, fail_core, int, ints, ints_mut, out, Arr};
 use crate::ma_fortran::FInt;
 
 /// Process `p`'s coordinates (Fortran order) in the grid of `a`, and
@@ -108,4 +110,32 @@ pub extern "C" fn ga_get_proc_index_(g_a: *const FInt, iproc: *const FInt, index
 #[no_mangle]
 pub extern "C" fn nga_get_proc_index_(g_a: *const FInt, iproc: *const FInt, index: *mut FInt) {
     proc_index("nga_get_proc_index", g_a, iproc, index)
+}
+
+/// The process list last registered by `ga_register_proclist`.
+static PROCLIST: std::sync::Mutex<Vec<i64>> = std::sync::Mutex::new(Vec::new());
+
+/// `subroutine ga_register_proclist(list, np)`: registers a permutation of
+/// the process ids (`list(i)` is the process taking place i-1). `np` must
+/// be the number of processes and every entry one of them; otherwise the
+/// job ends. As in Debian's GA 5.8 the list is only recorded: arrays keep
+/// their distribution.
+#[no_mangle]
+pub extern "C" fn ga_register_proclist_(list: *const FInt, np: *const FInt) {
+    const CALL: &str = "ga_register_proclist";
+    entry(CALL, || {
+        let total = i64::from(core::nnodes());
+        let n = int(CALL, np);
+        if n != total {
+            fail(
+                CALL,
+                format!("invalid number of processors {n} (there are {total})"),
+            );
+        }
+        let l = ints(CALL, list, n as usize);
+        if let Some(bad) = l.iter().find(|&&p| p < 0 || p >= total) {
+            fail(CALL, format!("invalid list entry {bad}"));
+        }
+        *PROCLIST.lock().unwrap_or_else(|e| e.into_inner()) = l.to_vec();
+    })
 }

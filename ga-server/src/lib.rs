@@ -63,6 +63,7 @@ mod sys;
 // The Fortran API (`ga_*`/`nga_*`, gfortran conventions) and MA for Fortran.
 pub mod fapi;
 mod fapi_aliases;
+mod fapi_bins;
 mod fapi_cyclic;
 mod fapi_elementwise;
 mod fapi_ghosts;
@@ -74,6 +75,7 @@ mod fapi_pgroups;
 mod fapi_properties;
 mod fapi_ptr;
 mod fapi_queries;
+mod fapi_scalapack;
 mod fapi_strided;
 mod fapi_topology;
 mod fapi_typed;

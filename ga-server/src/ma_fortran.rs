@@ -203,6 +203,19 @@ static MA: Lock<Ma> = Lock::new(Ma {
 /// Alignment of every block MA allocates.
 const ALIGN: usize = 64;
 
+/// Whether `ma_trace` asked for a line per allocation and release.
+static TRACE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// The alignment `ma_set_numalign` asked for (log2 of bytes; 0 at start).
+static NUMALIGN: std::sync::atomic::AtomicI64 = std::sync::atomic::AtomicI64::new(0);
+
+/// Prints a trace line (`MA: ...`) when `ma_trace` turned tracing on.
+fn trace(line: impl FnOnce() -> String) {
+    if TRACE.load(std::sync::atomic::Ordering::Relaxed) {
+        println!("MA: {}", line());
+    }
+}
+
 fn complain(call: &str, msg: &str) -> FLog {
     eprintln!("{call}: {msg}");
     FALSE
@@ -230,6 +243,8 @@ fn allocate(code: i64, nelem: i64, name: String, on_stack: bool) -> Result<(i64,
         .ok()
         .and_then(|n| n.checked_mul(base.size()))
         .ok_or_else(|| format!("block '{name}' of {nelem} elements is too large"))?;
+    let verb = if on_stack { "pushing" } else { "allocating" };
+    trace(|| format!("{verb} '{name}' ({nelem})"));
     let mut ma = MA.lock();
     let region = Region::of(on_stack);
     let at = ma_space::with_segment(|s| match s.as_mut() {
@@ -291,8 +306,14 @@ fn allocate(code: i64, nelem: i64, name: String, on_stack: bool) -> Result<(i64,
     Ok((handle, index))
 }
 
-fn release(ma: &mut Ma, handle: i64) {
+/// Frees block `handle`; `traced` prints the trace line GA's MA prints
+/// for a pop or a free (a chop prints none).
+fn release(ma: &mut Ma, handle: i64, traced: bool) {
     if let Some(b) = ma.blocks.remove(&handle) {
+        if traced {
+            let verb = if b.on_stack { "popping" } else { "freeing" };
+            trace(|| format!("{verb} '{}'", b.name));
+        }
         ma_space::with_segment(|s| {
             if let Some(s) = s.as_mut() {
                 if b.on_stack {
@@ -511,7 +532,7 @@ pub extern "C" fn ma_pop_stack_(memhandle: *const FInt) -> FLog {
         let mut ma = MA.lock();
         match ma.stack.last() {
             Some(&top) if top == h => {
-                release(&mut ma, h);
+                release(&mut ma, h, true);
                 TRUE
             }
             Some(&top) => {
@@ -540,7 +561,7 @@ pub extern "C" fn ma_chop_stack_(memhandle: *const FInt) -> FLog {
         };
         let above: Vec<i64> = ma.stack[pos..].to_vec();
         for x in above.into_iter().rev() {
-            release(&mut ma, x);
+            release(&mut ma, x, false);
         }
         TRUE
     })
@@ -557,7 +578,7 @@ pub extern "C" fn ma_free_heap_(memhandle: *const FInt) -> FLog {
         let mut ma = MA.lock();
         match ma.blocks.get(&h) {
             Some(b) if !b.on_stack => {
-                release(&mut ma, h);
+                release(&mut ma, h, true);
                 TRUE
             }
             Some(_) => complain("ma_free_heap", &format!("{h} is a stack block handle")),
@@ -613,6 +634,164 @@ pub extern "C" fn ma_inquire_heap_(datatype: *const FInt) -> FInt {
 pub extern "C" fn ma_inquire_stack_(datatype: *const FInt) -> FInt {
     entry("ma_inquire_stack", 0, || {
         inquire("ma_inquire_stack", datatype, Space::stack)
+    })
+}
+
+/// `integer ma_inquire_heap_check_stack(type)`: as `ma_inquire_heap`,
+/// also keeping out of a stack that grew past the partition.
+#[no_mangle]
+pub extern "C" fn ma_inquire_heap_check_stack_(datatype: *const FInt) -> FInt {
+    entry("ma_inquire_heap_check_stack", 0, || {
+        inquire(
+            "ma_inquire_heap_check_stack",
+            datatype,
+            Space::heap_check_stack,
+        )
+    })
+}
+
+/// `integer ma_inquire_heap_no_partition(type)`: elements of `type` one
+/// heap block can take, the partition ignored (up to the stack).
+#[no_mangle]
+pub extern "C" fn ma_inquire_heap_no_partition_(datatype: *const FInt) -> FInt {
+    entry("ma_inquire_heap_no_partition", 0, || {
+        inquire(
+            "ma_inquire_heap_no_partition",
+            datatype,
+            Space::heap_no_partition,
+        )
+    })
+}
+
+/// `integer ma_inquire_stack_check_heap(type)`: as `ma_inquire_stack`,
+/// also keeping out of a heap that grew past the partition.
+#[no_mangle]
+pub extern "C" fn ma_inquire_stack_check_heap_(datatype: *const FInt) -> FInt {
+    entry("ma_inquire_stack_check_heap", 0, || {
+        inquire(
+            "ma_inquire_stack_check_heap",
+            datatype,
+            Space::stack_check_heap,
+        )
+    })
+}
+
+/// `integer ma_inquire_stack_no_partition(type)`: elements of `type` one
+/// stack block can take, the partition ignored (`ma_inquire_avail`).
+#[no_mangle]
+pub extern "C" fn ma_inquire_stack_no_partition_(datatype: *const FInt) -> FInt {
+    entry("ma_inquire_stack_no_partition", 0, || {
+        inquire("ma_inquire_stack_no_partition", datatype, Space::avail)
+    })
+}
+
+/// `logical ma_free_heap_piece(memhandle, nelem)`: gives back the last
+/// `nelem` elements of a heap block (all of them frees the block); the
+/// handle and index stay valid for the rest. `.false.` (with a message)
+/// for a handle that is not a heap block or a negative `nelem`.
+#[no_mangle]
+pub extern "C" fn ma_free_heap_piece_(memhandle: *const FInt, nelem: *const FInt) -> FLog {
+    const CALL: &str = "ma_free_heap_piece";
+    entry(CALL, FALSE, || {
+        let (Some(h), Some(n)) = (read_int(memhandle), read_int(nelem)) else {
+            return complain(CALL, "missing argument");
+        };
+        let mut ma = MA.lock();
+        let Some(b) = ma.blocks.get(&h).filter(|b| !b.on_stack) else {
+            return complain(CALL, &format!("{h} is not a heap block handle"));
+        };
+        let (size, at, name) = (b.base.size(), b.at, b.name.clone());
+        let have = (b.counted / size) as i64;
+        if n < 0 {
+            return complain(CALL, &format!("block '{name}', invalid nelem: {n}"));
+        }
+        if n >= have {
+            release(&mut ma, h, true);
+            return TRUE;
+        }
+        trace(|| format!("freeing {n} elements of '{name}'"));
+        let keep = have - n;
+        if let Some(b) = ma.blocks.get_mut(&h) {
+            b.counted = keep as usize * size;
+        }
+        ma_space::with_segment(|s| {
+            if let Some(s) = s.as_mut() {
+                s.shrink_heap(at, keep, size);
+            }
+        });
+        TRUE
+    })
+}
+
+/// `logical ma_init_memhandle_iterator(ithandle)`: GA's MA does not
+/// implement the scan of allocated blocks; as there, a message and
+/// `.false.`.
+#[no_mangle]
+pub extern "C" fn ma_init_memhandle_iterator_(_ithandle: *mut FInt) -> FLog {
+    complain("ma_init_memhandle_iterator", "not yet implemented")
+}
+
+/// `logical ma_get_next_memhandle(ithandle, memhandle)`: as
+/// `ma_init_memhandle_iterator`, a message and `.false.` (GA's MA does
+/// not implement the scan).
+#[no_mangle]
+pub extern "C" fn ma_get_next_memhandle_(_ithandle: *mut FInt, _memhandle: *mut FInt) -> FLog {
+    complain("ma_get_next_memhandle", "not yet implemented")
+}
+
+/// `logical ma_set_numalign(n)`: records the alignment asked for (0 to
+/// 30); `.false.` (with a message) outside that range. Blocks here start
+/// on 64-byte boundaries in their own allocations whatever it is.
+#[no_mangle]
+pub extern "C" fn ma_set_numalign_(numalign: *const FInt) -> FLog {
+    entry("ma_set_numalign", FALSE, || match read_int(numalign) {
+        Some(n) if (0..=30).contains(&n) => {
+            NUMALIGN.store(n, std::sync::atomic::Ordering::Relaxed);
+            TRUE
+        }
+        Some(n) => complain("ma_set_numalign", &format!("invalid alignment: {n}")),
+        None => complain("ma_set_numalign", "missing argument"),
+    })
+}
+
+/// `logical ma_get_numalign(n)`: the alignment `ma_set_numalign` last
+/// recorded (0 at start); always `.true.`.
+#[no_mangle]
+pub extern "C" fn ma_get_numalign_(numalign: *mut FInt) -> FLog {
+    entry("ma_get_numalign", FALSE, || {
+        flog(ptr::write(
+            numalign,
+            NUMALIGN.load(std::sync::atomic::Ordering::Relaxed),
+        ))
+    })
+}
+
+/// `subroutine ma_trace(value)`: a nonzero value prints a line for every
+/// block pushed, popped, allocated or freed (`MA: pushing 'name' (n)`),
+/// as GA's MA does; zero stops it.
+#[no_mangle]
+pub extern "C" fn ma_trace_(value: *const FInt) {
+    entry("ma_trace", (), || {
+        let on = read_int(value).unwrap_or(0) != 0;
+        TRACE.store(on, std::sync::atomic::Ordering::Relaxed);
+    })
+}
+
+/// `integer ma_set_sizes()`: GA's hook that tells MA where the Fortran
+/// base arrays are, before `ma_init`. Here they are found on first use,
+/// so it only looks them up: 1 before MA is initialized; after, 0 with a
+/// message, as GA's MA answers.
+#[no_mangle]
+pub extern "C" fn ma_set_sizes_() -> FInt {
+    entry("ma_set_sizes", 0, || {
+        if ma_space::initialized() {
+            complain("ma_set_sizes", "MA already initialized");
+            return 0;
+        }
+        for b in Base::ALL {
+            b.address();
+        }
+        1
     })
 }
 

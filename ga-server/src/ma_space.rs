@@ -138,6 +138,16 @@ fn block_before(end: i64, nelem: i64, size: i64) -> Option<(i64, i64)> {
     Some((end - len, len))
 }
 
+/// The smaller of two gaps as GA's MA compares them, as unsigned numbers:
+/// a negative gap (a region grown past the partition) counts as huge.
+fn unsigned_min(a: i64, b: i64) -> i64 {
+    match (a < 0, b < 0) {
+        (true, _) => b,
+        (_, true) => a,
+        _ => a.min(b),
+    }
+}
+
 /// How many elements of `size` bytes one block in `len` bytes from `at`
 /// can hold.
 fn elements_in(at: i64, len: i64, size: i64) -> i64 {
@@ -278,8 +288,64 @@ impl Space {
     /// Elements of `size` bytes one heap block can hold, honouring the
     /// partition.
     pub fn heap(&self, size: usize) -> i64 {
+        self.heap_below(self.partition, self.partition, size)
+    }
+
+    /// [`Space::heap`] that also keeps out of a stack grown past the
+    /// partition (`MA_inquire_heap_check_stack`).
+    pub fn heap_check_stack(&self, size: usize) -> i64 {
+        let gap = unsigned_min(
+            self.partition - self.heap_top,
+            self.stack_bottom - self.heap_top,
+        );
+        self.heap_below(self.heap_top + gap, self.partition, size)
+    }
+
+    /// Elements of `size` bytes one heap block can hold, the partition
+    /// ignored: the gap up to the stack or a free block
+    /// (`MA_inquire_heap_no_partition`).
+    pub fn heap_no_partition(&self, size: usize) -> i64 {
+        self.heap_below(self.stack_bottom, self.stack_bottom, size)
+    }
+
+    /// Elements of `size` bytes one stack block can hold, honouring the
+    /// partition and keeping out of a heap grown past it
+    /// (`MA_inquire_stack_check_heap`).
+    pub fn stack_check_heap(&self, size: usize) -> i64 {
+        let gap = unsigned_min(
+            self.stack_bottom - self.partition,
+            self.stack_bottom - self.heap_top,
+        );
+        if gap > 0 {
+            elements_in(self.partition, gap, size as i64)
+        } else {
+            0
+        }
+    }
+
+    /// Shrinks the heap block at `at` to `nelem` elements of `size` bytes
+    /// (`MA_free_heap_piece`): the freed end becomes a free block when it
+    /// is big enough to be one. False if no heap block starts at `at`.
+    pub fn shrink_heap(&mut self, at: i64, nelem: i64, size: usize) -> bool {
+        let Some(&len) = self.heap_used.get(&at) else {
+            return false;
+        };
+        let Some(need) = block_after(at, nelem, size as i64) else {
+            return false;
+        };
+        if len - need >= MIN_SPLIT {
+            self.heap_used.insert(at, need);
+            self.heap_used.insert(at + need, len - need);
+            self.free_heap(at + need);
+        }
+        true
+    }
+
+    /// The heap figure with the gap from the heap top up to `gap_end`
+    /// and the free blocks cut at `frag_end`.
+    fn heap_below(&self, gap_end: i64, frag_end: i64, size: usize) -> i64 {
         let size = size as i64;
-        let gap = self.partition - self.heap_top;
+        let gap = gap_end - self.heap_top;
         let in_gap = if gap > 0 {
             elements_in(self.heap_top, gap, size)
         } else {
@@ -288,11 +354,11 @@ impl Space {
         let least = in_gap.saturating_mul(size).saturating_add(FIXED);
         let mut in_free = 0;
         for &(at, len) in &self.heap_free {
-            if at >= self.partition {
+            if at >= frag_end {
                 continue;
             }
-            let len = if at + len >= self.partition {
-                self.partition - at
+            let len = if at + len >= frag_end {
+                frag_end - at
             } else {
                 len
             };

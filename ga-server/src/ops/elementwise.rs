@@ -41,6 +41,10 @@ pub trait Arith: Num {
     fn is_zero(self) -> bool {
         self == Self::default()
     }
+    /// What GA 5.8's step divisions give for an unbounded quotient
+    /// (1e307, 1e37, the largest integer); None for complex types, which
+    /// those divisions refuse.
+    fn step_infinity() -> Option<Self>;
 }
 
 macro_rules! int_arith {
@@ -50,21 +54,23 @@ macro_rules! int_arith {
             fn magnitude(self) -> f64 { (self as f64).abs() }
             fn quotient(self, o: Self) -> Self { self.wrapping_div(o) }
             fn before(self, o: Self) -> bool { self < o }
+            fn step_infinity() -> Option<Self> { Some(<$t>::MAX) }
         }
     )*};
 }
 macro_rules! float_arith {
-    ($($t:ty),*) => {$(
+    ($($t:ty = $inf:expr),*) => {$(
         impl Arith for $t {
             fn abs_value(self) -> Self { self.abs() }
             fn magnitude(self) -> f64 { (self as f64).abs() }
             fn quotient(self, o: Self) -> Self { self / o }
             fn before(self, o: Self) -> bool { self < o }
+            fn step_infinity() -> Option<Self> { Some($inf) }
         }
     )*};
 }
 int_arith!(i32, i64);
-float_arith!(f32, f64);
+float_arith!(f32 = 1e37, f64 = STEP_INFINITY);
 
 macro_rules! complex_arith {
     ($($t:ty),*) => {$(
@@ -84,6 +90,9 @@ macro_rules! complex_arith {
             }
             fn before(self, o: Self) -> bool {
                 self.magnitude() < o.magnitude()
+            }
+            fn step_infinity() -> Option<Self> {
+                None
             }
         }
     )*};
@@ -158,6 +167,12 @@ pub enum Binary {
     Divide,
     Maximum,
     Minimum,
+    /// GA's step division: `a/b`, but the type's step infinity for a zero
+    /// divisor, and for a zero `a` the infinity when `b >= 0`, else 0.
+    StepDivide,
+    /// As [`Binary::StepDivide`], except that a zero `a` gives 0 when
+    /// `b > 0`, else the infinity.
+    StepbDivide,
 }
 
 impl Binary {
@@ -182,6 +197,28 @@ impl Binary {
                     y
                 } else {
                     x
+                }
+            }
+            Binary::StepDivide | Binary::StepbDivide => {
+                let Some(inf) = T::step_infinity() else {
+                    return Err(GaError::new(call, "step division of complex values"));
+                };
+                let zero = T::default();
+                if x.is_zero() {
+                    let infinite = if self == Binary::StepDivide {
+                        !y.before(zero)
+                    } else {
+                        !zero.before(y)
+                    };
+                    if infinite {
+                        inf
+                    } else {
+                        zero
+                    }
+                } else if y.is_zero() {
+                    inf
+                } else {
+                    x.quotient(y)
                 }
             }
         })
