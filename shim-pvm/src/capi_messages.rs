@@ -6,7 +6,7 @@
 
 use crate::capi_entry::{bad, entry};
 use crate::consts::err;
-use crate::messages::{add_message, header_and_body, minfo, set_extra, Extra, EXTRA};
+use crate::messages::{add_message, header_and_body, minfo, Extra};
 use crate::pack::{Encoding, MsgBuf};
 use crate::ptr;
 use crate::state::with_task;
@@ -57,14 +57,10 @@ pub extern "C" fn pvm_setminfo(bufid: c_int, info: *mut c_void) -> c_int {
             b.ctx = h[1];
             b.tag = h[2];
             b.src = h[6];
-            set_extra(
-                t,
-                bufid,
-                Extra {
-                    wid: h[3],
-                    dst: Some(h[7]),
-                },
-            );
+            b.extra = Extra {
+                wid: h[3],
+                dst: Some(h[7]),
+            };
             Ok(0)
         })
     })
@@ -91,10 +87,7 @@ pub extern "C" fn pvm_setmwid(bufid: c_int, waitid: c_int) -> c_int {
             return Err(bad());
         }
         with_task(|t| {
-            t.msg.get(bufid)?;
-            let mut x = EXTRA.lock().get(&bufid).copied().unwrap_or_default();
-            x.wid = waitid;
-            set_extra(t, bufid, x);
+            t.msg.get_mut(bufid)?.extra.wid = waitid;
             Ok(0)
         })
     })

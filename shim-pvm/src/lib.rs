@@ -38,6 +38,7 @@
 //!
 //! Fortran ABI: [`fapi`], the routines of `libfpvm3` over the C entry points.
 
+pub(crate) mod buftable;
 pub mod capi;
 pub(crate) mod capi_entry;
 pub mod capi_env;

@@ -9,8 +9,6 @@ use crate::pack::{Encoding, MsgBuf};
 use crate::ptr;
 use crate::task::Task;
 use crate::{PvmError, PvmResult};
-use shim_core::Lock;
-use std::collections::BTreeMap;
 
 /// Data signature PVM 3.4.6 reports for LINUX64 (`hi_dsig`,
 /// `pvm_archcode("LINUX64")`, `pvmminfo.enc` of a raw message).
@@ -23,23 +21,13 @@ pub const ENC_INPLACE: i32 = 0x2000_0000;
 // ---------------------------------------------------------------------------
 // Message headers (pvm_getminfo / pvm_setminfo)
 
-/// Header fields a buffer carries beyond what the buffer table keeps: the
+/// Header fields a buffer carries beyond its tag, source and context: the
 /// wait id and a destination set with `pvm_setminfo` (or carried by a
 /// message unpacked with `pvm_upkmesg` or read from the mailbox).
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Extra {
+pub struct Extra {
     pub(crate) wid: i32,
     pub(crate) dst: Option<i32>,
-}
-
-pub(crate) static EXTRA: Lock<BTreeMap<i32, Extra>> = Lock::new(BTreeMap::new());
-
-/// Records extra header fields for buffer `id`, forgetting those of
-/// buffers that no longer exist.
-pub(crate) fn set_extra(t: &Task, id: i32, x: Extra) {
-    let mut g = EXTRA.lock();
-    g.retain(|k, _| t.msg.get(*k).is_ok());
-    g.insert(id, x);
 }
 
 /// `pvmminfo.enc` for an encoding.
@@ -65,7 +53,7 @@ pub fn enc_of_code(code: i32) -> Encoding {
 /// `[len, ctx, tag, wid, enc, crc, src, dst]`.
 pub fn minfo(t: &Task, id: i32) -> PvmResult<[i32; 8]> {
     let b = t.msg.get(id)?;
-    let x = EXTRA.lock().get(&id).copied().unwrap_or_default();
+    let x = b.extra;
     // Buffers made here (the send buffer, `pvm_mkbuf`) have no receiver;
     // arrived messages were addressed to this task.
     let local = id == t.msg.sbuf
@@ -127,21 +115,16 @@ pub(crate) fn buffer_from_blob(t: &mut Task, blob: &[u8]) -> PvmResult<i32> {
 /// A message with header `h` (as `struct pvmminfo` lists it) and `body` as
 /// a new buffer of this task; returns its id.
 pub(crate) fn add_message(t: &mut Task, h: [i32; 8], body: Vec<u8>) -> i32 {
-    let id = t.msg.add(Buf {
+    t.msg.add(Buf {
         msg: MsgBuf::received(enc_of_code(h[4]), body),
         tag: h[2],
         src: h[6],
         ctx: h[1],
-    });
-    set_extra(
-        t,
-        id,
-        Extra {
+        extra: Extra {
             wid: h[3],
             dst: Some(h[7]),
         },
-    );
-    id
+    })
 }
 
 #[cfg(test)]

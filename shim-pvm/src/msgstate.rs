@@ -2,10 +2,11 @@
 //! receive buffers, messages that arrived and got a buffer id but were not
 //! received yet (after `pvm_probe`), the current context, and options.
 
+use crate::buftable::BufTable;
 use crate::consts::{err, opt};
+use crate::messages::Extra;
 use crate::pack::{Encoding, MsgBuf, HUGE_MIN};
 use crate::{PvmError, PvmResult};
-use shim_core::idhash::IdMap;
 use std::collections::VecDeque;
 
 /// Bits of the envelope's encoding word that hold the packing encoding;
@@ -33,6 +34,8 @@ pub struct Buf {
     pub src: i32,
     /// Context the message travelled in.
     pub ctx: i32,
+    /// Header fields the other members do not hold (wait id, destination).
+    pub extra: Extra,
 }
 
 /// Buffers, queue and options of a task.
@@ -40,8 +43,7 @@ pub struct MsgState {
     me: i32,
     /// Current context (`pvm_setcontext`).
     pub context: i32,
-    bufs: IdMap<i32, Buf>,
-    next_buf: i32,
+    bufs: BufTable<Buf>,
     /// Active send buffer (0 = none).
     pub sbuf: i32,
     /// Active receive buffer (0 = none).
@@ -92,8 +94,7 @@ impl MsgState {
         MsgState {
             me,
             context: 0,
-            bufs: IdMap::default(),
-            next_buf: 1,
+            bufs: BufTable::default(),
             sbuf: 0,
             rbuf: 0,
             queued: VecDeque::new(),
@@ -107,25 +108,22 @@ impl MsgState {
         }
     }
 
-    /// Makes a buffer and returns its id.
+    /// Makes a buffer and returns its id (`PvmNoMem` if every id is in
+    /// use).
+    #[inline]
     pub fn add(&mut self, buf: Buf) -> i32 {
-        let id = self.next_buf;
-        self.next_buf = self.next_buf.checked_add(1).unwrap_or(1);
-        self.bufs.insert(id, buf);
-        id
+        self.bufs.insert(buf)
     }
 
     /// `pvm_mkbuf`.
     pub fn mkbuf(&mut self, enc: i32) -> PvmResult<i32> {
         let enc = Encoding::from_code(enc).ok_or(PvmError(err::BAD_PARAM))?;
-        let me = self.me;
         let storage = self.take_spare();
-        Ok(self.add(Buf {
-            msg: MsgBuf::with_storage(enc, storage),
-            tag: 0,
-            src: me,
-            ctx: self.context,
-        }))
+        let buf = self.local_buf(MsgBuf::with_storage(enc, storage));
+        match self.add(buf) {
+            id if id < 0 => Err(PvmError(id)),
+            id => Ok(id),
+        }
     }
 
     /// `pvm_freebuf`.
@@ -140,7 +138,7 @@ impl MsgState {
         if id <= 0 {
             return Err(PvmError(err::BAD_PARAM));
         }
-        let Some(buf) = self.bufs.remove(&id) else {
+        let Some(buf) = self.bufs.remove(id) else {
             return Err(PvmError(err::NO_SUCH_BUF));
         };
         if self.lazy.as_ref().is_some_and(|(l, _)| *l == id) {
@@ -187,16 +185,18 @@ impl MsgState {
         if let Some(id) = self.renew_sbuf(enc) {
             return Ok(id);
         }
+        // A new id first, then the old buffer is freed: the new id differs
+        // from the old one.
+        let id = self.bufs.reserve();
+        if id < 0 {
+            return Err(PvmError(id));
+        }
         let storage = match self.sbuf {
             0 => self.take_spare(),
             old => self.release(old).unwrap_or_default(),
         };
-        let id = self.add(Buf {
-            msg: MsgBuf::with_storage(enc, storage),
-            tag: 0,
-            src: self.me,
-            ctx: self.context,
-        });
+        self.bufs
+            .fill(id, self.local_buf(MsgBuf::with_storage(enc, storage)));
         self.sbuf = id;
         Ok(id)
     }
@@ -210,21 +210,34 @@ impl MsgState {
         if old <= 0 || old == self.rbuf || !self.queued.is_empty() || self.lazy.is_some() {
             return None;
         }
-        let mut buf = self.bufs.remove(&old)?;
+        let (me, ctx) = (self.me, self.context);
+        let id = self.bufs.renumber(old)?;
+        let buf = self.bufs.get_mut(id)?;
         buf.msg.reset(enc);
         buf.tag = 0;
-        buf.src = self.me;
-        buf.ctx = self.context;
-        let id = self.add(buf);
+        buf.src = me;
+        buf.ctx = ctx;
+        buf.extra = Extra::default();
         self.sbuf = id;
         Some(id)
+    }
+
+    /// A buffer made by this task in its current context.
+    fn local_buf(&self, msg: MsgBuf) -> Buf {
+        Buf {
+            msg,
+            tag: 0,
+            src: self.me,
+            ctx: self.context,
+            extra: Extra::default(),
+        }
     }
 
     fn check_settable(&self, id: i32) -> PvmResult<()> {
         if id < 0 {
             return Err(PvmError(err::BAD_PARAM));
         }
-        if id != 0 && !self.bufs.contains_key(&id) {
+        if id != 0 && !self.bufs.contains(id) {
             return Err(PvmError(err::NO_SUCH_BUF));
         }
         Ok(())
@@ -240,7 +253,7 @@ impl MsgState {
     pub fn setrbuf(&mut self, id: i32) -> PvmResult<i32> {
         self.check_settable(id)?;
         if id != 0 {
-            if let Some(b) = self.bufs.get_mut(&id) {
+            if let Some(b) = self.bufs.get_mut(id) {
                 b.msg.rewind();
             }
         }
@@ -252,7 +265,7 @@ impl MsgState {
         if id <= 0 {
             return Err(PvmError(err::BAD_PARAM));
         }
-        self.bufs.get(&id).ok_or(PvmError(err::NO_SUCH_BUF))
+        self.bufs.get(id).ok_or(PvmError(err::NO_SUCH_BUF))
     }
 
     /// A buffer by id, to change (same checks as [`MsgState::get`]).
@@ -260,7 +273,7 @@ impl MsgState {
         if id <= 0 {
             return Err(PvmError(err::BAD_PARAM));
         }
-        self.bufs.get_mut(&id).ok_or(PvmError(err::NO_SUCH_BUF))
+        self.bufs.get_mut(id).ok_or(PvmError(err::NO_SUCH_BUF))
     }
 
     /// The active send buffer (`PvmNoBuf` if none).
@@ -276,7 +289,7 @@ impl MsgState {
     /// The message of the active buffer `id` (0: none, `PvmNoBuf`).
     fn active_mut(&mut self, id: i32) -> PvmResult<&mut MsgBuf> {
         self.bufs
-            .get_mut(&id)
+            .get_mut(id)
             .map(|b| &mut b.msg)
             .ok_or(PvmError(err::NO_BUF))
     }
@@ -291,7 +304,7 @@ impl MsgState {
 
     /// Removes a buffer from the table and hands it over.
     pub fn take(&mut self, id: i32) -> PvmResult<Buf> {
-        let buf = self.bufs.remove(&id).ok_or(PvmError(err::NO_SUCH_BUF))?;
+        let buf = self.bufs.remove(id).ok_or(PvmError(err::NO_SUCH_BUF))?;
         if self.sbuf == id {
             self.sbuf = 0;
         }
@@ -342,6 +355,7 @@ impl MsgState {
             tag,
             src,
             ctx,
+            extra: Extra::default(),
         })
     }
 
@@ -351,7 +365,7 @@ impl MsgState {
             return None;
         }
         self.queued.iter().copied().find(|id| {
-            self.bufs.get(id).is_some_and(|b| {
+            self.bufs.get(*id).is_some_and(|b| {
                 b.ctx == self.context
                     && src.is_none_or(|s| s == b.src)
                     && tag.is_none_or(|t| t == b.tag)
@@ -404,7 +418,7 @@ impl MsgState {
         let Some((id, payload)) = self.lazy.take() else {
             return Ok(());
         };
-        let Some(b) = self.bufs.get_mut(&id) else {
+        let Some(b) = self.bufs.get_mut(id) else {
             return Ok(());
         };
         let len = payload.len();
@@ -436,7 +450,7 @@ impl MsgState {
         if !fits {
             return Ok(false);
         }
-        let Some(b) = self.bufs.get_mut(&rbuf) else {
+        let Some(b) = self.bufs.get_mut(rbuf) else {
             return Ok(false);
         };
         let plain = match b.msg.encoding() {
@@ -477,6 +491,7 @@ impl MsgState {
             tag,
             src,
             ctx,
+            extra: Extra::default(),
         });
         self.queued.push_back(id);
     }
