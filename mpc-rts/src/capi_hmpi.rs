@@ -307,7 +307,7 @@ pub extern "C" fn HMPI_Get_number_of_processors(n: *mut c_int) -> c_int {
 pub extern "C" fn HMPI_Get_processors_info(speeds: *mut f64) -> c_int {
     let call = "HMPI_Get_processors_info";
     run_ok(call, || {
-        let (_, s) = hmpi::status()?;
+        let s = hmpi::speeds(call)?;
         ptr::slice_mut(speeds, s.len())
             .ok_or_else(|| null(call, "speeds"))?
             .copy_from_slice(&s);
@@ -324,7 +324,7 @@ pub extern "C" fn HMPI_Group_performances(gid: *const c_int, perfs: *mut f64) ->
     run_ok(call, || {
         let h = ptr::read(gid).ok_or_else(|| null(call, "gid"))?;
         let procs = handles::with(call, h, |held| Ok(held.net.procs.clone()))?;
-        let (_, s) = hmpi::status()?;
+        let s = hmpi::speeds(call)?;
         let out = ptr::slice_mut(perfs, procs.len()).ok_or_else(|| null(call, "perfs"))?;
         for (o, p) in out.iter_mut().zip(procs) {
             *o = s.get(p).copied().unwrap_or(1.0);

@@ -33,6 +33,7 @@ enum Job {
     Create(usize, NetType, bool),
     Estimate(usize, NetType),
     Status(usize),
+    Speeds(usize),
 }
 
 struct Dispatcher {
@@ -129,6 +130,7 @@ impl Dispatcher {
             }
             Request::Estimate(t) => self.queue.push_back(Job::Estimate(who, t)),
             Request::Status => self.queue.push_back(Job::Status(who)),
+            Request::Speeds => self.queue.push_back(Job::Speeds(who)),
             Request::Recon { rate } => {
                 self.procs[who].rate = Some(rate);
                 self.apply_recon();
@@ -274,10 +276,11 @@ impl Dispatcher {
         if !self.ready() {
             return;
         }
-        // Queries first: they wait only for processes between networks.
+        // Queries first: they wait only for processes between networks
+        // (speeds do not change, so a query for them does not wait).
         let mut rest = VecDeque::new();
         while let Some(job) = self.queue.pop_front() {
-            if !self.settled() && !matches!(job, Job::Create(_, _, false)) {
+            if !self.settled() && !matches!(job, Job::Create(_, _, false) | Job::Speeds(_)) {
                 rest.push_back(job);
                 continue;
             }
@@ -296,7 +299,7 @@ impl Dispatcher {
                     };
                     self.send(who, TAG_REPLY, &r);
                 }
-                Job::Status(who) => {
+                Job::Status(who) | Job::Speeds(who) => {
                     let m = self.machine.as_ref().expect("ready");
                     let speeds = self.procs.iter().map(|p| m.hosts[p.host].speed).collect();
                     let free = self.free_slots().len();
@@ -338,7 +341,7 @@ impl Dispatcher {
                     who: *who,
                     needs: t.node_count() - 1,
                 },
-                Job::Estimate(who, _) | Job::Status(who) => Ask {
+                Job::Estimate(who, _) | Job::Status(who) | Job::Speeds(who) => Ask {
                     who: *who,
                     needs: usize::MAX,
                 },

@@ -54,6 +54,17 @@ pub fn timeof(ty: &NetType) -> MpcResult<f64> {
     })
 }
 
+/// The speed of every computing process's host. Unlike [`status`] this
+/// does not wait for processes between networks: a member of a network
+/// asks it while another member, just out of an earlier network, may be
+/// waiting for the asker in a collective call.
+pub fn speeds(call: &str) -> MpcResult<Vec<f64>> {
+    runtime::with(call, |rt| match rt.ask(call, &Request::Speeds)? {
+        Reply::Status { speeds, .. } => Ok(speeds),
+        other => unexpected(call, other),
+    })
+}
+
 /// Processes free now and the speed of every computing process's host.
 pub fn status() -> MpcResult<(usize, Vec<f64>)> {
     let call = "HMPI_Get_processors_info";

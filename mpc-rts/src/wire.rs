@@ -33,6 +33,10 @@ pub enum Request {
     Estimate(NetType),
     /// How many processes there are, which are free, and their speeds.
     Status,
+    /// The speed of each computing process's host (answered as soon as
+    /// the machine is known: it does not wait for processes between
+    /// networks, which may themselves wait for the asker).
+    Speeds,
     /// The benchmark's rate measured on this process.
     Recon { rate: f64 },
     /// This process has ended.
@@ -99,6 +103,7 @@ impl Request {
                 w.0.extend(t.encode());
             }
             Request::Status => w.i64(5),
+            Request::Speeds => w.i64(9),
             Request::Recon { rate } => {
                 w.i64(6);
                 w.f64(*rate);
@@ -129,6 +134,7 @@ impl Request {
             8 => Request::Left,
             4 => Request::Estimate(NetType::decode(r.0)?.0),
             5 => Request::Status,
+            9 => Request::Speeds,
             6 => Request::Recon { rate: r.f64()? },
             7 => Request::Finalize,
             op => return Err(format!("unknown request {op}")),
@@ -228,6 +234,7 @@ mod tests {
             Request::Left,
             Request::Estimate(t.clone()),
             Request::Status,
+            Request::Speeds,
             Request::Recon { rate: 2.5 },
             Request::Finalize,
         ] {
