@@ -118,13 +118,16 @@ pub(crate) fn to_f(c: &[i64]) -> Vec<i64> {
 struct Tables {
     next_pseudo: i64,
     pending: BTreeMap<i64, Pending>,
+    /// The descriptions allocated handles were made from, for
+    /// `ga_deallocate`.
+    described: BTreeMap<i64, Pending>,
     alias: BTreeMap<i64, Handle>,
     logical: BTreeSet<Handle>,
 }
 
 /// What `ga_set_data`, `ga_set_array_name`, `ga_set_chunk` and
 /// `ga_set_irreg_distr` recorded for a handle not yet allocated (C order).
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(crate) struct Pending {
     data: Option<(i64, Vec<i64>)>,
     name: String,
@@ -140,6 +143,7 @@ pub(crate) struct Pending {
 static TABLES: Lock<Tables> = Lock::new(Tables {
     next_pseudo: PSEUDO_FIRST,
     pending: BTreeMap::new(),
+    described: BTreeMap::new(),
     alias: BTreeMap::new(),
     logical: BTreeSet::new(),
 });
@@ -669,7 +673,7 @@ pub(crate) enum FDist<'a> {
 
 /// Checks a type code, dimensions and distribution and converts them to
 /// the core's terms.
-fn creation_args(
+pub(crate) fn creation_args(
     call: &str,
     code: i64,
     dims_f: &[i64],
@@ -1056,6 +1060,7 @@ fn destroy_common(call: &str, g_a: *const FInt) -> FLog {
     core::destroy(h).unwrap_or_else(|e| fail_core(call, e));
     let mut t = TABLES.lock();
     t.alias.remove(&g);
+    t.described.remove(&g);
     t.logical.remove(&h);
     TRUE
 }
@@ -1228,14 +1233,14 @@ fn allocate_common(call: &'static str, g_a: *const FInt) -> FLog {
             format!("{g} is not a handle from ga_create_handle awaiting ga_allocate"),
         );
     };
-    let Some((code, dims_f)) = p.data else {
+    let Some((code, dims_f)) = p.data.clone() else {
         fail(
             call,
             format!("handle {g}: call ga_set_data before ga_allocate"),
         );
     };
     let (ty, dims, _) = creation_args(call, code, &dims_f, FDist::Chunk(&[]));
-    let dist = p.dist.unwrap_or(Distribution::Default);
+    let dist = p.dist.clone().unwrap_or(Distribution::Default);
     if let Err(e) = core::check_size(call, ty, &dims, &p.name) {
         fail_core(call, e);
     }
@@ -1253,6 +1258,7 @@ fn allocate_common(call: &'static str, g_a: *const FInt) -> FLog {
             if code == i64::from(codes::F_LOG) {
                 t.logical.insert(h);
             }
+            t.described.insert(g, p);
             TRUE
         }
         Err(e) => {
@@ -1260,6 +1266,102 @@ fn allocate_common(call: &'static str, g_a: *const FInt) -> FLog {
             FALSE
         }
     }
+}
+
+fn deallocate_common(call: &'static str, g_a: *const FInt) -> FLog {
+    let g = int(call, g_a);
+    let h = {
+        let t = TABLES.lock();
+        match t.alias.get(&g) {
+            Some(&h) => h,
+            None if t.pending.contains_key(&g) => return FALSE,
+            None => match i32::try_from(g) {
+                Ok(h) if core::valid(h) => h,
+                _ => return FALSE,
+            },
+        }
+    };
+    let Some(description) = TABLES.lock().described.get(&g).cloned() else {
+        fail(
+            call,
+            format!("array {g} was not made from a handle of ga_create_handle"),
+        );
+    };
+    core::destroy(h).unwrap_or_else(|e| fail_core(call, e));
+    let mut t = TABLES.lock();
+    t.alias.remove(&g);
+    t.described.remove(&g);
+    t.logical.remove(&h);
+    t.pending.insert(g, description);
+    TRUE
+}
+
+/// `logical ga_deallocate(g_a)`: frees the memory of an array made by
+/// `ga_allocate` from a handle of `ga_create_handle` (collective; the data
+/// are lost); the handle keeps its description and awaits `ga_allocate`
+/// again. `.true.`, or `.false.` when `g_a` names no allocated array.
+#[no_mangle]
+pub extern "C" fn ga_deallocate_(g_a: *const FInt) -> FLog {
+    entry("ga_deallocate", || deallocate_common("ga_deallocate", g_a))
+}
+
+/// `logical nga_deallocate(g_a)`: as `ga_deallocate`.
+#[no_mangle]
+pub extern "C" fn nga_deallocate_(g_a: *const FInt) -> FLog {
+    entry("nga_deallocate", || {
+        deallocate_common("nga_deallocate", g_a)
+    })
+}
+
+fn overlay_common(call: &'static str, g_a: *const FInt, g_p: *const FInt) -> FLog {
+    let g = int(call, g_a);
+    let Some(p) = TABLES.lock().pending.get(&g).cloned() else {
+        fail(
+            call,
+            format!("{g} is not a handle from ga_create_handle awaiting ga_allocate"),
+        );
+    };
+    let Some((code, dims_f)) = p.data.clone() else {
+        fail(call, format!("handle {g}: call ga_set_data first"));
+    };
+    if p.restricted.is_some() {
+        fail(call, "restricted arrays cannot be overlaid");
+    }
+    let parent = Arr::get(call, g_p);
+    let (ty, dims, _) = creation_args(call, code, &dims_f, FDist::Chunk(&[]));
+    let dist = p.dist.clone().unwrap_or(Distribution::Default);
+    let width = p.width.clone().unwrap_or_default();
+    let made = core::overlay(call, parent.h, (ty, &dims, &dist), &width, &p.name)
+        .unwrap_or_else(|e| fail_core(call, e));
+    let Some(h) = made else {
+        return FALSE;
+    };
+    let mut t = TABLES.lock();
+    t.pending.remove(&g);
+    t.alias.insert(g, h);
+    if code == i64::from(codes::F_LOG) {
+        t.logical.insert(h);
+    }
+    t.described.insert(g, p);
+    TRUE
+}
+
+/// `logical ga_overlay(g_a, g_p)`: completes the handle `g_a` from
+/// `ga_create_handle` (after `ga_set_data` and the other `ga_set_*`
+/// calls) with its blocks in the memory of the allocated array `g_p`:
+/// each process's block starts where its block of `g_p` starts, so the
+/// two share data (collective). `.true.`, or `.false.` (and `g_a` still
+/// awaits allocation) when some block is larger than `g_p`'s block on its
+/// process.
+#[no_mangle]
+pub extern "C" fn ga_overlay_(g_a: *const FInt, g_p: *const FInt) -> FLog {
+    entry("ga_overlay", || overlay_common("ga_overlay", g_a, g_p))
+}
+
+/// `logical nga_overlay(g_a, g_p)`: as `ga_overlay`.
+#[no_mangle]
+pub extern "C" fn nga_overlay_(g_a: *const FInt, g_p: *const FInt) -> FLog {
+    entry("nga_overlay", || overlay_common("nga_overlay", g_a, g_p))
 }
 
 /// `subroutine ga_set_ghosts(g_a, width)`: the array of a handle from

@@ -1,7 +1,8 @@
 //! Block-cyclic arrays in the GA Fortran API (gfortran conventions,
 //! `INTEGER` of 8 bytes, 1-based column-major indices):
 //! `ga_set_block_cyclic`, `ga_set_block_cyclic_proc_grid`,
-//! `ga_set_tiled_proc_grid` (and their `nga_` names) on a handle from
+//! `ga_set_tiled_proc_grid`, `ga_set_tiled_irreg_proc_grid` (and their
+//! `nga_` names) on a handle from
 //! `ga_create_handle`, `ga_get_block_info`, `ga_total_blocks`,
 //! `nga_access_block`, `nga_access_block_grid`, `nga_access_block_segment`
 //! and their release routines.
@@ -18,9 +19,10 @@
 
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
-use crate::core::{self, Distribution};
+use crate::core::{self, codes, Distribution};
 use crate::fapi::{
-    entry, fail, fail_core, int, ints, ints_mut, out, pending_dims, with_pending, Arr,
+    creation_args, entry, fail, fail_core, int, ints, ints_mut, map_len, out, pending_dims,
+    with_pending, Arr, FDist,
 };
 use crate::ma_fortran::FInt;
 
@@ -104,6 +106,58 @@ pub extern "C" fn nga_set_tiled_proc_grid_(
     proc_grid: *const FInt,
 ) {
     set_cyclic("nga_set_tiled_proc_grid", g_a, block, Some(proc_grid))
+}
+
+fn set_tiled_irreg(
+    call: &'static str,
+    g_a: *const FInt,
+    map: *const FInt,
+    nblock: *const FInt,
+    grid: *const FInt,
+) {
+    entry(call, || {
+        let dims = pending_dims(call, g_a);
+        let n = dims.len();
+        let nb = ints(call, nblock, n);
+        let map = ints(call, map, map_len(call, nb));
+        let code = i64::from(codes::F_DBL);
+        let irregular = FDist::Irregular { map, nblock: nb };
+        let Distribution::Irregular { block, map } = creation_args(call, code, &dims, irregular).2
+        else {
+            fail(call, "the map does not describe tiles");
+        };
+        let grid = reversed(ints(call, grid, n));
+        if grid.iter().any(|&x| x < 1) {
+            fail(call, "process grid entries must be positive");
+        }
+        let dist = Distribution::TiledIrregular { block, map, grid };
+        with_pending(call, g_a, |p| p.dist = Some(dist))
+    })
+}
+
+/// `subroutine ga_set_tiled_irreg_proc_grid(g_a, map, nblock, proc_grid)`:
+/// tiles of irregular sizes, `nblock(i)` along dimension i starting at the
+/// 1-based offsets in `map` (as for `nga_create_irreg`), tile (t1, t2, ...)
+/// on the process at (mod(t1, proc_grid(1)), ...) of the process grid.
+#[no_mangle]
+pub extern "C" fn ga_set_tiled_irreg_proc_grid_(
+    g_a: *const FInt,
+    map: *const FInt,
+    nblock: *const FInt,
+    proc_grid: *const FInt,
+) {
+    set_tiled_irreg("ga_set_tiled_irreg_proc_grid", g_a, map, nblock, proc_grid)
+}
+
+/// `subroutine nga_set_tiled_irreg_proc_grid(g_a, map, nblock, proc_grid)`.
+#[no_mangle]
+pub extern "C" fn nga_set_tiled_irreg_proc_grid_(
+    g_a: *const FInt,
+    map: *const FInt,
+    nblock: *const FInt,
+    proc_grid: *const FInt,
+) {
+    set_tiled_irreg("nga_set_tiled_irreg_proc_grid", g_a, map, nblock, proc_grid)
 }
 
 fn block_info(call: &'static str, g_a: *const FInt, nb: *mut FInt, bd: *mut FInt) {

@@ -1,5 +1,5 @@
 //! The array-wide and patch operations of the GA Fortran API (`ga_zero`,
-//! `ga_fill`, `ga_scale`, `ga_copy`, `ga_add`, `ga_ddot`, `ga_dgemm`,
+//! `ga_fill`, `ga_randomize`, `ga_scale`, `ga_copy`, `ga_add`, `ga_ddot`, `ga_dgemm`,
 //! `ga_transpose`, `ga_symmetrize`, the `*_patch` routines (with
 //! `ga_matmul_patch`), `ga_print`, `ga_print_distribution`), over
 //! [`crate::ops`]. Conventions as in
@@ -96,6 +96,28 @@ pub extern "C" fn ga_scale_(g_a: *const FInt, val: *const c_void) {
     entry(C, || {
         let a = Arr::get(C, g_a);
         done(C, ops::scale(C, a.h, a.value(C, val)))
+    })
+}
+
+/// `subroutine ga_randomize(g_a, val)`: every element = `val` times a draw
+/// of the C library's `rand()` over `RAND_MAX` (the program's sequence,
+/// seeded by `srand`), each process over its own elements as GA walks them.
+#[no_mangle]
+pub extern "C" fn ga_randomize_(g_a: *const FInt, val: *const c_void) {
+    randomize("ga_randomize", g_a, val)
+}
+
+/// `subroutine nga_randomize(g_a, val)`: as `ga_randomize`.
+#[no_mangle]
+pub extern "C" fn nga_randomize_(g_a: *const FInt, val: *const c_void) {
+    randomize("nga_randomize", g_a, val)
+}
+
+fn randomize(call: &'static str, g_a: *const FInt, val: *const c_void) {
+    entry(call, || {
+        let a = Arr::get(call, g_a);
+        let v = a.value(call, val);
+        done(call, ops::randomize(call, a.h, v, crate::capi_ptr::c_rand))
     })
 }
 

@@ -18,7 +18,11 @@
 //! - `ga_fortran/scalapack_io.F`: `ga_to_sl`/`ga_from_sl` and their `2`
 //!   and `2cpl` forms after `slinit`/`slinit2`, `ga_cpydbl2cpl`,
 //!   `ga_cpycpl2dbl`, `ga_zeroul`, `ga_symul`;
-//! - `ga_fortran/hermitian.F`: `ga_pzheevd` and `ga_pzheevr`.
+//! - `ga_fortran/hermitian.F`: `ga_pzheevd` and `ga_pzheevr`;
+//! - `ga_fortran/fapi_last.F`: `ga_randomize`/`nga_randomize` (each rank
+//!   seeds the C library's `rand()`, so the values are Debian's),
+//!   `ga_set_tiled_irreg_proc_grid` and its `nga_` spelling,
+//!   `ga_deallocate`/`nga_deallocate` and `ga_overlay`/`nga_overlay`.
 //!
 //! (`ga_matmul_mirrored` is checked in `ga_fortran/mirror.F90`, which
 //! Debian's GA cannot run.)
@@ -89,6 +93,18 @@ fn fortran_scalapack_copies_and_triangles_match_debian_ga() {
         "ga_fortran/scalapack_io.F",
         "scalapack_io",
         |np| 22 * np,
+        &[1, 2, 4],
+        4,
+        &[],
+    );
+}
+
+#[test]
+fn fortran_randomize_tiled_irregular_deallocate_and_overlay_match_debian_ga() {
+    same_as_debian_with(
+        "ga_fortran/fapi_last.F",
+        "fapi_last",
+        |np| 29 * np,
         &[1, 2, 4],
         4,
         &[],

@@ -308,7 +308,7 @@ fn assert_exported(ours: &std::collections::BTreeSet<String>, names: &[&str]) {
 /// Lowest counts reached so far: a change that drops an export fails here.
 /// Raise them as the API fills in (issue 16 asks for all of Debian's).
 const C_FLOOR: usize = 442;
-const FORTRAN_FLOOR: usize = 584;
+const FORTRAN_FLOOR: usize = 592;
 
 /// How many of Debian's `names` (more than 400 of them, read from its
 /// `source`) are among `ours`; prints that count and the missing names.
