@@ -14,6 +14,21 @@ fn resolve(g: c_int) -> Handle {
     crate::capi::resolve_handle(g)
 }
 
+/// Runs `op` on array `g` and the element of its type at `value` (named
+/// `what` in messages), as a call whose only arguments they are.
+fn with_scalar(
+    call: &'static str,
+    g: c_int,
+    what: &str,
+    value: *const c_void,
+    op: impl FnOnce(&'static str, Handle, &[u8]) -> GaResult<()>,
+) {
+    run(call, || {
+        let h = resolve(g);
+        op(call, h, scalar(call, what, value, h)?)
+    })
+}
+
 fn trans_flag(call: &'static str, t: c_char) -> GaResult<bool> {
     match t as u8 {
         b'n' | b'N' => Ok(false),
@@ -40,11 +55,7 @@ pub extern "C" fn NGA_Zero(g: c_int) {
 /// Sets every element to `*value` (of the array's type); returns nothing.
 #[no_mangle]
 pub extern "C" fn GA_Fill(g: c_int, value: *const c_void) {
-    const CALL: &str = "GA_Fill";
-    run(CALL, || {
-        let h = resolve(g);
-        ops::fill(CALL, h, scalar(CALL, "value", value, h)?)
-    })
+    with_scalar("GA_Fill", g, "value", value, ops::fill)
 }
 
 /// Same as `GA_Fill`; returns nothing.
@@ -61,15 +72,8 @@ pub extern "C" fn NGA_Fill(g: c_int, value: *const c_void) {
 /// type, a bad handle or a NULL `value` ends the job through `GA_Error`.
 #[no_mangle]
 pub extern "C" fn GA_Randomize(g: c_int, value: *const c_void) {
-    const CALL: &str = "GA_Randomize";
-    run(CALL, || {
-        let h = resolve(g);
-        ops::randomize(
-            CALL,
-            h,
-            scalar(CALL, "value", value, h)?,
-            crate::capi_ptr::c_rand,
-        )
+    with_scalar("GA_Randomize", g, "value", value, |call, h, v| {
+        ops::randomize(call, h, v, crate::capi_ptr::c_rand)
     })
 }
 
@@ -82,11 +86,7 @@ pub extern "C" fn NGA_Randomize(g: c_int, value: *const c_void) {
 /// Multiplies every element by `*alpha`; returns nothing.
 #[no_mangle]
 pub extern "C" fn GA_Scale(g: c_int, alpha: *const c_void) {
-    const CALL: &str = "GA_Scale";
-    run(CALL, || {
-        let h = resolve(g);
-        ops::scale(CALL, h, scalar(CALL, "alpha", alpha, h)?)
-    })
+    with_scalar("GA_Scale", g, "alpha", alpha, ops::scale)
 }
 
 /// Copies array `a` into array `b` (same type and shape); returns nothing.
