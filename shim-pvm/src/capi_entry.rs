@@ -9,7 +9,9 @@ use crate::ptr;
 use crate::state::{finish, finish_quiet};
 use crate::{PvmError, PvmResult};
 use shim_core::ffi_guard::guard;
+use std::any::Any;
 use std::ffi::{c_char, c_int};
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 
 pub(crate) fn bad() -> PvmError {
     PvmError(err::BAD_PARAM)
@@ -25,8 +27,16 @@ pub(crate) fn counts(nitem: c_int, stride: c_int) -> PvmResult<(usize, usize)> {
 
 /// Runs an entry point: panic boundary, PVM's error reporting, then any
 /// message handlers whose messages arrived during the call.
+///
+/// The success path is a `catch_unwind` around `f` and one check of the
+/// handler flags; reporting an error or a panic is kept out of line.
+#[inline(always)]
 pub(crate) fn entry(name: &str, f: impl FnOnce() -> PvmResult<i32>) -> c_int {
-    let r = guard(name, err::SYS_ERR, || finish(name, f()));
+    let r = match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(v)) => v,
+        Ok(Err(e)) => report(name, e),
+        Err(p) => panicked(name, p),
+    };
     dispatch_handlers();
     r
 }
@@ -34,12 +44,26 @@ pub(crate) fn entry(name: &str, f: impl FnOnce() -> PvmResult<i32>) -> c_int {
 /// Like [`entry`], but the codes in `quiet` only set `pvm_errno` (libpvm
 /// does not print them for these calls).
 pub(crate) fn entry_quiet(name: &str, quiet: &[i32], f: impl FnOnce() -> PvmResult<i32>) -> c_int {
-    let r = guard(name, err::SYS_ERR, || match f() {
-        Err(PvmError(c)) if quiet.contains(&c) => finish_quiet(Err(PvmError(c))),
-        r => finish(name, r),
-    });
-    dispatch_handlers();
-    r
+    entry(name, || match f() {
+        Err(PvmError(c)) if quiet.contains(&c) => Ok(finish_quiet(Err(PvmError(c)))),
+        r => r,
+    })
+}
+
+/// A failed entry: sets `pvm_errno` and reports as `PvmAutoErr` says,
+/// inside the panic boundary (printing can panic).
+#[cold]
+#[inline(never)]
+fn report(name: &str, e: PvmError) -> c_int {
+    guard(name, err::SYS_ERR, || finish(name, Err(e)))
+}
+
+/// An entry that panicked: the panic is reported as the panic boundary
+/// reports it (with the entry's name) and becomes PvmSysErr.
+#[cold]
+#[inline(never)]
+fn panicked(name: &str, p: Box<dyn Any + Send>) -> c_int {
+    guard(name, err::SYS_ERR, || resume_unwind(p))
 }
 
 pub(crate) fn text_arg(p: *const c_char) -> Option<String> {
@@ -63,5 +87,27 @@ impl<T, K> OwnedArray<T, K> {
         let (_, records) = g.insert((keep, records));
         ptr::put(count, records.len() as c_int);
         ptr::put_ptr(out, records.as_mut_ptr());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_in_an_entry_becomes_sys_err() {
+        // resume_unwind unwinds without the panic hook, so nothing to silence.
+        let r = entry("pvm_probe", || resume_unwind(Box::new("boom")));
+        assert_eq!(r, err::SYS_ERR);
+    }
+
+    #[test]
+    fn results_and_quiet_codes_come_back() {
+        assert_eq!(entry("pvm_probe", || Ok(7)), 7);
+        let quiet = entry_quiet("pvm_probe", &[err::NOT_FOUND], || {
+            Err(PvmError(err::NOT_FOUND))
+        });
+        assert_eq!(quiet, err::NOT_FOUND);
+        assert_eq!(entry("pvm_probe", || Err(bad())), err::BAD_PARAM);
     }
 }
