@@ -146,8 +146,10 @@ pub fn leave(m: Membership) -> CoreResult<()> {
 /// that survives deaths (Open MPI's recovery mode, which tolerates such an
 /// exit); its traffic is complete by then. A peer that dies while this
 /// process is already in `MPI_Finalize` is caught by a watch that ends the
-/// process (with the exit status it was ending with, else 0) once a look
-/// finds it gone: code after `pvm_exit` does not run then.
+/// process (with the exit status it was ending with, else 0) when its
+/// finalize has not ended [`FINALIZE_GRACE`] after a look found the peer
+/// gone (a peer that exited after finalizing looks the same): code after
+/// `pvm_exit` does not run then.
 fn finalize_unless_orphaned(peers: Vec<u32>) -> CoreResult<()> {
     // Without recovery mode a death has ended the job already, and a
     // process that skips any part of MPI_Finalize would count as a crash.
@@ -170,6 +172,17 @@ fn finalize_unless_orphaned(peers: Vec<u32>) -> CoreResult<()> {
                     return;
                 }
                 if any_dead(&peers) {
+                    // A peer that finished MPI_Finalize and exited looks
+                    // like one that died: this process's own finalize,
+                    // past the job's common step, ends promptly then, and
+                    // only one waiting for the dead peer is cut short.
+                    let until = std::time::Instant::now() + FINALIZE_GRACE;
+                    while std::time::Instant::now() < until {
+                        if watching.load(std::sync::atomic::Ordering::Acquire) {
+                            return;
+                        }
+                        std::thread::sleep(FINALIZE_WATCH / 10);
+                    }
                     mpi::exit_immediately(crate::exit_status::recorded().unwrap_or(0));
                 }
             }
@@ -184,6 +197,10 @@ fn finalize_unless_orphaned(peers: Vec<u32>) -> CoreResult<()> {
 
 /// How often a process in `MPI_Finalize` looks for dead peers.
 const FINALIZE_WATCH: std::time::Duration = std::time::Duration::from_millis(200);
+
+/// How long a process in `MPI_Finalize` that found a peer gone lets its
+/// own finalize end before it leaves without it.
+const FINALIZE_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Work that must happen while MPI still runs, right before it is
 /// finalised (a client telling its data server it is done).
