@@ -56,13 +56,6 @@ fn host_dtid(index: usize) -> i32 {
     ((index as i32) + 1) << 18
 }
 
-fn own_program() -> String {
-    std::env::current_exe()
-        .ok()
-        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
-        .unwrap_or_default()
-}
-
 /// The tasks this one knows of: the ranks of the first program of the
 /// launch (others are idle until a spawn claims them), itself, its parent
 /// and its siblings. Tasks whose host is unknown here are reported on the
@@ -120,7 +113,7 @@ fn known_tasks(t: &Task) -> Vec<Known> {
                 t.machine.host_of(tid)
             },
             aout: if ptid != 0 {
-                own_program()
+                crate::task::own_program()
             } else {
                 String::new()
             },

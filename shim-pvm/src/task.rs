@@ -218,11 +218,22 @@ fn parse_family(b: &[u8]) -> Option<(i32, i32, Vec<i32>)> {
     Some((p, c, bytes_ids(&b[8..])))
 }
 
-fn own_program() -> String {
-    std::env::current_exe()
+/// The base name of this process's program file. Linux names a file
+/// replaced since the process started "NAME (deleted)" (a program rebuilt
+/// or copied over while its job runs); the task still runs NAME, and
+/// `pvm_spawn` claims and `pvm_tasks` reports it under that name.
+pub(crate) fn own_program() -> String {
+    let name = std::env::current_exe()
         .ok()
         .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
-        .unwrap_or_default()
+        .unwrap_or_default();
+    program_of_exe_name(&name).to_string()
+}
+
+/// The program name in the file name Linux reports for a process's
+/// executable (without the mark of a file replaced since it started).
+fn program_of_exe_name(name: &str) -> &str {
+    name.strip_suffix(" (deleted)").unwrap_or(name)
 }
 
 impl Task {
@@ -503,5 +514,20 @@ impl Task {
     /// The pvmd-style tid that exit notices come from (host part, top bit).
     pub fn daemon_tid(tid: i32) -> i32 {
         (0x8000_0000u32 | (tid as u32 & 0x3ffc_0000)) as i32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::program_of_exe_name;
+
+    #[test]
+    fn a_replaced_program_file_keeps_its_program_name() {
+        assert_eq!(program_of_exe_name("spare (deleted)"), "spare");
+        assert_eq!(program_of_exe_name("spare"), "spare");
+        assert_eq!(
+            program_of_exe_name("my (deleted) prog"),
+            "my (deleted) prog"
+        );
     }
 }

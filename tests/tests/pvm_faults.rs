@@ -9,6 +9,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::OnceLock;
 use std::time::Duration;
 use tests::mpirun::{mpi_env, run_with_timeout, stage, workspace_root, Run};
 use tests::native::build;
@@ -51,16 +52,20 @@ fn programs_dir() -> PathBuf {
 
 /// The farm program again as `pvm_fault_spare`, the name its pre-launched
 /// replacement ranks run under (`pvm_spawn` claims them by that name).
+/// Made once per test run: the tests here run at once, and a copy put in
+/// place while another test's spares start would be a file replaced under
+/// running programs.
 fn spare_copy(exe: &Path) -> PathBuf {
-    let spare = programs_dir().join("pvm_fault_spare");
-    let tmp = programs_dir().join(format!(
-        ".pvm_fault_spare.{}.{:?}",
-        std::process::id(),
-        std::thread::current().id()
-    ));
-    std::fs::copy(exe, &tmp).expect("copy the farm program");
-    std::fs::rename(&tmp, &spare).expect("spare program in place");
-    spare
+    static SPARE: OnceLock<PathBuf> = OnceLock::new();
+    SPARE
+        .get_or_init(|| {
+            let spare = programs_dir().join("pvm_fault_spare");
+            let tmp = programs_dir().join(format!(".pvm_fault_spare.{}", std::process::id()));
+            std::fs::copy(exe, &tmp).expect("copy the farm program");
+            std::fs::rename(&tmp, &spare).expect("spare program in place");
+            spare
+        })
+        .clone()
 }
 
 /// The acceptance farm: three workers spawned in one call die by SIGKILL,
