@@ -4,7 +4,8 @@
 //! cluster's rsh agent and talking TCP over the bridge. Plain MPI, the
 //! core's ordering stress with the same-node channels on, and TCGMSG with
 //! NXTVAL and the GA C API (through `mpbridge run --cluster`, one
-//! `ga-server` per host) each run across the hosts.
+//! `ga-server` per host: one-sided calls, mirrored arrays with a copy per
+//! host, ghost cells) each run across the hosts.
 //! The cluster is taken down at the end, also when a check fails.
 //! Skipped, with the reason printed, where the machine cannot have one.
 
@@ -14,7 +15,7 @@ use std::process::Command;
 use tests::cluster::{
     cluster_dir, cluster_up, mpiexec_across, this_hostname, Seen, Watch, HOSTS, LIMIT,
 };
-use tests::mpirun::{mpi_env, run_with_timeout, stage, workspace_root};
+use tests::mpirun::{mpi_env, run_with_timeout, stage, workspace_root, Run};
 use tests::native::build;
 use tests::tally::tallies_ok;
 
@@ -257,6 +258,37 @@ fn ga_across_hosts() {
     );
 }
 
+/// Runs a GA test program (`ga/NAME.c`) with one compute rank and one
+/// `ga-server` on each host; its own checks against its model must all
+/// pass. Returns the job's run for further checks.
+fn ga_program_across_hosts(name: &str) -> Run {
+    let exe = build(&format!("ga/{name}.c"), &["ga"]);
+    let mut cmd = Command::new(stage().join("bin/mpbridge"));
+    cmd.args(["run", "--cluster", "--ga-servers", "-n", "3"])
+        .arg(&exe);
+    mpi_env(&mut cmd);
+    let r = run_with_timeout(cmd, LIMIT);
+    r.assert_ok(&format!("{name} with a ga-server per host"));
+    tallies_ok(&r, name, 1);
+    r
+}
+
+/// Mirrored arrays keep one copy per node: across three hosts
+/// `GA_Cluster_nnodes` is 3 and a merge adds three copies (the model
+/// value 1.0 of the first element becomes 3.0). Ghost cells and periodic
+/// transfers across hosts match the program's serial model.
+fn ga_mirrors_and_ghosts_across_hosts() {
+    let r = ga_program_across_hosts("ga_mirror");
+    assert!(
+        r.stdout
+            .lines()
+            .any(|l| l.starts_with("merged into D: 3.0 ")),
+        "a merge of the three hosts' copies:\n{}",
+        r.stdout
+    );
+    ga_program_across_hosts("ga_ghosts");
+}
+
 #[test]
 fn jobs_across_three_hosts() {
     let Some(_cluster) = cluster_up("cluster_hosts", HOSTS, &[]) else {
@@ -266,6 +298,7 @@ fn jobs_across_three_hosts() {
     core_order_across_hosts();
     tcgmsg_nxtval_across_hosts();
     ga_across_hosts();
+    ga_mirrors_and_ghosts_across_hosts();
 }
 
 /// `mpbridge run --cluster` without a cluster, or with a hostfile of its
