@@ -86,7 +86,8 @@ pub(crate) fn do_snd(
 ) -> TcgResult<()> {
     let len = len_arg(call, lenbuf)?;
     if sync != 0 {
-        let data = ptr::bytes(buf, len).ok_or_else(|| null_buf(call, len))?;
+        // The generic form of `ptr::bytes`, so the check inlines here.
+        let data = ptr::slice(buf.cast::<u8>(), len).ok_or_else(|| null_buf(call, len))?;
         api::snd(ty, data, node)
     } else {
         // SAFETY: TCGMSG's contract for asynchronous sends: the buffer stays
@@ -111,7 +112,7 @@ pub(crate) fn do_rcv(
 ) -> TcgResult<()> {
     let len = len_arg(call, lenbuf)?;
     if sync != 0 {
-        let dst = ptr::bytes_mut(buf, len).ok_or_else(|| null_buf(call, len))?;
+        let dst = ptr::slice_mut(buf.cast::<u8>(), len).ok_or_else(|| null_buf(call, len))?;
         let (n, src) = api::rcv(ty, dst, nodesel)?;
         ptr::put(lenmes, n as c_long);
         ptr::put(nodefrom, src as c_long);
