@@ -364,27 +364,50 @@ impl Tcg {
     fn serve_async(&mut self) -> TcgResult<bool> {
         let n = self.n;
         let mut any = false;
-        for a in self.arecvs.iter_mut().filter(|a| !a.done) {
+        for i in 0..self.arecvs.len() {
+            let a = &self.arecvs[i];
+            if a.done {
+                continue;
+            }
             let want = n.pattern(a.ty, a.node);
-            let Some(m) = n
+            if let Some(m) = n
                 .ctx
                 .take_where(|m| want.accepts(m.source, m.tag, m.encoding))?
-            else {
-                continue;
-            };
-            if m.data.len() > a.buf.len() {
-                let src = n.node_of(m.source);
-                return Err(too_long("rcv", a.ty, src, m.data.len(), a.buf.len()));
+            {
+                self.complete(i, &m)?;
+                any = true;
             }
-            a.buf.as_mut_slice()[..m.data.len()].copy_from_slice(&m.data);
-            a.done = true;
-            n.count_received(m.data.len());
-            any = true;
         }
         if any {
             self.forget_done();
         }
         Ok(any)
+    }
+
+    /// The oldest pending asynchronous receive that takes `m`.
+    fn claimant(&self, m: &Message) -> Option<usize> {
+        self.arecvs.iter().position(|a| {
+            !a.done
+                && self
+                    .n
+                    .pattern(a.ty, a.node)
+                    .accepts(m.source, m.tag, m.encoding)
+        })
+    }
+
+    /// Completes asynchronous receive `i` with `m` (the caller then
+    /// forgets the completed receives).
+    fn complete(&mut self, i: usize, m: &Message) -> TcgResult<()> {
+        let n = self.n;
+        let a = &mut self.arecvs[i];
+        if m.data.len() > a.buf.len() {
+            let src = n.node_of(m.source);
+            return Err(too_long("rcv", a.ty, src, m.data.len(), a.buf.len()));
+        }
+        a.buf.as_mut_slice()[..m.data.len()].copy_from_slice(&m.data);
+        a.done = true;
+        n.count_received(m.data.len());
+        Ok(())
     }
 
     /// `RCV` of type `ty` from `node` (any for `None`) into `buf`; returns
@@ -401,23 +424,28 @@ impl Tcg {
         self.n.received_whole(ty, m.data.len(), src, buf.len())
     }
 
-    /// A synchronous receive while asynchronous ones are pending: those
-    /// are served first from every arrival.
+    /// A synchronous receive while asynchronous ones are pending: each
+    /// arrival, earliest first, goes to the oldest pending asynchronous
+    /// receive it matches, else to this receive if it matches (one step
+    /// takes one message, so a message that arrives while the step runs
+    /// cannot pass one that an asynchronous receive takes).
     fn rcv_after_async(&mut self, want: &Match) -> TcgResult<Message> {
+        let n = self.n;
         let mut backoff = Backoff::new();
         loop {
-            let served = self.serve_async()?;
-            if let Some(m) = self
-                .n
-                .ctx
-                .take_where(|m| want.accepts(m.source, m.tag, m.encoding))?
-            {
+            let next = n.ctx.take_where(|m| {
+                self.claimant(m).is_some() || want.accepts(m.source, m.tag, m.encoding)
+            })?;
+            let Some(m) = next else {
+                backoff.pause();
+                continue;
+            };
+            let Some(i) = self.claimant(&m) else {
                 return Ok(m);
-            }
-            if served {
-                backoff.reset();
-            }
-            backoff.pause();
+            };
+            self.complete(i, &m)?;
+            self.forget_done();
+            backoff.reset();
         }
     }
 
