@@ -359,27 +359,23 @@ impl Tcg {
             .store(!self.arecvs.is_empty(), Ordering::Release);
     }
 
-    /// Gives arrived messages to the pending asynchronous receives, oldest
-    /// receive first.
+    /// Gives arrived messages to the pending asynchronous receives: each
+    /// arrival, earliest first, to the oldest receive it matches. Returns
+    /// whether any completed.
     fn serve_async(&mut self) -> TcgResult<bool> {
-        let n = self.n;
         let mut any = false;
-        for i in 0..self.arecvs.len() {
-            let a = &self.arecvs[i];
-            if a.done {
-                continue;
-            }
-            let want = n.pattern(a.ty, a.node);
-            if let Some(m) = n
-                .ctx
-                .take_where(|m| want.accepts(m.source, m.tag, m.encoding))?
-            {
-                self.complete(i, &m)?;
-                any = true;
-            }
-        }
-        if any {
+        while !self.arecvs.is_empty() {
+            let mut who = None;
+            let next = self.n.ctx.take_where(|m| {
+                who = self.claimant(m);
+                who.is_some()
+            })?;
+            let (Some(m), Some(i)) = (next, who) else {
+                break;
+            };
+            self.complete(i, &m)?;
             self.forget_done();
+            any = true;
         }
         Ok(any)
     }
@@ -430,17 +426,18 @@ impl Tcg {
     /// takes one message, so a message that arrives while the step runs
     /// cannot pass one that an asynchronous receive takes).
     fn rcv_after_async(&mut self, want: &Match) -> TcgResult<Message> {
-        let n = self.n;
         let mut backoff = Backoff::new();
         loop {
-            let next = n.ctx.take_where(|m| {
-                self.claimant(m).is_some() || want.accepts(m.source, m.tag, m.encoding)
+            let mut who = None;
+            let next = self.n.ctx.take_where(|m| {
+                who = self.claimant(m);
+                who.is_some() || want.accepts(m.source, m.tag, m.encoding)
             })?;
             let Some(m) = next else {
                 backoff.pause();
                 continue;
             };
-            let Some(i) = self.claimant(&m) else {
+            let Some(i) = who else {
                 return Ok(m);
             };
             self.complete(i, &m)?;
@@ -452,10 +449,7 @@ impl Tcg {
     /// Offers what arrived to the pending asynchronous receives, if any
     /// (after a message to this node itself).
     pub fn serve_pending(&mut self) -> TcgResult<()> {
-        if !self.arecvs.is_empty() {
-            self.serve_async()?;
-        }
-        Ok(())
+        self.serve_async().map(|_| ())
     }
 
     /// Asynchronous `RCV` into `buf`, completed by `WAITCOM` (at once when

@@ -161,6 +161,16 @@ static void async_then_sync(void) {
     tcg_snd(46, &me, sizeof me, next, 1);
     tcg_rcv(46, &last, sizeof last, &len, -1, &from, 1);
     CHECK(last == prev && from == prev, "after WAITCOM: synchronous %ld from %ld", last, from);
+    /* two asynchronous receives that both match: the older one (naming
+     * the node) gets the first message, whenever it arrives */
+    long r1 = -1, r2 = -1, x = me * 10 + 4, y = me * 10 + 5;
+    tcg_rcv(47, &r1, sizeof r1, &len, prev, &from, 0);
+    tcg_rcv(47, &r2, sizeof r2, &len, -1, &from, 0);
+    tcg_snd(47, &x, sizeof x, next, 1);
+    tcg_snd(47, &y, sizeof y, next, 1);
+    tcg_waitcom(-1);
+    CHECK(r1 == prev * 10 + 4 && r2 == prev * 10 + 5,
+          "two asynchronous receives: the older got %ld, the newer %ld", r1, r2);
     tcg_synch(7);
 }
 
