@@ -3,7 +3,7 @@
 //! by printing a message with the node number and ending the job
 //! ([`error_exit`]), which the C and Fortran entry points do with an error.
 
-use crate::layer::{Tcg, TcgError, TcgResult};
+use crate::layer::{Nodes, Tcg, TcgError, TcgResult};
 use crate::os;
 use crate::ptr::UserBuf;
 use crate::world;
@@ -16,8 +16,11 @@ use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::OnceLock;
 use std::time::Instant;
 
-/// The layer's state; `None` before `PBEGIN` and after `PEND`.
+/// The layer's state behind its lock; `None` before `PBEGIN` and after
+/// `PEND`.
 static STATE: Lock<Option<Tcg>> = Lock::new(None);
+/// What `PBEGIN` fixed, shared without a lock (see [`Nodes`]).
+static NODES: OnceLock<Nodes> = OnceLock::new();
 /// Whether `PBEGIN` ran in this process (a second one is an error).
 static BEGUN: AtomicBool = AtomicBool::new(false);
 /// This process's node number for error messages (−1 before `PBEGIN`).
@@ -26,6 +29,8 @@ static NODE: AtomicI64 = AtomicI64::new(-1);
 /// shutdown).
 static PEND_HOOKS: Lock<Vec<fn()>> = Lock::new(Vec::new());
 
+#[cold]
+#[inline(never)]
 fn not_started(call: &str) -> TcgError {
     TcgError::new(
         format!("{call}: TCGMSG is not started (call PBEGIN_/tcg_pbegin, or PBEGINF from Fortran, first)"),
@@ -33,7 +38,16 @@ fn not_started(call: &str) -> TcgError {
     )
 }
 
-/// Runs `f` on the started layer.
+/// The started layer's fixed part, without taking its lock.
+#[inline(always)]
+fn nodes(call: &str) -> TcgResult<&'static Nodes> {
+    match NODES.get() {
+        Some(n) if n.live() => Ok(n),
+        _ => Err(not_started(call)),
+    }
+}
+
+/// Runs `f` on the started layer's locked state.
 fn with<R>(call: &str, f: impl FnOnce(&mut Tcg) -> TcgResult<R>) -> TcgResult<R> {
     let mut g = STATE.lock();
     match g.as_mut() {
@@ -54,17 +68,19 @@ pub fn pbegin() -> TcgResult<()> {
     };
     let mpi_by_program = mpi::is_initialized();
     let membership = shim_core::join("tcgmsg").map_err(core)?;
-    let t = Tcg::start(membership)?;
+    let n = Nodes::start()?;
     debug!(
         target: "tcgmsg",
-        node = t.me,
-        nodes = t.nodes,
+        node = n.me,
+        nodes = n.nodes,
         mpi_by_program,
         "PBEGIN: TCGMSG started"
     );
-    NODE.store(i64::from(t.me), Ordering::SeqCst);
-    t.comm.barrier().map_err(core)?;
-    *STATE.lock() = Some(t);
+    NODE.store(i64::from(n.me), Ordering::SeqCst);
+    n.comm.barrier().map_err(core)?;
+    let mut state = STATE.lock();
+    let n = NODES.get_or_init(move || n);
+    *state = Some(Tcg::new(n, membership));
     Ok(())
 }
 
@@ -106,7 +122,7 @@ pub fn pend() -> ! {
 
 /// `TCGREADY`: whether TCGMSG is started.
 pub fn ready() -> bool {
-    STATE.lock().is_some()
+    nodes("TCGREADY").is_ok()
 }
 
 /// The exit status a TCGMSG error code gives the job (never 0).
@@ -144,16 +160,16 @@ pub fn error_exit(msg: &str, code: i64) -> ! {
 
 /// `NNODES`: number of TCGMSG processes (compute ranks).
 pub fn nnodes() -> i64 {
-    if let Some(t) = STATE.lock().as_ref() {
-        return i64::from(t.nodes);
+    if let Ok(n) = nodes("NNODES") {
+        return i64::from(n.nodes);
     }
     world::position().1
 }
 
 /// `NODEID`: this process's node number, 0..`NNODES`−1.
 pub fn nodeid() -> i64 {
-    if let Some(t) = STATE.lock().as_ref() {
-        return i64::from(t.me);
+    if let Ok(n) = nodes("NODEID") {
+        return i64::from(n.me);
     }
     world::position().0
 }
@@ -161,39 +177,52 @@ pub fn nodeid() -> i64 {
 /// The layer's communicator (a duplicate of the compute ranks'), for
 /// layers built on TCGMSG.
 pub fn comm() -> TcgResult<Comm> {
-    with("tcgmsg", |t| Ok(t.comm))
+    nodes("tcgmsg").map(|n| n.comm)
 }
 
-/// Synchronous `SND` of `data` to `node`.
+/// Synchronous `SND` of `data` to `node`: no lock of the layer's is taken
+/// unless the message is for this node and an asynchronous receive is
+/// pending.
+#[inline]
 pub fn snd(ty: i64, data: &[u8], node: i64) -> TcgResult<()> {
-    with("SND", |t| {
-        let n = t.node("SND", "destination node", node)?;
-        t.snd(ty, data, n, None)
-    })
+    send(ty, data, node, false)
 }
 
 /// Asynchronous `SND`: `buf` must stay untouched until `WAITCOM`.
 pub fn snd_async(ty: i64, buf: UserBuf, node: i64) -> TcgResult<()> {
-    with("SND", |t| {
-        let n = t.node("SND", "destination node", node)?;
-        t.snd(ty, buf.as_slice(), n, Some(buf))
-    })
+    send(ty, buf.as_slice(), node, true)
+}
+
+#[inline(always)]
+fn send(ty: i64, data: &[u8], node: i64, owned: bool) -> TcgResult<()> {
+    let n = nodes("SND")?;
+    let dest = n.node("SND", "destination node", node)?;
+    n.snd(ty, data, dest, owned)?;
+    if dest == n.me && n.pending() {
+        with("SND", Tcg::serve_pending)?;
+    }
+    Ok(())
 }
 
 /// Synchronous `RCV`: `nodesel` −1 takes the next sender. Returns
-/// (length, sender).
+/// (length, sender). No lock of the layer's is taken while no
+/// asynchronous receive is pending.
+#[inline]
 pub fn rcv(ty: i64, buf: &mut [u8], nodesel: i64) -> TcgResult<(usize, i64)> {
-    with("RCV", |t| {
-        let sel = t.selector("RCV", nodesel)?;
-        let (len, src) = t.rcv(ty, buf, sel)?;
-        Ok((len, i64::from(src)))
-    })
+    let n = nodes("RCV")?;
+    let sel = n.selector("RCV", nodesel)?;
+    let (len, src) = if n.pending() {
+        with("RCV", |t| t.rcv(ty, buf, sel))?
+    } else {
+        n.rcv(ty, buf, sel)?
+    };
+    Ok((len, i64::from(src)))
 }
 
 /// Asynchronous `RCV` into `buf`, completed by `WAITCOM`.
 pub fn rcv_async(ty: i64, buf: UserBuf, nodesel: i64) -> TcgResult<()> {
     with("RCV", |t| {
-        let sel = t.selector("RCV", nodesel)?;
+        let sel = t.n.selector("RCV", nodesel)?;
         t.rcv_async(ty, buf, sel)
     })
 }
@@ -201,7 +230,7 @@ pub fn rcv_async(ty: i64, buf: UserBuf, nodesel: i64) -> TcgResult<()> {
 /// `PROBE`: whether a message of `ty` from `node` (−1 any) is waiting.
 pub fn probe(ty: i64, node: i64) -> TcgResult<bool> {
     with("PROBE", |t| {
-        let sel = t.selector("PROBE", node)?;
+        let sel = t.n.selector("PROBE", node)?;
         t.probe(ty, sel)
     })
 }
@@ -209,7 +238,7 @@ pub fn probe(ty: i64, node: i64) -> TcgResult<bool> {
 /// `WAITCOM`: completes asynchronous operations with `node` (−1 all).
 pub fn waitcom(node: i64) -> TcgResult<()> {
     with("WAITCOM", |t| {
-        let sel = t.selector("WAITCOM", node)?;
+        let sel = t.n.selector("WAITCOM", node)?;
         t.waitcom(sel)
     })
 }
@@ -220,9 +249,8 @@ fn mpi_err(call: &str) -> impl Fn(shim_core::CoreError) -> TcgError + '_ {
 
 /// `BRDCST`: every node gets `originator`'s `buf` (collective).
 pub fn brdcst(_ty: i64, buf: &mut [u8], originator: i64) -> TcgResult<()> {
-    let (comm, root) = with("BRDCST", |t| {
-        Ok((t.comm, t.node("BRDCST", "originator", originator)?))
-    })?;
+    let n = nodes("BRDCST")?;
+    let (comm, root) = (n.comm, n.node("BRDCST", "originator", originator)?);
     for chunk in buf.chunks_mut(1 << 30) {
         comm.bcast(chunk, Root::Rank(root))
             .map_err(mpi_err("BRDCST"))?;
@@ -232,7 +260,7 @@ pub fn brdcst(_ty: i64, buf: &mut [u8], originator: i64) -> TcgResult<()> {
 
 /// `SYNCH`: barrier of all nodes.
 pub fn synch(_ty: i64) -> TcgResult<()> {
-    let comm = with("SYNCH", |t| Ok(t.comm))?;
+    let comm = nodes("SYNCH")?.comm;
     comm.barrier().map_err(mpi_err("SYNCH"))
 }
 
@@ -282,7 +310,7 @@ fn op_text(op: &[u8]) -> String {
 /// The communicator and the parsed operation of a `call` (`DGOP` or `IGOP`)
 /// over `n` values; an unknown operation is an error.
 fn gop_start(call: &str, op: &[u8], n: usize) -> TcgResult<(Comm, GopOp)> {
-    let comm = with(call, |t| Ok(t.comm))?;
+    let comm = nodes(call)?.comm;
     let g = parse_op(op).ok_or_else(|| {
         TcgError::new(
             format!("{call}: unknown operation '{}'", op_text(op)),
@@ -406,7 +434,8 @@ pub fn llog() -> TcgResult<()> {
 
 /// `STATS`: prints this process's message counts.
 pub fn stats() -> TcgResult<()> {
-    let (me, s) = with("STATS", |t| Ok((t.me, t.stats)))?;
+    let n = nodes("STATS")?;
+    let (me, s) = (n.me, n.stats());
     println!(
         "{me}: TCGMSG statistics: sent {} messages ({} bytes), received {} messages ({} bytes)",
         s.sent, s.sent_bytes, s.received, s.received_bytes
@@ -417,11 +446,10 @@ pub fn stats() -> TcgResult<()> {
 
 /// `SETDBG`: traces sends and receives on standard error when non-zero.
 pub fn setdbg(on: i64) -> TcgResult<()> {
-    with("SETDBG", |t| {
-        t.debug = on != 0;
-        debug!(target: "tcgmsg", on = t.debug, "SETDBG: message lines on stderr");
-        Ok(())
-    })
+    let n = nodes("SETDBG")?;
+    n.set_debug(on != 0);
+    debug!(target: "tcgmsg", on = on != 0, "SETDBG: message lines on stderr");
+    Ok(())
 }
 
 /// `NICEFTN`: changes the process priority; returns the new nice value.
@@ -448,9 +476,8 @@ pub fn srand48(seed: i64) {
 /// node (collective; each node may give its own name).
 pub fn pfcopy(_ty: i64, node0: i64, name: &str) -> TcgResult<()> {
     const CHUNK: usize = 32768;
-    let (comm, root, me) = with("PFCOPY", |t| {
-        Ok((t.comm, t.node("PFCOPY", "node0", node0)?, t.me))
-    })?;
+    let n = nodes("PFCOPY")?;
+    let (comm, root, me) = (n.comm, n.node("PFCOPY", "node0", node0)?, n.me);
     let fail = |what: String| TcgError::new(format!("PFCOPY: {what}"), node0);
     debug!(
         target: "tcgmsg",

@@ -15,27 +15,54 @@ use crate::api::{self, error_exit};
 use crate::layer::{TcgError, TcgResult};
 use crate::ptr::{self, UserBuf};
 use shim_core::ffi_guard::guard;
+use std::any::Any;
 use std::ffi::{c_char, c_double, c_int, c_long, c_void};
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 
 /// Runs entry point `name`; a failure (or panic) ends the job via `Error`.
+/// Inlined into each entry point with its panic boundary, so a call that
+/// succeeds passes through no frame of its own on the way to the core.
+#[inline(always)]
 pub(crate) fn run<R>(name: &str, f: impl FnOnce() -> TcgResult<R>) -> R {
-    // `None` stands for a panic (nothing is built on the normal path).
-    match guard(name, None, || Some(f())) {
-        Some(Ok(v)) => v,
-        Some(Err(e)) => error_exit(&e.msg, e.code),
-        None => error_exit(&format!("{name}: internal error"), -1),
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(v)) => v,
+        Ok(Err(e)) => failed(e),
+        Err(p) => panicked(name, p),
     }
+}
+
+#[cold]
+#[inline(never)]
+fn failed(e: TcgError) -> ! {
+    error_exit(&e.msg, e.code)
+}
+
+/// A panic in entry point `name`: reported by the core's panic boundary
+/// (the panic is raised again inside it), then the job ends via `Error`.
+#[cold]
+#[inline(never)]
+fn panicked(name: &str, payload: Box<dyn Any + Send>) -> ! {
+    guard(name, (), move || resume_unwind(payload));
+    error_exit(&format!("{name}: internal error"), -1)
 }
 
 fn arg<T: Copy>(call: &str, what: &str, p: *const T) -> TcgResult<T> {
     ptr::get(p).ok_or_else(|| TcgError::new(format!("{call}: argument {what} is NULL"), -1))
 }
 
+#[inline(always)]
 fn len_arg(call: &str, len: c_long) -> TcgResult<usize> {
-    usize::try_from(len)
-        .map_err(|_| TcgError::new(format!("{call}: negative buffer length {len}"), len))
+    usize::try_from(len).map_err(|_| negative_len(call, len))
 }
 
+#[cold]
+#[inline(never)]
+fn negative_len(call: &str, len: c_long) -> TcgError {
+    TcgError::new(format!("{call}: negative buffer length {len}"), len)
+}
+
+#[cold]
+#[inline(never)]
 fn null_buf(call: &str, len: usize) -> TcgError {
     TcgError::new(
         format!("{call}: buffer is NULL but its length is {len}"),
@@ -44,7 +71,11 @@ fn null_buf(call: &str, len: usize) -> TcgError {
 }
 
 // ---- shared implementations (by value) --------------------------------------
+//
+// `do_snd` and `do_rcv` are inlined into their entry points: a small
+// message costs few instructions, and every frame on its way shows.
 
+#[inline(always)]
 pub(crate) fn do_snd(
     call: &str,
     ty: i64,
@@ -55,7 +86,8 @@ pub(crate) fn do_snd(
 ) -> TcgResult<()> {
     let len = len_arg(call, lenbuf)?;
     if sync != 0 {
-        let data = ptr::bytes(buf, len).ok_or_else(|| null_buf(call, len))?;
+        // The generic form of `ptr::bytes`, so the check inlines here.
+        let data = ptr::slice(buf.cast::<u8>(), len).ok_or_else(|| null_buf(call, len))?;
         api::snd(ty, data, node)
     } else {
         // SAFETY: TCGMSG's contract for asynchronous sends: the buffer stays
@@ -67,6 +99,7 @@ pub(crate) fn do_snd(
 }
 
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 pub(crate) fn do_rcv(
     call: &str,
     ty: i64,
@@ -79,7 +112,7 @@ pub(crate) fn do_rcv(
 ) -> TcgResult<()> {
     let len = len_arg(call, lenbuf)?;
     if sync != 0 {
-        let dst = ptr::bytes_mut(buf, len).ok_or_else(|| null_buf(call, len))?;
+        let dst = ptr::slice_mut(buf.cast::<u8>(), len).ok_or_else(|| null_buf(call, len))?;
         let (n, src) = api::rcv(ty, dst, nodesel)?;
         ptr::put(lenmes, n as c_long);
         ptr::put(nodefrom, src as c_long);

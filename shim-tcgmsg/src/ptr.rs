@@ -8,7 +8,7 @@ use std::ffi::{c_char, c_void};
 pub use shim_core::ptr::UserBuf;
 
 /// Buffers, arrays and values passed by reference, NULL-checked.
-pub use shim_core::ptr::{bytes, bytes_mut, get, put, slice_mut};
+pub use shim_core::ptr::{bytes, bytes_mut, get, put, slice, slice_mut};
 
 /// A NUL-terminated C string argument (bytes, not necessarily UTF-8).
 pub use shim_core::cstr::bytes as c_bytes;

@@ -1,6 +1,7 @@
 /* TCGMSG semantics on 1..4 nodes: hello, ring with checksums, typed
  * matching, receive from any node, asynchronous send/receive with
- * WAITCOM, PROBE, BRDCST from every root, DGOP/IGOP with every operation
+ * WAITCOM (and synchronous messages while asynchronous receives are
+ * pending), PROBE, BRDCST from every root, DGOP/IGOP with every operation
  * against a serial reference, SYNCH, timers, size helpers, PFCOPY, both
  * the tcg_* and the NAME_ forms. Ends with PEND (exit status 0).
  * usage: tcg_basic DIR   (DIR: a scratch directory for PFCOPY) */
@@ -132,6 +133,45 @@ static void async(void) {
     free(in);
     free(out);
     tcg_synch(4);
+}
+
+/* synchronous messages while asynchronous receives are pending: an
+ * arrival goes to the oldest receive it matches, a message to this node
+ * itself completes a posted receive at once, and once WAITCOM completed
+ * them the synchronous path works as before */
+static void async_then_sync(void) {
+    long next = (me + 1) % nn, prev = (me + nn - 1) % nn, len = 0, from = -2;
+    long first = -1, second = -1, other = -1, self_in = -1, last = -1;
+    tcg_rcv(43, &first, sizeof first, &len, -1, &from, 0);
+    tcg_rcv(45, &self_in, sizeof self_in, &len, me, &from, 0);
+    long self_out = me + 500;
+    tcg_snd(45, &self_out, sizeof self_out, me, 1);
+    CHECK_EQ(self_in, me + 500, "async then sync: a message to this node completes its receive");
+    long a = me * 10 + 1, b = me * 10 + 2, c = me * 10 + 3;
+    tcg_snd(44, &c, sizeof c, next, 1);
+    tcg_snd(43, &a, sizeof a, next, 1);
+    tcg_snd(43, &b, sizeof b, next, 1);
+    tcg_rcv(43, &second, sizeof second, &len, prev, &from, 1);
+    CHECK_EQ(second, prev * 10 + 2, "async then sync: the older asynchronous receive got the first");
+    CHECK(len == (long)sizeof second && from == prev, "async then sync: len %ld from %ld", len, from);
+    tcg_rcv(44, &other, sizeof other, &len, -1, &from, 1);
+    CHECK(other == prev * 10 + 3 && from == prev, "async then sync: type 44 %ld from %ld", other, from);
+    tcg_waitcom(-1);
+    CHECK_EQ(first, prev * 10 + 1, "async then sync: first message to the asynchronous receive");
+    tcg_snd(46, &me, sizeof me, next, 1);
+    tcg_rcv(46, &last, sizeof last, &len, -1, &from, 1);
+    CHECK(last == prev && from == prev, "after WAITCOM: synchronous %ld from %ld", last, from);
+    /* two asynchronous receives that both match: the older one (naming
+     * the node) gets the first message, whenever it arrives */
+    long r1 = -1, r2 = -1, x = me * 10 + 4, y = me * 10 + 5;
+    tcg_rcv(47, &r1, sizeof r1, &len, prev, &from, 0);
+    tcg_rcv(47, &r2, sizeof r2, &len, -1, &from, 0);
+    tcg_snd(47, &x, sizeof x, next, 1);
+    tcg_snd(47, &y, sizeof y, next, 1);
+    tcg_waitcom(-1);
+    CHECK(r1 == prev * 10 + 4 && r2 == prev * 10 + 5,
+          "two asynchronous receives: the older got %ld, the newer %ld", r1, r2);
+    tcg_synch(7);
 }
 
 static void broadcast(void) {
@@ -279,6 +319,7 @@ int main(int argc, char **argv) {
     typed();
     any();
     async();
+    async_then_sync();
     broadcast();
     gops();
     long t = 9;
