@@ -52,6 +52,7 @@ impl<T> BufTable<T> {
     /// Takes a free id for a buffer filed later with [`fill`](Self::fill);
     /// until then the id names no buffer. `PvmNoMem` (negative) if every
     /// id is in use.
+    #[inline]
     pub fn reserve(&mut self) -> i32 {
         if self.free == 0 {
             self.grow();

@@ -346,6 +346,7 @@ impl MsgState {
     /// ([`refill_rbuf`](Self::refill_rbuf)). `None` (nothing taken) unless
     /// the receive buffer is an ordinary one: not the send buffer, nothing
     /// queued, no payload left in MPI, and room for the last large message.
+    #[inline]
     pub fn rbuf_storage(&mut self) -> Option<Vec<u8>> {
         let id = self.rbuf;
         if id <= 0 || id == self.sbuf || !self.queued.is_empty() || self.lazy.is_some() {
@@ -363,6 +364,7 @@ impl MsgState {
     /// in the receive buffer whose storage [`rbuf_storage`](Self::rbuf_storage)
     /// took, under the same id: the id that freeing the receive buffer and
     /// filing the message as a new one would give. Returns the id.
+    #[inline]
     pub fn refill_rbuf(
         &mut self,
         src: i32,

@@ -93,6 +93,7 @@ fn check_pattern(tid: i32, tag: i32) -> PvmResult<(Option<i32>, Option<i32>)> {
 }
 
 /// Sends on the user context; a tid nobody has drops the message, as PVM does.
+#[inline]
 fn deliver(user: Context, tid: i32, tag: i32, word: u32, bytes: &[u8]) -> PvmResult<()> {
     let Some(id) = id_of(tid) else {
         return Ok(());
@@ -392,7 +393,7 @@ impl Task {
 
     /// The end of a receive that made `id` the receive buffer: the trace
     /// event, if traced.
-    #[inline]
+    #[inline(always)]
     fn took(&mut self, id: i32, wait: Wait) -> PvmResult<Outcome<i32>> {
         let k = match wait {
             Wait::Forever => ev::RECV,

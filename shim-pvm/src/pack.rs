@@ -220,11 +220,13 @@ fn check_span(len: usize, nitem: usize, stride: usize) -> PvmResult<()> {
 macro_rules! pk_upk {
     ($pk:ident, $upk:ident, $t:ty, $c:literal) => {
         #[doc = concat!("Packs `nitem` values of C type `", $c, "` taken from every `stride`-th element of `data`.")]
+        #[inline]
         pub fn $pk(&mut self, data: &[$t], nitem: usize, stride: usize) -> PvmResult<()> {
             self.pack(data, nitem, stride)
         }
 
         #[doc = concat!("Unpacks `nitem` values of C type `", $c, "` into every `stride`-th slot of `out`.")]
+        #[inline]
         pub fn $upk(&mut self, out: &mut [$t], nitem: usize, stride: usize) -> PvmResult<()> {
             self.unpack(out, nitem, stride)
         }
