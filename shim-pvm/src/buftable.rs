@@ -1,6 +1,8 @@
 //! The table of a task's message buffers by id: one slot per id and a list
 //! of free ids threaded through the free slots, so making, finding and
-//! freeing a buffer is an index into a vector, with no hashing.
+//! freeing a buffer is an index into a vector, with no hashing. The
+//! buffers themselves lie packed in a second vector that the slots point
+//! into, so giving a buffer a new id (`pvm_initsend`) moves no buffer.
 //!
 //! Ids are numbered as libpvm 3.4 numbers its message buffers: the id freed
 //! last is the next one handed out; when none is free the table grows by a
@@ -9,16 +11,19 @@
 
 use crate::consts::err;
 
-enum Slot<T> {
-    /// A buffer.
-    Used(T),
+#[derive(Clone, Copy)]
+enum Slot {
+    /// An id in use: where its buffer is in `BufTable::values`.
+    Used(u32),
     /// A free id; holds the next free id (0 ends the list).
     Free(i32),
 }
 
 /// Buffers by id.
 pub struct BufTable<T> {
-    slots: Vec<Slot<T>>,
+    slots: Vec<Slot>,
+    /// The buffers, each with its id, in no particular order.
+    values: Vec<(i32, T)>,
     /// First free id (0: none free).
     free: i32,
     /// Size of the table after its next growth.
@@ -36,6 +41,7 @@ impl<T> Default for BufTable<T> {
     fn default() -> Self {
         BufTable {
             slots: Vec::new(),
+            values: Vec::new(),
             free: 0,
             next_len: FIRST_LEN,
         }
@@ -46,6 +52,7 @@ impl<T> BufTable<T> {
     /// Takes a free id for a buffer filed later with [`fill`](Self::fill);
     /// until then the id names no buffer. `PvmNoMem` (negative) if every
     /// id is in use.
+    #[inline]
     pub fn reserve(&mut self) -> i32 {
         if self.free == 0 {
             self.grow();
@@ -53,6 +60,8 @@ impl<T> BufTable<T> {
         let id = self.free;
         if let Some(Slot::Free(next)) = self.slots.get(id as usize) {
             self.free = *next;
+            // Off the free list, naming nothing until filled.
+            self.slots[id as usize] = Slot::Free(0);
             return id;
         }
         err::NO_MEM
@@ -60,8 +69,15 @@ impl<T> BufTable<T> {
 
     /// Files `value` under `id`, taken with [`reserve`](Self::reserve).
     pub fn fill(&mut self, id: i32, value: T) {
-        if let Some(slot) = usize::try_from(id).ok().and_then(|i| self.slots.get_mut(i)) {
-            *slot = Slot::Used(value);
+        let Some(slot) = usize::try_from(id).ok().and_then(|i| self.slots.get_mut(i)) else {
+            return;
+        };
+        match *slot {
+            Slot::Used(at) => self.values[at as usize].1 = value,
+            Slot::Free(_) => {
+                *slot = Slot::Used(self.values.len() as u32);
+                self.values.push((id, value));
+            }
         }
     }
 
@@ -74,60 +90,63 @@ impl<T> BufTable<T> {
         id
     }
 
-    /// Moves the value of `old` to a new id, then frees `old` (so the new
-    /// id differs from the old one, as `pvm_initsend` gives); `None` if
-    /// `old` names nothing.
+    /// Gives the value of `old` a new id, then frees `old` (so the new id
+    /// differs from the old one, as `pvm_initsend` gives); `None` if `old`
+    /// names nothing. The value stays where it is.
     pub fn renumber(&mut self, old: i32) -> Option<i32> {
-        if !self.contains(old) {
-            return None;
-        }
+        let at = self.place(old)?;
         let id = self.reserve();
         if id < 0 {
             return None;
         }
-        let value = self.remove(old)?;
-        self.fill(id, value);
+        self.slots[id as usize] = Slot::Used(at as u32);
+        self.values[at].0 = id;
+        self.slots[old as usize] = Slot::Free(self.free);
+        self.free = old;
         Some(id)
+    }
+
+    /// Where the value of `id` is in `values`.
+    #[inline]
+    fn place(&self, id: i32) -> Option<usize> {
+        match self.slots.get(usize::try_from(id).ok()?) {
+            Some(Slot::Used(at)) => Some(*at as usize),
+            _ => None,
+        }
     }
 
     /// The value of `id`.
     #[inline]
     pub fn get(&self, id: i32) -> Option<&T> {
-        match self.slots.get(usize::try_from(id).ok()?) {
-            Some(Slot::Used(v)) => Some(v),
-            _ => None,
-        }
+        let at = self.place(id)?;
+        self.values.get(at).map(|(_, v)| v)
     }
 
     /// The value of `id`, to change.
     #[inline]
     pub fn get_mut(&mut self, id: i32) -> Option<&mut T> {
-        match self.slots.get_mut(usize::try_from(id).ok()?) {
-            Some(Slot::Used(v)) => Some(v),
-            _ => None,
-        }
+        let at = self.place(id)?;
+        self.values.get_mut(at).map(|(_, v)| v)
     }
 
     /// Whether `id` names a value.
     #[inline]
     pub fn contains(&self, id: i32) -> bool {
-        self.get(id).is_some()
+        self.place(id).is_some()
     }
 
     /// Takes the value of `id` out and frees the id (it is the next one
     /// handed out).
     pub fn remove(&mut self, id: i32) -> Option<T> {
-        let slot = self.slots.get_mut(usize::try_from(id).ok()?)?;
-        if !matches!(slot, Slot::Used(_)) {
-            return None;
+        let at = self.place(id)?;
+        let (_, v) = self.values.swap_remove(at);
+        if let Some((moved, _)) = self.values.get(at) {
+            // The last value took the hole: point its id at it.
+            self.slots[*moved as usize] = Slot::Used(at as u32);
         }
-        match std::mem::replace(slot, Slot::Free(self.free)) {
-            Slot::Used(v) => {
-                self.free = id;
-                Some(v)
-            }
-            Slot::Free(_) => None,
-        }
+        self.slots[id as usize] = Slot::Free(self.free);
+        self.free = id;
+        Some(v)
     }
 
     /// Adds the next block of free ids, highest first on the list.
@@ -191,6 +210,27 @@ mod tests {
         assert_eq!(t.get(b), Some(&"x"));
         assert_eq!(t.renumber(b), Some(a));
         assert_eq!(t.renumber(b), None);
+    }
+
+    #[test]
+    fn removing_and_renumbering_keep_every_other_id_on_its_value() {
+        let mut t = BufTable::default();
+        let ids: Vec<i32> = (0..6).map(|i| t.insert(i * 10)).collect();
+        assert_eq!(t.remove(ids[0]), Some(0));
+        let moved = t.renumber(ids[2]).unwrap();
+        // The id freed last comes back first.
+        assert_eq!(moved, ids[0]);
+        assert_eq!(t.remove(ids[4]), Some(40));
+        assert_eq!(t.get(moved), Some(&20));
+        for (k, id) in ids.iter().enumerate().skip(1) {
+            let want = match k {
+                2 | 4 => None,
+                _ => Some(k as i32 * 10),
+            };
+            assert_eq!(t.get(*id).copied(), want);
+        }
+        *t.get_mut(ids[5]).unwrap() += 1;
+        assert_eq!(t.get(ids[5]), Some(&51));
     }
 
     #[test]

@@ -288,11 +288,19 @@ fn receive_with(m: Option<Matcher>, tid: i32, tag: i32, wait: Wait, probe: bool)
 ///
 /// Must be called without the task lock held (it takes and releases it
 /// around every callback).
+#[inline]
 pub fn hooked_receive(tid: i32, tag: i32, wait: Wait, probe: bool) -> Option<PvmResult<i32>> {
     if !callbacks_active() {
         return None;
     }
-    Some(receive_with(matcher(), tid, tag, wait, probe))
+    Some(hooked_receive_now(tid, tag, wait, probe))
+}
+
+/// [`hooked_receive`] once a matcher, handlers or pending signals exist.
+#[cold]
+#[inline(never)]
+fn hooked_receive_now(tid: i32, tag: i32, wait: Wait, probe: bool) -> PvmResult<i32> {
+    receive_with(matcher(), tid, tag, wait, probe)
 }
 
 /// PVM's default matching as a matcher function (what `pvm_recvf` returns

@@ -341,6 +341,58 @@ impl MsgState {
         crate::ptr::huge_storage(self.recv_hint)
     }
 
+    /// The storage of the receive buffer, taken out for a receive that
+    /// files its message under the receive buffer's id
+    /// ([`refill_rbuf`](Self::refill_rbuf)). `None` (nothing taken) unless
+    /// the receive buffer is an ordinary one: not the send buffer, nothing
+    /// queued, no payload left in MPI, and room for the last large message.
+    #[inline]
+    pub fn rbuf_storage(&mut self) -> Option<Vec<u8>> {
+        let id = self.rbuf;
+        if id <= 0 || id == self.sbuf || !self.queued.is_empty() || self.lazy.is_some() {
+            return None;
+        }
+        let hint = self.recv_hint;
+        let body = self.bufs.get_mut(id)?.msg.fill_storage();
+        if body.capacity() < hint {
+            return None;
+        }
+        Some(std::mem::take(body))
+    }
+
+    /// Files a received message (with its payload still in MPI, if given)
+    /// in the receive buffer whose storage [`rbuf_storage`](Self::rbuf_storage)
+    /// took, under the same id: the id that freeing the receive buffer and
+    /// filing the message as a new one would give. Returns the id.
+    #[inline]
+    pub fn refill_rbuf(
+        &mut self,
+        src: i32,
+        tag: i32,
+        word: u32,
+        data: Vec<u8>,
+        payload: Option<shim_core::Lazy>,
+    ) -> i32 {
+        let id = self.rbuf;
+        self.recv_hint = if data.len() >= HUGE_MIN {
+            data.len()
+        } else {
+            0
+        };
+        let (ctx, enc) = split_word(word);
+        if let Some(b) = self.bufs.get_mut(id) {
+            b.msg.refill(enc, data);
+            b.tag = tag;
+            b.src = src;
+            b.ctx = ctx;
+            b.extra = Extra::default();
+        }
+        if let Some(p) = payload {
+            self.lazy = Some((id, p));
+        }
+        id
+    }
+
     /// Files an arrived message under a new buffer id, not queued (for a
     /// receive that takes it at once).
     pub fn adopt(&mut self, src: i32, tag: i32, word: u32, data: Vec<u8>) -> i32 {
@@ -530,6 +582,44 @@ mod tests {
         assert_eq!(s.get(a).err(), Some(PvmError(err::NO_SUCH_BUF)));
         assert_eq!(s.info(b).unwrap(), (0, 0, 0x40001));
         assert_eq!(s.sbuf_mut().unwrap().encoding(), Encoding::Default);
+    }
+
+    #[test]
+    fn a_receive_into_the_receive_buffer_gives_the_id_freeing_and_filing_would() {
+        let word = encoding_word(0, Encoding::Raw);
+        // The general path: free the receive buffer, file the message anew.
+        let mut general = MsgState::new(0x40001);
+        general.initsend(enc::RAW).unwrap();
+        general.rbuf = general.adopt(0x40002, 5, word, b"first".to_vec());
+        general.drop_rbuf();
+        let want = general.adopt(0x40003, 6, word, b"second!".to_vec());
+        // In place: the receive buffer's storage, refilled under its id.
+        let mut s = MsgState::new(0x40001);
+        s.initsend(enc::RAW).unwrap();
+        s.rbuf = s.adopt(0x40002, 5, word, b"first".to_vec());
+        let mut data = s.rbuf_storage().expect("an ordinary receive buffer");
+        data.clear();
+        data.extend_from_slice(b"second!");
+        let got = s.refill_rbuf(0x40003, 6, word, data, None);
+        assert_eq!(got, want);
+        assert_eq!(s.rbuf, got);
+        assert_eq!(s.info(got).unwrap(), (7, 6, 0x40003));
+        let mut out = [0u8; 7];
+        s.rbuf_mut().unwrap().upk_byte(&mut out, 7, 1).unwrap();
+        assert_eq!(&out, b"second!");
+    }
+
+    #[test]
+    fn the_receive_buffer_is_not_refilled_when_it_is_the_send_buffer_or_messages_wait() {
+        let word = encoding_word(0, Encoding::Raw);
+        let mut s = MsgState::new(0x40001);
+        let a = s.initsend(enc::RAW).unwrap();
+        s.setrbuf(a).unwrap();
+        assert!(s.rbuf_storage().is_none());
+        s.rbuf = s.adopt(0x40002, 5, word, b"first".to_vec());
+        s.enqueue(0x40002, 7, word, b"later".to_vec());
+        assert!(s.rbuf_storage().is_none());
+        assert_eq!(s.info(s.rbuf).unwrap(), (5, 5, 0x40002));
     }
 
     #[test]

@@ -21,6 +21,20 @@ const SYSTEM_CHECK: Duration = Duration::from_millis(20);
 /// a small message's bookkeeping); a receive that waits looks every slice.
 const SYSTEM_CHECK_CALLS: u32 = 8;
 
+/// What the in-place receive of [`Task::receive`] did.
+enum InPlace {
+    /// The message came, filed under this id (the receive buffer's).
+    Took(i32),
+    /// A poll found nothing; the receive buffer was freed.
+    Nothing,
+    /// Nothing came within the first slice; the receive buffer was freed.
+    Waited,
+    /// Not applicable; nothing was done.
+    NotTried,
+    /// System messages are due for a look: nothing else was done.
+    SystemDue,
+}
+
 /// How a receive waits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Wait {
@@ -79,6 +93,7 @@ fn check_pattern(tid: i32, tag: i32) -> PvmResult<(Option<i32>, Option<i32>)> {
 }
 
 /// Sends on the user context; a tid nobody has drops the message, as PVM does.
+#[inline]
 fn deliver(user: Context, tid: i32, tag: i32, word: u32, bytes: &[u8]) -> PvmResult<()> {
     let Some(id) = id_of(tid) else {
         return Ok(());
@@ -184,18 +199,20 @@ impl Task {
     /// came). A message that was queued stays queued; one that arrives now
     /// is not queued (the caller takes it).
     pub fn find(&mut self, tid: i32, tag: i32, wait: Wait) -> PvmResult<Outcome<Option<i32>>> {
-        self.find_with(tid, tag, wait, false)
+        self.find_with(tid, tag, wait, false, false)
     }
 
     /// [`find`](Self::find); with `lazy`, a large payload delivered straight
     /// to this receive is left in MPI (the caller makes the buffer its
-    /// receive buffer).
+    /// receive buffer). `waited`: the receive waited a slice already, so
+    /// system messages are looked at first.
     fn find_with(
         &mut self,
         tid: i32,
         tag: i32,
         wait: Wait,
         lazy: bool,
+        mut waited: bool,
     ) -> PvmResult<Outcome<Option<i32>>> {
         let (src, tag) = check_pattern(tid, tag)?;
         if let Some(id) = self.msg.find_queued(src, tag) {
@@ -216,7 +233,6 @@ impl Task {
             Wait::For(d) => Some(Instant::now() + d),
             _ => None,
         };
-        let mut waited = false;
         loop {
             // While messages flow, system messages are looked at every
             // SYSTEM_CHECK; a receive that has to wait looks every slice.
@@ -283,26 +299,112 @@ impl Task {
     /// `pvm_recv`/`pvm_nrecv`/`pvm_trecv`: frees the receive buffer, then
     /// makes the matching message the new one. Returns its id, or 0.
     pub fn receive(&mut self, tid: i32, tag: i32, wait: Wait) -> PvmResult<Outcome<i32>> {
-        check_pattern(tid, tag)?;
-        self.msg.drop_rbuf();
-        match self.find_with(tid, tag, wait, true)? {
+        let (src, pattern_tag) = check_pattern(tid, tag)?;
+        let waited = match self.receive_in_place(src, pattern_tag, wait)? {
+            InPlace::Took(id) => return self.took(id, wait),
+            InPlace::Nothing => return Ok(Outcome::Done(0)),
+            InPlace::Waited => true,
+            InPlace::NotTried => {
+                self.msg.drop_rbuf();
+                false
+            }
+            InPlace::SystemDue => {
+                self.msg.drop_rbuf();
+                true
+            }
+        };
+        match self.find_with(tid, tag, wait, true, waited)? {
             Outcome::Killed => Ok(Outcome::Killed),
             Outcome::Done(None) => Ok(Outcome::Done(0)),
             Outcome::Done(Some(id)) => {
                 self.msg.unqueue(id);
                 self.msg.rbuf = id;
-                if tev::wants(ev::RECV) || tev::wants(ev::NRECV) || tev::wants(ev::TRECV) {
-                    let k = match wait {
-                        Wait::Forever => ev::RECV,
-                        Wait::Poll => ev::NRECV,
-                        Wait::For(_) => ev::TRECV,
-                    };
-                    let b = self.msg.get(id)?;
-                    tev::received(k, b.src, b.tag, b.msg.byte_len());
-                }
-                Ok(Outcome::Done(id))
+                self.took(id, wait)
             }
         }
+    }
+
+    /// The common case of [`receive`](Self::receive), in fewer steps: the
+    /// receive buffer is an ordinary one, nothing is queued, no system look
+    /// is due and the wait has no deadline. The message is received into
+    /// the receive buffer's storage and filed under its id, which is what
+    /// freeing the buffer and filing the message gives (the id freed last
+    /// is the next one handed out). When nothing comes within the first
+    /// slice, the receive buffer is freed as usual and the caller waits on
+    /// (`Waited`) or, for a poll, returns 0 (`Nothing`). The periodic look
+    /// at system messages is kept: when it is due, the caller takes the
+    /// general path, looking first (`SystemDue`).
+    fn receive_in_place(
+        &mut self,
+        src: Option<i32>,
+        tag: Option<i32>,
+        wait: Wait,
+    ) -> PvmResult<InPlace> {
+        let slice = match wait {
+            Wait::Forever => SYSTEM_CHECK,
+            Wait::Poll => Duration::ZERO,
+            Wait::For(_) => return Ok(InPlace::NotTried),
+        };
+        if self.system_check_skips == 0 {
+            // What `system_check` does on this call: a look at the clock,
+            // and at system messages if the last look is old.
+            if self.last_system_check.elapsed() >= SYSTEM_CHECK {
+                self.system_check_skips = SYSTEM_CHECK_CALLS - 1;
+                return Ok(InPlace::SystemDue);
+            }
+            // This call's own count is taken below (or by the general path).
+            self.system_check_skips = SYSTEM_CHECK_CALLS;
+        }
+        let Some(pattern) = self.pattern(src, tag) else {
+            return Ok(InPlace::NotTried);
+        };
+        let Some(storage) = self.msg.rbuf_storage() else {
+            return Ok(InPlace::NotTried);
+        };
+        self.system_check_skips -= 1;
+        match self
+            .user
+            .recv_lazy(pattern, Some(slice), storage, self.lazy_min)
+        {
+            Ok((m, payload)) => {
+                let id = self
+                    .msg
+                    .refill_rbuf(tid_of(m.source), m.tag, m.encoding, m.data, payload);
+                Ok(InPlace::Took(id))
+            }
+            Err(e @ (CoreError::Timeout | CoreError::UnknownPeer(_))) => {
+                self.msg.drop_rbuf();
+                if wait == Wait::Poll {
+                    return Ok(InPlace::Nothing);
+                }
+                // The named sender ended and everything it sent is in: the
+                // receive waits on, as in PVM.
+                if matches!(e, CoreError::UnknownPeer(_)) {
+                    std::thread::sleep(slice);
+                }
+                Ok(InPlace::Waited)
+            }
+            Err(e) => {
+                self.msg.drop_rbuf();
+                Err(from_core(e))
+            }
+        }
+    }
+
+    /// The end of a receive that made `id` the receive buffer: the trace
+    /// event, if traced.
+    #[inline(always)]
+    fn took(&mut self, id: i32, wait: Wait) -> PvmResult<Outcome<i32>> {
+        let k = match wait {
+            Wait::Forever => ev::RECV,
+            Wait::Poll => ev::NRECV,
+            Wait::For(_) => ev::TRECV,
+        };
+        if tev::wants(k) {
+            let b = self.msg.get(id)?;
+            tev::received(k, b.src, b.tag, b.msg.byte_len());
+        }
+        Ok(Outcome::Done(id))
     }
 
     /// Moves every message that has arrived (any context) into the task's

@@ -220,11 +220,13 @@ fn check_span(len: usize, nitem: usize, stride: usize) -> PvmResult<()> {
 macro_rules! pk_upk {
     ($pk:ident, $upk:ident, $t:ty, $c:literal) => {
         #[doc = concat!("Packs `nitem` values of C type `", $c, "` taken from every `stride`-th element of `data`.")]
+        #[inline]
         pub fn $pk(&mut self, data: &[$t], nitem: usize, stride: usize) -> PvmResult<()> {
             self.pack(data, nitem, stride)
         }
 
         #[doc = concat!("Unpacks `nitem` values of C type `", $c, "` into every `stride`-th slot of `out`.")]
+        #[inline]
         pub fn $upk(&mut self, out: &mut [$t], nitem: usize, stride: usize) -> PvmResult<()> {
             self.unpack(out, nitem, stride)
         }
@@ -253,6 +255,17 @@ impl MsgBuf {
             cursor: 0,
             spent: 0,
         }
+    }
+
+    /// Makes this buffer hold received bytes `wire` packed with `enc`, as
+    /// [`received`](Self::received) would make it.
+    #[inline]
+    pub fn refill(&mut self, enc: Encoding, wire: Vec<u8>) {
+        self.enc = enc;
+        self.body = wire;
+        self.refs.clear();
+        self.cursor = 0;
+        self.spent = 0;
     }
 
     /// An empty send buffer that reuses `storage`'s capacity.
@@ -308,11 +321,17 @@ impl MsgBuf {
     /// more moves to storage laid out for huge pages, at least doubling its
     /// room (a message packed in many pieces is moved a bounded number of
     /// times).
+    #[inline]
     fn reserve(&mut self, extra: usize) {
-        let len = self.body.len();
-        if self.body.capacity() - len >= extra {
-            return;
+        if self.body.capacity() - self.body.len() < extra {
+            self.grow(extra);
         }
+    }
+
+    /// [`reserve`](Self::reserve) when the room is short.
+    #[inline(never)]
+    fn grow(&mut self, extra: usize) {
+        let len = self.body.len();
         let total = len.saturating_add(extra);
         if total < HUGE_MIN {
             self.body.reserve(extra);
@@ -468,10 +487,16 @@ impl MsgBuf {
     /// with `read(addr, elem_size, nitem, stride)`, which returns their packed
     /// native bytes.
     /// Without in-place regions the body itself is returned, uncopied.
+    #[inline]
     pub fn wire(&self, read: &dyn Fn(usize, usize, usize, usize) -> Vec<u8>) -> Cow<'_, [u8]> {
         if self.refs.is_empty() {
             return Cow::Borrowed(&self.body);
         }
+        self.gathered(read)
+    }
+
+    /// [`wire`](Self::wire) of a buffer with in-place regions.
+    fn gathered(&self, read: &dyn Fn(usize, usize, usize, usize) -> Vec<u8>) -> Cow<'_, [u8]> {
         let mut out = Vec::with_capacity(self.byte_len());
         let mut done = 0;
         for r in &self.refs {

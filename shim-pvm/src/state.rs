@@ -22,6 +22,7 @@ static PVM: Lock<Phase> = Lock::new(Phase::Fresh);
 /// Runs `f` on this process's task, enrolling it first if needed. A
 /// received payload still in MPI is fetched into its buffer first, so `f`
 /// sees every buffer whole.
+#[inline(always)]
 pub fn with_task<R>(f: impl FnOnce(&mut Task) -> PvmResult<R>) -> PvmResult<R> {
     with_task_lazy(|t| {
         if t.msg.lazy_pending() {
@@ -33,10 +34,11 @@ pub fn with_task<R>(f: impl FnOnce(&mut Task) -> PvmResult<R>) -> PvmResult<R> {
 
 /// Like [`with_task`], leaving a received payload in MPI: for the entry
 /// points that handle one themselves (unpacking, `pvm_bufinfo`).
+#[inline(always)]
 pub fn with_task_lazy<R>(f: impl FnOnce(&mut Task) -> PvmResult<R>) -> PvmResult<R> {
     let mut g = PVM.lock();
     if matches!(*g, Phase::Fresh) {
-        *g = Phase::Enrolled(Box::new(Task::enroll()?));
+        *g = Phase::Enrolled(enrolled()?);
     }
     match &mut *g {
         Phase::Enrolled(t) => f(t),
@@ -44,8 +46,16 @@ pub fn with_task_lazy<R>(f: impl FnOnce(&mut Task) -> PvmResult<R>) -> PvmResult
     }
 }
 
+/// This process's task, enrolled now (the first PVM call).
+#[cold]
+#[inline(never)]
+fn enrolled() -> PvmResult<Box<Task>> {
+    Task::enroll().map(Box::new)
+}
+
 /// Runs a blocking operation; a task killed while waiting leaves PVM and
 /// the process ends (status 0), as a PVM task killed by its daemon would.
+#[inline(always)]
 pub fn blocking<R>(f: impl FnOnce(&mut Task) -> PvmResult<Outcome<R>>) -> PvmResult<R> {
     match with_task(f)? {
         Outcome::Done(r) => Ok(r),
