@@ -186,7 +186,7 @@ pub fn run_watched(
     grace: Duration,
 ) -> (u8, bool) {
     let down_file = &down_file(job_dir);
-    crate::pvm_faults::end_with_launcher(&mut command);
+    crate::os::end_with_launcher(&mut command);
     let mut child = match command.spawn() {
         Ok(c) => c,
         Err(e) => {

@@ -528,7 +528,7 @@ fn launch(opts: &RunOptions) -> u8 {
 /// Runs a PVM job's `mpiexec` to its end and gives the job's status from
 /// the statuses its ranks left in `dir` (see `pvm_faults`).
 fn run_pvm_job(mut command: Command, dir: &Path, ranks: u32) -> u8 {
-    pvm_faults::end_with_launcher(&mut command);
+    crate::os::end_with_launcher(&mut command);
     let result = command.status();
     let ended = pvm_faults::read_statuses(dir, ranks);
     let _ = std::fs::remove_dir_all(dir);

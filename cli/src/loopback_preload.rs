@@ -152,6 +152,7 @@ mod tests {
             unsafe { bind(s, (&a as *const libc::sockaddr_in).cast(), len) },
             0
         );
+        // SAFETY: an all-zero `sockaddr_in` is a valid value of this C struct.
         let mut got: libc::sockaddr_in = unsafe { std::mem::zeroed() };
         let mut glen = len;
         // SAFETY: out-pointers of the right size.

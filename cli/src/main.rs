@@ -18,6 +18,7 @@ mod host_watch;
 mod launcher;
 mod libdir;
 mod local_net;
+mod os;
 mod pvm_faults;
 mod recon;
 mod run_args;

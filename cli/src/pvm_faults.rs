@@ -52,20 +52,6 @@ pub fn make_status_dir() -> std::io::Result<PathBuf> {
     Err(std::io::Error::other("no free status directory name"))
 }
 
-/// Makes the command's process (mpiexec) end when `mpbridge run` does, so
-/// killing the launcher still ends the job it waits for.
-pub fn end_with_launcher(command: &mut std::process::Command) {
-    use std::os::unix::process::CommandExt;
-    // SAFETY: the closure runs in the child between fork and exec and only
-    // makes one async-signal-safe system call.
-    unsafe {
-        command.pre_exec(|| {
-            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
-            Ok(())
-        });
-    }
-}
-
 /// How a rank of the first launch ended, as its file says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ended {

@@ -20,6 +20,7 @@
 use crate::core::pgroups;
 use crate::core::{self, client, Distribution, ElemType, GaError, GaResult, Handle};
 use crate::protocol::MAX_MUTEXES;
+use crate::ptr::UserBuf;
 use std::sync::Mutex;
 
 /// First mutex word of ARMCI's mutexes.
@@ -357,24 +358,20 @@ pub enum Transfer<'a> {
     Acc(ElemType, &'a [u8]),
 }
 
-/// Starts a non-blocking transfer of `len` bytes between this process's
-/// memory at `local` and `remote` of `proc_`, for the handle with key
-/// `key` (0: the implicit handle). Through a server it stays in flight
-/// until [`wait`] or [`test`] finishes it; on this node's shared memory it
-/// completes here.
-///
-/// # Safety
-/// The `len` bytes at `local` stay valid until the transfer completed,
-/// unchanged for a put or accumulate and untouched for a get.
-pub unsafe fn start(
+/// Starts a non-blocking transfer between this process's memory `local`
+/// (lent until the handle completes) and `remote` of `proc_`, for the
+/// handle with key `key` (0: the implicit handle). Through a server it
+/// stays in flight until [`wait`] or [`test`] finishes it; on this node's
+/// shared memory it completes here.
+pub fn start(
     call: &'static str,
     t: Transfer,
-    local: usize,
+    local: UserBuf,
     remote: usize,
-    len: usize,
     proc_: i32,
     key: usize,
 ) -> GaResult<()> {
+    let len = local.len();
     let (g, off, row) = locate(call, proc_, remote, len)?;
     if len == 0 {
         return Ok(());
@@ -389,16 +386,7 @@ pub unsafe fn start(
     };
     let (lo, hi) = patch(row, off, len);
     client::with(call, |c| {
-        // SAFETY: the caller's promise, passed on.
-        unsafe {
-            c.start_patch(
-                call,
-                (kind, alpha, ty),
-                (g, &lo, &hi),
-                (local, len),
-                (key, proc_),
-            )
-        }
+        c.start_patch(call, (kind, alpha, ty), (g, &lo, &hi), local, (key, proc_))
     })
 }
 

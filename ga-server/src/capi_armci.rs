@@ -132,7 +132,9 @@ fn piece(
         };
         // SAFETY: ARMCI's contract for non-blocking calls: the local buffer
         // stays valid, and is not reused, until the handle completed.
-        return unsafe { armci::start(call, t, ptr::addr(local), remote, n, proc_, key) };
+        let buf = unsafe { crate::ptr::UserBuf::new(local, n) }
+            .ok_or_else(|| null(call, "the local buffer"))?;
+        return armci::start(call, t, buf, remote, proc_, key);
     }
     match dir {
         Dir::Put => armci::put(call, src_bytes(call, local, n)?, remote, proc_),

@@ -252,8 +252,10 @@ pub fn nb_get_into(
     }
     // SAFETY: GA's contract for NGA_NbGet: the buffer holds `len` bytes (the
     // patch as `ld` describes it) and stays valid and untouched until
-    // NGA_NbWait or a successful NGA_NbTest on the handle.
-    unsafe { crate::core::nb_get(g, lo, hi, buf as *mut u8, len, ld) }
+    // NGA_NbWait or a successful NGA_NbTest on the handle, which is later
+    // than the get's end (before `nb_get` returns).
+    let b = unsafe { crate::ptr::user_slice_mut(buf as *mut u8, len) };
+    crate::core::nb_get(g, lo, hi, b, ld)
 }
 
 /// Flushes every C stdio stream, so what the C program printed comes out

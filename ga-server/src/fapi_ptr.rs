@@ -96,7 +96,9 @@ pub fn nb_get(
     ld: &[i64],
 ) -> crate::core::GaResult<i64> {
     // SAFETY: GA's contract for nga_nbget: the buffer stays valid and
-    // untouched until nga_nbwait (or a true nga_nbtest) on the handle; `len`
-    // is the span the patch and ld need, checked by the caller.
-    unsafe { crate::core::nb_get(g, lo, hi, buf, len, ld) }
+    // untouched until nga_nbwait (or a true nga_nbtest) on the handle, which
+    // is later than the get's end (before `nb_get` returns); `len` is the
+    // span the patch and ld need, checked by the caller.
+    let b = unsafe { crate::ptr::user_slice_mut(buf, len) };
+    crate::core::nb_get(g, lo, hi, b, ld)
 }

@@ -3,8 +3,17 @@
 //! inside the mapping, so callers stay in safe code. The crate's other
 //! pointer modules are the ABI edges (`capi_ptr`: C arguments, `fapi_ptr`:
 //! Fortran arguments) and the C-library edge (`sys`).
+//!
+//! Also the buffers of MPI transfers that outlive the call starting them:
+//! caller memory lent to a non-blocking call ([`UserBuf`], made at the C
+//! entry, which holds the caller's promise that the memory stays valid
+//! until the handle completed; [`send_user`], [`recv_user`]) and buffers a
+//! transfer owns ([`OwnedTransfer`]). With these the request code needs no
+//! `unsafe`.
 
 use crate::sys::Mapping;
+use shim_core::mpi::{Comm, InFlight};
+use shim_core::CoreError;
 use std::sync::atomic::{AtomicI32, AtomicI64, AtomicU32};
 
 /// Up to this many dimensions.
@@ -310,19 +319,6 @@ pub fn address(m: &Mapping, byte_off: usize) -> *mut u8 {
     m.ptr().wrapping_add(byte_off.min(m.len()))
 }
 
-/// A read-only byte slice view of `len` bytes at `ptr` handed in by a C
-/// caller.
-///
-/// # Safety
-/// `ptr` must be valid for reads of `len` bytes for the slice's lifetime.
-pub unsafe fn user_slice<'a>(ptr: *const u8, len: usize) -> &'a [u8] {
-    if len == 0 || ptr.is_null() {
-        return &[];
-    }
-    // SAFETY: guaranteed by the caller.
-    unsafe { std::slice::from_raw_parts(ptr, len) }
-}
-
 /// A byte slice view of `len` bytes at `ptr` handed in by a C caller.
 ///
 /// # Safety
@@ -333,6 +329,89 @@ pub unsafe fn user_slice_mut<'a>(ptr: *mut u8, len: usize) -> &'a mut [u8] {
     }
     // SAFETY: guaranteed by the caller.
     unsafe { std::slice::from_raw_parts_mut(ptr, len) }
+}
+
+/// Caller memory a non-blocking call goes on using after it returned,
+/// made at the C entry, whose caller promises (the API's contract) that it
+/// stays valid until the handle completed: unchanged while it is sent,
+/// untouched while it is received.
+pub use shim_core::ptr::UserBuf;
+
+/// Sends the bytes of `buf` to `peer` with `tag` in messages of at most
+/// `chunk` bytes, pushing each transfer onto `out` as it starts.
+pub fn send_user(
+    buf: UserBuf,
+    chunk: usize,
+    (peer, tag, comm): (i32, i32, Comm),
+    out: &mut Vec<InFlight>,
+) -> Result<(), CoreError> {
+    let mut off = 0;
+    while off < buf.len() {
+        let n = chunk.min(buf.len() - off);
+        // SAFETY: `buf`'s promise keeps its bytes valid and unchanged until
+        // the operation completed, which is after these transfers did;
+        // bytes `off..off + n` lie inside it.
+        let s =
+            unsafe { InFlight::begin(false, (buf.addr() + off) as *mut u8, n, peer, tag, comm) }?;
+        out.push(s);
+        off += n;
+    }
+    Ok(())
+}
+
+/// Receives at most `buf.len()` bytes from `peer` with `tag` into `buf`.
+pub fn recv_user(buf: UserBuf, (peer, tag, comm): (i32, i32, Comm)) -> Result<InFlight, CoreError> {
+    // SAFETY: `buf`'s promise keeps its bytes valid, and untouched by
+    // anyone else, until the operation completed, which is after this
+    // transfer did.
+    unsafe { InFlight::begin(true, buf.addr() as *mut u8, buf.len(), peer, tag, comm) }
+}
+
+/// A transfer of a buffer it owns: the buffer is freed only after the
+/// transfer completed (a send waited for, a receive cancelled, on drop),
+/// and is handed back only then.
+pub struct OwnedTransfer {
+    // Field order: the transfer ends before the buffer is dropped.
+    tr: InFlight,
+    buf: Vec<u8>,
+}
+
+impl OwnedTransfer {
+    /// Sends all of `buf` to `peer` with `tag`.
+    pub fn send(buf: Vec<u8>, (peer, tag, comm): (i32, i32, Comm)) -> Result<Self, CoreError> {
+        Self::begin(false, buf, (peer, tag, comm))
+    }
+
+    /// Receives at most `buf.len()` bytes from `peer` with `tag` into `buf`.
+    pub fn recv(buf: Vec<u8>, (peer, tag, comm): (i32, i32, Comm)) -> Result<Self, CoreError> {
+        Self::begin(true, buf, (peer, tag, comm))
+    }
+
+    fn begin(
+        recv: bool,
+        mut buf: Vec<u8>,
+        (peer, tag, comm): (i32, i32, Comm),
+    ) -> Result<Self, CoreError> {
+        // SAFETY: the buffer moves into the value with the transfer and is
+        // neither touched nor freed before the transfer ended (field order,
+        // `into_buf`); moving a `Vec` leaves its heap bytes in place.
+        let tr = unsafe { InFlight::begin(recv, buf.as_mut_ptr(), buf.len(), peer, tag, comm) }?;
+        Ok(OwnedTransfer { tr, buf })
+    }
+
+    /// One pass of MPI's progress: the byte count once the transfer
+    /// completed, `None` while it runs.
+    pub fn test(&mut self) -> Result<Option<usize>, CoreError> {
+        self.tr.test()
+    }
+
+    /// The buffer, after the transfer ended (completed; or, if it had not,
+    /// waited for or cancelled first).
+    pub fn into_buf(self) -> Vec<u8> {
+        let OwnedTransfer { tr, buf } = self;
+        drop(tr);
+        buf
+    }
 }
 
 /// `len` bytes of the mapping at `byte_off` as a slice (for sending).

@@ -1,6 +1,9 @@
 //! The local block products of MATMUL on the system BLAS (through
 //! `cblas-gemm`). Column-major, no transposition,
 //! `C += A * B`.
+//!
+//! The crate's FFI edge to BLAS: the one call into C (`cblas-gemm`'s
+//! `unsafe` entry) is this file's only `unsafe`.
 
 use crate::error::{HpfError, HpfResult};
 use cblas_gemm::{Dims, Scalar, COL_MAJOR, NO_TRANS};

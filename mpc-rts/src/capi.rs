@@ -357,7 +357,7 @@ pub extern "C" fn MPC_Net_proc(net: c_int, node: c_int, rank: *mut c_int) -> c_i
 pub extern "C" fn MPC_Net_comm(net: c_int, comm: *mut RawComm) -> c_int {
     let call = "MPC_Net_comm";
     run_ok(call, || {
-        let c = handles::with(call, net, |h| Ok(*h.comm))?;
+        let c = handles::with(call, net, |h| Ok(h.comm.get()))?;
         ptr::write(comm, c).ok_or_else(|| null(call, "comm"))
     })
 }

@@ -259,7 +259,7 @@ pub extern "C" fn HMPI_Get_comm(gid: *const c_int) -> *const RawComm {
         };
         handles::with(call, h, |held| {
             Ok(if held.net.is_member() {
-                &*held.comm as *const RawComm
+                held.comm.as_ptr()
             } else {
                 std::ptr::null()
             })

@@ -4,8 +4,9 @@
 
 use crate::error::{MpcError, MpcResult, MPC_ERR_HANDLE, MPC_ERR_INTERNAL, MPC_OK};
 use crate::net::Net;
+use crate::ptr::HeldComm;
 use shim_core::ffi_guard::guard;
-use shim_core::mpi::{Comm, RawComm};
+use shim_core::mpi::Comm;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ffi::c_int;
@@ -16,12 +17,8 @@ pub struct Held {
     pub net: Net,
     /// Kept here so `HMPI_Get_comm` can return a pointer that stays valid
     /// until the network is freed.
-    pub comm: Box<RawComm>,
+    pub comm: HeldComm,
 }
-
-// SAFETY: the boxed communicator is an opaque MPI handle, usable from any
-// thread (MPI runs with thread support).
-unsafe impl Send for Held {}
 
 struct Table {
     nets: HashMap<c_int, Held>,
@@ -44,7 +41,7 @@ fn table<R>(f: impl FnOnce(&mut Table) -> R) -> R {
 
 /// Keeps `net`; returns its handle.
 pub fn insert(net: Net) -> c_int {
-    let comm = Box::new(net.comm().unwrap_or_else(Comm::null).raw());
+    let comm = HeldComm::new(net.comm().unwrap_or_else(Comm::null).raw());
     table(|t| {
         let h = t.next;
         t.next = t.next.checked_add(1).unwrap_or(1);

@@ -19,6 +19,9 @@
 //! the plain system call. If the program started MPI itself before
 //! `MPC_Init`, Open MPI keeps spinning (the variable is read when MPI
 //! starts).
+//!
+//! An FFI edge: the file replaces the C library's `sched_yield` and, when
+//! it does not sleep, makes the system call itself (its one `unsafe`).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 

@@ -1,8 +1,36 @@
 //! Every raw-pointer conversion of the run-time's C API. A NULL or
 //! misaligned pointer where memory is needed gives `None`, which callers
-//! report naming the call and the argument.
+//! report naming the call and the argument. Also the communicator handle
+//! the C API hands out by address ([`HeldComm`]).
 
+use shim_core::mpi::RawComm;
 use std::ffi::c_char;
+
+/// An MPI communicator handle at an address that stays put while the
+/// value lives, for a C function that hands out a pointer to it
+/// (`HMPI_Get_comm`).
+pub struct HeldComm(Box<RawComm>);
+
+// SAFETY: the boxed communicator is an opaque MPI handle, usable from any
+// thread (MPI runs with thread support); it is never dereferenced here.
+unsafe impl Send for HeldComm {}
+
+impl HeldComm {
+    /// Keeps `c`.
+    pub fn new(c: RawComm) -> HeldComm {
+        HeldComm(Box::new(c))
+    }
+
+    /// The handle.
+    pub fn get(&self) -> RawComm {
+        *self.0
+    }
+
+    /// Where the handle is, valid while the value lives.
+    pub fn as_ptr(&self) -> *const RawComm {
+        &*self.0
+    }
+}
 
 /// `n` readable or writable elements at `p`; NULL is fine only for `n` 0.
 pub use shim_core::ptr::{slice, slice_mut};

@@ -8,6 +8,9 @@
 //! finds the file unlocked knows the process is gone. Without the
 //! directory, or for a process whose file is not there, a peer on another
 //! node counts as running, as before.
+//!
+//! The lock calls make this file an edge to the C library: its `unsafe`
+//! is in `lock` alone, which calls `fcntl` on a zeroed `flock`.
 
 use std::path::{Path, PathBuf};
 

@@ -13,7 +13,7 @@ use crate::grid;
 use crate::handler;
 use crate::msg::{self, Got};
 use crate::predefined;
-use crate::ptr;
+use crate::ptr::{self, OutInt, UserBuf};
 use crate::twins;
 use shim_core::collective::{Elem, ReduceOp};
 use shim_core::ffi_guard::guard;
@@ -167,7 +167,10 @@ pub extern "C" fn exreceive(
     run("exreceive", || {
         let from = envelope("exreceive", "src", src, ty)?;
         let n = self::len("exreceive", "length", len)?;
-        twins::receive("exreceive", (buf, n, "buffer"), from, (src, ty))
+        // SAFETY: Express's contract for exreceive: the buffer and the two
+        // ints stay valid until the receive completes.
+        let (b, so, to) = unsafe { (UserBuf::new(buf, n), OutInt::new(src), OutInt::new(ty)) };
+        twins::receive("exreceive", (b, "buffer"), from, (so, to))
     })
 }
 

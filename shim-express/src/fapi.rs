@@ -25,7 +25,7 @@ use crate::grid;
 use crate::handler;
 use crate::msg;
 use crate::predefined;
-use crate::ptr;
+use crate::ptr::{self, OutInt, UserBuf};
 use crate::twins;
 use shim_core::collective::{Elem, ReduceOp};
 use std::ffi::{c_int, c_void};
@@ -143,7 +143,10 @@ pub extern "C" fn kxrecv_(
     run("KXRECV", || {
         let n = len("KXRECV", "LEN", ival("KXRECV", "LEN", n)?)?;
         let from = f_envelope("KXRECV", "SRC", src, ty)?;
-        twins::receive("KXRECV", (buf, n, "BUF"), from, (src, ty))
+        // SAFETY: Express's contract for KXRECV: BUF, SRC and TYPE stay
+        // valid until the receive completes.
+        let (b, so, to) = unsafe { (UserBuf::new(buf, n), OutInt::new(src), OutInt::new(ty)) };
+        twins::receive("KXRECV", (b, "BUF"), from, (so, to))
     })
 }
 

@@ -54,19 +54,18 @@ pub(crate) fn send(call: &str, buf: *const c_void, n: c_int, (d, t): Envelope) -
     msg::send_async(call, b, d, t)
 }
 
-/// `exreceive`: posts a receive of up to `n` bytes into `buf` (named
-/// `buf_name` when NULL); returns the message id.
+/// `exreceive`: posts a receive into `buf` (`None`: NULL, named
+/// `buf_name`) from `(s, t)`, its source and type written to `so` and `to`
+/// when it completes; returns the message id. The entry made `buf`, `so`
+/// and `to` from the caller's pointers, which Express keeps valid until
+/// the receive completes.
 pub(crate) fn receive(
     call: &str,
-    (buf, n, buf_name): (*mut c_void, usize, &str),
+    (buf, buf_name): (Option<UserBuf>, &str),
     (s, t): Envelope,
-    (src, ty): EnvelopeOut,
+    (so, to): (Option<OutInt>, Option<OutInt>),
 ) -> ExResult<c_int> {
-    // SAFETY: Express's contract: the buffer and the two ints stay valid
-    // until the receive completes.
-    let b = unsafe { UserBuf::new(buf, n) }.ok_or_else(|| null(call, buf_name))?;
-    // SAFETY: as above.
-    let (so, to) = unsafe { (OutInt::new(src), OutInt::new(ty)) };
+    let b = buf.ok_or_else(|| null(call, buf_name))?;
     msg::recv_async(call, b, s, t, so, to)
 }
 

@@ -10,7 +10,7 @@ use super::kernels;
 use super::types::{fmt_patch, Distribution, ElemType, GaError, GaResult, Handle};
 use crate::procs;
 use crate::protocol::*;
-use crate::ptr::{self, MAX_DIM};
+use crate::ptr::{self, UserBuf, MAX_DIM};
 use crate::shm::{self, BlockEntry, Bounds, NodeLayout};
 use crate::sys::{self, Mapping};
 use shim_core::mpi::{self, Comm};
@@ -1197,23 +1197,20 @@ impl Client {
 
     /// Starts a put, get or accumulate `kind` (scaled by `alpha`, adding as
     /// `acc_ty` when given, as [`acc_as`](Self::acc_as)) of patch
-    /// `lo..=hi` of `g` with the caller's `len` contiguous bytes at address
-    /// `local`, for a non-blocking call whose handle has key `key`, on
+    /// `lo..=hi` of `g` with the caller's contiguous bytes `local` (lent
+    /// until the handle completes), for a non-blocking call whose handle has key `key`, on
     /// compute rank `target`'s memory. A patch of one owner on another node (on any,
     /// with `MPBRIDGE_GA_REMOTE=1`) goes to its server and stays in flight
     /// (see [`InFlightSet`]); any other completes before this returns.
-    ///
-    /// # Safety
-    /// The `len` bytes at `local` stay valid until the request finished,
-    /// unchanged for a put or accumulate, untouched for a get.
-    pub unsafe fn start_patch(
+    pub fn start_patch(
         &mut self,
         call: &'static str,
         (kind, alpha, acc_ty): (Kind, &[u8], Option<ElemType>),
         (g, lo, hi): (Handle, &[i64], &[i64]),
-        (local, len): (usize, usize),
+        mut local: UserBuf,
         (key, target): (usize, i32),
     ) -> GaResult<()> {
+        let len = local.len();
         let n = lo.len();
         let ld: Vec<i64> = (1..n).map(|d| hi[d] - lo[d] + 1).collect();
         let out = {
@@ -1244,25 +1241,22 @@ impl Client {
             // Here, or in several parts: done before returning.
             return match kind {
                 Kind::Get => {
-                    // SAFETY: the caller's promise: `len` bytes at `local`.
-                    let b = unsafe { ptr::user_slice_mut(local as *mut u8, len) };
+                    let b = local.as_mut_slice();
                     self.patch_op(call, kind, g, lo, hi, &[], Some(b), &ld, &[], None)
                 }
                 _ => {
-                    // SAFETY: as above.
-                    let b = unsafe { ptr::user_slice(local as *const u8, len) };
+                    let b = local.as_slice();
                     self.patch_op(call, kind, g, lo, hi, b, None, &ld, alpha, acc_ty)
                 }
             };
         };
         let s = self.server_of(call, rank)?;
         let payload = match kind {
-            Kind::Get => Payload::Recv(local, len),
-            Kind::Put => Payload::Send(local, len, len.max(1)),
-            Kind::Acc => Payload::Send(local, len, ACC_CHUNK),
+            Kind::Get => Payload::Recv(local),
+            Kind::Put => Payload::Send(local, len.max(1)),
+            Kind::Acc => Payload::Send(local, ACC_CHUNK),
         };
-        // SAFETY: the caller's promise, passed on.
-        let p = unsafe { Pending::start(call, self.link.ga, s, key, target, &req, payload) }?;
+        let p = Pending::start(call, self.link.ga, s, (key, target), &req, payload)?;
         self.link.inflight.push(p);
         Ok(())
     }

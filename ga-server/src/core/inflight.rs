@@ -17,13 +17,15 @@
 
 use super::types::{GaError, GaResult};
 use crate::protocol::*;
+use crate::ptr::{recv_user, send_user, OwnedTransfer, UserBuf};
 use shim_core::mpi::{Comm, InFlight};
 
 /// Room in a reply for an error text (or a small get's data, if larger).
 const REPLY_ROOM: usize = 1024;
 
-/// One request in flight. Transfers come before the buffers they use, so
-/// a dropped request finishes (or cancels) them before its buffers go.
+/// One request in flight. A dropped request finishes (or cancels) its
+/// transfers; each owned buffer goes only after its transfer
+/// ([`OwnedTransfer`]), and the caller's buffers stay lent until then.
 pub(crate) struct Pending {
     /// The user handle's key (0: implicit).
     pub key: usize,
@@ -31,122 +33,74 @@ pub(crate) struct Pending {
     pub target: i32,
     call: &'static str,
     server: i32,
-    sends: Vec<InFlight>,
-    reply_rx: Option<InFlight>,
+    /// The request header with any inline payload.
+    head_tx: OwnedTransfer,
+    /// A large put's or accumulate's data, from the caller's buffer.
+    data_tx: Vec<InFlight>,
+    /// The reply, until it arrived.
+    reply_rx: Option<OwnedTransfer>,
     /// A large get's data, received into the caller's buffer.
     data_rx: Option<InFlight>,
-    /// A small get: the caller's buffer (address, length) the reply's
-    /// inline data goes to.
-    inline_to: Option<(usize, usize)>,
-    /// The request header with any inline payload, and the reply buffer.
-    head: Vec<u8>,
-    reply: Vec<u8>,
+    /// A small get: the caller's buffer the reply's inline data goes to.
+    inline_to: Option<UserBuf>,
 }
 
 /// What a request moves besides its header.
 pub(crate) enum Payload {
-    /// Put or accumulate data at (address, length) in the caller's memory,
-    /// sent in messages of at most the given size beyond the eager limit
-    /// (one message for a put, `ACC_CHUNK`s for an accumulate).
-    Send(usize, usize, usize),
-    /// Get data into (address, length) of the caller's memory.
-    Recv(usize, usize),
+    /// Put or accumulate data from the caller's memory, sent in messages
+    /// of at most the given size beyond the eager limit (one message for a
+    /// put, `ACC_CHUNK`s for an accumulate).
+    Send(UserBuf, usize),
+    /// Get data into the caller's memory.
+    Recv(UserBuf),
 }
 
 impl Pending {
     /// Sends `req` to `server` and posts the receives of its reply and data.
-    ///
-    /// # Safety
-    /// The caller's memory named by `payload` stays valid, and is neither
-    /// written (send) nor touched (receive) until the request finished.
-    pub unsafe fn start(
+    pub fn start(
         call: &'static str,
         ga: Comm,
         server: i32,
-        key: usize,
-        target: i32,
+        (key, target): (usize, i32),
         req: &Req,
         payload: Payload,
     ) -> GaResult<Pending> {
         let be = GaError::backend(call);
-        let (inline, reply_len) = match payload {
-            Payload::Send(_, len, _) if len <= EAGER => (len, REPLY_ROOM),
-            Payload::Recv(_, len) if len <= EAGER => (0, len.max(REPLY_ROOM)),
+        let (inline, reply_len) = match &payload {
+            Payload::Send(b, _) if b.len() <= EAGER => (b.len(), REPLY_ROOM),
+            Payload::Recv(b) if b.len() <= EAGER => (0, b.len().max(REPLY_ROOM)),
             _ => (0, REPLY_ROOM),
         };
         let mut head = vec![0u8; REQ_LEN + inline];
         req.encode(&mut head);
+        // Receives first: the reply may come as soon as the request is out.
+        let reply = vec![0u8; REP_LEN + reply_len];
+        let reply_rx = OwnedTransfer::recv(reply, (server, TAG_REP, ga)).map_err(&be)?;
+        let (mut data_rx, mut inline_to, mut data_out) = (None, None, None);
+        match payload {
+            Payload::Recv(b) if b.len() > EAGER => {
+                data_rx = Some(recv_user(b, (server, TAG_RDATA, ga)).map_err(&be)?);
+            }
+            Payload::Recv(b) => inline_to = Some(b),
+            Payload::Send(b, _) if b.len() <= EAGER => {
+                head[REQ_LEN..].copy_from_slice(b.as_slice());
+            }
+            Payload::Send(b, chunk) => data_out = Some((b, chunk)),
+        }
+        let head_tx = OwnedTransfer::send(head, (server, TAG_REQ, ga)).map_err(&be)?;
         let mut p = Pending {
             key,
             target,
             call,
             server,
-            sends: Vec::new(),
-            reply_rx: None,
-            data_rx: None,
-            inline_to: None,
-            head,
-            reply: vec![0u8; REP_LEN + reply_len],
+            head_tx,
+            data_tx: Vec::new(),
+            reply_rx: Some(reply_rx),
+            data_rx,
+            inline_to,
         };
-        // Receives first: the reply may come as soon as the request is out.
-        // SAFETY: the reply buffer is owned by `p`, whose transfers finish
-        // before it is dropped (field order).
-        p.reply_rx = Some(
-            unsafe {
-                InFlight::begin(
-                    true,
-                    p.reply.as_mut_ptr(),
-                    p.reply.len(),
-                    server,
-                    TAG_REP,
-                    ga,
-                )
-            }
-            .map_err(&be)?,
-        );
-        match payload {
-            Payload::Recv(addr, len) if len > EAGER => {
-                // SAFETY: the caller's promise above.
-                p.data_rx = Some(
-                    unsafe { InFlight::begin(true, addr as *mut u8, len, server, TAG_RDATA, ga) }
-                        .map_err(&be)?,
-                );
-            }
-            Payload::Recv(addr, len) => p.inline_to = Some((addr, len)),
-            Payload::Send(addr, len, _) if len <= EAGER => {
-                // SAFETY: the caller's promise above: `len` readable bytes.
-                let src = unsafe { crate::ptr::user_slice(addr as *const u8, len) };
-                p.head[REQ_LEN..].copy_from_slice(src);
-            }
-            Payload::Send(..) => {}
-        }
-        // SAFETY: the header is owned by `p` (as the reply buffer above).
-        let h = unsafe {
-            InFlight::begin(
-                false,
-                p.head.as_mut_ptr(),
-                p.head.len(),
-                server,
-                TAG_REQ,
-                ga,
-            )
-        }
-        .map_err(&be)?;
-        p.sends.push(h);
-        if let Payload::Send(addr, len, chunk) = payload {
-            if len > EAGER {
-                let mut off = 0;
-                while off < len {
-                    let n = chunk.min(len - off);
-                    // SAFETY: the caller's promise above.
-                    let s = unsafe {
-                        InFlight::begin(false, (addr + off) as *mut u8, n, server, TAG_DATA, ga)
-                    }
-                    .map_err(&be)?;
-                    p.sends.push(s);
-                    off += n;
-                }
-            }
+        if let Some((b, chunk)) = data_out {
+            send_user(b, chunk, (server, TAG_DATA, ga), &mut p.data_tx).map_err(&be)?;
         }
         Ok(p)
     }
@@ -155,16 +109,17 @@ impl Pending {
     /// is the request's error (its data receive is cancelled).
     fn progress(&mut self) -> GaResult<bool> {
         let be = GaError::backend(self.call);
-        let mut done = true;
-        for s in &mut self.sends {
+        let mut done = self.head_tx.test().map_err(&be)?.is_some();
+        for s in &mut self.data_tx {
             done &= s.test().map_err(&be)?.is_some();
         }
         if let Some(rx) = self.reply_rx.as_mut() {
             match rx.test().map_err(&be)? {
                 None => done = false,
                 Some(got) => {
-                    self.reply_rx = None;
-                    self.take_reply(got)?;
+                    if let Some(rx) = self.reply_rx.take() {
+                        self.take_reply(&rx.into_buf()[..got])?;
+                    }
                 }
             }
         }
@@ -174,13 +129,12 @@ impl Pending {
         Ok(done)
     }
 
-    /// Checks an arrived reply of `got` bytes; a small get's data goes to
-    /// the caller's buffer.
-    fn take_reply(&mut self, got: usize) -> GaResult<()> {
+    /// Checks an arrived reply; a small get's data goes to the caller's
+    /// buffer.
+    fn take_reply(&mut self, reply: &[u8]) -> GaResult<()> {
         let e = |m: String| GaError::new(self.call, m);
-        let rep = Rep::decode(&self.reply[..got])
-            .ok_or_else(|| e("short reply from the ga-server".into()))?;
-        let body = &self.reply[REP_LEN..got];
+        let rep = Rep::decode(reply).ok_or_else(|| e("short reply from the ga-server".into()))?;
+        let body = &reply[REP_LEN..];
         if rep.status != 0 {
             self.data_rx = None;
             let n = (rep.len as usize).min(body.len());
@@ -190,14 +144,12 @@ impl Pending {
                 String::from_utf8_lossy(&body[..n])
             )));
         }
-        if let Some((addr, len)) = self.inline_to {
+        if let Some(dst) = self.inline_to.as_mut() {
+            let len = dst.len();
             if rep.len as usize != len || body.len() < len {
                 return Err(e(format!("server sent {} bytes, {len} expected", rep.len)));
             }
-            // SAFETY: `start`'s caller keeps these bytes valid and untouched
-            // until the request finished, which is now.
-            let dst = unsafe { crate::ptr::user_slice_mut(addr as *mut u8, len) };
-            dst.copy_from_slice(&body[..len]);
+            dst.as_mut_slice().copy_from_slice(&body[..len]);
         }
         Ok(())
     }

@@ -688,23 +688,9 @@ pub fn nb_put(g: Handle, lo: &[i64], hi: &[i64], buf: &[u8], ld: &[i64]) -> GaRe
     Ok(next_nb())
 }
 
-/// Non-blocking get into `len` bytes at `buf`.
-///
-/// # Safety
-/// `buf` must be valid for writes of `len` bytes until [`nb_wait`] returns
-/// or [`nb_test`] returns `true` for the handle.
-pub unsafe fn nb_get(
-    g: Handle,
-    lo: &[i64],
-    hi: &[i64],
-    buf: *mut u8,
-    len: usize,
-    ld: &[i64],
-) -> GaResult<i64> {
-    // SAFETY: the caller guarantees `buf` is valid for `len` bytes until the
-    // operation completes; it completes before this returns.
-    let b = unsafe { crate::ptr::user_slice_mut(buf, len) };
-    get(g, lo, hi, b, ld)?;
+/// Non-blocking get into `buf`; it completes before this returns.
+pub fn nb_get(g: Handle, lo: &[i64], hi: &[i64], buf: &mut [u8], ld: &[i64]) -> GaResult<i64> {
+    get(g, lo, hi, buf, ld)?;
     Ok(next_nb())
 }
 

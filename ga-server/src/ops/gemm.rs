@@ -4,6 +4,9 @@
 //! dimension 0. (The Fortran API, column-major, reaches the same routine
 //! with the operands swapped: its `dgemm(ta,tb,m,n,k,A,B,C)` is this one's
 //! `(tb,ta,n,m,k,B,A,C)`.)
+//!
+//! The crate's FFI edge to BLAS: [`local_gemm`] is its one call into C
+//! (`cblas-gemm`'s `unsafe` entry), the only `unsafe` of this file.
 
 use super::elem::{decode, encode, scalar, Num, C32, C64};
 use super::patch::{check_patch, get_rect, own_parts, put_rect, relabel};
