@@ -426,6 +426,27 @@ mod tests {
     use super::*;
 
     #[test]
+    fn blocks_of_any_element_size_start_on_whole_elements() {
+        let lo = [0; MAX_DIM];
+        let mut hi = [0; MAX_DIM];
+        hi[0] = 4;
+        let mut lo2 = lo;
+        lo2[0] = 5;
+        let mut hi2 = hi;
+        hi2[0] = 6;
+        let owners = [(0, Some((lo, hi))), (1, Some((lo2, hi2)))];
+        for elem in [1, 8, 12, 20, 24] {
+            let l = NodeLayout::build(&[7], "u", elem, &owners).unwrap();
+            for b in &l.blocks {
+                assert_eq!(b.off as usize % elem, 0, "{elem}-byte elements");
+                assert_eq!(b.off as usize % BLOCK_ALIGN, 0, "{elem}-byte elements");
+            }
+        }
+        assert_eq!(lcm(64, 12), 192);
+        assert_eq!(lcm(64, 8), 64);
+    }
+
+    #[test]
     fn layout_round_trip_and_alignment() {
         let lo = [0; MAX_DIM];
         let mut hi = [0; MAX_DIM];
