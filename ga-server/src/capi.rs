@@ -1478,10 +1478,11 @@ pub(crate) fn deallocate(call: &'static str, g: c_int) -> GaResult<bool> {
 
 impl From<core::Description> for Pending {
     fn from(d: core::Description) -> Pending {
+        let (ty, dims, name) = d.shape;
         let mut p = Pending {
-            code: Some(d.ty.c_code()),
-            dims: d.dims,
-            name: d.name,
+            code: Some(ty.c_code()),
+            dims,
+            name,
             width: d.width.iter().any(|&w| w > 0).then_some(d.width),
             pgroup: Some(d.pgroup),
             restricted: d.restricted,

@@ -1280,15 +1280,16 @@ fn deallocate_common(call: &'static str, g_a: *const FInt) -> FLog {
     // An array of nga_create and its kin is described as it is.
     let description = known.unwrap_or_else(|| {
         let d = core::describe(call, h).unwrap_or_else(|e| fail_core(call, e));
+        let (ty, dims, name) = d.shape;
         let code = Arr {
             h,
-            ty: d.ty,
+            ty,
             dims: Vec::new(),
         }
         .ftype();
         Pending {
-            data: Some((code, d.dims.iter().rev().copied().collect())),
-            name: d.name,
+            data: Some((code, dims.iter().rev().copied().collect())),
+            name,
             dist: Some(d.dist),
             pgroup: Some(d.pgroup),
             width: d.width.iter().any(|&w| w > 0).then_some(d.width),

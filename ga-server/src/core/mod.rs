@@ -272,12 +272,13 @@ pub fn destroy(g: Handle) -> GaResult<()> {
 /// that `NGA_Create` and its kin made keeps it for `GA_Allocate`).
 #[derive(Clone, Debug)]
 pub struct Description {
-    pub ty: ElemType,
-    pub dims: Vec<i64>,
-    pub name: String,
+    /// (type, dimensions in C order, name): what `NGA_Create` takes.
+    pub shape: (ElemType, Vec<i64>, String),
+    /// Distribution as it was asked for.
     pub dist: Distribution,
     /// Ghost widths per dimension.
     pub width: Vec<i64>,
+    /// The processor group the array lives on.
     pub pgroup: i32,
     /// The group ranks holding blocks 0, 1, ..., when they are not every
     /// member in order (`GA_Set_restricted`).
@@ -295,9 +296,7 @@ pub fn describe(call: &'static str, g: Handle) -> GaResult<Description> {
                 .collect()
         });
         Ok(Description {
-            ty: a.ty,
-            dims: a.grid.dims.clone(),
-            name: a.name.clone(),
+            shape: (a.ty, a.grid.dims.clone(), a.name.clone()),
             dist: a.dist.clone(),
             width: a.width[..a.grid.ndim()].to_vec(),
             pgroup: a.pgroup,
