@@ -171,14 +171,11 @@ fn inquire(call: &'static str, g: Handle) -> GaResult<(ElemType, Vec<i64>)> {
     core::inquire(g).map_err(|_| GaError::new(call, format!("invalid array handle {g}")))
 }
 
+/// The element type of a built-in code or of one `NGA_Register_type`
+/// gave; an error names the call for any other code.
 pub(crate) fn type_of(call: &'static str, code: c_int) -> GaResult<ElemType> {
-    ElemType::from_code(code).ok_or_else(|| match crate::properties::user_type_size(code) {
-        Some(n) => GaError::new(
-            call,
-            format!("type {code} ({n} bytes, from NGA_Register_type): arrays of registered types are not supported"),
-        ),
-        None => GaError::new(call, format!("unknown type code {code}")),
-    })
+    crate::properties::elem_type(code)
+        .ok_or_else(|| GaError::new(call, format!("unknown type code {code}")))
 }
 
 // ---------------------------------------------------------------------------
@@ -1384,11 +1381,7 @@ pub extern "C" fn GA_Allocate(g: c_int) -> c_int {
         if made == 0 {
             return Ok(0);
         }
-        with_handles(|h| {
-            h.alias.insert(g, made);
-            h.described.insert(g, description);
-        });
-        ANY_ALIAS.store(true, Ordering::Release);
+        settle(g, made, description);
         Ok(1)
     })
 }
@@ -1450,27 +1443,78 @@ fn forget(call: &'static str, g: c_int, h: Handle) -> GaResult<()> {
     Ok(())
 }
 
-/// `GA_Deallocate`: frees the memory of the array a handle from
-/// `GA_Create_handle` was allocated as and makes the handle await
-/// `GA_Allocate` again with the same description (collective). Returns
+/// `GA_Deallocate`: frees the memory of the array `g` names and makes
+/// the handle await `GA_Allocate` again with the same description
+/// (collective): the description `GA_Create_handle` and `GA_Set_*` gave,
+/// or for an array of `NGA_Create` and its kin the array's own type,
+/// shape, name, distribution, ghost widths, group and restricted list,
+/// and its handle stays reserved for it, as in GA 5.8. Returns
 /// Ok(true), or Ok(false) when `g` names no allocated array (GA's FALSE).
 pub(crate) fn deallocate(call: &'static str, g: c_int) -> GaResult<bool> {
     let h = resolve(g);
     if !core::valid(h) {
         return Ok(false);
     }
-    let Some(description) = with_handles(|t| t.described.get(&g).cloned()) else {
-        return err(
-            call,
-            format!(
-                "array {g} was not made from a handle of GA_Create_handle, \
-                 so there is no description to allocate again"
-            ),
-        );
+    let description = match with_handles(|t| t.described.get(&g).cloned()) {
+        Some(d) => d,
+        // Made by NGA_Create and its kin: described as it is.
+        None => Pending::from(core::describe(call, h).map_err(relabel(call))?),
     };
-    forget(call, g, h)?;
+    if h == g {
+        // A handle of the core's (not of GA_Create_handle) stays this
+        // array's, as in GA, for the next GA_Allocate.
+        core::destroy_keeping_handle(call, h).map_err(relabel(call))?;
+        arrays_changed();
+        with_handles(|t| {
+            t.described.remove(&g);
+            t.names.remove(&h);
+        });
+    } else {
+        forget(call, g, h)?;
+    }
     with_handles(|t| t.pending.insert(g, description));
     Ok(true)
+}
+
+impl From<core::Description> for Pending {
+    fn from(d: core::Description) -> Pending {
+        let (ty, dims, name) = d.shape;
+        let mut p = Pending {
+            code: Some(ty.c_code()),
+            dims,
+            name,
+            width: d.width.iter().any(|&w| w > 0).then_some(d.width),
+            pgroup: Some(d.pgroup),
+            restricted: d.restricted,
+            ..Pending::default()
+        };
+        match d.dist {
+            Distribution::Default => {}
+            Distribution::Chunk(c) => p.chunk = Some(c),
+            Distribution::Irregular { block, map } => p.irregular = Some((block, map)),
+            Distribution::BlockCyclic { block, grid } => p.cyclic = Some((block, grid)),
+            Distribution::TiledIrregular { block, map, grid } => {
+                p.tiled_irreg = Some((block, map, grid))
+            }
+        }
+        p
+    }
+}
+
+/// The handle a user handle `g` names once `made` is allocated for it:
+/// `g` itself when a deallocated array kept it, else an alias for
+/// `made` (a handle of `GA_Create_handle`).
+fn settle(g: c_int, made: Handle, description: Pending) {
+    let made = core::take_handle(made, g);
+    with_handles(|h| {
+        if made != g {
+            h.alias.insert(g, made);
+        }
+        h.described.insert(g, description);
+    });
+    if made != g {
+        ANY_ALIAS.store(true, Ordering::Release);
+    }
 }
 
 /// `GA_Overlay`: completes the handle `g` from `GA_Create_handle` (type,
@@ -1489,25 +1533,21 @@ pub(crate) fn overlay(call: &'static str, g: c_int, parent: c_int) -> GaResult<b
     let Some(code) = p.code else {
         return err(call, format!("handle {g}: call GA_Set_data first"));
     };
-    if p.restricted.is_some() {
-        return err(call, "restricted arrays cannot be overlaid");
-    }
     let ty = type_of(call, code)?;
     let parent = resolve(parent);
     inquire(call, parent)?;
     let width = p.width.clone().unwrap_or_default();
     let shape = (ty, &p.dims[..], &p.distribution());
-    let made = core::overlay(call, parent, shape, &width, &p.name).map_err(relabel(call))?;
+    let made = core::pgroups::on_restricted(p.restricted.clone(), || {
+        core::overlay(call, parent, shape, &width, &p.name)
+    })
+    .map_err(relabel(call))?;
     let Some(made) = made else {
         return Ok(false);
     };
     arrays_changed();
-    with_handles(|h| {
-        h.pending.remove(&g);
-        h.alias.insert(g, made);
-        h.described.insert(g, p);
-    });
-    ANY_ALIAS.store(true, Ordering::Release);
+    with_handles(|h| h.pending.remove(&g));
+    settle(g, made, p);
     Ok(true)
 }
 

@@ -10,9 +10,10 @@
 //! array, so `GA_Assemble_duplicate` overlays it as `GA_Overlay` does.
 //!
 //! Return codes: `GA_Deallocate` returns 1 when the memory was freed and 0
-//! when the handle names no allocated array (as GA returns FALSE); a
-//! handle that `NGA_Create` (not `GA_Create_handle`) made ends the job
-//! through `GA_Error`, since there is no description to allocate again.
+//! when the handle names no allocated array (as GA returns FALSE); an
+//! array that `NGA_Create` (not `GA_Create_handle`) made is deallocated
+//! too, as in GA 5.8: its handle is no longer valid, keeps the array's
+//! description and awaits `GA_Allocate`.
 //! `GA_Overlay` returns 1, or 0 when the new array does not fit in the
 //! parent's memory on some process. `GA_Getmem` returns this process's
 //! memory (never NULL); `GA_Assemble_duplicate` the new handle, or 0 when
@@ -27,8 +28,8 @@ use crate::core::{self, Distribution, GaError, Handle};
 use std::ffi::{c_char, c_int, c_void};
 use std::sync::Mutex;
 
-/// Frees the memory of an array made by `GA_Allocate` from a handle of
-/// `GA_Create_handle`, keeping its description: the handle awaits
+/// Frees the memory of an array (made by `GA_Allocate` or by
+/// `NGA_Create` and its kin), keeping its description: the handle awaits
 /// `GA_Allocate` again (collective; the data are lost). Returns 1, or 0 if
 /// `g` names no allocated array.
 #[no_mangle]

@@ -681,7 +681,7 @@ pub(crate) fn creation_args(
 ) -> (ElemType, Vec<i64>, Distribution) {
     let ty = i32::try_from(code)
         .ok()
-        .and_then(ElemType::from_code)
+        .and_then(crate::properties::elem_type)
         .unwrap_or_else(|| fail(call, format!("unknown type {code}")));
     let n = dims_f.len();
     if n == 0 || n > GA_MAX_DIM {
@@ -1253,12 +1253,7 @@ fn allocate_common(call: &'static str, g_a: *const FInt) -> FLog {
     });
     match made {
         Ok(h) => {
-            let mut t = TABLES.lock();
-            t.alias.insert(g, h);
-            if code == i64::from(codes::F_LOG) {
-                t.logical.insert(h);
-            }
-            t.described.insert(g, p);
+            settle(g, h, code, p);
             TRUE
         }
         Err(e) => {
@@ -1281,13 +1276,33 @@ fn deallocate_common(call: &'static str, g_a: *const FInt) -> FLog {
             },
         }
     };
-    let Some(description) = TABLES.lock().described.get(&g).cloned() else {
-        fail(
-            call,
-            format!("array {g} was not made from a handle of ga_create_handle"),
-        );
-    };
-    core::destroy(h).unwrap_or_else(|e| fail_core(call, e));
+    let known = TABLES.lock().described.get(&g).cloned();
+    // An array of nga_create and its kin is described as it is.
+    let description = known.unwrap_or_else(|| {
+        let d = core::describe(call, h).unwrap_or_else(|e| fail_core(call, e));
+        let (ty, dims, name) = d.shape;
+        let code = Arr {
+            h,
+            ty,
+            dims: Vec::new(),
+        }
+        .ftype();
+        Pending {
+            data: Some((code, dims.iter().rev().copied().collect())),
+            name,
+            dist: Some(d.dist),
+            pgroup: Some(d.pgroup),
+            width: d.width.iter().any(|&w| w > 0).then_some(d.width),
+            restricted: d.restricted,
+        }
+    });
+    if i64::from(h) == g {
+        // The core's handle stays this array's, as in GA, for the next
+        // ga_allocate.
+        core::destroy_keeping_handle(call, h).unwrap_or_else(|e| fail_core(call, e));
+    } else {
+        core::destroy(h).unwrap_or_else(|e| fail_core(call, e));
+    }
     let mut t = TABLES.lock();
     t.alias.remove(&g);
     t.described.remove(&g);
@@ -1296,10 +1311,29 @@ fn deallocate_common(call: &'static str, g_a: *const FInt) -> FLog {
     TRUE
 }
 
+/// Records the array `h` just made for the Fortran handle `g` (of type
+/// `code`, described by `p`): `g` itself names it when a deallocated
+/// array kept that handle, else `g` (of `ga_create_handle`) is an alias.
+fn settle(g: i64, h: Handle, code: i64, p: Pending) {
+    let h = match i32::try_from(g) {
+        Ok(kept) => core::take_handle(h, kept),
+        Err(_) => h,
+    };
+    let mut t = TABLES.lock();
+    if i64::from(h) != g {
+        t.alias.insert(g, h);
+    }
+    if code == i64::from(codes::F_LOG) {
+        t.logical.insert(h);
+    }
+    t.described.insert(g, p);
+}
+
 /// `logical ga_deallocate(g_a)`: frees the memory of an array made by
-/// `ga_allocate` from a handle of `ga_create_handle` (collective; the data
-/// are lost); the handle keeps its description and awaits `ga_allocate`
-/// again. `.true.`, or `.false.` when `g_a` names no allocated array.
+/// `ga_allocate` or by `nga_create` and its kin (collective; the data are
+/// lost); the handle keeps its description and awaits `ga_allocate`
+/// again, as in GA 5.8. `.true.`, or `.false.` when `g_a` names no
+/// allocated array.
 #[no_mangle]
 pub extern "C" fn ga_deallocate_(g_a: *const FInt) -> FLog {
     entry("ga_deallocate", || deallocate_common("ga_deallocate", g_a))
@@ -1324,25 +1358,19 @@ fn overlay_common(call: &'static str, g_a: *const FInt, g_p: *const FInt) -> FLo
     let Some((code, dims_f)) = p.data.clone() else {
         fail(call, format!("handle {g}: call ga_set_data first"));
     };
-    if p.restricted.is_some() {
-        fail(call, "restricted arrays cannot be overlaid");
-    }
     let parent = Arr::get(call, g_p);
     let (ty, dims, _) = creation_args(call, code, &dims_f, FDist::Chunk(&[]));
     let dist = p.dist.clone().unwrap_or(Distribution::Default);
     let width = p.width.clone().unwrap_or_default();
-    let made = core::overlay(call, parent.h, (ty, &dims, &dist), &width, &p.name)
-        .unwrap_or_else(|e| fail_core(call, e));
+    let made = core::pgroups::on_restricted(p.restricted.clone(), || {
+        core::overlay(call, parent.h, (ty, &dims, &dist), &width, &p.name)
+    })
+    .unwrap_or_else(|e| fail_core(call, e));
     let Some(h) = made else {
         return FALSE;
     };
-    let mut t = TABLES.lock();
-    t.pending.remove(&g);
-    t.alias.insert(g, h);
-    if code == i64::from(codes::F_LOG) {
-        t.logical.insert(h);
-    }
-    t.described.insert(g, p);
+    TABLES.lock().pending.remove(&g);
+    settle(g, h, code, p);
     TRUE
 }
 

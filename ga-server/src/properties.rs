@@ -16,7 +16,7 @@
 //! up (the first after `C_LONGLONG`), as GA numbers them; deregistering
 //! gives 0, -1 for a built-in type code, -2 for a code not registered.
 
-use crate::core::{self, GaError, GaResult, Handle};
+use crate::core::{self, ElemType, GaError, GaResult, Handle};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
@@ -147,6 +147,12 @@ pub fn deregister_type(code: i32) -> i32 {
 /// The element size of a registered type.
 pub fn user_type_size(code: i32) -> Option<usize> {
     tables(|t| t.types.get(&code).copied())
+}
+
+/// The element type of a built-in code, or of a code registered now (an
+/// array keeps its element size when its type is deregistered later).
+pub fn elem_type(code: i32) -> Option<ElemType> {
+    ElemType::from_code(code).or_else(|| user_type_size(code).map(|n| ElemType::user(code, n)))
 }
 
 #[cfg(test)]

@@ -101,6 +101,9 @@ pub struct Req {
     pub alpha: [u8; 32],
     pub aux: i64,
     pub len: u64,
+    /// A user element type's code and size (`ty` = its wire number 10);
+    /// 0 for built-in types.
+    pub user: (i32, u32),
 }
 
 impl Req {
@@ -117,7 +120,21 @@ impl Req {
             alpha: [0; 32],
             aux: 0,
             len: 0,
+            user: (0, 0),
         }
+    }
+
+    /// Sets the element type of the request (wire number, and a user
+    /// type's code and size).
+    pub fn set_type(&mut self, ty: crate::core::ElemType) {
+        let (w, code, size) = ty.wire();
+        self.ty = w;
+        self.user = (code, size);
+    }
+
+    /// The element type the request names, if it names one.
+    pub fn elem_type(&self) -> Option<crate::core::ElemType> {
+        crate::core::ElemType::from_wire((self.ty, self.user.0, self.user.1))
     }
 
     /// Writes the header into the first `REQ_LEN` bytes of `out`.
@@ -135,6 +152,8 @@ impl Req {
         out[128..160].copy_from_slice(&self.alpha);
         out[160..168].copy_from_slice(&self.aux.to_le_bytes());
         out[168..176].copy_from_slice(&self.len.to_le_bytes());
+        out[176..180].copy_from_slice(&self.user.0.to_le_bytes());
+        out[180..184].copy_from_slice(&self.user.1.to_le_bytes());
     }
 
     /// Reads a header; `None` if the message is too short.
@@ -162,6 +181,10 @@ impl Req {
             alpha,
             aux: i64_at(160),
             len: i64_at(168) as u64,
+            user: (
+                i32::from_le_bytes(b[176..180].try_into().unwrap_or_default()),
+                u32::from_le_bytes(b[180..184].try_into().unwrap_or_default()),
+            ),
         })
     }
 }
@@ -228,6 +251,7 @@ mod tests {
         r.alpha[31] = 9;
         r.aux = -12;
         r.len = 1 << 33;
+        r.user = (1017, 24);
         let mut b = [0u8; REQ_LEN];
         r.encode(&mut b);
         assert_eq!(Req::decode(&b), Some(r));

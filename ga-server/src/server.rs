@@ -533,7 +533,7 @@ impl Server {
     /// Makes an array's node segment; returns its name.
     fn create(&mut self, req: &Req, payload: &[u8]) -> Check<String> {
         let layout = NodeLayout::decode(payload).ok_or("malformed array layout")?;
-        let ty = ElemType::from_wire(req.ty).ok_or("unknown element type")?;
+        let ty = req.elem_type().ok_or("unknown element type")?;
         layout.validate(req.ndim as usize, ty.size())?;
         if self.arrays.contains_key(&req.array) {
             return Err(format!("array id {} exists already", req.array));
@@ -578,7 +578,7 @@ fn add_type(a: &SArray, req: &Req) -> Check<ElemType> {
     if a.ty != ElemType::Char {
         return Ok(a.ty);
     }
-    let ty = ElemType::from_wire(req.ty).ok_or("unknown element type")?;
+    let ty = req.elem_type().ok_or("unknown element type")?;
     let n = (req.ndim as usize).clamp(1, MAX_DIM);
     let row = req.hi[n - 1] - req.lo[n - 1] + 1;
     if row % ty.size() as i64 != 0 {
@@ -619,10 +619,10 @@ impl Server {
         }
         // An array of bytes (ARMCI memory) takes accumulates of any type.
         let bytes_any = a.ty == ElemType::Char && req.op == Op::Acc as u8;
-        if want_ty && req.ty != a.ty.wire() && !bytes_any {
+        if want_ty && req.elem_type() != Some(a.ty) && !bytes_any {
             return Err(format!(
                 "element type {:?} does not match g_a '{}' of type {:?}",
-                ElemType::from_wire(req.ty),
+                req.elem_type(),
                 a.layout.name,
                 a.ty
             ));
@@ -809,7 +809,7 @@ impl Server {
         }
         let off = p.off * p.elem;
         let swap = req.alpha[0] == 1;
-        match ElemType::from_wire(req.ty) {
+        match req.elem_type() {
             Some(ElemType::Int) if p.bytes == 4 => {
                 let w = ptr::atomic_i32(&a.map, off)?;
                 let v = req.aux as i32;

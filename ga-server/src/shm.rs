@@ -24,6 +24,15 @@ fn round_up(x: usize, a: usize) -> Option<usize> {
     x.div_ceil(a).checked_mul(a)
 }
 
+/// Least common multiple of `a` and `b` (both positive).
+fn lcm(a: usize, b: usize) -> usize {
+    let (mut x, mut y) = (a, b.max(1));
+    while y != 0 {
+        (x, y) = (y, x % y);
+    }
+    a / x * b.max(1)
+}
+
 /// Bytes of a block `lo..=hi` (the first `n` dimensions) of `elem`-byte
 /// elements; `None` if a bound is reversed or the count does not fit.
 pub fn block_bytes(lo: &[i64], hi: &[i64], n: usize, elem: usize) -> Option<usize> {
@@ -73,7 +82,8 @@ impl NodeLayout {
     }
 
     /// [`NodeLayout::build`] where only the blocks `i` with `align(i)` start
-    /// on a [`BLOCK_ALIGN`] boundary; the others follow the block before
+    /// on a [`BLOCK_ALIGN`] boundary (every block starts a whole number of
+    /// elements from the segment start); the others follow the block before
     /// them directly (so blocks of one process can form one run).
     pub fn build_aligned(
         dims: &[i64],
@@ -108,7 +118,14 @@ impl NodeLayout {
                     crate::core::fmt_patch(&lo[..n], &hi[..n])
                 ))
             })?;
-            let off = round_up(cur, if align(i) { BLOCK_ALIGN } else { 1 })
+            // Offsets stay whole elements of any size (a registered type's
+            // too), so element indices from the segment start are exact.
+            let step = if align(i) {
+                lcm(BLOCK_ALIGN, elem)
+            } else {
+                elem
+            };
+            let off = round_up(cur, step.max(1))
                 .filter(|o| *o <= isize::MAX as usize)
                 .ok_or_else(|| too_big(format!("offset {cur}")))?;
             cur = off
@@ -407,6 +424,27 @@ pub fn remove_stale() -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn blocks_of_any_element_size_start_on_whole_elements() {
+        let lo = [0; MAX_DIM];
+        let mut hi = [0; MAX_DIM];
+        hi[0] = 4;
+        let mut lo2 = lo;
+        lo2[0] = 5;
+        let mut hi2 = hi;
+        hi2[0] = 6;
+        let owners = [(0, Some((lo, hi))), (1, Some((lo2, hi2)))];
+        for elem in [1, 8, 12, 20, 24] {
+            let l = NodeLayout::build(&[7], "u", elem, &owners).unwrap();
+            for b in &l.blocks {
+                assert_eq!(b.off as usize % elem, 0, "{elem}-byte elements");
+                assert_eq!(b.off as usize % BLOCK_ALIGN, 0, "{elem}-byte elements");
+            }
+        }
+        assert_eq!(lcm(64, 12), 192);
+        assert_eq!(lcm(64, 8), 64);
+    }
 
     #[test]
     fn layout_round_trip_and_alignment() {

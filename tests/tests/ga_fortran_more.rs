@@ -22,7 +22,9 @@
 //! - `ga_fortran/fapi_last.F`: `ga_randomize`/`nga_randomize` (each rank
 //!   seeds the C library's `rand()`, so the values are Debian's),
 //!   `ga_set_tiled_irreg_proc_grid` and its `nga_` spelling,
-//!   `ga_deallocate`/`nga_deallocate` and `ga_overlay`/`nga_overlay`.
+//!   `ga_deallocate`/`nga_deallocate` (of arrays of `ga_create_handle`
+//!   and of `nga_create`) and `ga_overlay`/`nga_overlay` (a block-cyclic
+//!   array too).
 //!
 //! (`ga_matmul_mirrored` is checked in `ga_fortran/mirror.F90`, which
 //! Debian's GA cannot run.)

@@ -3,10 +3,14 @@
 //! `GA_Randomize`/`NGA_Randomize` (values drawn from the C library's
 //! `rand()` in the order GA walks a process's memory, so the same as
 //! Debian's for the same distribution), `GA_Print_file` (what it writes to
-//! the file), `GA_Deallocate` and a second `GA_Allocate` of the handle,
-//! `GA_Register_stack_memory`, `NGA_Set_tiled_irreg_proc_grid` (round
-//! trip, process grid, blocks holding given elements), `GA_Overlay` (an
-//! array sharing its parent's memory, one too large for it) and
+//! the file), `GA_Deallocate` and a second `GA_Allocate` of the handle
+//! (of `GA_Create_handle` and of `NGA_Create_irreg`, whose handle no
+//! other array takes meanwhile), `GA_Register_stack_memory`,
+//! `NGA_Set_tiled_irreg_proc_grid` (round trip, process grid, blocks
+//! holding given elements), `GA_Overlay` (an array sharing its parent's
+//! memory; block-cyclic and restricted arrays over a plain parent and a
+//! plain one over a block-cyclic parent, where the parent's printed
+//! contents show where each process's blocks lie; one too large) and
 //! `GA_Getmem`/`GA_Assemble_duplicate`/`GA_Freemem`.
 //!
 //! Ours runs the whole program on 1, 2 and 4 compute ranks and on 4 with

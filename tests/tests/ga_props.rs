@@ -1,6 +1,8 @@
 //! GA's array properties (`GA_Set_property` "read_only" and "read_cache",
 //! `GA_Unset_property`), user element types (`NGA_Register_type`,
-//! `NGA_Deregister_type`) and field access (`NGA_Get_field`,
+//! `NGA_Deregister_type`, and arrays of a registered type: create,
+//! inquire, put, get, access, copy, zero, gather, scatter, a type
+//! deregistered while its array lives) and field access (`NGA_Get_field`,
 //! `NGA_Put_field` and their non-blocking forms) through the C API
 //! (`ga/ga_props.c`) and the Fortran one (`ga_fortran/props.F90`): type
 //! codes and deregistration results as GA numbers them, data read back
@@ -13,8 +15,12 @@
 //!
 //! Debian's GA 5.8 steps `ld + 1` items from one row of a field buffer to
 //! the next (found by running these programs against it); ours steps
-//! `ld`, as GA documents, so the multi-row field patches (the C program's
-//! argument `rows`) run against ours only.
+//! `ld`, as GA documents, so the multi-row field patches run against ours
+//! only (the C program's argument `ours`), with what Debian's GA refuses
+//! or gets wrong on arrays of a registered type: `GA_Fill` ("type not
+//! supported"), `NGA_Copy_patch` of 12-byte elements ("GA datatype cannot
+//! be aligned") and, on 1 process, `GA_Zero` (its memory is corrupted:
+//! `GA_Destroy` then fails in `MPI_Win_unlock_all`).
 
 use tests::bad_calls;
 use tests::ga_compare::{assert_bad_calls, ours_with_args, same_as_debian};
@@ -26,10 +32,12 @@ tests::twin_tests! {
 }
 
 /// Field patches of several rows with a leading dimension larger than the
-/// patch: the items land `ld` apart and the gaps stay untouched.
+/// patch: the items land `ld` apart and the gaps stay untouched. Arrays
+/// of a registered type fill with one element's bytes, zero patches and
+/// copy patches (the program checks them).
 #[test]
-fn field_patches_of_several_rows_follow_ld() {
-    for r in ours_with_args("ga/ga_props.c", "ga_props", &["rows"], |np| 17 * np) {
+fn field_patches_of_several_rows_follow_ld_and_user_types_fill() {
+    for r in ours_with_args("ga/ga_props.c", "ga_props", &["ours"], |np| 29 * np) {
         assert!(
             r.stdout
                 .contains("field real [1:3,1:3]: 11 12 13 21 22 23 31 32 33"),
@@ -52,6 +60,7 @@ fn bad_arguments_end_the_job_naming_the_call() {
             "field" => NGA_Get_field says "not inside the 16-byte elements",
             "ld" => NGA_Put_field says "ld[0] = 1",
             "size" => NGA_Register_type says "0 bytes",
+            "arith" => GA_Scale says "not defined for arrays of type registered",
         ],
     );
 }

@@ -19,7 +19,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 
 /// First handle (GA numbers handles from index − 1000).
-const GA_OFFSET: i32 = 1000;
+pub(crate) const GA_OFFSET: i32 = 1000;
 
 pub(crate) struct Array {
     pub serial: u32,
@@ -181,6 +181,8 @@ pub(crate) struct Client {
     pub ctl: Option<Mapping>,
     pub remote: bool,
     pub arrays: Vec<Option<Array>>,
+    /// Free slots of `arrays` whose handles deallocated arrays keep.
+    pub held: Vec<usize>,
     pub next_serial: u32,
     pub nmutex: i32,
     pub ga_active: bool,
@@ -297,6 +299,7 @@ pub(crate) fn connect(call: &'static str) -> GaResult<()> {
         ctl,
         remote,
         arrays: Vec::new(),
+        held: Vec::new(),
         next_serial: 1,
         nmutex: 0,
         ga_active: false,
@@ -474,7 +477,7 @@ fn part_request(
 /// block of `a`, in the server's framed indices.
 fn region_request(a: &Array, op: Op, ty: ElemType, owner: i64, lo: &[i64], hi: &[i64]) -> Req {
     let mut req = Req::new(op);
-    req.ty = ty.wire();
+    req.set_type(ty);
     let n = a.grid.ndim();
     req.ndim = n as u8;
     req.array = a.serial;
@@ -539,11 +542,14 @@ impl Client {
         self.create_on(call, ty, dims, name, dist, &[], place, None)
     }
 
-    /// The parts of array `parent` an overlay array's blocks start at: per
-    /// block (= holder), the byte offsets of the parent's block and lock
-    /// word and the bytes the parent's (framed) block has; and whether the
-    /// overlay's blocks of `grid` (with ghost widths `w`, elements of
-    /// `elem` bytes) each fit in them.
+    /// Where an overlay array's blocks lie in array `parent`'s memory,
+    /// and whether they fit there. As in GA, each process's blocks (the
+    /// tiles of a block-cyclic grid, in block order) lie end to end from
+    /// the start of the parent's memory on that process (its block, or
+    /// its tiles end to end); they fit when their bytes (with ghost widths
+    /// `w`, elements of `elem` bytes) do not exceed the parent's there, and
+    /// never on a process that holds none of the parent. Per block of
+    /// `grid` (dealt over `holders`): byte offset and lock word.
     fn overlay_room(
         &self,
         call: &'static str,
@@ -554,22 +560,6 @@ impl Client {
         holders: &[i32],
     ) -> GaResult<(Overlay, bool)> {
         let p = self.array(call, parent)?;
-        if p.grid.is_cyclic() || grid.is_cyclic() {
-            return Err(GaError::new(
-                call,
-                "block-cyclic arrays can neither be overlaid nor lend their memory",
-            ));
-        }
-        if p.holders != holders {
-            return Err(GaError::new(
-                call,
-                format!(
-                    "the parent '{}' lives on processes {:?}, the new array on {holders:?}: \
-                     an overlay needs the same processor group",
-                    p.name, p.holders
-                ),
-            ));
-        }
         let framed_bytes = |g: &Grid, width: &[i64; MAX_DIM], e: usize, b: i64| -> u128 {
             g.block_of(b).map_or(0, |(lo, hi)| {
                 (0..g.ndim())
@@ -578,22 +568,56 @@ impl Client {
                     * e as u128
             })
         };
-        let fits = (0..holders.len() as i64)
-            .all(|b| framed_bytes(grid, w, elem, b) <= framed_bytes(&p.grid, &p.width, p.elem, b));
+        let nblocks = |g: &Grid, nproc: usize| {
+            if g.is_cyclic() {
+                g.total_blocks()
+            } else {
+                nproc as i64
+            }
+        };
+        // The parent's memory per process: start, lock word, bytes.
+        let mut room: Vec<Option<(usize, usize, u128)>> = vec![None; p.holders.len()];
+        for b in 0..nblocks(&p.grid, p.holders.len()) {
+            let q = p.grid.process_of_block(b) as usize;
+            let bytes = framed_bytes(&p.grid, &p.width, p.elem, b);
+            match &mut room[q] {
+                Some(r) => r.2 += bytes,
+                r => *r = Some((p.off[b as usize], p.lock_off[b as usize], bytes)),
+            }
+        }
+        let n = nblocks(grid, holders.len()) as usize;
+        let (mut off, mut lock_off) = (vec![0usize; n], vec![0usize; n]);
+        let mut used = vec![0u128; holders.len()];
+        let mut fits = true;
+        for b in 0..n {
+            let q = grid.process_of_block(b as i64) as usize;
+            let mine = p.holders.iter().position(|&h| h == holders[q]);
+            let Some((start, lock, bytes)) = mine.and_then(|i| room[i]) else {
+                fits = false;
+                continue;
+            };
+            // Element offsets from the segment start must be whole.
+            fits &= start % elem.max(1) == 0;
+            off[b] = start + used[q] as usize;
+            lock_off[b] = lock;
+            used[q] += framed_bytes(grid, w, elem, b as i64);
+            fits &= used[q] <= bytes;
+        }
         Ok((
             Overlay {
                 serial: p.serial,
                 seg: p.seg.clone(),
-                off: p.off.clone(),
-                lock_off: p.lock_off.clone(),
+                off,
+                lock_off,
             },
             fits,
         ))
     }
 
     /// Whether an array of `dims` and `dist` (ghost widths `width`) made on
-    /// the processes of `parent` fits in `parent`'s memory on every process
+    /// the processes `holders` fits in `parent`'s memory on every process
     /// (`GA_Overlay` returns 0 when it does not).
+    #[allow(clippy::too_many_arguments)]
     pub fn overlay_fits(
         &self,
         call: &'static str,
@@ -602,16 +626,15 @@ impl Client {
         dist: &Distribution,
         width: &[i64],
         parent: Handle,
+        holders: &[i32],
     ) -> GaResult<bool> {
-        let p = self.array(call, parent)?;
-        let grid = Grid::new(call, dims, p.holders.len() as i64, dist)?;
+        let grid = Grid::new(call, dims, holders.len() as i64, dist)?;
         let mut w = [0i64; MAX_DIM];
         for d in 0..dims.len().min(width.len()) {
             w[d] = width[d].max(0);
         }
-        let holders = p.holders.clone();
         Ok(self
-            .overlay_room(call, parent, &grid, &w, ty.size(), &holders)?
+            .overlay_room(call, parent, &grid, &w, ty.size(), holders)?
             .1)
     }
 
@@ -804,7 +827,7 @@ impl Client {
         let mut status = [0u8; 256];
         if leader == grank {
             let mut req = Req::new(Op::Create);
-            req.ty = ty.wire();
+            req.set_type(ty);
             req.ndim = n as u8;
             req.array = serial;
             // An overlay names its parent, whose segment it shares.
@@ -884,7 +907,8 @@ impl Client {
                 .position(|&h| h == self.me)
                 .map_or(-1, |i| i as i64),
         };
-        let slot = match self.arrays.iter().position(|x| x.is_none()) {
+        let free = |(i, x): (usize, &Option<Array>)| x.is_none() && !self.held.contains(&i);
+        let slot = match self.arrays.iter().enumerate().position(free) {
             Some(i) => {
                 self.arrays[i] = Some(a);
                 i

@@ -25,6 +25,9 @@ pub fn check_acc(ty: ElemType) -> Result<(), String> {
         ElemType::LongDouble | ElemType::LDComplex => {
             Err(format!("accumulate is not supported on {ty:?} arrays"))
         }
+        ElemType::User { code, .. } => Err(format!(
+            "accumulate is not defined on arrays of registered type {code}"
+        )),
         _ => Ok(()),
     }
 }
@@ -200,7 +203,7 @@ impl Kernel for Acc<'_> {
                 }
             }
             // Rejected by `check_acc`.
-            ElemType::LongDouble | ElemType::LDComplex => {}
+            ElemType::LongDouble | ElemType::LDComplex | ElemType::User { .. } => {}
         }
     }
 }
@@ -302,7 +305,9 @@ mod tests {
                     d[0] =
                         (d[0] as i8).wrapping_add((alpha[0] as i8).wrapping_mul(s[0] as i8)) as u8
                 }
-                ElemType::LongDouble | ElemType::LDComplex => unreachable!(),
+                ElemType::LongDouble | ElemType::LDComplex | ElemType::User { .. } => {
+                    unreachable!()
+                }
             }
         }
     }

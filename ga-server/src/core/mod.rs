@@ -161,33 +161,41 @@ pub fn abort(msg: &str, code: i32) -> ! {
     shim_core::mpi::abort(Comm::world(), if code == 0 { 1 } else { code })
 }
 
+/// The world ranks holding the blocks of an array made on `members`:
+/// every member, or those the restricted `list` names (by group rank).
+fn restricted_holders(
+    call: &'static str,
+    members: &[i32],
+    list: Option<Vec<i64>>,
+) -> GaResult<Vec<i32>> {
+    let Some(list) = list else {
+        return Ok(members.to_vec());
+    };
+    let mut seen = vec![false; members.len()];
+    let mut h = Vec::with_capacity(list.len());
+    for &p in &list {
+        if p < 0 || p as usize >= members.len() || seen[p as usize] {
+            return Err(GaError::new(
+                call,
+                format!(
+                    "restricted list {list:?}: entries must be distinct processes 0..{}",
+                    members.len()
+                ),
+            ));
+        }
+        seen[p as usize] = true;
+        h.push(members[p as usize]);
+    }
+    Ok(h)
+}
+
 /// Where an array made now lives: the group [`pgroups::creation_group`]
 /// names (looked up before the client is taken: the world group's lookup
 /// asks the client).
 pub(crate) fn placement(call: &'static str) -> GaResult<client::Placement> {
     let pgroup = pgroups::creation_group();
     let (members, comm) = pgroups::group(call, pgroup)?;
-    let holders = match pgroups::creation_restricted() {
-        None => members.clone(),
-        Some(list) => {
-            let mut seen = vec![false; members.len()];
-            let mut h = Vec::with_capacity(list.len());
-            for &p in &list {
-                if p < 0 || p as usize >= members.len() || seen[p as usize] {
-                    return Err(GaError::new(
-                        call,
-                        format!(
-                            "restricted list {list:?}: entries must be distinct processes 0..{}",
-                            members.len()
-                        ),
-                    ));
-                }
-                seen[p as usize] = true;
-                h.push(members[p as usize]);
-            }
-            h
-        }
-    };
+    let holders = restricted_holders(call, &members, pgroups::creation_restricted())?;
     Ok(client::Placement {
         pgroup,
         members,
@@ -236,11 +244,14 @@ pub fn overlay(
     width: &[i64],
     name: &str,
 ) -> GaResult<Option<Handle>> {
+    let restricted = pgroups::creation_restricted();
     client::with(call, |c| {
-        if !c.overlay_fits(call, ty, dims, dist, width, parent)? {
+        // On the parent's group: every member, or the restricted list.
+        let mut place = c.array(call, parent)?.placement();
+        place.holders = restricted_holders(call, &place.members, restricted)?;
+        if !c.overlay_fits(call, ty, dims, dist, width, parent, &place.holders)? {
             return Ok(None);
         }
-        let place = c.array(call, parent)?.placement();
         c.create_on(call, ty, dims, name, dist, width, &place, Some(parent))
             .map(Some)
     })
@@ -255,6 +266,75 @@ pub fn distribution_of(g: Handle) -> GaResult<Distribution> {
 /// Destroys an array (collective).
 pub fn destroy(g: Handle) -> GaResult<()> {
     client::with("GA_Destroy", |c| c.destroy("GA_Destroy", g, true))
+}
+
+/// What makes an array again as it is now (`GA_Deallocate` of an array
+/// that `NGA_Create` and its kin made keeps it for `GA_Allocate`).
+#[derive(Clone, Debug)]
+pub struct Description {
+    /// (type, dimensions in C order, name): what `NGA_Create` takes.
+    pub shape: (ElemType, Vec<i64>, String),
+    /// Distribution as it was asked for.
+    pub dist: Distribution,
+    /// Ghost widths per dimension.
+    pub width: Vec<i64>,
+    /// The processor group the array lives on.
+    pub pgroup: i32,
+    /// The group ranks holding blocks 0, 1, ..., when they are not every
+    /// member in order (`GA_Set_restricted`).
+    pub restricted: Option<Vec<i64>>,
+}
+
+/// The description of the live array `g`.
+pub fn describe(call: &'static str, g: Handle) -> GaResult<Description> {
+    client::with(call, |c| {
+        let a = c.array(call, g)?;
+        let restricted = (a.holders != a.members).then(|| {
+            a.holders
+                .iter()
+                .map(|h| a.members.iter().position(|m| m == h).unwrap_or(0) as i64)
+                .collect()
+        });
+        Ok(Description {
+            shape: (a.ty, a.grid.dims.clone(), a.name.clone()),
+            dist: a.dist.clone(),
+            width: a.width[..a.grid.ndim()].to_vec(),
+            pgroup: a.pgroup,
+            restricted,
+        })
+    })
+}
+
+/// Destroys the array `g` (collective) but keeps its handle from other
+/// arrays until [`take_handle`] gives it to a new one: GA's deallocated
+/// arrays keep their handles.
+pub fn destroy_keeping_handle(call: &'static str, g: Handle) -> GaResult<()> {
+    client::with(call, |c| {
+        let i = c.index(call, g)?;
+        c.destroy(call, g, true)?;
+        c.held.push(i);
+        Ok(())
+    })
+}
+
+/// Moves the array just made as `made` to the kept handle `g`, which it
+/// answers to from now on; returns `g` (or `made` when `g` is not kept).
+pub fn take_handle(made: Handle, g: Handle) -> Handle {
+    client::with("GA_Allocate", |c| {
+        let (Ok(from), to) = (
+            c.index("GA_Allocate", made),
+            g.wrapping_add(client::GA_OFFSET),
+        ) else {
+            return Ok(made);
+        };
+        let Some(k) = c.held.iter().position(|&s| to >= 0 && s == to as usize) else {
+            return Ok(made);
+        };
+        c.held.swap_remove(k);
+        c.arrays.swap(from, to as usize);
+        Ok(g)
+    })
+    .unwrap_or(made)
 }
 
 /// Whether `g` names a live array.

@@ -18,9 +18,19 @@ pub enum ElemType {
     SComplex,
     DComplex,
     LDComplex,
+    /// A type from `NGA_Register_type`: its code (1017 up) and element
+    /// size in bytes. Arrays of it move, copy and zero bytes; arithmetic
+    /// refuses it, as GA's does.
+    User {
+        code: i32,
+        size: u32,
+    },
 }
 
-/// Every type, in wire order.
+/// Wire number of every user type (its size travels beside it).
+const USER_WIRE: u8 = 10;
+
+/// Every built-in type, in wire order.
 const ALL: [ElemType; 10] = [
     ElemType::Char,
     ElemType::Int,
@@ -56,7 +66,20 @@ pub mod codes {
 }
 
 impl ElemType {
-    /// The type of a `C_*` or `F_*` code. Fortran INTEGER and LOGICAL are
+    /// A user type of `size` bytes registered as `code`.
+    pub fn user(code: i32, size: usize) -> ElemType {
+        ElemType::User {
+            code,
+            size: u32::try_from(size).unwrap_or(u32::MAX),
+        }
+    }
+
+    /// Whether this is a type from `NGA_Register_type`.
+    pub fn is_user(self) -> bool {
+        matches!(self, ElemType::User { .. })
+    }
+
+    /// The type of a built-in `C_*` or `F_*` code. Fortran INTEGER and LOGICAL are
     /// 8 bytes (`-fdefault-integer-8`), so `F_INT` and `F_LOG` are `Long`.
     pub fn from_code(code: i32) -> Option<ElemType> {
         use codes::*;
@@ -83,6 +106,7 @@ impl ElemType {
             ElemType::Long | ElemType::LongLong | ElemType::Double | ElemType::SComplex => 8,
             ElemType::LongDouble | ElemType::DComplex => 16,
             ElemType::LDComplex => 32,
+            ElemType::User { size, .. } => size as usize,
         }
     }
 
@@ -100,17 +124,25 @@ impl ElemType {
             ElemType::SComplex => C_SCPL,
             ElemType::DComplex => C_DCPL,
             ElemType::LDComplex => C_LDCPL,
+            ElemType::User { code, .. } => code,
         }
     }
 
-    /// Wire number of the type (0..9).
-    pub fn wire(self) -> u8 {
-        ALL.iter().position(|&t| t == self).unwrap_or(0) as u8
+    /// Wire number of the type (0..9 built in, 10 a user type) and, for
+    /// a user type, its code and size (else 0, 0).
+    pub fn wire(self) -> (u8, i32, u32) {
+        match self {
+            ElemType::User { code, size } => (USER_WIRE, code, size),
+            t => (ALL.iter().position(|&a| a == t).unwrap_or(0) as u8, 0, 0),
+        }
     }
 
-    /// The type of a wire number.
-    pub fn from_wire(w: u8) -> Option<ElemType> {
-        ALL.get(w as usize).copied()
+    /// The type of a wire number (with a user type's code and size).
+    pub fn from_wire((w, code, size): (u8, i32, u32)) -> Option<ElemType> {
+        match w {
+            USER_WIRE if size > 0 => Some(ElemType::User { code, size }),
+            _ => ALL.get(w as usize).copied(),
+        }
     }
 
     /// Whether read-increment is defined on this type.
@@ -209,6 +241,10 @@ mod tests {
         assert_eq!(ElemType::from_code(999), None);
         assert_eq!(ElemType::from_code(1017), None);
         assert_eq!(ElemType::from_code(codes::F_INT).map(|t| t.size()), Some(8));
+        let u = ElemType::user(1017, 12);
+        assert_eq!((u.size(), u.c_code(), u.is_user()), (12, 1017, true));
+        assert_eq!(ElemType::from_wire(u.wire()), Some(u));
+        assert_eq!(ElemType::from_wire((10, 1017, 0)), None);
     }
 
     #[test]

@@ -235,6 +235,7 @@ pub fn type_name(t: ElemType) -> &'static str {
         ElemType::SComplex => "float (single) complex",
         ElemType::DComplex => "double complex",
         ElemType::LDComplex => "long double complex",
+        ElemType::User { .. } => "registered (NGA_Register_type)",
     }
 }
 

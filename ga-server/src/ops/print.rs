@@ -83,6 +83,8 @@ fn element(
         ElemType::SComplex => complex(f32::load(&b[0..4]) as f64, f32::load(&b[4..8]) as f64),
         ElemType::DComplex => complex(f64::load(&b[0..8]), f64::load(&b[8..16])),
         ElemType::LDComplex => complex(long_double(&b[0..16]), long_double(&b[16..32])),
+        // Refused before printing (GA prints no registered type).
+        ElemType::User { .. } => String::new(),
     }
 }
 
@@ -291,6 +293,9 @@ fn patch_to(
     out: impl FnOnce(&str) -> GaResult<()>,
 ) -> GaResult<()> {
     let (t, _) = inquire(call, g)?;
+    if t.is_user() {
+        return Err(super::elem::unsupported(call, t));
+    }
     check_patch(call, g, lo, hi)?;
     core::sync_array(g).map_err(|e| relabel(call, e))?;
     let mut written = Ok(());

@@ -1,10 +1,11 @@
 /* Global Arrays C API: GA_Gop (every type it reduces), GA_Randomize and
  * NGA_Randomize (double, float, int, long; values follow the C library's
  * rand() sequence of each process, seeded here, as GA draws them), GA_Print_file, GA_Deallocate
- * with a second GA_Allocate of the same handle, GA_Register_stack_memory,
+ * with a second GA_Allocate of the same handle (of GA_Create_handle and of
+ * NGA_Create_irreg), GA_Register_stack_memory,
  * GA_Set_tiled_irreg_proc_grid (tiles of irregular sizes over a process
- * grid), GA_Overlay (an array in another's memory, and one too large for
- * it) and GA_Getmem/GA_Assemble_duplicate/GA_Freemem. Rank 0 prints what a user sees: reduced values, the
+ * grid), GA_Overlay (an array in another's memory, block-cyclic and
+ * restricted arrays too, and one too large for it) and GA_Getmem/GA_Assemble_duplicate/GA_Freemem. Rank 0 prints what a user sees: reduced values, the
  * randomized arrays, what GA_Print_file wrote, the tiled array's blocks,
  * owners and contents; every rank checks what it can on its own. Then
  * "ga_misc_calls: N passed, M failed". Argument "debian": see below. */
@@ -136,6 +137,45 @@ static void print_file(void) {
     GA_Destroy(g);
 }
 
+/* An array of NGA_Create_irreg deallocated (as GA 5.8 allows): its
+ * handle is no longer valid and no other array gets it; GA_Allocate makes
+ * it again with its type, name and distribution, twice over. */
+static void created_deallocate(void) {
+    int n = 12, map[4] = {0, 1, 3, 6}, nb = np < 4 ? np : 4, lo, hi, before[8], after[8];
+    int g = NGA_Create_irreg(C_DBL, 1, &n, "created", &nb, map);
+    for (int p = 0; p < nb; p++) NGA_Distribution(g, p, &before[2 * p], &before[2 * p + 1]);
+    CHECK_EQ(GA_Deallocate(g), 1, "GA_Deallocate of an NGA_Create array");
+    CHECK_EQ(GA_Valid_handle(g), 0, "its handle after GA_Deallocate");
+    CHECK_EQ(GA_Deallocate(g), 0, "GA_Deallocate again");
+    int other = NGA_Create(C_INT, 1, &n, "other", NULL);
+    CHECK(other != g, "a new array took the deallocated handle %d", g);
+    for (int round = 0; round < 2; round++) {
+        CHECK_EQ(GA_Allocate(g), 1, "GA_Allocate of the deallocated array");
+        CHECK_EQ(GA_Valid_handle(g), 1, "its handle after GA_Allocate");
+        int type, nd, dim;
+        NGA_Inquire(g, &type, &nd, &dim);
+        CHECK(type == C_DBL && nd == 1 && dim == n, "kept: type %d, %d dims, %d", type, nd, dim);
+        CHECK(!strcmp(GA_Inquire_name(g), "created"), "name kept: %s", GA_Inquire_name(g));
+        for (int p = 0; p < nb; p++) NGA_Distribution(g, p, &after[2 * p], &after[2 * p + 1]);
+        CHECK(!memcmp(before, after, 2 * nb * sizeof(int)), "distribution kept");
+        double v = 2.5 + round, got[12];
+        GA_Fill(g, &v);
+        lo = 0, hi = n - 1;
+        NGA_Get(g, &lo, &hi, got, NULL);
+        int bad = 0;
+        for (int k = 0; k < n; k++) bad += got[k] != v;
+        CHECK_EQ(bad, 0, "data of the reallocated array");
+        if (me == 0) {
+            printf("created, deallocated, allocated again: '%s' %g, blocks", GA_Inquire_name(g), got[n - 1]);
+            for (int p = 0; p < nb; p++) printf(" %d:%d", after[2 * p], after[2 * p + 1]);
+            printf("\n");
+        }
+        if (round == 0) CHECK_EQ(GA_Deallocate(g), 1, "GA_Deallocate of the reallocated array");
+    }
+    GA_Destroy(other);
+    GA_Destroy(g);
+}
+
 static void deallocate(void) {
     int dims[2] = {6, 4}, lo[2] = {0, 0}, hi[2] = {5, 3}, ld[1] = {4}, buf[24];
     int g = GA_Create_handle();
@@ -158,6 +198,7 @@ static void deallocate(void) {
     CHECK_EQ(d2[0] * 10 + d2[1], 64, "dims kept");
     if (me == 0) printf("reallocated '%s' %dx%d\n", name, d2[0], d2[1]);
     GA_Destroy(g);
+    created_deallocate();
 }
 
 static int allocs;
@@ -212,6 +253,45 @@ static void tiled_irregular(void) {
     GA_Destroy(g);
 }
 
+/* GA_Overlay of a block-cyclic array (dealt in turn, then over a process
+ * grid) and of a restricted one on a plain parent, and of a plain array on
+ * a block-cyclic parent: each process's blocks lie end to end from the
+ * start of its part of the parent, as in GA. */
+static void overlays_cyclic_restricted(void) {
+    const char *kinds[4] = {"block-cyclic", "block-cyclic grid", "restricted", "on block-cyclic"};
+    for (int kind = 0; kind < 4; kind++) {
+        int n = 12, pn = 40, bs = 2, pbs = 3, grid = np, list[4] = {np - 1, 0, 1, 2};
+        double two = 2.0, v = 3.0 + kind, c[12], p[40];
+        int parent = GA_Create_handle();
+        GA_Set_data(parent, 1, &pn, C_DBL);
+        if (kind == 3) GA_Set_block_cyclic(parent, &pbs);
+        GA_Allocate(parent);
+        GA_Fill(parent, &two);
+        int child = GA_Create_handle();
+        GA_Set_data(child, 1, &n, C_DBL);
+        if (kind == 0) GA_Set_block_cyclic(child, &bs);
+        if (kind == 1) GA_Set_block_cyclic_proc_grid(child, &bs, &grid);
+        if (kind == 2) GA_Set_restricted(child, list, np > 1 ? np / 2 : 1);
+        CHECK_EQ(GA_Overlay(child, parent), 1, kinds[kind]);
+        GA_Fill(child, &v);
+        GA_Sync();
+        int lo = 0, hi = n - 1, plo = 0, phi = pn - 1, in_child = 0, in_parent = 0;
+        NGA_Get(child, &lo, &hi, c, NULL);
+        NGA_Get(parent, &plo, &phi, p, NULL);
+        for (int k = 0; k < n; k++) in_child += c[k] == v;
+        for (int k = 0; k < pn; k++) in_parent += p[k] == v;
+        CHECK_EQ(in_child, n, "the overlay holds its values");
+        CHECK_EQ(in_parent, n, "the overlay's elements lie in the parent");
+        if (me == 0) {
+            printf("%s overlay, parent:", kinds[kind]);
+            for (int k = 0; k < pn; k++) printf(" %g", p[k]);
+            printf("\n");
+        }
+        GA_Destroy(child);
+        GA_Destroy(parent);
+    }
+}
+
 static void overlays(void) {
     int pdims[1] = {40}, cdims[2] = {4, 5}, big[2] = {10, 10};
     int parent = NGA_Create(C_DBL, 1, pdims, "parent", NULL);
@@ -244,6 +324,7 @@ static void overlays(void) {
     }
     GA_Destroy(child);
     GA_Destroy(parent);
+    overlays_cyclic_restricted();
 }
 
 static void getmem(void) {

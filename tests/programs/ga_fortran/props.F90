@@ -1,6 +1,7 @@
 ! Array properties, user element types and field access of the GA Fortran
 ! API: ga_set_property/nga_set_property ('read_only', 'read_cache') and
-! the unset routines, nga_register_type/nga_deregister_type, and
+! the unset routines, nga_register_type/nga_deregister_type (and an
+! array of a registered 12-byte type: create, inquire, put, get), and
 ! nga_get_field/nga_put_field with their non-blocking forms on the real
 ! and imaginary parts of a double complex matrix (one column of it) and
 ! vector. Every result is checked on every rank against a serial model;
@@ -13,6 +14,7 @@ program props
   integer me, g, i, j, t1, t2, t3, r1, r2, r3, h
   double complex z(n1, n2), got(n1, n2), v(9)
   double precision f(n1), want(n1)
+  integer(4) rec(3, 6), recback(3, 6)
 
   call start_mpi_ga()
   me = ga_nodeid()
@@ -28,6 +30,21 @@ program props
   call ok(r1 .eq. 0 .and. r2 .ne. 0 .and. r3 .ne. 0, 'deregister')
   if (me .eq. 0) print '(a,6(1x,i0))', 'types', t1, t2, r1, r2, r3, t3
   r1 = nga_deregister_type(t2)
+
+  ! An array of the 12-byte type t3: elements of three 4-byte integers.
+  call ok(nga_create(t3, 1, (/ 6 /), 'records', (/ 0 /), g), 'create records')
+  call nga_inquire(g, i, j, h)
+  call ok(i .eq. t3 .and. j .eq. 1 .and. h .eq. 6, 'inquire records')
+  do j = 1, 6
+    rec(:, j) = (/ int(j, 4), int(10 * j, 4), int(-j, 4) /)
+  end do
+  if (me .eq. 0) call nga_put(g, (/ 1 /), (/ 6 /), rec, (/ 1 /))
+  call ga_sync()
+  recback = 0
+  call nga_get(g, (/ 2 /), (/ 5 /), recback, (/ 1 /))
+  call ok(all(recback(:, 1:4) .eq. rec(:, 2:5)), 'records read back')
+  if (me .eq. 0) print '(a,i0,a,*(1x,i0))', 'records of type ', i, ':', recback(:, 1:4)
+  call ok(ga_destroy(g), 'destroy records')
   r1 = nga_deregister_type(t3)
 
   do j = 1, n2

@@ -524,7 +524,7 @@ fn big() {
         let data = vec![7u8; len + 8];
         let base = |op: Op| {
             let mut q = Req::new(op);
-            q.ty = ElemType::Double.wire();
+            q.set_type(ElemType::Double);
             q.ndim = 1;
             q.array = id;
             q.owner = owner as i32;
@@ -543,7 +543,7 @@ fn big() {
             };
         for op in [Op::Put, Op::Acc] {
             let mut q = base(op);
-            q.ty = ElemType::Int.wire();
+            q.set_type(ElemType::Int);
             expect_err(
                 q,
                 &data[..len],
