@@ -17,11 +17,16 @@
  *                  element in both dimensions of a square patch at the
  *                  start of the block owned by rank (me+1)%N; the bytes
  *                  reported are those received. 8 B to 128 KiB.
+ *   pgroup-dgop    GA_Pgroup_dgop(..., "+") of B bytes of doubles over a
+ *                  processor group of compute ranks 0 and 1 (made by
+ *                  GA_Pgroup_create on every rank); the other ranks wait
+ *                  without spinning (they nap 2 ms between checks).
+ *                  8 B to 128 KiB.
  *
  * Each (op, size) is timed in R rounds of about MS milliseconds after a
  * warm-up that picks the iteration count; a round's time per op is the
- * mean over ranks of each rank's time per op, and the reported time is the
- * best round. Results are checked once before timing (a wrong value
+ * mean over ranks (over the group's members for pgroup-dgop) of each rank's
+ * time per op, and the reported time is the best round. Results are checked once before timing (a wrong value
  * aborts). Rank 0 prints one line per result:  RESULT <op> <bytes> <us>
  */
 #include <mpi.h>
@@ -33,11 +38,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define DEFAULT_ROUNDS 5
 #define DEFAULT_ROUND_MS 20.0
 #define WARMUP_OPS 5L
 #define MAX_ITERS 1000000L
+#define TAG_DONE 21
 
 static int me, nproc;
 
@@ -154,6 +161,60 @@ static void bench_strided_get(int rounds, double round_ms)
     GA_Destroy(g);
 }
 
+/* GA_Pgroup_dgop sums over a group of ranks 0 and 1; the other ranks nap
+ * until rank 0 says the group is done. */
+static void bench_pgroup_dgop(int rounds, double round_ms)
+{
+    int list[2] = {0, 1};
+    int grp = GA_Pgroup_create(list, 2);
+    MPI_Comm world = GA_MPI_Comm();
+    if (me >= 2) {
+        char token;
+        MPI_Request req;
+        int flag = 0;
+        struct timespec nap = {0, 2000 * 1000};
+        MPI_Irecv(&token, 1, MPI_CHAR, 0, TAG_DONE, world, &req);
+        while (MPI_Test(&req, &flag, MPI_STATUS_IGNORE), !flag) nanosleep(&nap, NULL);
+    } else {
+        int maxn = 128 * 1024 / (int)sizeof(double);
+        double *x = malloc((size_t)maxn * sizeof(double));
+        if (!x) die("out of memory", 0);
+        for (int n = 1; n <= maxn; n *= 4) {
+            /* Checked: the sum of 1+me+i over the two members. */
+            for (int i = 0; i < n; i++) x[i] = 1.0 + me + i;
+            GA_Pgroup_dgop(grp, x, n, "+");
+            for (int i = 0; i < n; i++)
+                if (x[i] != 3.0 + 2.0 * i) die("GA_Pgroup_dgop gave a wrong sum", n);
+            memset(x, 0, (size_t)n * sizeof(double));
+            double t0 = MPI_Wtime();
+            for (long k = 0; k < WARMUP_OPS; k++) GA_Pgroup_dgop(grp, x, n, "+");
+            double per[1] = {(MPI_Wtime() - t0) / WARMUP_OPS};
+            GA_Pgroup_dgop(grp, per, 1, "max");
+            long iters = per[0] > 0 ? (long)(round_ms / 1000.0 / per[0]) : MAX_ITERS;
+            if (iters < 1) iters = 1;
+            if (iters > MAX_ITERS) iters = MAX_ITERS;
+            double best = 0;
+            for (int r = 0; r < rounds; r++) {
+                GA_Pgroup_sync(grp);
+                t0 = MPI_Wtime();
+                for (long k = 0; k < iters; k++) GA_Pgroup_dgop(grp, x, n, "+");
+                double us[1] = {(MPI_Wtime() - t0) / (double)iters * 1e6};
+                GA_Pgroup_dgop(grp, us, 1, "+");
+                if (r == 0 || us[0] / 2 < best) best = us[0] / 2;
+            }
+            if (me == 0) printf("RESULT pgroup-dgop %ld %.3f\n", (long)n * (long)sizeof(double), best);
+            fflush(stdout);
+        }
+        free(x);
+        if (me == 0) {
+            char token = 1;
+            for (int r = 2; r < nproc; r++) MPI_Send(&token, 1, MPI_CHAR, r, TAG_DONE, world);
+        }
+    }
+    if (me < 2) GA_Pgroup_destroy(grp);
+    GA_Sync();
+}
+
 int main(int argc, char **argv)
 {
     int rounds = DEFAULT_ROUNDS;
@@ -184,6 +245,7 @@ int main(int argc, char **argv)
     bench_update_ghosts(256, rounds, round_ms);
     bench_update_ghosts(1024, rounds, round_ms);
     bench_strided_get(rounds, round_ms);
+    if (nproc >= 3) bench_pgroup_dgop(rounds, round_ms);
     GA_Terminate();
     MPI_Finalize();
     return 0;

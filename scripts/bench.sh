@@ -92,11 +92,13 @@ for ((bytes = 64; bytes <= 4096; bytes *= 2)); do
     TARGETS+="core pingpong mpi $bytes 1.0"$'\n'
 done
 # GA stencil calls on 4 compute ranks (bench/ga_bench_stencil.c): ghost
-# updates of a 2-D array with width 1 at most 0.8, strided gets at most 1.0.
+# updates of a 2-D array with width 1 at most 0.8, strided gets and sums
+# over a processor group of 2 of the 4 ranks at most 1.0.
 TARGETS+="ga update-ghosts ga-5.8 4128 0.8"$'\n'
 TARGETS+="ga update-ghosts ga-5.8 16416 0.8"$'\n'
 for ((bytes = 8; bytes <= 131072; bytes *= 4)); do
     TARGETS+="ga strided-get ga-5.8 $bytes 1.0"$'\n'
+    TARGETS+="ga pgroup-dgop ga-5.8 $bytes 1.0"$'\n'
 done
 # GA get/put/acc with 2 compute ranks: at most 1.0 at every size measured.
 for op in get put acc; do
@@ -465,7 +467,7 @@ bench_ga() {
         [ "$np" -eq 2 ] || sfx=$np
         ga_rows_vs_baseline "$sfx" "$ours" "$base" | tee -a "$CSV"
     done
-    echo "== ga: ghost updates and strided gets (ga_bench_stencil.c), ours and GA 5.8, 4 compute ranks"
+    echo "== ga: ghost updates, strided gets and processor-group sums (ga_bench_stencil.c), ours and GA 5.8, 4 compute ranks"
     cc_stage "$OUT/ga_stencil_ours" bench/ga_bench_stencil.c
     mpicc -O2 -Wall -Wextra -o "$OUT/ga_stencil_ga58" bench/ga_bench_stencil.c -L "$deb_lib" \
         -lga-openmpi -lscalapack-openmpi -llapack -lblas -larmci-openmpi -lgfortran -lm

@@ -68,7 +68,10 @@ pub(crate) use twins;
 /// Runs an entry point: the panic boundary, then GA's error handling
 /// (message and abort of the job).
 pub(crate) fn run<R>(call: &'static str, f: impl FnOnce() -> GaResult<R>) -> R {
-    let r = guard(call, Err(GaError::new(call, "internal error")), f);
+    // The panic's error is made only after a panic: building it on every
+    // call cost an allocation per call.
+    let r = guard(call, None, || Some(f()))
+        .unwrap_or_else(|| Err(GaError::new(call, "internal error")));
     match r {
         Ok(v) => v,
         Err(e) => core::abort(&e.to_string(), 0),
@@ -739,8 +742,14 @@ pub extern "C" fn GA_Brdcst(buf: *mut c_void, len: c_int, root: c_int) {
     })
 }
 
-pub(crate) fn op_text(call: &'static str, op: *const c_char) -> GaResult<String> {
-    ptr::c_str(op).ok_or_else(|| GaError::new(call, "op is NULL"))
+pub(crate) fn op_text<'a>(
+    call: &'static str,
+    op: *const c_char,
+) -> GaResult<std::borrow::Cow<'a, str>> {
+    // Borrowed from the caller's string (no copy) unless it is not UTF-8.
+    shim_core::cstr::bytes(op)
+        .map(String::from_utf8_lossy)
+        .ok_or_else(|| GaError::new(call, "op is NULL"))
 }
 
 pub(crate) fn typed<'a, T>(call: &'static str, x: *mut T, n: c_int) -> GaResult<&'a mut [T]> {
@@ -848,7 +857,7 @@ pub(crate) fn complex_sum<T: ComplexParts>(
     let x = typed(call, x, n)?;
     let o = op_text(call, op)?;
     let o = if padded {
-        o.trim_end_matches('\0').to_string()
+        o.trim_end_matches('\0').to_string().into()
     } else {
         o
     };

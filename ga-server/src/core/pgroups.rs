@@ -21,6 +21,7 @@ use shim_core::collective::{Group, ReduceOp};
 use shim_core::mpi::Comm as MpiComm;
 use shim_core::mpi::Root;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Mutex;
 
 /// GA's handle of the world group.
@@ -37,8 +38,28 @@ struct PGroup {
     comm: MpiComm,
 }
 
+/// Hashes group handles (small integers) by one multiplication: every
+/// group collective looks its group up, and SipHash cost more than the
+/// rest of a short reduction's own work.
+#[derive(Default)]
+struct HandleHasher(u64);
+
+impl Hasher for HandleHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_i32(&mut self, v: i32) {
+        self.0 = u64::from(v as u32).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
 struct Table {
-    groups: HashMap<i32, PGroup>,
+    groups: HashMap<i32, PGroup, BuildHasherDefault<HandleHasher>>,
     next: i32,
     default: i32,
 }
@@ -48,7 +69,7 @@ static TABLE: Mutex<Option<Table>> = Mutex::new(None);
 fn with_table<R>(f: impl FnOnce(&mut Table) -> R) -> R {
     let mut g = TABLE.lock().unwrap_or_else(|e| e.into_inner());
     let t = g.get_or_insert_with(|| Table {
-        groups: HashMap::new(),
+        groups: HashMap::default(),
         next: FIRST,
         default: WORLD,
     });
@@ -58,23 +79,32 @@ fn with_table<R>(f: impl FnOnce(&mut Table) -> R) -> R {
 /// Members and communicator of group `h` as this process sees it.
 pub(crate) fn group(call: &'static str, h: i32) -> GaResult<(Vec<i32>, MpiComm)> {
     if h == WORLD {
-        let comm =
-            shim_core::roles::compute_comm().map_err(|e| GaError::new(call, e.to_string()))?;
-        return Ok(((0..nnodes()).collect(), comm));
+        return Ok(((0..nnodes()).collect(), comm_of(call, h)?));
     }
+    with_group(call, h, |g| (g.members.clone(), g.comm))
+}
+
+/// The communicator of group `h` alone (no copy of the member list, for
+/// the collectives).
+fn comm_of(call: &'static str, h: i32) -> GaResult<MpiComm> {
+    if h == WORLD {
+        return shim_core::roles::compute_comm().map_err(|e| GaError::new(call, e.to_string()));
+    }
+    with_group(call, h, |g| g.comm)
+}
+
+/// `f` of group `h`, or the error that this process is not in it.
+fn with_group<R>(call: &'static str, h: i32, f: impl FnOnce(&PGroup) -> R) -> GaResult<R> {
     with_table(|t| {
-        t.groups
-            .get(&h)
-            .map(|g| (g.members.clone(), g.comm))
-            .ok_or_else(|| {
-                GaError::new(
-                    call,
-                    format!(
-                        "process {} is not in processor group {h} (or it does not exist)",
-                        nodeid()
-                    ),
-                )
-            })
+        t.groups.get(&h).map(f).ok_or_else(|| {
+            GaError::new(
+                call,
+                format!(
+                    "process {} is not in processor group {h} (or it does not exist)",
+                    nodeid()
+                ),
+            )
+        })
     })
 }
 
@@ -354,7 +384,7 @@ pub fn sync(call: &'static str, grp: i32) -> GaResult<()> {
     if grp == WORLD {
         return super::sync();
     }
-    let (_, comm) = group(call, grp)?;
+    let comm = comm_of(call, grp)?;
     std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
     comm.barrier().map_err(GaError::backend(call))
 }
@@ -382,7 +412,7 @@ pub fn gop<T: gops::Num>(
 ) -> GaResult<()> {
     let (r, abs): (ReduceOp, bool) = gops::parse(op, integer)
         .ok_or_else(|| GaError::new(call, format!("unknown operation '{op}'")))?;
-    let (_, comm) = group(call, grp)?;
+    let comm = comm_of(call, grp)?;
     if abs {
         for v in x.iter_mut() {
             *v = v.abs();
