@@ -25,17 +25,6 @@ const SMALL_MAX: usize = 256;
 /// How often a wait on a same-node peer checks that the peer still runs.
 pub(crate) const PEER_CHECK: std::time::Duration = std::time::Duration::from_millis(100);
 
-/// Polls of a wait that only rings can serve between two full polls
-/// (which also serve MPI, links and control messages).
-const RING_FULL_EVERY: u32 = 64;
-
-/// Least time between two full polls of a wait that only rings can
-/// serve, however fast the ring traffic flows: a full poll costs as much
-/// as a whole small-message hop, so one every few ring messages would
-/// delay the messages that arrive while it runs. MPI traffic and control
-/// messages are still served within this time.
-const RING_FULL_GAP: std::time::Duration = std::time::Duration::from_micros(20);
-
 /// Size of a standing receive's buffer.
 const LISTEN_CAP: usize = HEADER_LEN + INLINE_MAX;
 
@@ -173,11 +162,6 @@ pub(crate) struct Engine {
     pub shm: Option<Channels>,
     /// Polls on rings left before the next full poll.
     pub ring_polls_to_full: u32,
-    /// When a wait that only rings can serve last made a full poll.
-    pub ring_full_at: std::time::Instant,
-    /// The context the last receive from a ring head found to exist
-    /// (contexts are never removed); `u32::MAX`, no context id, at first.
-    pub recv_context: u32,
     /// The context of the last send and its communicator.
     pub last_send: Option<(u32, Comm)>,
     /// Where each peer met so far runs: (node key, process id).
@@ -625,27 +609,11 @@ impl Engine {
         sink: &mut Sink<'_>,
     ) -> Option<Received> {
         if self.ring_polls_to_full == 0 {
-            if !self.rings_cover(pattern) || !self.pending_sends.is_empty() || self.full_poll_due()
-            {
-                return None;
-            }
-            self.ring_polls_to_full = RING_FULL_EVERY - 1;
+            return None;
         }
         let r = self.ring_head(context, pattern, sink)?;
         self.ring_polls_to_full -= 1;
         Some(r)
-    }
-
-    /// Whether a wait that only rings can serve makes its full poll now:
-    /// the last one was at least [`RING_FULL_GAP`] ago (then this one is
-    /// counted as made).
-    fn full_poll_due(&mut self) -> bool {
-        let now = std::time::Instant::now();
-        if now.duration_since(self.ring_full_at) < RING_FULL_GAP {
-            return false;
-        }
-        self.ring_full_at = now;
-        true
     }
 
     /// [`take_ring_head`](Self::take_ring_head) without its count of
@@ -661,13 +629,8 @@ impl Engine {
             Some(p) => ch.next_from(p)?,
             None => ch.next()?,
         };
-        // A queued message that matches goes first; with nothing queued
-        // anywhere only the context's existence is checked (once).
-        if context != self.recv_context || crate::queue::any_queued() {
-            if self.contexts.get(&context)?.queue.peek(pattern).is_some() {
-                return None;
-            }
-            self.recv_context = context;
+        if self.contexts.get(&context)?.queue.peek(pattern).is_some() {
+            return None;
         }
         let (header, payload) = Header::read_ring(rec.peer, ch.bytes(rec.off, rec.len)).ok()?;
         let (source, tag, encoding, len) =
@@ -730,12 +693,11 @@ impl Engine {
     ///
     /// Most polls look only at the awaited context's own standing receive
     /// (the fastest way to see a message arrive), or, when only a ring can
-    /// bring it, at the rings; every `FULL_EVERY`-th poll, and the first,
-    /// serve everything else too. On rings a full poll comes every
-    /// [`RING_FULL_EVERY`]-th poll, and only when the last one was at
-    /// least [`RING_FULL_GAP`] ago.
+    /// bring it, at the rings; every `FULL_EVERY`-th poll (64th on rings),
+    /// and the first (second on rings), serve everything else too.
     pub fn progress_burst(&mut self, want: &mut Want<'_>, polls: u32) -> CoreResult<usize> {
         const FULL_EVERY: u32 = 16;
+        const RING_FULL_EVERY: u32 = 64;
         // A named sender of another spawn writes on its link; everyone else
         // on the context's own communicator.
         let linked = want.pattern.source.and_then(|s| match self.routes.get(&s) {
@@ -783,8 +745,8 @@ impl Engine {
         until_full: &mut u32,
     ) -> CoreResult<usize> {
         for _ in 0..polls.max(1) {
-            let full = *until_full == 0 && (!rings_only || self.full_poll_due());
-            *until_full = if *until_full == 0 {
+            let full = *until_full == 0;
+            *until_full = if full {
                 full_every - 1
             } else {
                 *until_full - 1

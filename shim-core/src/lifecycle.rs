@@ -340,8 +340,6 @@ fn start_engine() -> CoreResult<Engine> {
         ctl_inbox: Vec::new(),
         shm: None,
         ring_polls_to_full: 0,
-        ring_full_at: std::time::Instant::now(),
-        recv_context: u32::MAX,
         last_send: None,
         peer_procs: Default::default(),
     };

@@ -126,11 +126,7 @@ pub(crate) struct Channels {
     ins: Vec<Option<In>>,
     /// Inbound slot of each peer that writes to this process.
     by_peer: IdMap<ProcId, usize>,
-    /// The rings this process writes, and where each peer's is in `outs`.
-    outs: Vec<(ProcId, Out)>,
-    out_of: IdMap<ProcId, usize>,
-    /// The peer and index `push` used last (a sender mostly sends to one).
-    last_to: Option<(ProcId, usize)>,
+    outs: IdMap<ProcId, Out>,
     host: u64,
     /// Where the next scan of the inbox starts (fairness among senders).
     next_scan: usize,
@@ -153,9 +149,7 @@ impl Channels {
             layout,
             ins: (0..layout.slots).map(|_| None).collect(),
             by_peer: IdMap::default(),
-            outs: Vec::new(),
-            out_of: IdMap::default(),
-            last_to: None,
+            outs: IdMap::default(),
             host: host_key(),
             next_scan: 0,
             last_from: None,
@@ -191,38 +185,28 @@ impl Channels {
         let slot = layout
             .claim(&region, me.raw())
             .ok_or_else(|| format!("the inbox of {peer} has no free slot"))?;
-        let out = Out {
-            region: Arc::new(region),
-            layout,
-            slot,
-            prod: Producer::new(layout.ring(slot)),
-        };
-        match self.out_of.get(&peer) {
-            Some(&i) => self.outs[i].1 = out,
-            None => {
-                self.out_of.insert(peer, self.outs.len());
-                self.outs.push((peer, out));
-            }
-        }
+        self.outs.insert(
+            peer,
+            Out {
+                region: Arc::new(region),
+                layout,
+                slot,
+                prod: Producer::new(layout.ring(slot)),
+            },
+        );
         Ok(())
     }
 
     /// Gives up the ring to `peer` (it drains what is there).
     pub fn disconnect(&mut self, peer: ProcId) {
-        let Some(i) = self.out_of.remove(&peer) else {
-            return;
-        };
-        let (_, o) = self.outs.swap_remove(i);
-        o.layout.close(&o.region, o.slot);
-        if let Some((moved, _)) = self.outs.get(i) {
-            self.out_of.insert(*moved, i);
+        if let Some(o) = self.outs.remove(&peer) {
+            o.layout.close(&o.region, o.slot);
         }
-        self.last_to = None;
     }
 
     /// Whether envelopes to `peer` go through a ring.
     pub fn has(&self, peer: ProcId) -> bool {
-        self.out_of.contains_key(&peer)
+        self.outs.contains_key(&peer)
     }
 
     /// Number of peers reached through rings.
@@ -238,17 +222,9 @@ impl Channels {
     /// Writes one record (`head` then `body`) to `peer` and wakes it if
     /// it sleeps.
     pub fn push<const H: usize>(&mut self, peer: ProcId, head: &[u8; H], body: &[u8]) -> Push {
-        let i = match self.last_to {
-            Some((p, i)) if p == peer => i,
-            _ => {
-                let Some(&i) = self.out_of.get(&peer) else {
-                    return Push::NoRing;
-                };
-                self.last_to = Some((peer, i));
-                i
-            }
+        let Some(o) = self.outs.get_mut(&peer) else {
+            return Push::NoRing;
         };
-        let o = &mut self.outs[i].1;
         if !o.prod.try_push(&o.region, head, body) {
             return Push::Full;
         }
@@ -418,7 +394,7 @@ impl Channels {
 
     /// Ends every ring this process writes (process exit).
     pub fn close_all(&mut self) {
-        let peers: Vec<ProcId> = self.outs.iter().map(|(p, _)| *p).collect();
+        let peers: Vec<ProcId> = self.outs.keys().copied().collect();
         for p in peers {
             self.disconnect(p);
         }
