@@ -660,14 +660,31 @@ impl Group {
     /// that any length fits MPI's count; every member gets the result in `x`.
     pub fn allreduce_elems<T: Element>(&self, x: &mut [T], op: ReduceOp) -> Result<(), CoreError> {
         debug_assert_eq!(std::mem::size_of::<T>(), T::ELEM.size());
+        /// Contributions up to this many elements are copied to the stack
+        /// rather than the heap (a group reduction of a few numbers is the
+        /// common case, and an allocation would be most of its cost here).
+        const SMALL: usize = 32;
         for chunk in x.chunks_mut(1 << 24) {
-            let send = chunk.to_vec();
+            let on_stack;
+            let on_heap;
+            let send: &[T] = match chunk.first() {
+                Some(&first) if chunk.len() <= SMALL => {
+                    let mut copy = [first; SMALL];
+                    copy[..chunk.len()].copy_from_slice(chunk);
+                    on_stack = copy;
+                    &on_stack[..chunk.len()]
+                }
+                _ => {
+                    on_heap = chunk.to_vec();
+                    &on_heap
+                }
+            };
             // SAFETY: `send` and `chunk` hold the same number of elements
             // of `T::ELEM`, the element type of `T` (the trait pairs them),
             // valid for the whole blocking call.
             unsafe {
                 self.reduce_raw(
-                    crate::mpi::send_addr(&send),
+                    crate::mpi::send_addr(send),
                     chunk.as_mut_ptr() as *mut c_void,
                     chunk.len(),
                     T::ELEM,
