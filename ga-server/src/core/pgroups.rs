@@ -18,10 +18,9 @@
 use super::types::{GaError, GaResult};
 use super::{gops, nnodes, nodeid};
 use shim_core::collective::{Group, ReduceOp};
+use shim_core::idhash::IdMap;
 use shim_core::mpi::Comm as MpiComm;
 use shim_core::mpi::Root;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Mutex;
 
 /// GA's handle of the world group.
@@ -38,28 +37,11 @@ struct PGroup {
     comm: MpiComm,
 }
 
-/// Hashes group handles (small integers) by one multiplication: every
-/// group collective looks its group up, and SipHash cost more than the
-/// rest of a short reduction's own work.
-#[derive(Default)]
-struct HandleHasher(u64);
-
-impl Hasher for HandleHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
-    }
-    fn write_i32(&mut self, v: i32) {
-        self.0 = u64::from(v as u32).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
-
 struct Table {
-    groups: HashMap<i32, PGroup, BuildHasherDefault<HandleHasher>>,
+    /// Keyed by handle with the core's integer hasher: every group
+    /// collective looks its group up, and SipHash cost more than the rest
+    /// of a short reduction's own work.
+    groups: IdMap<i32, PGroup>,
     next: i32,
     default: i32,
 }
@@ -69,7 +51,7 @@ static TABLE: Mutex<Option<Table>> = Mutex::new(None);
 fn with_table<R>(f: impl FnOnce(&mut Table) -> R) -> R {
     let mut g = TABLE.lock().unwrap_or_else(|e| e.into_inner());
     let t = g.get_or_insert_with(|| Table {
-        groups: HashMap::default(),
+        groups: IdMap::default(),
         next: FIRST,
         default: WORLD,
     });
