@@ -8,10 +8,10 @@ use crate::handlers::dispatch_handlers;
 use crate::ptr;
 use crate::state::{finish, finish_quiet};
 use crate::{PvmError, PvmResult};
-use shim_core::ffi_guard::guard;
+use shim_core::ffi_guard::{guard, report_panic};
 use std::any::Any;
 use std::ffi::{c_char, c_int};
-use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 
 pub(crate) fn bad() -> PvmError {
     PvmError(err::BAD_PARAM)
@@ -63,7 +63,8 @@ fn report(name: &str, e: PvmError) -> c_int {
 #[cold]
 #[inline(never)]
 fn panicked(name: &str, p: Box<dyn Any + Send>) -> c_int {
-    guard(name, err::SYS_ERR, || resume_unwind(p))
+    report_panic(name, p);
+    err::SYS_ERR
 }
 
 pub(crate) fn text_arg(p: *const c_char) -> Option<String> {
@@ -93,6 +94,7 @@ impl<T, K> OwnedArray<T, K> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::panic::resume_unwind;
 
     #[test]
     fn a_panic_in_an_entry_becomes_sys_err() {

@@ -14,10 +14,10 @@
 use crate::api::{self, error_exit};
 use crate::layer::{TcgError, TcgResult};
 use crate::ptr::{self, UserBuf};
-use shim_core::ffi_guard::guard;
+use shim_core::ffi_guard::{guard, report_panic};
 use std::any::Any;
 use std::ffi::{c_char, c_double, c_int, c_long, c_void};
-use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// Runs entry point `name`; a failure (or panic) ends the job via `Error`.
 /// Inlined into each entry point with its panic boundary, so a call that
@@ -37,12 +37,12 @@ fn failed(e: TcgError) -> ! {
     error_exit(&e.msg, e.code)
 }
 
-/// A panic in entry point `name`: reported by the core's panic boundary
-/// (the panic is raised again inside it), then the job ends via `Error`.
+/// A panic in entry point `name`: reported as the core's panic boundary
+/// reports one, then the job ends via `Error`.
 #[cold]
 #[inline(never)]
 fn panicked(name: &str, payload: Box<dyn Any + Send>) -> ! {
-    guard(name, (), move || resume_unwind(payload));
+    report_panic(name, payload);
     error_exit(&format!("{name}: internal error"), -1)
 }
 
