@@ -25,6 +25,10 @@ const SMALL_MAX: usize = 256;
 /// How often a wait on a same-node peer checks that the peer still runs.
 pub(crate) const PEER_CHECK: std::time::Duration = std::time::Duration::from_millis(100);
 
+/// How long a process that ends waits for a receiver to read its queued
+/// records before it says so (it waits on while the receiver runs).
+const BACKLOG_NOTICE: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// Size of a standing receive's buffer.
 const LISTEN_CAP: usize = HEADER_LEN + INLINE_MAX;
 
@@ -316,7 +320,11 @@ impl Engine {
                 let head = Header::ring_inline(context, tag, encoding);
                 match ch.push(dest, &head, bytes) {
                     Push::Sent => return Ok(()),
-                    Push::Full => return self.push_ring(dest, &head, bytes),
+                    Push::Queued => {
+                        crate::lifecycle::start_backlog_flusher();
+                        return Ok(());
+                    }
+                    Push::Gone => return Err(CoreError::UnknownPeer(dest)),
                     Push::NoRing => {}
                 }
             } else if ch.has(dest) {
@@ -476,42 +484,67 @@ impl Engine {
         self.send_payload(payload, rank, comm)
     }
 
-    /// Writes one record to `dest`'s ring, serving this process's own
-    /// arrivals while the ring is full; fails once `dest` is gone.
+    /// Writes one record to `dest`'s ring (queued behind a backlog when
+    /// the ring is full); fails once `dest` is gone.
     fn push_ring(
         &mut self,
         dest: ProcId,
         head: &[u8; RING_HEAD_LEN],
         body: &[u8],
     ) -> CoreResult<()> {
-        // The common case first: room in the ring, no clock read.
         let Some(ch) = self.shm.as_mut() else {
             return Err(CoreError::UnknownPeer(dest));
         };
         match ch.push(dest, head, body) {
-            Push::Sent => return Ok(()),
-            Push::NoRing => return Err(CoreError::UnknownPeer(dest)),
-            Push::Full => {}
+            Push::Sent => Ok(()),
+            Push::Queued => {
+                crate::lifecycle::start_backlog_flusher();
+                Ok(())
+            }
+            Push::NoRing | Push::Gone => Err(CoreError::UnknownPeer(dest)),
         }
+    }
+
+    /// Moves ring backlogs once, as far as the rings have room (for the
+    /// backlog thread: no MPI). Returns the records moved and whether any
+    /// still wait.
+    pub(crate) fn flush_backlogs_once(&mut self) -> (usize, bool) {
+        match self.shm.as_mut() {
+            Some(ch) => {
+                let moved = ch.flush();
+                (moved, ch.backlogged())
+            }
+            None => (0, false),
+        }
+    }
+
+    /// Waits until this process's backlogs to `peers` (every peer when
+    /// `None`) are in their rings, or their receivers ended. Prints one
+    /// line when a receiver has read nothing for [`BACKLOG_NOTICE`].
+    fn flush_backlogs(&mut self, peers: Option<&[ProcId]>) -> CoreResult<()> {
         let mut backoff = Backoff::new();
-        let mut checked = std::time::Instant::now();
+        let mut stalled = std::time::Instant::now();
+        let mut told = false;
         loop {
             let Some(ch) = self.shm.as_mut() else {
-                return Err(CoreError::UnknownPeer(dest));
+                return Ok(());
             };
-            match ch.push(dest, head, body) {
-                Push::Sent => return Ok(()),
-                Push::NoRing => return Err(CoreError::UnknownPeer(dest)),
-                Push::Full => {}
-            }
-            if checked.elapsed() > PEER_CHECK {
-                checked = std::time::Instant::now();
-                if !self.peer_alive(dest) {
-                    return Err(CoreError::UnknownPeer(dest));
-                }
+            let waiting = match peers {
+                Some(ps) => ps.iter().any(|p| ch.backlog_for(*p)),
+                None => ch.backlogged(),
+            };
+            if !waiting {
+                return Ok(());
             }
             if self.progress(None)? > 0 {
                 backoff.reset();
+                stalled = std::time::Instant::now();
+            } else if !told && stalled.elapsed() > BACKLOG_NOTICE {
+                told = true;
+                eprintln!(
+                    "mpbridge: process {} waits to end until a receiver on this node reads the messages it sent",
+                    self.me
+                );
             }
             backoff.pause();
         }
@@ -550,10 +583,19 @@ impl Engine {
         match ch.prepare_sleep() {
             None => Idle::Ready,
             Some(s) => {
-                let rings_only = self.rings_cover(pattern) && self.pending_sends.is_empty();
+                let rings_only = self.rings_only(pattern);
                 Idle::Doorbell(s, rings_only)
             }
         }
+    }
+
+    /// Whether a wait for `pattern` need only poll the rings: they alone
+    /// can bring the message and no send of this process waits for MPI or
+    /// for room in a ring.
+    fn rings_only(&self, pattern: &Match) -> bool {
+        self.rings_cover(pattern)
+            && self.pending_sends.is_empty()
+            && !self.shm.as_ref().is_some_and(|c| c.backlogged())
     }
 
     /// Whether every message for `pattern` can only come through a ring, so
@@ -654,6 +696,9 @@ impl Engine {
     /// control messages. Returns the number of events handled.
     pub fn progress(&mut self, want: Option<&mut Want<'_>>) -> CoreResult<usize> {
         let mut events = 0;
+        if let Some(ch) = self.shm.as_mut().filter(|c| c.backlogged()) {
+            events += ch.flush();
+        }
         let mut i = 0;
         while i < self.pending_sends.len() {
             if self.pending_sends[i].test()? {
@@ -712,7 +757,7 @@ impl Engine {
         let any_linked = want.pattern.source.is_none() && self.links.iter().any(Option::is_some);
         // When only a ring can bring the message, polls look at the rings
         // (unless a send of this process waits for MPI to move it).
-        let rings_only = self.rings_cover(&want.pattern) && self.pending_sends.is_empty();
+        let rings_only = self.rings_only(&want.pattern);
         let full_every = if rings_only {
             RING_FULL_EVERY
         } else if any_linked {
@@ -1051,7 +1096,11 @@ impl Engine {
             backoff.pause();
         }
         self.pending_sends.clear();
+        // Records waiting for room in a ring are delivered before the rings
+        // close; senders waiting to write here give up from now on.
+        self.flush_backlogs(None)?;
         if let Some(ch) = self.shm.as_mut() {
+            ch.leave();
             ch.close_all();
         }
         let peers: Vec<ProcId> = self
@@ -1436,6 +1485,12 @@ impl Engine {
         let Some(Route::Link(idx, _)) = self.routes.get(&peer).copied() else {
             return Ok(());
         };
+        // Records still waiting for room in the peers' rings go first.
+        let peers = self.links[idx]
+            .as_ref()
+            .map(|l| l.peers.clone())
+            .unwrap_or_default();
+        self.flush_backlogs(Some(&peers))?;
         let Some(link) = self.detach_link(idx) else {
             return Ok(());
         };

@@ -7,7 +7,9 @@ use crate::engine::{Engine, Route};
 use crate::error::{CoreError, CoreResult};
 use crate::mpi::{self, Comm, Root, ThreadLevel};
 use crate::procid::ProcId;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
 
 struct Life {
     layers: Vec<String>,
@@ -46,6 +48,54 @@ pub(crate) fn with_engine<R>(f: impl FnOnce(&mut Engine) -> CoreResult<R>) -> Co
     match g.as_mut() {
         Some(e) => f(e),
         None => Err(CoreError::NotInitialized),
+    }
+}
+
+/// Whether a thread moves this process's ring backlogs (changed only with
+/// the engine's lock held).
+static FLUSHER_RUNNING: AtomicBool = AtomicBool::new(false);
+
+/// Makes sure a thread moves records queued for full rings into them
+/// (called with the engine's lock held, when a record was queued). The
+/// records move even while this process's own thread sits in a plain MPI
+/// call (a barrier, a reduction) that the receiver waits in too.
+pub(crate) fn start_backlog_flusher() {
+    if FLUSHER_RUNNING.swap(true, Ordering::Relaxed) {
+        return;
+    }
+    let spawned = std::thread::Builder::new()
+        .name("mpbridge-backlog".into())
+        .spawn(backlog_flusher);
+    if spawned.is_err() {
+        // Without the thread the records still move at this process's
+        // next call into the library.
+        FLUSHER_RUNNING.store(false, Ordering::Relaxed);
+    }
+}
+
+/// The body of the backlog thread: moves records with growing pauses
+/// (touching no MPI) and ends when no backlog is left.
+fn backlog_flusher() {
+    const FIRST: Duration = Duration::from_micros(20);
+    const LONGEST: Duration = Duration::from_millis(2);
+    let mut pause = FIRST;
+    loop {
+        std::thread::sleep(pause);
+        let mut g = ENGINE.lock();
+        let Some(e) = g.as_mut() else {
+            FLUSHER_RUNNING.store(false, Ordering::Relaxed);
+            return;
+        };
+        let (moved, left) = e.flush_backlogs_once();
+        if !left {
+            FLUSHER_RUNNING.store(false, Ordering::Relaxed);
+            return;
+        }
+        pause = if moved > 0 {
+            FIRST
+        } else {
+            (pause * 2).min(LONGEST)
+        };
     }
 }
 

@@ -7,6 +7,7 @@
 //! 64    doorbell (futex word)
 //! 128   number of the owner's threads about to sleep
 //! 192   slots in use so far (high-water mark)
+//! 196   set once the owner reads no more (it is leaving)
 //! 256   slot table: per slot a state word and the sender's id, then the
 //!       ring's head counter on a line of its own
 //! ...   ring data areas, one per slot
@@ -23,6 +24,7 @@ const OFF_CAP: usize = 12;
 pub(crate) const OFF_DOORBELL: usize = 64;
 pub(crate) const OFF_WAITING: usize = 128;
 const OFF_HIGH: usize = 192;
+pub(crate) const OFF_LEFT: usize = 196;
 const TABLE: usize = 256;
 const SLOT_STRIDE: usize = 192;
 

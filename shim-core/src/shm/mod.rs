@@ -9,6 +9,11 @@
 //! pair can never overtake each other. Large payloads still go through MPI
 //! after their envelope, in order, as before. A receiver that stops
 //! spinning sleeps on its inbox's doorbell and the sender wakes it at once.
+//! A send never waits for the receiver: a record that finds the ring full
+//! waits in the sender's backlog for that peer, and every later record
+//! queues behind it until progress moves them into the ring (so a receiver
+//! busy in a plain MPI call cannot stall its sender). A backlog to a process
+//! that has died or left is dropped, and later sends to it fail.
 //! `MPBRIDGE_SHM=0` turns the channels off.
 
 mod inbox;
@@ -18,12 +23,13 @@ mod ring;
 
 use crate::idhash::IdMap;
 use crate::procid::ProcId;
-use inbox::{Layout, CLOSED, OFF_DOORBELL, OFF_WAITING, OPEN, RING_CAP};
+use inbox::{Layout, CLOSED, OFF_DOORBELL, OFF_LEFT, OFF_WAITING, OPEN, RING_CAP};
 use mem::Region;
 use ring::{Consumer, Producer};
+use std::collections::VecDeque;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 pub(crate) use mem::{host_key, pid_alive};
 
@@ -85,12 +91,64 @@ impl Desc {
     }
 }
 
+/// How often a sender with a backlog checks that its receiver still runs.
+const BACKLOG_CHECK: Duration = Duration::from_millis(200);
+
 /// A ring this process writes into (a slot of a peer's inbox).
 struct Out {
     region: Arc<Region>,
     layout: Layout,
     slot: usize,
     prod: Producer,
+    /// The receiver's process id.
+    pid: u32,
+    /// Records that found the ring full, oldest first, each head and body
+    /// in one piece; later records queue behind them.
+    backlog: VecDeque<Vec<u8>>,
+    /// When the receiver was last seen running (while a backlog waits).
+    seen_alive: Instant,
+    /// The receiver died or left with records still for it.
+    gone: bool,
+}
+
+impl Out {
+    /// Wakes the receiver if it announced that it sleeps.
+    fn ring_doorbell(&self) {
+        mem::full_fence();
+        if self.region.u32_at(OFF_WAITING).load(Ordering::Relaxed) != 0 {
+            self.region
+                .u32_at(OFF_DOORBELL)
+                .fetch_add(1, Ordering::Release);
+            self.region.futex_wake(OFF_DOORBELL);
+        }
+    }
+
+    /// Moves backlog records into the ring while they fit; returns how
+    /// many moved. A receiver found dead or gone loses its backlog.
+    fn flush(&mut self) -> usize {
+        let mut moved = 0;
+        while let Some(rec) = self.backlog.front() {
+            if !self.prod.try_push(&self.region, &[], rec) {
+                break;
+            }
+            self.backlog.pop_front();
+            moved += 1;
+        }
+        if moved > 0 {
+            self.ring_doorbell();
+            self.seen_alive = Instant::now();
+        } else if !self.backlog.is_empty() && self.seen_alive.elapsed() > BACKLOG_CHECK {
+            if self.region.u32_at(OFF_LEFT).load(Ordering::Acquire) != 0 || !pid_alive(self.pid) {
+                tracing::debug!(target: "core", records = self.backlog.len(), pid = self.pid,
+                    "backlog dropped: the receiver ended");
+                self.backlog.clear();
+                self.gone = true;
+            } else {
+                self.seen_alive = Instant::now();
+            }
+        }
+        moved
+    }
 }
 
 /// A ring of this process's inbox that a peer writes into.
@@ -113,10 +171,13 @@ pub(crate) struct Record {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Push {
     Sent,
-    /// The ring is full for now.
-    Full,
+    /// The ring is full: the record waits in this process's backlog and
+    /// goes in, in order, as the receiver makes room.
+    Queued,
     /// No ring leads to that peer.
     NoRing,
+    /// The peer ended while records for it waited.
+    Gone,
 }
 
 /// The channels of one process.
@@ -132,6 +193,8 @@ pub(crate) struct Channels {
     next_scan: usize,
     /// The peer and slot `next_from` looked at last.
     last_from: Option<(ProcId, usize)>,
+    /// Number of rings with a backlog.
+    backlogged: usize,
 }
 
 impl Channels {
@@ -153,6 +216,7 @@ impl Channels {
             host: host_key(),
             next_scan: 0,
             last_from: None,
+            backlogged: 0,
         })
     }
 
@@ -192,14 +256,22 @@ impl Channels {
                 layout,
                 slot,
                 prod: Producer::new(layout.ring(slot)),
+                pid: d.pid,
+                backlog: VecDeque::new(),
+                seen_alive: Instant::now(),
+                gone: false,
             },
         );
         Ok(())
     }
 
-    /// Gives up the ring to `peer` (it drains what is there).
+    /// Gives up the ring to `peer` (it drains what is there; a backlog
+    /// not yet in the ring is dropped).
     pub fn disconnect(&mut self, peer: ProcId) {
         if let Some(o) = self.outs.remove(&peer) {
+            if !o.backlog.is_empty() {
+                self.backlogged -= 1;
+            }
             o.layout.close(&o.region, o.slot);
         }
     }
@@ -220,22 +292,62 @@ impl Channels {
     }
 
     /// Writes one record (`head` then `body`) to `peer` and wakes it if
-    /// it sleeps.
+    /// it sleeps; a record that finds the ring full (or a backlog ahead of
+    /// it) is queued.
     pub fn push<const H: usize>(&mut self, peer: ProcId, head: &[u8; H], body: &[u8]) -> Push {
         let Some(o) = self.outs.get_mut(&peer) else {
             return Push::NoRing;
         };
-        if !o.prod.try_push(&o.region, head, body) {
-            return Push::Full;
+        if o.backlog.is_empty() {
+            if o.prod.try_push(&o.region, head, body) {
+                o.ring_doorbell();
+                return Push::Sent;
+            }
+            if o.gone {
+                return Push::Gone;
+            }
+            self.backlogged += 1;
+            o.seen_alive = Instant::now();
         }
-        mem::full_fence();
-        if o.region.u32_at(OFF_WAITING).load(Ordering::Relaxed) != 0 {
-            o.region
-                .u32_at(OFF_DOORBELL)
-                .fetch_add(1, Ordering::Release);
-            o.region.futex_wake(OFF_DOORBELL);
+        let mut rec = Vec::with_capacity(H + body.len());
+        rec.extend_from_slice(head);
+        rec.extend_from_slice(body);
+        o.backlog.push_back(rec);
+        o.flush();
+        if o.backlog.is_empty() {
+            self.backlogged -= 1;
         }
-        Push::Sent
+        Push::Queued
+    }
+
+    /// Whether a record for `peer` waits in a backlog.
+    pub fn backlog_for(&self, peer: ProcId) -> bool {
+        self.outs.get(&peer).is_some_and(|o| !o.backlog.is_empty())
+    }
+
+    /// Whether some record waits in a backlog.
+    #[inline]
+    pub fn backlogged(&self) -> bool {
+        self.backlogged > 0
+    }
+
+    /// Moves backlog records into their rings as far as they fit; returns
+    /// how many moved.
+    pub fn flush(&mut self) -> usize {
+        let mut moved = 0;
+        for o in self.outs.values_mut().filter(|o| !o.backlog.is_empty()) {
+            moved += o.flush();
+            if o.backlog.is_empty() {
+                self.backlogged -= 1;
+            }
+        }
+        moved
+    }
+
+    /// Tells senders that this process reads no more: their backlogs for
+    /// it are dropped instead of waiting (process exit).
+    pub fn leave(&self) {
+        self.inbox.u32_at(OFF_LEFT).store(1, Ordering::Release);
     }
 
     /// Notices newly opened and closed slots; recycles drained closed ones.
@@ -420,5 +532,68 @@ impl Drop for Sleeper {
         self.inbox
             .u32_at(OFF_WAITING)
             .fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A process's channels with one ring into its own inbox.
+    fn looped() -> (Channels, ProcId) {
+        let mut ch = Channels::create(1).expect("inbox");
+        let me = ProcId::new(0, 1).expect("id");
+        let d = ch.desc();
+        ch.connect(me, me, &d).expect("ring to itself");
+        (ch, me)
+    }
+
+    fn take(ch: &mut Channels) -> Option<Vec<u8>> {
+        let rec = ch.next()?;
+        let body = ch.bytes(rec.off, rec.len).to_vec();
+        ch.pop(rec);
+        Some(body)
+    }
+
+    #[test]
+    fn a_full_ring_queues_records_and_keeps_their_order() {
+        let (mut ch, me) = looped();
+        let body = |k: u32| -> Vec<u8> { (0..1000u32).map(|i| (k * 7 + i) as u8).collect() };
+        let mut outcomes = Vec::new();
+        for k in 0..100u32 {
+            outcomes.push(ch.push(me, &k.to_le_bytes(), &body(k)));
+        }
+        assert_eq!(outcomes[0], Push::Sent);
+        assert_eq!(
+            outcomes[99],
+            Push::Queued,
+            "the ring holds less than 100 KB"
+        );
+        assert!(ch.backlogged());
+        let mut got = 0u32;
+        while got < 100 {
+            match take(&mut ch) {
+                Some(rec) => {
+                    assert_eq!(rec[..4], got.to_le_bytes(), "records in send order");
+                    assert_eq!(rec[4..], body(got)[..]);
+                    got += 1;
+                }
+                None => assert!(ch.flush() > 0, "the backlog moves once there is room"),
+            }
+        }
+        assert!(!ch.backlogged());
+        assert_eq!(ch.push(me, &[1u8], b"after"), Push::Sent);
+    }
+
+    #[test]
+    fn a_backlog_for_a_receiver_that_left_is_dropped() {
+        let (mut ch, me) = looped();
+        while ch.push(me, &[0u8; 8], &[5u8; 1000]) == Push::Sent {}
+        assert!(ch.backlogged());
+        ch.leave();
+        std::thread::sleep(BACKLOG_CHECK + Duration::from_millis(50));
+        assert_eq!(ch.flush(), 0);
+        assert!(!ch.backlogged(), "nothing waits for a receiver that left");
+        assert_eq!(ch.push(me, &[0u8; 8], &[5u8; 1000]), Push::Gone);
     }
 }

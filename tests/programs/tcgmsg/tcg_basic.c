@@ -3,7 +3,9 @@
  * WAITCOM (and synchronous messages while asynchronous receives are
  * pending), PROBE, BRDCST from every root, DGOP/IGOP with every operation
  * against a serial reference, SYNCH, timers, size helpers, PFCOPY, both
- * the tcg_* and the NAME_ forms. Ends with PEND (exit status 0).
+ * the tcg_* and the NAME_ forms, and asynchronous sends of more than
+ * a same-node channel holds while the receiver waits in SYNCH. Ends with
+ * PEND (exit status 0).
  * usage: tcg_basic DIR   (DIR: a scratch directory for PFCOPY) */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -174,6 +176,32 @@ static void async_then_sync(void) {
     tcg_synch(7);
 }
 
+/* asynchronous sends return whatever the receiver does: every node sends
+ * more than a same-node channel holds to the next node before anyone
+ * receives, and the receivers sit in SYNCH meanwhile (with GA's TCGMSG
+ * over MPI such sends complete eagerly) */
+static void flood(void) {
+    enum { COUNT = 96, LEN = 1024 };
+    long next = (me + 1) % nn, prev = (me + nn - 1) % nn, len = 0, from = -1;
+    long (*out)[LEN / sizeof(long)] = malloc(COUNT * (size_t)LEN);
+    long in[LEN / sizeof(long)];
+    for (long k = 0; k < COUNT; k++)
+        for (long i = 0; i < LEN / (long)sizeof(long); i++) out[k][i] = me * 1000000 + k * 1000 + i;
+    for (long k = 0; k < COUNT; k++) tcg_snd(48, out[k], LEN, next, 0);
+    tcg_synch(8);
+    long bad = 0;
+    for (long k = 0; k < COUNT; k++) {
+        tcg_rcv(48, in, LEN, &len, prev, &from, 1);
+        if (len != LEN || from != prev) bad++;
+        for (long i = 0; i < LEN / (long)sizeof(long); i++)
+            if (in[i] != prev * 1000000 + k * 1000 + i) { bad++; break; }
+    }
+    tcg_waitcom(-1);
+    CHECK_EQ(bad, 0, "flood: messages out of order, short or changed");
+    free(out);
+    tcg_synch(9);
+}
+
 static void broadcast(void) {
     for (long root = 0; root < nn; root++) {
         long v[3] = {-1, -1, -1};
@@ -320,6 +348,7 @@ int main(int argc, char **argv) {
     any();
     async();
     async_then_sync();
+    flood();
     broadcast();
     gops();
     long t = 9;
