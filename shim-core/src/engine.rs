@@ -25,8 +25,9 @@ const SMALL_MAX: usize = 256;
 /// How often a wait on a same-node peer checks that the peer still runs.
 pub(crate) const PEER_CHECK: std::time::Duration = std::time::Duration::from_millis(100);
 
-/// How long a process that ends waits for a receiver to read its queued
-/// records before it says so (it waits on while the receiver runs).
+/// How long a process that must deliver its queued records (to end, or to
+/// disconnect) waits for a receiver to read them before it says so (it
+/// waits on while the receiver runs).
 const BACKLOG_NOTICE: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Size of a standing receive's buffer.
@@ -542,8 +543,9 @@ impl Engine {
             } else if !told && stalled.elapsed() > BACKLOG_NOTICE {
                 told = true;
                 eprintln!(
-                    "mpbridge: process {} waits to end until a receiver on this node reads the messages it sent",
-                    self.me
+                    "mpbridge: process {} waits for a receiver on this node to read the messages it sent ({} s without progress)",
+                    self.me,
+                    BACKLOG_NOTICE.as_secs()
                 );
             }
             backoff.pause();
@@ -1086,6 +1088,9 @@ impl Engine {
 
     /// Cancels standing receives and releases communicators (process exit).
     pub fn shutdown(&mut self) -> CoreResult<()> {
+        // Records waiting for room in a ring are delivered first (a large
+        // payload's MPI send completes only after its envelope is read).
+        self.flush_backlogs(None)?;
         // Give outstanding sends a moment to complete; the rest are released.
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
         let mut backoff = Backoff::new();
@@ -1096,9 +1101,7 @@ impl Engine {
             backoff.pause();
         }
         self.pending_sends.clear();
-        // Records waiting for room in a ring are delivered before the rings
-        // close; senders waiting to write here give up from now on.
-        self.flush_backlogs(None)?;
+        // Senders waiting to write here give up from now on.
         if let Some(ch) = self.shm.as_mut() {
             ch.leave();
             ch.close_all();
