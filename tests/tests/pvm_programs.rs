@@ -86,3 +86,13 @@ fn unread_large_message_at_exit_releases_its_sender() {
     in_time_and_clean(&r, 2);
     assert_eq!(r.code, Some(0), "{}", r.stderr);
 }
+
+/// A sender that sends far more than a same-node channel holds to a busy
+/// sibling returns at once from every `pvm_send`, ends, and still every
+/// message arrives in order when the sibling reads them.
+#[test]
+fn sends_to_a_busy_receiver_return_and_arrive_after_the_sender_ends() {
+    let r = run_program("pvm_flood_exit.c", &["pvm3"], 2, &[], 60);
+    in_time_and_clean(&r, 2);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+}
