@@ -93,6 +93,7 @@ impl<T> BufTable<T> {
     /// Gives the value of `old` a new id, then frees `old` (so the new id
     /// differs from the old one, as `pvm_initsend` gives); `None` if `old`
     /// names nothing. The value stays where it is.
+    #[inline]
     pub fn renumber(&mut self, old: i32) -> Option<i32> {
         let at = self.place(old)?;
         let id = self.reserve();

@@ -180,6 +180,7 @@ impl MsgState {
 
     /// `pvm_initsend`: frees the send buffer and makes a new one, which
     /// reuses the old one's storage.
+    #[inline]
     pub fn initsend(&mut self, enc: i32) -> PvmResult<i32> {
         let enc = Encoding::from_code(enc).ok_or(PvmError(err::BAD_PARAM))?;
         if let Some(id) = self.renew_sbuf(enc) {
@@ -205,6 +206,7 @@ impl MsgState {
     /// an ordinary one (not the receive buffer, queued or lazily received),
     /// so it is emptied where it is and filed under a new id, keeping its
     /// storage and its in-place list's room. `None` if that does not apply.
+    #[inline]
     fn renew_sbuf(&mut self, enc: Encoding) -> Option<i32> {
         let old = self.sbuf;
         if old <= 0 || old == self.rbuf || !self.queued.is_empty() || self.lazy.is_some() {

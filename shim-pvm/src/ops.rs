@@ -8,7 +8,7 @@ use crate::task::{family_body, from_core, id_of, sys_tag, tid_of, Task};
 use crate::tev::{self, ev};
 use crate::{PvmError, PvmResult};
 use shim_core::log::tracing::debug;
-use shim_core::{Context, CoreError, Match};
+use shim_core::{Context, CoreError, CoreResult, Match, Received};
 use std::borrow::Cow;
 use std::time::{Duration, Instant};
 
@@ -19,7 +19,7 @@ const SYSTEM_CHECK: Duration = Duration::from_millis(20);
 /// While messages flow, the clock is read for the periodic system check
 /// only on every this many calls (a clock read costs as much as the rest of
 /// a small message's bookkeeping); a receive that waits looks every slice.
-const SYSTEM_CHECK_CALLS: u32 = 8;
+const SYSTEM_CHECK_CALLS: u32 = 32;
 
 /// What the in-place receive of [`Task::receive`] did.
 enum InPlace {
@@ -106,6 +106,7 @@ fn deliver(user: Context, tid: i32, tag: i32, word: u32, bytes: &[u8]) -> PvmRes
 
 impl Task {
     /// `pvm_send`.
+    #[inline]
     pub fn send(&mut self, tid: i32, tag: i32, mem: InPlaceMemory<'_>) -> PvmResult<()> {
         check_tag(tag)?;
         if !crate::consts::tid::is_task(tid) {
@@ -155,6 +156,7 @@ impl Task {
     }
 
     /// `pvm_psend`: raw bytes, the active send buffer untouched.
+    #[inline]
     pub fn psend(&mut self, tid: i32, tag: i32, bytes: &[u8]) -> PvmResult<()> {
         check_tag(tag)?;
         if !crate::consts::tid::is_task(tid) {
@@ -183,6 +185,7 @@ impl Task {
         self.serve_system()
     }
 
+    #[inline]
     fn pattern(&self, src: Option<i32>, tag: Option<i32>) -> Option<Match> {
         let source = match src {
             Some(t) => Some(id_of(t)?),
@@ -432,6 +435,12 @@ impl Task {
     /// `pvm_precv`: copies the message's bytes into `out` (truncating) and
     /// returns (source, tag, full length in bytes); buffers untouched. A
     /// message not yet queued is received straight into `out`.
+    ///
+    /// The common case takes few steps: nothing queued, the tid known and
+    /// no look at system messages due; the first receive of the core then
+    /// finds the message or waits its first slice. Anything else, and a
+    /// receive that waits on, takes the general path out of line.
+    #[inline]
     pub fn precv(
         &mut self,
         tid: i32,
@@ -439,6 +448,35 @@ impl Task {
         out: &mut [u8],
     ) -> PvmResult<Outcome<(i32, i32, usize)>> {
         let (src, tag) = check_pattern(tid, tag)?;
+        if !self.msg.queued.is_empty() || self.system_check_skips == 0 {
+            return self.precv_general(src, tag, out, false);
+        }
+        let Some(pattern) = self.pattern(src, tag) else {
+            return self.precv_general(src, tag, out, false);
+        };
+        // What `system_check(false)` does with skips left: counts this call.
+        self.system_check_skips -= 1;
+        let got = self
+            .user
+            .recv_into_truncating(pattern, out, Some(SYSTEM_CHECK));
+        match precv_outcome(got)? {
+            Some(done) => Ok(Outcome::Done(done)),
+            None => self.precv_general(src, tag, out, true),
+        }
+    }
+
+    /// [`precv`](Self::precv) in every case: a queued match first, else
+    /// receives in slices with looks at system messages between them
+    /// (`waited`: a slice has passed already, so the first look is made).
+    #[cold]
+    #[inline(never)]
+    fn precv_general(
+        &mut self,
+        src: Option<i32>,
+        tag: Option<i32>,
+        out: &mut [u8],
+        mut waited: bool,
+    ) -> PvmResult<Outcome<(i32, i32, usize)>> {
         if let Some(id) = self.msg.find_queued(src, tag) {
             let read = |_: usize, _: usize, _: usize, _: usize| Vec::new();
             let b = self.msg.get(id)?;
@@ -458,24 +496,16 @@ impl Task {
                 Outcome::Done(_) => Err(PvmError(err::SYS_ERR)),
             };
         };
-        let mut waited = false;
         loop {
             if self.system_check(waited)? {
                 return Ok(Outcome::Killed);
             }
             waited = true;
-            match self
+            let got = self
                 .user
-                .recv_into_truncating(pattern, out, Some(SYSTEM_CHECK))
-            {
-                Ok(r) => {
-                    tev::received(ev::PRECV, tid_of(r.source), r.tag, r.len);
-                    return Ok(Outcome::Done((tid_of(r.source), r.tag, r.len)));
-                }
-                Err(CoreError::Timeout) => {}
-                // The named sender ended: wait on, as PVM does.
-                Err(CoreError::UnknownPeer(_)) => std::thread::sleep(SYSTEM_CHECK),
-                Err(e) => return Err(from_core(e)),
+                .recv_into_truncating(pattern, out, Some(SYSTEM_CHECK));
+            if let Some(done) = precv_outcome(got)? {
+                return Ok(Outcome::Done(done));
             }
         }
     }
@@ -718,6 +748,26 @@ impl Task {
             }
         }
         Ok(())
+    }
+}
+
+/// What one receive slice of `pvm_precv` gave: (source, tag, full
+/// length) of a message (its trace event recorded), or `None` to wait on
+/// (nothing came, or the named sender ended: PVM waits on, after a pause).
+#[inline]
+fn precv_outcome(got: CoreResult<Received>) -> PvmResult<Option<(i32, i32, usize)>> {
+    match got {
+        Ok(r) => {
+            let src = tid_of(r.source);
+            tev::received(ev::PRECV, src, r.tag, r.len);
+            Ok(Some((src, r.tag, r.len)))
+        }
+        Err(CoreError::Timeout) => Ok(None),
+        Err(CoreError::UnknownPeer(_)) => {
+            std::thread::sleep(SYSTEM_CHECK);
+            Ok(None)
+        }
+        Err(e) => Err(from_core(e)),
     }
 }
 

@@ -344,20 +344,32 @@ impl MsgBuf {
     }
 
     /// Appends `nitem` items of `data` at `stride`; on failure nothing is appended.
+    ///
+    /// Contiguous items whose stored form is their native bytes (any type
+    /// in the raw layout, bytes in XDR) are copied as one block, inline;
+    /// the rest is packed item by item out of line.
+    #[inline]
     fn pack<T: Item>(&mut self, data: &[T], nitem: usize, stride: usize) -> PvmResult<()> {
+        let native = !self.xdr() || T::XDR_SIZE == T::RAW_SIZE && T::RAW_SIZE == 1;
+        if stride != 1 || !native || nitem > data.len() {
+            return self.pack_items(data, nitem, stride);
+        }
+        let bytes = crate::ptr::bytes_of(&data[..nitem]);
+        self.reserve(pad4(bytes.len()));
+        self.body.extend_from_slice(bytes);
+        if self.xdr() {
+            self.body.resize(pad4(self.body.len()), 0);
+        }
+        Ok(())
+    }
+
+    /// [`pack`](Self::pack) item by item (strided or converted items), and
+    /// its argument checks.
+    #[inline(never)]
+    fn pack_items<T: Item>(&mut self, data: &[T], nitem: usize, stride: usize) -> PvmResult<()> {
         check_span(data.len(), nitem, stride)?;
         let size = if self.xdr() { T::XDR_SIZE } else { T::RAW_SIZE };
         self.reserve(pad4(nitem.saturating_mul(size)));
-        // Contiguous items whose stored form is their native bytes (any
-        // type in the raw layout, bytes in XDR) are copied as one block.
-        if stride == 1 && (!self.xdr() || T::XDR_SIZE == T::RAW_SIZE && T::RAW_SIZE == 1) {
-            self.body
-                .extend_from_slice(crate::ptr::bytes_of(&data[..nitem]));
-            if self.xdr() {
-                self.body.resize(pad4(self.body.len()), 0);
-            }
-            return Ok(());
-        }
         let items = data.iter().step_by(stride).take(nitem);
         if !self.xdr() {
             items.for_each(|v| v.put_raw(&mut self.body));
@@ -381,7 +393,34 @@ impl MsgBuf {
     }
 
     /// Reads `nitem` items into every `stride`-th slot of `out`; on failure the cursor stays.
+    ///
+    /// Contiguous items stored as their native bytes (any type in the raw
+    /// layout, bytes in XDR) are one copy, inline; the rest is unpacked
+    /// item by item out of line.
+    #[inline]
     fn unpack<T: Item>(&mut self, out: &mut [T], nitem: usize, stride: usize) -> PvmResult<()> {
+        let native = !self.xdr() || T::XDR_SIZE == T::RAW_SIZE && T::RAW_SIZE == 1;
+        if stride != 1 || !native || nitem > out.len() {
+            return self.unpack_items(out, nitem, stride);
+        }
+        let out = crate::ptr::bytes_of_mut(&mut out[..nitem]);
+        let run = out.len();
+        let taken = if self.xdr() { pad4(run) } else { run };
+        let bytes = self.peek(self.cursor, taken)?;
+        out.copy_from_slice(&bytes[..run]);
+        self.cursor += taken;
+        Ok(())
+    }
+
+    /// [`unpack`](Self::unpack) item by item (strided or converted items),
+    /// and its argument checks.
+    #[inline(never)]
+    fn unpack_items<T: Item>(
+        &mut self,
+        out: &mut [T],
+        nitem: usize,
+        stride: usize,
+    ) -> PvmResult<()> {
         check_span(out.len(), nitem, stride)?;
         let (size, get): (usize, fn(&[u8]) -> T) = if self.xdr() {
             (T::XDR_SIZE, T::get_xdr)
@@ -391,11 +430,6 @@ impl MsgBuf {
         let run = nitem.checked_mul(size).ok_or(NO_DATA)?;
         let taken = if self.xdr() { pad4(run) } else { run };
         let bytes = self.peek(self.cursor, taken)?;
-        if stride == 1 && size == T::RAW_SIZE && (!self.xdr() || size == 1) {
-            crate::ptr::bytes_of_mut(&mut out[..nitem]).copy_from_slice(&bytes[..run]);
-            self.cursor += taken;
-            return Ok(());
-        }
         for (slot, chunk) in out
             .iter_mut()
             .step_by(stride)
