@@ -162,6 +162,10 @@ pub(crate) struct Engine {
     pub shm: Option<Channels>,
     /// Polls on rings left before the next full poll.
     pub ring_polls_to_full: u32,
+    /// The context a receive last found to exist (contexts are only
+    /// removed when the engine ends): with nothing queued anywhere a
+    /// receive on it need not look it up.
+    pub recv_context: Option<u32>,
     /// The context of the last send and its communicator.
     pub last_send: Option<(u32, Comm)>,
     /// Where each peer met so far runs: (node key, process id).
@@ -179,7 +183,7 @@ fn payload_of(bytes: &[u8]) -> &[u8] {
 /// when it is the message a receive of `pattern` in `context` awaits (the
 /// common case of a blocking receive) and returns what was delivered;
 /// `None`, with nothing done, for anything else.
-#[inline]
+#[inline(always)]
 fn deliver_in_place(
     context: u32,
     pattern: &Match,
@@ -629,8 +633,13 @@ impl Engine {
             Some(p) => ch.next_from(p)?,
             None => ch.next()?,
         };
-        if self.contexts.get(&context)?.queue.peek(pattern).is_some() {
-            return None;
+        // A queued message that matches goes first; with nothing queued
+        // anywhere only the context's existence is checked (once).
+        if self.recv_context != Some(context) || crate::queue::any_queued() {
+            if self.contexts.get(&context)?.queue.peek(pattern).is_some() {
+                return None;
+            }
+            self.recv_context = Some(context);
         }
         let (header, payload) = Header::read_ring(rec.peer, ch.bytes(rec.off, rec.len)).ok()?;
         let (source, tag, encoding, len) =
@@ -646,7 +655,12 @@ impl Engine {
 
     /// Takes the first queued message of `context` matching `pattern`.
     pub fn take_queued(&mut self, context: u32, pattern: &Match) -> CoreResult<Option<Message>> {
-        Ok(self.context(context)?.queue.take(pattern))
+        if self.recv_context == Some(context) && !crate::queue::any_queued() {
+            return Ok(None);
+        }
+        let m = self.context(context)?.queue.take(pattern);
+        self.recv_context = Some(context);
+        Ok(m)
     }
 
     /// Polls everything once: outstanding sends, every standing receive
@@ -698,21 +712,26 @@ impl Engine {
     pub fn progress_burst(&mut self, want: &mut Want<'_>, polls: u32) -> CoreResult<usize> {
         const FULL_EVERY: u32 = 16;
         const RING_FULL_EVERY: u32 = 64;
-        // A named sender of another spawn writes on its link; everyone else
-        // on the context's own communicator.
-        let linked = want.pattern.source.and_then(|s| match self.routes.get(&s) {
-            Some(Route::Link(i, _)) => self.links[*i].as_ref().map(|l| l.listener),
-            _ => None,
-        });
-        let own = match linked {
-            Some(l) => l,
-            None => self.context(want.context)?.listener,
-        };
-        // A wildcard sender may be behind any link: then every poll is full.
-        let any_linked = want.pattern.source.is_none() && self.links.iter().any(Option::is_some);
         // When only a ring can bring the message, polls look at the rings
         // (unless a send of this process waits for MPI to move it).
         let rings_only = self.rings_cover(&want.pattern) && self.pending_sends.is_empty();
+        // Otherwise they look at one standing receive: a named sender of
+        // another spawn writes on its link, everyone else on the
+        // context's own communicator.
+        let own = if rings_only {
+            None
+        } else {
+            let linked = want.pattern.source.and_then(|s| match self.routes.get(&s) {
+                Some(Route::Link(i, _)) => self.links[*i].as_ref().map(|l| l.listener),
+                _ => None,
+            });
+            Some(match linked {
+                Some(l) => l,
+                None => self.context(want.context)?.listener,
+            })
+        };
+        // A wildcard sender may be behind any link: then every poll is full.
+        let any_linked = want.pattern.source.is_none() && self.links.iter().any(Option::is_some);
         let full_every = if rings_only {
             RING_FULL_EVERY
         } else if any_linked {
@@ -729,18 +748,18 @@ impl Engine {
         } else {
             0
         };
-        let r = self.burst(want, polls, rings_only, own, full_every, &mut until_full);
+        let r = self.burst(want, polls, own, full_every, &mut until_full);
         self.ring_polls_to_full = until_full;
         r
     }
 
-    /// The polls of [`progress_burst`](Self::progress_burst).
+    /// The polls of [`progress_burst`](Self::progress_burst): `own` is the
+    /// standing receive to poll between full polls, `None` for the rings.
     fn burst(
         &mut self,
         want: &mut Want<'_>,
         polls: u32,
-        rings_only: bool,
-        own: usize,
+        own: Option<usize>,
         full_every: u32,
         until_full: &mut u32,
     ) -> CoreResult<usize> {
@@ -753,7 +772,14 @@ impl Engine {
             };
             let n = if full {
                 self.progress(Some(&mut *want))?
-            } else if rings_only {
+            } else if let Some(own) = own {
+                let mut set = std::mem::take(&mut self.listeners);
+                let r = set.poll_one(own, |comm, st, bytes| {
+                    self.arrive(comm, st, bytes, Some(&mut *want))
+                });
+                self.listeners = set;
+                usize::from(r?.is_some())
+            } else {
                 let from = want.pattern.source;
                 // Waiting on one peer, most polls find its ring empty: look
                 // at the record word alone before taking the full path.
@@ -770,13 +796,6 @@ impl Engine {
                 } else {
                     self.drain_rings(Some(&mut *want), from)?
                 }
-            } else {
-                let mut set = std::mem::take(&mut self.listeners);
-                let r = set.poll_one(own, |comm, st, bytes| {
-                    self.arrive(comm, st, bytes, Some(&mut *want))
-                });
-                self.listeners = set;
-                usize::from(r?.is_some())
             };
             if n > 0 || want.got.is_some() {
                 return Ok(n.max(1));
