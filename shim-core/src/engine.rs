@@ -179,6 +179,17 @@ fn payload_of(bytes: &[u8]) -> &[u8] {
     &bytes[HEADER_LEN..]
 }
 
+/// Copies a payload out of a ring record: one that fits a cache line
+/// directly, a longer one with [`copy`] (which avoids slow aliasing).
+#[inline(always)]
+fn copy_out(dst: &mut [u8], src: &[u8]) {
+    if src.len() <= 64 {
+        dst.copy_from_slice(src);
+    } else {
+        copy(dst, src);
+    }
+}
+
 /// Copies the inline `payload` of a ring record (header `h`) into `sink`
 /// when it is the message a receive of `pattern` in `context` awaits (the
 /// common case of a blocking receive) and returns what was delivered;
@@ -203,10 +214,10 @@ fn deliver_in_place(
         // A buffer that truncates keeps what fits.
         Sink::Buf(buf) => {
             let n = len.min(buf.len());
-            copy(&mut buf[..n], &payload[..n]);
+            copy_out(&mut buf[..n], &payload[..n]);
         }
         Sink::Fit(buf, _) if len <= buf.len() => {
-            copy(&mut buf[..len], payload);
+            copy_out(&mut buf[..len], payload);
         }
         Sink::Vec(v) | Sink::Fit(_, v) => {
             v.clear();

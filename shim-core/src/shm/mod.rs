@@ -317,7 +317,7 @@ impl Channels {
 
     /// Whether `peer`'s ring holds a record (or a skip), without taking
     /// it: one load and a compare, for the tight loop of a wait.
-    #[inline]
+    #[inline(always)]
     pub fn ready_from(&mut self, peer: ProcId) -> bool {
         let Some(slot) = self.slot_of(peer) else {
             return false;
