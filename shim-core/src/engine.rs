@@ -167,6 +167,10 @@ pub(crate) struct Engine {
     pub shm: Option<Channels>,
     /// Polls on rings left before the next full poll.
     pub ring_polls_to_full: u32,
+    /// The context a receive last found to exist (contexts are only
+    /// removed when the engine ends): with nothing queued anywhere a
+    /// receive on it need not look it up.
+    pub recv_context: Option<u32>,
     /// The context of the last send and its communicator.
     pub last_send: Option<(u32, Comm)>,
     /// Where each peer met so far runs: (node key, process id).
@@ -180,11 +184,22 @@ fn payload_of(bytes: &[u8]) -> &[u8] {
     &bytes[HEADER_LEN..]
 }
 
+/// Copies a payload out of a ring record: one that fits a cache line
+/// directly, a longer one with [`copy`] (which avoids slow aliasing).
+#[inline(always)]
+fn copy_out(dst: &mut [u8], src: &[u8]) {
+    if src.len() <= 64 {
+        dst.copy_from_slice(src);
+    } else {
+        copy(dst, src);
+    }
+}
+
 /// Copies the inline `payload` of a ring record (header `h`) into `sink`
 /// when it is the message a receive of `pattern` in `context` awaits (the
 /// common case of a blocking receive) and returns what was delivered;
 /// `None`, with nothing done, for anything else.
-#[inline]
+#[inline(always)]
 fn deliver_in_place(
     context: u32,
     pattern: &Match,
@@ -204,10 +219,10 @@ fn deliver_in_place(
         // A buffer that truncates keeps what fits.
         Sink::Buf(buf) => {
             let n = len.min(buf.len());
-            copy(&mut buf[..n], &payload[..n]);
+            copy_out(&mut buf[..n], &payload[..n]);
         }
         Sink::Fit(buf, _) if len <= buf.len() => {
-            copy(&mut buf[..len], payload);
+            copy_out(&mut buf[..len], payload);
         }
         Sink::Vec(v) | Sink::Fit(_, v) => {
             v.clear();
@@ -673,8 +688,13 @@ impl Engine {
             Some(p) => ch.next_from(p)?,
             None => ch.next()?,
         };
-        if self.contexts.get(&context)?.queue.peek(pattern).is_some() {
-            return None;
+        // A queued message that matches goes first; with nothing queued
+        // anywhere only the context's existence is checked (once).
+        if self.recv_context != Some(context) || crate::queue::any_queued() {
+            if self.contexts.get(&context)?.queue.peek(pattern).is_some() {
+                return None;
+            }
+            self.recv_context = Some(context);
         }
         let (header, payload) = Header::read_ring(rec.peer, ch.bytes(rec.off, rec.len)).ok()?;
         let (source, tag, encoding, len) =
@@ -690,7 +710,12 @@ impl Engine {
 
     /// Takes the first queued message of `context` matching `pattern`.
     pub fn take_queued(&mut self, context: u32, pattern: &Match) -> CoreResult<Option<Message>> {
-        Ok(self.context(context)?.queue.take(pattern))
+        if self.recv_context == Some(context) && !crate::queue::any_queued() {
+            return Ok(None);
+        }
+        let m = self.context(context)?.queue.take(pattern);
+        self.recv_context = Some(context);
+        Ok(m)
     }
 
     /// Polls everything once: outstanding sends, every standing receive
@@ -745,21 +770,26 @@ impl Engine {
     pub fn progress_burst(&mut self, want: &mut Want<'_>, polls: u32) -> CoreResult<usize> {
         const FULL_EVERY: u32 = 16;
         const RING_FULL_EVERY: u32 = 64;
-        // A named sender of another spawn writes on its link; everyone else
-        // on the context's own communicator.
-        let linked = want.pattern.source.and_then(|s| match self.routes.get(&s) {
-            Some(Route::Link(i, _)) => self.links[*i].as_ref().map(|l| l.listener),
-            _ => None,
-        });
-        let own = match linked {
-            Some(l) => l,
-            None => self.context(want.context)?.listener,
+        // When only a ring can bring the message, polls look at the rings
+        // (unless a send of this process waits for MPI or for room in a ring).
+        let rings_only = self.rings_only(&want.pattern);
+        // Otherwise they look at one standing receive: a named sender of
+        // another spawn writes on its link, everyone else on the
+        // context's own communicator.
+        let own = if rings_only {
+            None
+        } else {
+            let linked = want.pattern.source.and_then(|s| match self.routes.get(&s) {
+                Some(Route::Link(i, _)) => self.links[*i].as_ref().map(|l| l.listener),
+                _ => None,
+            });
+            Some(match linked {
+                Some(l) => l,
+                None => self.context(want.context)?.listener,
+            })
         };
         // A wildcard sender may be behind any link: then every poll is full.
         let any_linked = want.pattern.source.is_none() && self.links.iter().any(Option::is_some);
-        // When only a ring can bring the message, polls look at the rings
-        // (unless a send of this process waits for MPI to move it).
-        let rings_only = self.rings_only(&want.pattern);
         let full_every = if rings_only {
             RING_FULL_EVERY
         } else if any_linked {
@@ -776,18 +806,18 @@ impl Engine {
         } else {
             0
         };
-        let r = self.burst(want, polls, rings_only, own, full_every, &mut until_full);
+        let r = self.burst(want, polls, own, full_every, &mut until_full);
         self.ring_polls_to_full = until_full;
         r
     }
 
-    /// The polls of [`progress_burst`](Self::progress_burst).
+    /// The polls of [`progress_burst`](Self::progress_burst): `own` is the
+    /// standing receive to poll between full polls, `None` for the rings.
     fn burst(
         &mut self,
         want: &mut Want<'_>,
         polls: u32,
-        rings_only: bool,
-        own: usize,
+        own: Option<usize>,
         full_every: u32,
         until_full: &mut u32,
     ) -> CoreResult<usize> {
@@ -800,7 +830,14 @@ impl Engine {
             };
             let n = if full {
                 self.progress(Some(&mut *want))?
-            } else if rings_only {
+            } else if let Some(own) = own {
+                let mut set = std::mem::take(&mut self.listeners);
+                let r = set.poll_one(own, |comm, st, bytes| {
+                    self.arrive(comm, st, bytes, Some(&mut *want))
+                });
+                self.listeners = set;
+                usize::from(r?.is_some())
+            } else {
                 let from = want.pattern.source;
                 // Waiting on one peer, most polls find its ring empty: look
                 // at the record word alone before taking the full path.
@@ -817,13 +854,6 @@ impl Engine {
                 } else {
                     self.drain_rings(Some(&mut *want), from)?
                 }
-            } else {
-                let mut set = std::mem::take(&mut self.listeners);
-                let r = set.poll_one(own, |comm, st, bytes| {
-                    self.arrive(comm, st, bytes, Some(&mut *want))
-                });
-                self.listeners = set;
-                usize::from(r?.is_some())
             };
             if n > 0 || want.got.is_some() {
                 return Ok(n.max(1));

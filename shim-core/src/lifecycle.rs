@@ -390,6 +390,7 @@ fn start_engine() -> CoreResult<Engine> {
         ctl_inbox: Vec::new(),
         shm: None,
         ring_polls_to_full: 0,
+        recv_context: None,
         last_send: None,
         peer_procs: Default::default(),
     };

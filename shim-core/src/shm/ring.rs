@@ -132,6 +132,7 @@ impl Consumer {
 
     /// The offset and length of the next record's body, if one is ready
     /// (skip records are passed over).
+    #[inline(always)]
     pub fn peek(&mut self, r: &Region) -> Option<(usize, usize)> {
         let cap = self.at.cap as u64;
         loop {
@@ -151,6 +152,7 @@ impl Consumer {
     }
 
     /// Releases the record `peek` returned, of body length `len`.
+    #[inline(always)]
     pub fn pop(&mut self, r: &Region, len: usize) {
         self.head += padded(len);
         r.u64_at(self.at.head).store(self.head, Ordering::Release);
