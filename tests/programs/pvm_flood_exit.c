@@ -7,22 +7,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "pvm_pair.h"
 #include "tally.h"
 
 #define COUNT 200
 #define LEN 1000
 
 int main(void) {
-    int me = pvm_mytid();
-    int *sibs = NULL;
-    if (pvm_siblings(&sibs) != 2) {
-        fprintf(stderr, "pvm_flood_exit: needs 2 ranks\n");
-        return 1;
-    }
-    tally_who = me;
-    int peer = sibs[0] == me ? sibs[1] : sibs[0];
+    int first = 0;
+    int peer = pvm_pair_peer("pvm_flood_exit", &first);
+    tally_who = pvm_mytid();
     int v[LEN];
-    if (sibs[0] == me) {
+    if (first) {
         /* Receiver: busy (not in the library) while the sender sends and
          * leaves, then reads everything. */
         struct timespec pause = {0, 700 * 1000 * 1000};

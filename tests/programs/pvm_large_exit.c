@@ -6,20 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "pvm_pair.h"
 #include "tally.h"
 
 #define BIG (2 * 1024 * 1024)
 
 int main(void) {
-    int me = pvm_mytid();
-    int *sibs = NULL;
-    if (pvm_siblings(&sibs) != 2) {
-        fprintf(stderr, "pvm_large_exit: needs 2 ranks\n");
-        return 1;
-    }
-    tally_who = me;
-    int peer = sibs[0] == me ? sibs[1] : sibs[0];
-    if (sibs[0] == me) {
+    int first = 0;
+    int peer = pvm_pair_peer("pvm_large_exit", &first);
+    tally_who = pvm_mytid();
+    if (first) {
         /* Receiver: already waiting when the message comes. */
         int bufid = pvm_recv(peer, 1);
         int bytes = -1;
