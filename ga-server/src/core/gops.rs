@@ -65,6 +65,10 @@ pub fn parse(op: &str, integer: bool) -> Option<(ReduceOp, bool)> {
 /// As [`parse`], on the bytes of a C string: an op name that starts with
 /// ASCII (every name does) is matched with no UTF-8 check or conversion.
 pub fn parse_bytes(op: &[u8], integer: bool) -> Option<(ReduceOp, bool)> {
+    if op.first().is_some_and(|b| b.is_ascii_graphic()) {
+        // The usual op: a name with nothing before it.
+        return lookup(op, integer);
+    }
     // The ASCII characters that `char::is_whitespace` calls blanks.
     let start = op
         .iter()
@@ -85,6 +89,7 @@ fn lookup(o: &[u8], integer: bool) -> Option<(ReduceOp, bool)> {
 }
 
 /// [`parse_bytes`] of `op`, or GA's error for an unknown op.
+#[inline]
 pub fn op_of(call: &'static str, op: &[u8], integer: bool) -> GaResult<(ReduceOp, bool)> {
     parse_bytes(op, integer).ok_or_else(|| {
         GaError::new(
