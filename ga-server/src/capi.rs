@@ -746,10 +746,18 @@ pub(crate) fn op_text<'a>(
     call: &'static str,
     op: *const c_char,
 ) -> GaResult<std::borrow::Cow<'a, str>> {
-    // Borrowed from the caller's string (no copy) unless it is not UTF-8.
-    shim_core::cstr::bytes(op)
-        .map(String::from_utf8_lossy)
-        .ok_or_else(|| GaError::new(call, "op is NULL"))
+    // Borrowed from the caller's string (no copy) unless it is not UTF-8;
+    // the strict check is the quick one for the short ASCII names ops have.
+    let b = shim_core::cstr::bytes(op).ok_or_else(|| GaError::new(call, "op is NULL"))?;
+    Ok(std::str::from_utf8(b)
+        .map(std::borrow::Cow::Borrowed)
+        .unwrap_or_else(|_| String::from_utf8_lossy(b)))
+}
+
+/// The bytes of the C string `op` (a reduction's op, matched as bytes: no
+/// UTF-8 check or copy), or GA's error for NULL.
+pub(crate) fn op_bytes<'a>(call: &'static str, op: *const c_char) -> GaResult<&'a [u8]> {
+    shim_core::cstr::bytes(op).ok_or_else(|| GaError::new(call, "op is NULL"))
 }
 
 pub(crate) fn typed<'a, T>(call: &'static str, x: *mut T, n: c_int) -> GaResult<&'a mut [T]> {
@@ -765,7 +773,7 @@ pub(crate) fn typed<'a, T>(call: &'static str, x: *mut T, n: c_int) -> GaResult<
 pub extern "C" fn GA_Dgop(x: *mut c_double, n: c_int, op: *const c_char) {
     const CALL: &str = "GA_Dgop";
     run(CALL, || {
-        core::pgroups::app_gop(CALL, typed(CALL, x, n)?, &op_text(CALL, op)?, false)
+        core::pgroups::app_gop(CALL, typed(CALL, x, n)?, op_bytes(CALL, op)?, false)
     })
 }
 
@@ -780,7 +788,7 @@ pub extern "C" fn NGA_Dgop(x: *mut c_double, n: c_int, op: *const c_char) {
 pub extern "C" fn GA_Fgop(x: *mut c_float, n: c_int, op: *const c_char) {
     const CALL: &str = "GA_Fgop";
     run(CALL, || {
-        core::pgroups::app_gop(CALL, typed(CALL, x, n)?, &op_text(CALL, op)?, false)
+        core::pgroups::app_gop(CALL, typed(CALL, x, n)?, op_bytes(CALL, op)?, false)
     })
 }
 
@@ -789,7 +797,7 @@ pub extern "C" fn GA_Fgop(x: *mut c_float, n: c_int, op: *const c_char) {
 pub extern "C" fn GA_Igop(x: *mut c_int, n: c_int, op: *const c_char) {
     const CALL: &str = "GA_Igop";
     run(CALL, || {
-        core::pgroups::app_gop(CALL, typed(CALL, x, n)?, &op_text(CALL, op)?, true)
+        core::pgroups::app_gop(CALL, typed(CALL, x, n)?, op_bytes(CALL, op)?, true)
     })
 }
 
@@ -804,7 +812,7 @@ pub extern "C" fn NGA_Igop(x: *mut c_int, n: c_int, op: *const c_char) {
 pub extern "C" fn GA_Lgop(x: *mut c_long, n: c_int, op: *const c_char) {
     const CALL: &str = "GA_Lgop";
     run(CALL, || {
-        core::pgroups::app_gop(CALL, typed(CALL, x, n)?, &op_text(CALL, op)?, true)
+        core::pgroups::app_gop(CALL, typed(CALL, x, n)?, op_bytes(CALL, op)?, true)
     })
 }
 
@@ -813,7 +821,7 @@ pub extern "C" fn GA_Lgop(x: *mut c_long, n: c_int, op: *const c_char) {
 pub extern "C" fn GA_Llgop(x: *mut c_longlong, n: c_int, op: *const c_char) {
     const CALL: &str = "GA_Llgop";
     run(CALL, || {
-        core::pgroups::app_gop(CALL, typed(CALL, x, n)?, &op_text(CALL, op)?, true)
+        core::pgroups::app_gop(CALL, typed(CALL, x, n)?, op_bytes(CALL, op)?, true)
     })
 }
 
@@ -926,14 +934,14 @@ pub extern "C" fn GA_Cgop(x: *mut C32, n: c_int, op: *const c_char) {
 pub extern "C" fn GA_Gop(ty: c_int, x: *mut c_void, n: c_int, op: *const c_char) {
     const CALL: &str = "GA_Gop";
     run(CALL, || {
-        let o = op_text(CALL, op)?;
+        let o = op_bytes(CALL, op)?;
         use core::pgroups::app_gop as gop;
         match type_of(CALL, ty)? {
-            ElemType::Int => gop(CALL, typed(CALL, x.cast::<c_int>(), n)?, &o, true),
-            ElemType::Long => gop(CALL, typed(CALL, x.cast::<c_long>(), n)?, &o, true),
-            ElemType::LongLong => gop(CALL, typed(CALL, x.cast::<c_longlong>(), n)?, &o, true),
-            ElemType::Float => gop(CALL, typed(CALL, x.cast::<c_float>(), n)?, &o, false),
-            ElemType::Double => gop(CALL, typed(CALL, x.cast::<c_double>(), n)?, &o, false),
+            ElemType::Int => gop(CALL, typed(CALL, x.cast::<c_int>(), n)?, o, true),
+            ElemType::Long => gop(CALL, typed(CALL, x.cast::<c_long>(), n)?, o, true),
+            ElemType::LongLong => gop(CALL, typed(CALL, x.cast::<c_longlong>(), n)?, o, true),
+            ElemType::Float => gop(CALL, typed(CALL, x.cast::<c_float>(), n)?, o, false),
+            ElemType::Double => gop(CALL, typed(CALL, x.cast::<c_double>(), n)?, o, false),
             ElemType::SComplex => complex_sum(CALL, x.cast::<C32>(), n, op, false, |f| {
                 gop(CALL, f, "+", false)
             }),

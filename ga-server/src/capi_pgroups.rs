@@ -22,7 +22,7 @@
 //! outside the group, a NULL buffer, an unknown op) end the job through
 //! `GA_Error` with a message naming the call. No panic crosses into C.
 
-use crate::capi::{complex_sum, op_text, resolve_handle, run, typed};
+use crate::capi::{complex_sum, op_bytes, resolve_handle, run, typed};
 use crate::capi_ptr as ptr;
 use crate::core::{self, pgroups, GaError};
 use crate::ops::elem::{C32, C64};
@@ -243,7 +243,7 @@ pub extern "C" fn GA_Pgroup_brdcst(grp: c_int, buf: *mut c_void, len: c_int, roo
 pub extern "C" fn GA_Pgroup_dgop(grp: c_int, x: *mut c_double, n: c_int, op: *const c_char) {
     const CALL: &str = "GA_Pgroup_dgop";
     run(CALL, || {
-        pgroups::gop(CALL, grp, typed(CALL, x, n)?, &op_text(CALL, op)?, false)
+        pgroups::gop(CALL, grp, typed(CALL, x, n)?, op_bytes(CALL, op)?, false)
     })
 }
 
@@ -258,7 +258,7 @@ pub extern "C" fn NGA_Pgroup_dgop(grp: c_int, x: *mut c_double, n: c_int, op: *c
 pub extern "C" fn GA_Pgroup_fgop(grp: c_int, x: *mut c_float, n: c_int, op: *const c_char) {
     const CALL: &str = "GA_Pgroup_fgop";
     run(CALL, || {
-        pgroups::gop(CALL, grp, typed(CALL, x, n)?, &op_text(CALL, op)?, false)
+        pgroups::gop(CALL, grp, typed(CALL, x, n)?, op_bytes(CALL, op)?, false)
     })
 }
 
@@ -273,7 +273,7 @@ pub extern "C" fn NGA_Pgroup_fgop(grp: c_int, x: *mut c_float, n: c_int, op: *co
 pub extern "C" fn GA_Pgroup_igop(grp: c_int, x: *mut c_int, n: c_int, op: *const c_char) {
     const CALL: &str = "GA_Pgroup_igop";
     run(CALL, || {
-        pgroups::gop(CALL, grp, typed(CALL, x, n)?, &op_text(CALL, op)?, true)
+        pgroups::gop(CALL, grp, typed(CALL, x, n)?, op_bytes(CALL, op)?, true)
     })
 }
 
@@ -288,7 +288,7 @@ pub extern "C" fn NGA_Pgroup_igop(grp: c_int, x: *mut c_int, n: c_int, op: *cons
 pub extern "C" fn GA_Pgroup_lgop(grp: c_int, x: *mut c_long, n: c_int, op: *const c_char) {
     const CALL: &str = "GA_Pgroup_lgop";
     run(CALL, || {
-        pgroups::gop(CALL, grp, typed(CALL, x, n)?, &op_text(CALL, op)?, true)
+        pgroups::gop(CALL, grp, typed(CALL, x, n)?, op_bytes(CALL, op)?, true)
     })
 }
 
@@ -303,7 +303,7 @@ pub extern "C" fn NGA_Pgroup_lgop(grp: c_int, x: *mut c_long, n: c_int, op: *con
 pub extern "C" fn GA_Pgroup_llgop(grp: c_int, x: *mut c_longlong, n: c_int, op: *const c_char) {
     const CALL: &str = "GA_Pgroup_llgop";
     run(CALL, || {
-        pgroups::gop(CALL, grp, typed(CALL, x, n)?, &op_text(CALL, op)?, true)
+        pgroups::gop(CALL, grp, typed(CALL, x, n)?, op_bytes(CALL, op)?, true)
     })
 }
 

@@ -21,6 +21,10 @@ const CREATE_GROUP_TAG: c_int = 0x4558;
 /// MPI tag of [`Group::bcast_sized`] messages.
 const SIZED_BCAST_TAG: c_int = 0x4842;
 
+/// Open MPI's `MPI_IN_PLACE`: address 1 in its `mpi.h` (the bindings do
+/// not export it).
+const IN_PLACE: *const c_void = std::ptr::without_provenance(1);
+
 /// Bytes of the length that leads each slot of [`Group::allgatherv`].
 const LEN_HEADER: usize = 8;
 
@@ -567,12 +571,10 @@ impl Group {
                 buf.len()
             )));
         }
-        let send = buf.to_vec();
-        // SAFETY: `send` and `buf` each hold the same whole number of
-        // `elem` elements (checked above), valid for the blocking call.
+        // SAFETY: `buf` holds a whole number of `elem` elements (checked
+        // above), valid for the blocking call.
         unsafe {
-            self.reduce_raw(
-                crate::mpi::send_addr(&send),
+            self.reduce_in_place(
                 buf.as_mut_ptr() as *mut c_void,
                 buf.len() / elem.size(),
                 elem,
@@ -660,58 +662,42 @@ impl Group {
     /// that any length fits MPI's count; every member gets the result in `x`.
     pub fn allreduce_elems<T: Element>(&self, x: &mut [T], op: ReduceOp) -> Result<(), CoreError> {
         debug_assert_eq!(std::mem::size_of::<T>(), T::ELEM.size());
-        /// Contributions up to this many elements are copied to the stack
-        /// rather than the heap (a group reduction of a few numbers is the
-        /// common case, and an allocation would be most of its cost here).
-        const SMALL: usize = 32;
         for chunk in x.chunks_mut(1 << 24) {
-            let on_stack;
-            let on_heap;
-            let send: &[T] = match chunk.first() {
-                Some(&first) if chunk.len() <= SMALL => {
-                    let mut copy = [first; SMALL];
-                    copy[..chunk.len()].copy_from_slice(chunk);
-                    on_stack = copy;
-                    &on_stack[..chunk.len()]
-                }
-                _ => {
-                    on_heap = chunk.to_vec();
-                    &on_heap
-                }
-            };
-            // SAFETY: `send` and `chunk` hold the same number of elements
-            // of `T::ELEM`, the element type of `T` (the trait pairs them),
-            // valid for the whole blocking call.
+            // SAFETY: `chunk` holds `chunk.len()` elements of `T::ELEM`,
+            // the element type of `T` (the trait pairs them), valid for the
+            // whole blocking call.
             unsafe {
-                self.reduce_raw(
-                    crate::mpi::send_addr(send),
-                    chunk.as_mut_ptr() as *mut c_void,
-                    chunk.len(),
-                    T::ELEM,
-                    op,
-                )
+                self.reduce_in_place(chunk.as_mut_ptr() as *mut c_void, chunk.len(), T::ELEM, op)
             }?;
         }
         Ok(())
     }
 
-    /// `MPI_Allreduce` of `n` elements of `elem`.
+    /// `MPI_Allreduce` of the `n` elements of `elem` at `buf`, in place
+    /// (no copy of the contribution on this side: MPI reads it from `buf`
+    /// and writes the result over it).
     ///
     /// # Safety
-    /// `send` and `recv` must each hold `n` elements of `elem`, valid for
-    /// the call.
-    unsafe fn reduce_raw(
+    /// `buf` must hold `n` elements of `elem`, valid for the call.
+    unsafe fn reduce_in_place(
         &self,
-        send: *const c_void,
-        recv: *mut c_void,
+        buf: *mut c_void,
         n: usize,
         elem: Elem,
         op: ReduceOp,
     ) -> Result<(), CoreError> {
         let n = count(n, "reduction")?;
-        // SAFETY: the caller's promise on both buffers; a valid communicator.
+        // An empty buffer may sit at address 1, Open MPI's MPI_IN_PLACE,
+        // which MPI refuses as a receive buffer: it gets the address of a
+        // real (unused) word instead.
+        let buf = if n == 0 {
+            mpi::send_addr::<u8>(&[]).cast_mut()
+        } else {
+            buf
+        };
+        // SAFETY: the caller's promise on `buf`; a valid communicator.
         check(
-            unsafe { sys::MPI_Allreduce(send, recv, n, elem.raw(), op.raw(), self.raw) },
+            unsafe { sys::MPI_Allreduce(IN_PLACE, buf, n, elem.raw(), op.raw(), self.raw) },
             "MPI_Allreduce",
         )
     }

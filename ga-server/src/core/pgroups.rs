@@ -21,6 +21,8 @@ use shim_core::collective::{Group, ReduceOp};
 use shim_core::idhash::IdMap;
 use shim_core::mpi::Comm as MpiComm;
 use shim_core::mpi::Root;
+use std::cell::Cell;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 /// GA's handle of the world group.
@@ -46,7 +48,33 @@ struct Table {
     default: i32,
 }
 
+impl Table {
+    /// Records group `h` (see [`GENERATION`]).
+    fn insert(&mut self, h: i32, g: PGroup) -> Option<PGroup> {
+        GENERATION.fetch_add(1, Ordering::Release);
+        self.groups.insert(h, g)
+    }
+
+    /// Forgets group `h` (see [`GENERATION`]).
+    fn remove(&mut self, h: i32) -> Option<PGroup> {
+        GENERATION.fetch_add(1, Ordering::Release);
+        self.groups.remove(&h)
+    }
+}
+
 static TABLE: Mutex<Option<Table>> = Mutex::new(None);
+
+/// Counts the changes of the table's groups (bumped under its lock as a
+/// group enters or leaves it): a lookup remembered in [`LAST`] holds only
+/// while the count is the one it was made at.
+static GENERATION: AtomicU64 = AtomicU64::new(0);
+
+thread_local! {
+    /// The last group this thread's collectives looked up: the change
+    /// count then, its handle and its communicator. A loop of collectives
+    /// on one group then skips the table's lock and map.
+    static LAST: Cell<Option<(u64, i32, MpiComm)>> = const { Cell::new(None) };
+}
 
 fn with_table<R>(f: impl FnOnce(&mut Table) -> R) -> R {
     let mut g = TABLE.lock().unwrap_or_else(|e| e.into_inner());
@@ -67,12 +95,32 @@ pub(crate) fn group(call: &'static str, h: i32) -> GaResult<(Vec<i32>, MpiComm)>
 }
 
 /// The communicator of group `h` alone (no copy of the member list, for
-/// the collectives).
+/// the collectives). Inlined: its usual way out is a remembered lookup.
+#[inline]
 fn comm_of(call: &'static str, h: i32) -> GaResult<MpiComm> {
     if h == WORLD {
         return shim_core::roles::compute_comm().map_err(|e| GaError::new(call, e.to_string()));
     }
-    with_group(call, h, |g| g.comm)
+    // The count is read before the lookup: a change after it makes the
+    // remembered lookup stale at once.
+    let generation = GENERATION.load(Ordering::Acquire);
+    if let Some((seen, last, comm)) = LAST.get() {
+        if seen == generation && last == h {
+            return Ok(comm);
+        }
+    }
+    look_up_comm(call, h, generation)
+}
+
+/// [`comm_of`] through the table, remembered in [`LAST`] as found at
+/// change count `generation` (kept out of line: a loop of collectives on
+/// one group finds it remembered).
+#[cold]
+#[inline(never)]
+fn look_up_comm(call: &'static str, h: i32, generation: u64) -> GaResult<MpiComm> {
+    let comm = with_group(call, h, |g| g.comm)?;
+    LAST.set(Some((generation, h, comm)));
+    Ok(comm)
 }
 
 /// `f` of group `h`, or the error that this process is not in it.
@@ -104,7 +152,7 @@ pub(crate) fn make_mirror(call: &'static str) -> GaResult<()> {
     let world = shim_core::roles::compute_comm().map_err(core_err(call))?;
     let comm = split(call, world, Some(mine), me)?
         .ok_or_else(|| GaError::new(call, "no communicator for this node's ranks"))?;
-    let old = with_table(|t| t.groups.insert(MIRROR, PGroup { members, comm }));
+    let old = with_table(|t| t.insert(MIRROR, PGroup { members, comm }));
     if let Some(g) = old {
         g.comm.free().map_err(core_err(call))?;
     }
@@ -182,7 +230,7 @@ fn register(members: Vec<i32>, comm: Option<MpiComm>, count: i32, mine: i32) -> 
         let h = t.next + mine;
         t.next += count;
         if let Some(c) = comm {
-            t.groups.insert(h, PGroup { members, comm: c });
+            t.insert(h, PGroup { members, comm: c });
         }
         h
     })
@@ -261,7 +309,7 @@ pub fn destroy(call: &'static str, grp: i32) -> GaResult<()> {
         if t.default == grp {
             t.default = WORLD;
         }
-        t.groups.remove(&grp)
+        t.remove(grp)
     });
     match g {
         Some(g) => {
@@ -384,16 +432,16 @@ pub fn brdcst(call: &'static str, grp: i32, buf: &mut [u8], root: i64) -> GaResu
         .map_err(GaError::backend(call))
 }
 
-/// `GA_Pgroup_*gop`: element-wise reduction over `grp` with a TCGMSG op.
+/// `GA_Pgroup_*gop`: element-wise reduction over `grp` with a TCGMSG op
+/// (text or the bytes of a C string).
 pub fn gop<T: gops::Num>(
     call: &'static str,
     grp: i32,
     x: &mut [T],
-    op: &str,
+    op: &(impl AsRef<[u8]> + ?Sized),
     integer: bool,
 ) -> GaResult<()> {
-    let (r, abs): (ReduceOp, bool) = gops::parse(op, integer)
-        .ok_or_else(|| GaError::new(call, format!("unknown operation '{op}'")))?;
+    let (r, abs): (ReduceOp, bool) = gops::op_of(call, op.as_ref(), integer)?;
     let comm = comm_of(call, grp)?;
     if abs {
         for v in x.iter_mut() {
@@ -443,7 +491,7 @@ pub fn app_brdcst(buf: &mut [u8], root: i32) -> GaResult<()> {
 pub fn app_gop<T: gops::Num>(
     call: &'static str,
     x: &mut [T],
-    op: &str,
+    op: &(impl AsRef<[u8]> + ?Sized),
     integer: bool,
 ) -> GaResult<()> {
     gop(call, default_group(), x, op, integer)
