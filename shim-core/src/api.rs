@@ -323,14 +323,19 @@ impl Context {
         let mut backoff = Backoff::new();
         let mut checked: Option<Instant> = None;
         let mut gone = false;
+        // Every caller has just looked at the ring head (`ring_now`), so
+        // the first step goes straight to the queue and the polls.
+        let mut ring_looked = true;
         loop {
             // While spinning, poll in tight bursts like a blocking MPI
             // receive does; once yielding or sleeping, poll once per pause.
             let spinning = backoff.spinning();
             let burst = if spinning { SPIN_BURST } else { 1 };
             let step = with_engine(|e| {
-                if let Some(r) = e.take_ring_head(self.id, &pattern, sink) {
-                    return Ok(Some((Got::Direct(r), None)));
+                if !std::mem::take(&mut ring_looked) {
+                    if let Some(r) = e.take_ring_head(self.id, &pattern, sink) {
+                        return Ok(Some((Got::Direct(r), None)));
+                    }
                 }
                 if let Some(m) = e.take_queued(self.id, &pattern)? {
                     return Ok(Some((Got::Queued(m), None)));
@@ -338,14 +343,12 @@ impl Context {
                 let mut want = Want {
                     context: self.id,
                     pattern,
-                    sink: std::mem::replace(sink, Sink::Vec(Vec::new())),
+                    sink: &mut *sink,
                     got: None,
                     lazy_min,
                     matched: None,
                 };
-                let events = e.progress_burst(&mut want, burst);
-                *sink = want.sink;
-                let events = events?;
+                let events = e.progress_burst(&mut want, burst)?;
                 if let Some((source, tag, encoding, len)) = want.got {
                     return Ok(Some((
                         Got::Direct(Received {

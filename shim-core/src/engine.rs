@@ -98,10 +98,12 @@ pub(crate) enum Sink<'a> {
 }
 
 /// A receive being served by the progress engine.
-pub(crate) struct Want<'a> {
+pub(crate) struct Want<'a, 'b> {
     pub context: u32,
     pub pattern: Match,
-    pub sink: Sink<'a>,
+    /// Where the awaited message goes (the receive's own, borrowed for
+    /// the wait: nothing is moved in and out per step).
+    pub sink: &'a mut Sink<'b>,
     /// Set when a message was delivered: (source, tag, encoding, full length).
     pub got: Option<(ProcId, i32, u32, usize)>,
     /// Separately sent payloads of at least this many bytes are left in
@@ -721,7 +723,7 @@ impl Engine {
     /// Polls everything once: outstanding sends, every standing receive
     /// (messages go to their context's queue, or straight to `want`), and
     /// control messages. Returns the number of events handled.
-    pub fn progress(&mut self, want: Option<&mut Want<'_>>) -> CoreResult<usize> {
+    pub fn progress(&mut self, want: Option<&mut Want<'_, '_>>) -> CoreResult<usize> {
         let mut events = 0;
         if let Some(ch) = self.shm.as_mut().filter(|c| c.backlogged()) {
             events += ch.flush();
@@ -767,7 +769,7 @@ impl Engine {
     /// (the fastest way to see a message arrive), or, when only a ring can
     /// bring it, at the rings; every `FULL_EVERY`-th poll (64th on rings),
     /// and the first (second on rings), serve everything else too.
-    pub fn progress_burst(&mut self, want: &mut Want<'_>, polls: u32) -> CoreResult<usize> {
+    pub fn progress_burst(&mut self, want: &mut Want<'_, '_>, polls: u32) -> CoreResult<usize> {
         const FULL_EVERY: u32 = 16;
         const RING_FULL_EVERY: u32 = 64;
         // When only a ring can bring the message, polls look at the rings
@@ -815,7 +817,7 @@ impl Engine {
     /// standing receive to poll between full polls, `None` for the rings.
     fn burst(
         &mut self,
-        want: &mut Want<'_>,
+        want: &mut Want<'_, '_>,
         polls: u32,
         own: Option<usize>,
         full_every: u32,
@@ -847,8 +849,7 @@ impl Engine {
                 };
                 if quiet {
                     0
-                } else if let Some(r) = self.ring_head(want.context, &want.pattern, &mut want.sink)
-                {
+                } else if let Some(r) = self.ring_head(want.context, &want.pattern, want.sink) {
                     want.got = Some((r.source, r.tag, r.encoding, r.len));
                     1
                 } else {
@@ -866,7 +867,7 @@ impl Engine {
     fn drain(
         &mut self,
         set: &mut ListenerSet,
-        mut want: Option<&mut Want<'_>>,
+        mut want: Option<&mut Want<'_, '_>>,
     ) -> CoreResult<usize> {
         let mut n = 0;
         // Bounded, so the caller gets control back under a flood; a served
@@ -889,7 +890,7 @@ impl Engine {
     /// alone, when given), at most 64, stopping once `want` is served.
     fn drain_rings(
         &mut self,
-        mut want: Option<&mut Want<'_>>,
+        mut want: Option<&mut Want<'_, '_>>,
         from: Option<ProcId>,
     ) -> CoreResult<usize> {
         let mut n = 0;
@@ -919,7 +920,7 @@ impl Engine {
     /// happens; a larger one is handled where it lies (straight into a
     /// waiting receive's buffer) and released after. Handling an arrival
     /// never polls the rings, so the record cannot be seen twice.
-    fn arrive_ring(&mut self, rec: Record, mut want: Option<&mut Want<'_>>) -> CoreResult<()> {
+    fn arrive_ring(&mut self, rec: Record, mut want: Option<&mut Want<'_, '_>>) -> CoreResult<()> {
         let Some(ch) = self.shm.as_mut() else {
             return Ok(());
         };
@@ -933,7 +934,7 @@ impl Engine {
             }
         };
         if let Some(w) = want.as_deref_mut().filter(|w| w.got.is_none()) {
-            let got = deliver_in_place(w.context, &w.pattern, &mut w.sink, &header, payload);
+            let got = deliver_in_place(w.context, &w.pattern, w.sink, &header, payload);
             if got.is_some() {
                 w.got = got;
                 ch.pop(rec);
@@ -961,7 +962,7 @@ impl Engine {
         &mut self,
         header: Header,
         payload: &[u8],
-        want: Option<&mut Want<'_>>,
+        want: Option<&mut Want<'_, '_>>,
     ) -> CoreResult<()> {
         // Only a payload that follows through MPI needs the route.
         let route = match header.body {
@@ -981,7 +982,7 @@ impl Engine {
         comm: Comm,
         st: Status,
         bytes: &[u8],
-        want: Option<&mut Want<'_>>,
+        want: Option<&mut Want<'_, '_>>,
     ) -> CoreResult<()> {
         let header = match Header::read(bytes) {
             Ok(h) => h,
@@ -1002,7 +1003,7 @@ impl Engine {
         header: Header,
         from: Option<(Comm, i32)>,
         payload: &[u8],
-        want: Option<&mut Want<'_>>,
+        want: Option<&mut Want<'_, '_>>,
     ) -> CoreResult<()> {
         if header.context == CONTROL_ID {
             if header.body == Body::Inline {
@@ -1046,14 +1047,14 @@ impl Engine {
     /// Puts a matching arrival straight into the waiting receive.
     fn deliver(
         &mut self,
-        w: &mut Want<'_>,
+        w: &mut Want<'_, '_>,
         header: &Header,
         from: Option<(Comm, i32)>,
         payload: &[u8],
     ) -> CoreResult<()> {
         let len = header.len as usize;
         let from = || payload_from(header, from);
-        match (&mut w.sink, header.body) {
+        match (&mut *w.sink, header.body) {
             (Sink::Buf(buf), Body::Inline) => {
                 let n = len.min(buf.len());
                 copy(&mut buf[..n], &payload[..n]);

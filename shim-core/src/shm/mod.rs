@@ -193,6 +193,9 @@ pub(crate) struct Channels {
     next_scan: usize,
     /// The peer and slot `next_from` looked at last.
     last_from: Option<(ProcId, usize)>,
+    /// The peer `has` last found a ring to (every burst of a wait asks
+    /// for the same one); cleared when a ring goes.
+    last_out: std::cell::Cell<Option<ProcId>>,
     /// Number of rings with a backlog.
     backlogged: usize,
 }
@@ -216,6 +219,7 @@ impl Channels {
             host: host_key(),
             next_scan: 0,
             last_from: None,
+            last_out: std::cell::Cell::new(None),
             backlogged: 0,
         })
     }
@@ -269,6 +273,7 @@ impl Channels {
     /// not yet in the ring is dropped).
     pub fn disconnect(&mut self, peer: ProcId) {
         if let Some(o) = self.outs.remove(&peer) {
+            self.last_out.set(None);
             if !o.backlog.is_empty() {
                 self.backlogged -= 1;
             }
@@ -278,7 +283,14 @@ impl Channels {
 
     /// Whether envelopes to `peer` go through a ring.
     pub fn has(&self, peer: ProcId) -> bool {
-        self.outs.contains_key(&peer)
+        if self.last_out.get() == Some(peer) {
+            return true;
+        }
+        let has = self.outs.contains_key(&peer);
+        if has {
+            self.last_out.set(Some(peer));
+        }
+        has
     }
 
     /// Number of peers reached through rings.
