@@ -1,6 +1,8 @@
 //! MPI start and stop shared by every layer: MPI is initialised only if
 //! nobody did, and finalised only if this library initialised it, after the
-//! last layer left. Holds the process-wide engine behind one lock.
+//! last layer left. Holds the process-wide engine behind one lock, and
+//! runs the one thread that works on it beside the program's own: the
+//! thread that moves ring backlogs while the program is elsewhere.
 
 use crate::backoff::Policy;
 use crate::engine::{Engine, Route};
@@ -78,6 +80,17 @@ pub(crate) fn start_backlog_flusher() {
 fn backlog_flusher() {
     const FIRST: Duration = Duration::from_micros(20);
     const LONGEST: Duration = Duration::from_millis(2);
+    /// Marks the thread gone if it ends by a panic, so the next backlog
+    /// starts another (a normal end marks it under the engine's lock).
+    struct Running;
+    impl Drop for Running {
+        fn drop(&mut self) {
+            if std::thread::panicking() {
+                FLUSHER_RUNNING.store(false, Ordering::Relaxed);
+            }
+        }
+    }
+    let _running = Running;
     let mut pause = FIRST;
     loop {
         std::thread::sleep(pause);
