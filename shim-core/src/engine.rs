@@ -186,6 +186,22 @@ fn payload_of(bytes: &[u8]) -> &[u8] {
     &bytes[HEADER_LEN..]
 }
 
+/// What a ring push to `dest` means for the send: done (a queued record
+/// gets the backlog thread going), an error for a receiver that ended, or
+/// `None` when no ring leads to `dest`.
+#[inline(always)]
+fn pushed(p: Push, dest: ProcId) -> Option<CoreResult<()>> {
+    match p {
+        Push::Sent => Some(Ok(())),
+        Push::Queued => {
+            crate::lifecycle::start_backlog_flusher();
+            Some(Ok(()))
+        }
+        Push::Gone => Some(Err(CoreError::UnknownPeer(dest))),
+        Push::NoRing => None,
+    }
+}
+
 /// Copies a payload out of a ring record: one that fits a cache line
 /// directly, a longer one with [`copy`] (which avoids slow aliasing).
 #[inline(always)]
@@ -336,14 +352,8 @@ impl Engine {
             let bytes = payload.as_slice();
             if RING_HEAD_LEN + bytes.len() <= ch.max_body() {
                 let head = Header::ring_inline(context, tag, encoding);
-                match ch.push(dest, &head, bytes) {
-                    Push::Sent => return Ok(()),
-                    Push::Queued => {
-                        crate::lifecycle::start_backlog_flusher();
-                        return Ok(());
-                    }
-                    Push::Gone => return Err(CoreError::UnknownPeer(dest)),
-                    Push::NoRing => {}
+                if let Some(r) = pushed(ch.push(dest, &head, bytes), dest) {
+                    return r;
                 }
             } else if ch.has(dest) {
                 return self.send_ring(context, Some(comm), None, dest, tag, encoding, payload);
@@ -513,14 +523,7 @@ impl Engine {
         let Some(ch) = self.shm.as_mut() else {
             return Err(CoreError::UnknownPeer(dest));
         };
-        match ch.push(dest, head, body) {
-            Push::Sent => Ok(()),
-            Push::Queued => {
-                crate::lifecycle::start_backlog_flusher();
-                Ok(())
-            }
-            Push::NoRing | Push::Gone => Err(CoreError::UnknownPeer(dest)),
-        }
+        pushed(ch.push(dest, head, body), dest).unwrap_or(Err(CoreError::UnknownPeer(dest)))
     }
 
     /// Moves ring backlogs once, as far as the rings have room (for the

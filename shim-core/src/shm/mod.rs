@@ -124,8 +124,9 @@ impl Out {
     }
 
     /// Moves backlog records into the ring while they fit; returns how
-    /// many moved. A receiver found dead or gone loses its backlog.
-    fn flush(&mut self) -> usize {
+    /// many moved. A receiver found dead or gone (looked at when nothing
+    /// moved for [`BACKLOG_CHECK`] before `now`) loses its backlog.
+    fn flush(&mut self, now: Instant) -> usize {
         let mut moved = 0;
         while let Some(rec) = self.backlog.front() {
             if !self.prod.try_push(&self.region, &[], rec) {
@@ -136,15 +137,15 @@ impl Out {
         }
         if moved > 0 {
             self.ring_doorbell();
-            self.seen_alive = Instant::now();
-        } else if !self.backlog.is_empty() && self.seen_alive.elapsed() > BACKLOG_CHECK {
+            self.seen_alive = now;
+        } else if !self.backlog.is_empty() && now.duration_since(self.seen_alive) > BACKLOG_CHECK {
             if self.region.u32_at(OFF_LEFT).load(Ordering::Acquire) != 0 || !pid_alive(self.pid) {
                 tracing::debug!(target: "core", records = self.backlog.len(), pid = self.pid,
                     "backlog dropped: the receiver ended");
                 self.backlog.clear();
                 self.gone = true;
             } else {
-                self.seen_alive = Instant::now();
+                self.seen_alive = now;
             }
         }
         moved
@@ -325,7 +326,7 @@ impl Channels {
         rec.extend_from_slice(head);
         rec.extend_from_slice(body);
         o.backlog.push_back(rec);
-        o.flush();
+        o.flush(Instant::now());
         if o.backlog.is_empty() {
             self.backlogged -= 1;
         }
@@ -346,9 +347,14 @@ impl Channels {
     /// Moves backlog records into their rings as far as they fit; returns
     /// how many moved.
     pub fn flush(&mut self) -> usize {
+        self.flush_at(Instant::now())
+    }
+
+    /// [`flush`](Self::flush) at time `now` (when receivers are checked).
+    fn flush_at(&mut self, now: Instant) -> usize {
         let mut moved = 0;
         for o in self.outs.values_mut().filter(|o| !o.backlog.is_empty()) {
-            moved += o.flush();
+            moved += o.flush(now);
             if o.backlog.is_empty() {
                 self.backlogged -= 1;
             }
@@ -605,8 +611,8 @@ mod tests {
         while ch.push(me, &[0u8; 8], &[5u8; 1000]) == Push::Sent {}
         assert!(ch.backlogged());
         ch.leave();
-        std::thread::sleep(BACKLOG_CHECK + Duration::from_millis(50));
-        assert_eq!(ch.flush(), 0);
+        let later = Instant::now() + BACKLOG_CHECK + Duration::from_millis(50);
+        assert_eq!(ch.flush_at(later), 0);
         assert!(!ch.backlogged(), "nothing waits for a receiver that left");
         assert_eq!(ch.push(me, &[0u8; 8], &[5u8; 1000]), Push::Gone);
     }
