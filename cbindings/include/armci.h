@@ -32,7 +32,11 @@
  * the owner's absolute rank.
  *
  * ARMCI_Init_thread_comm takes only a communicator of the whole job
- * (MPI_COMM_WORLD). Not provided: the PARMCI_ profiling names.
+ * (MPI_COMM_WORLD).
+ *
+ * Profiling: every ARMCI_ call below the groups has a PARMCI_ twin that
+ * does the same. A tool defines ARMCI_Put (say) in the program, measures
+ * and calls PARMCI_Put; the program's own ARMCI_Put calls reach the tool.
  */
 #ifndef MPBRIDGE_ARMCI_H
 #define MPBRIDGE_ARMCI_H
@@ -246,6 +250,79 @@ int    ARMCI_Free_group(void *ptr, ARMCI_Group *group);
 int    ARMCI_Malloc_group_memdev(void **ptr_arr, armci_size_t bytes, ARMCI_Group *group,
                                  const char *device);
 int    ARMCI_Uses_shm_grp(ARMCI_Group *group);
+
+/* --- profiling interface: each PARMCI_x is ARMCI_x ------------------------ */
+int    PARMCI_Init(void);
+int    PARMCI_Init_args(int *argc, char ***argv);
+int    PARMCI_Init_thread(int armci_requested);
+#if defined(MPI_VERSION)
+int    PARMCI_Init_thread_comm(int armci_requested, MPI_Comm comm);
+#endif
+int    PARMCI_Initialized(void);
+int    PARMCI_Finalize(void);
+int    PARMCI_Malloc(void **ptrs, armci_size_t bytes);
+int    PARMCI_Free(void *ptr);
+void  *PARMCI_Malloc_local(armci_size_t bytes);
+int    PARMCI_Free_local(void *ptr);
+int    PARMCI_Malloc_memdev(void **ptr_arr, armci_size_t bytes, const char *device);
+int    PARMCI_Malloc_group_memdev(void **ptr_arr, armci_size_t bytes, ARMCI_Group *group,
+                                  const char *device);
+int    PARMCI_Free_memdev(void *ptr);
+void   PARMCI_Barrier(void);
+void   PARMCI_Fence(int proc);
+void   PARMCI_AllFence(void);
+void   PARMCI_Access_begin(void *ptr);
+void   PARMCI_Access_end(void *ptr);
+int    PARMCI_Put(void *src, void *dst, int bytes, int proc);
+int    PARMCI_Get(void *src, void *dst, int bytes, int proc);
+int    PARMCI_Acc(int datatype, void *scale, void *src, void *dst, int bytes, int proc);
+int    PARMCI_PutS(void *src, int *src_stride, void *dst, int *dst_stride, int *count,
+                   int levels, int proc);
+int    PARMCI_GetS(void *src, int *src_stride, void *dst, int *dst_stride, int *count,
+                   int levels, int proc);
+int    PARMCI_AccS(int datatype, void *scale, void *src, int *src_stride, void *dst,
+                   int *dst_stride, int *count, int levels, int proc);
+int    PARMCI_Put_flag(void *src, void *dst, int bytes, int *flag, int value, int proc);
+int    PARMCI_PutS_flag(void *src, int *src_stride, void *dst, int *dst_stride, int *count,
+                        int levels, int *flag, int value, int proc);
+int    PARMCI_PutV(armci_giov_t *iov, int len, int proc);
+int    PARMCI_GetV(armci_giov_t *iov, int len, int proc);
+int    PARMCI_AccV(int datatype, void *scale, armci_giov_t *iov, int len, int proc);
+int    PARMCI_Wait(armci_hdl_t *hdl);
+int    PARMCI_Test(armci_hdl_t *hdl);
+int    PARMCI_WaitProc(int proc);
+int    PARMCI_WaitAll(void);
+int    PARMCI_NbPut(void *src, void *dst, int bytes, int proc, armci_hdl_t *hdl);
+int    PARMCI_NbGet(void *src, void *dst, int bytes, int proc, armci_hdl_t *hdl);
+int    PARMCI_NbAcc(int datatype, void *scale, void *src, void *dst, int bytes, int proc,
+                    armci_hdl_t *hdl);
+int    PARMCI_NbPutS(void *src, int *src_stride, void *dst, int *dst_stride, int *count,
+                     int levels, int proc, armci_hdl_t *hdl);
+int    PARMCI_NbGetS(void *src, int *src_stride, void *dst, int *dst_stride, int *count,
+                     int levels, int proc, armci_hdl_t *hdl);
+int    PARMCI_NbAccS(int datatype, void *scale, void *src, int *src_stride, void *dst,
+                     int *dst_stride, int *count, int levels, int proc, armci_hdl_t *hdl);
+int    PARMCI_NbPutV(armci_giov_t *iov, int len, int proc, armci_hdl_t *hdl);
+int    PARMCI_NbGetV(armci_giov_t *iov, int len, int proc, armci_hdl_t *hdl);
+int    PARMCI_NbAccV(int datatype, void *scale, armci_giov_t *iov, int len, int proc,
+                     armci_hdl_t *hdl);
+int    PARMCI_PutValueInt(int src, void *dst, int proc);
+int    PARMCI_PutValueLong(long src, void *dst, int proc);
+int    PARMCI_PutValueFloat(float src, void *dst, int proc);
+int    PARMCI_PutValueDouble(double src, void *dst, int proc);
+int    PARMCI_NbPutValueInt(int src, void *dst, int proc, armci_hdl_t *hdl);
+int    PARMCI_NbPutValueLong(long src, void *dst, int proc, armci_hdl_t *hdl);
+int    PARMCI_NbPutValueFloat(float src, void *dst, int proc, armci_hdl_t *hdl);
+int    PARMCI_NbPutValueDouble(double src, void *dst, int proc, armci_hdl_t *hdl);
+int    PARMCI_GetValueInt(void *src, int proc);
+long   PARMCI_GetValueLong(void *src, int proc);
+float  PARMCI_GetValueFloat(void *src, int proc);
+double PARMCI_GetValueDouble(void *src, int proc);
+int    PARMCI_Create_mutexes(int count);
+int    PARMCI_Destroy_mutexes(void);
+void   PARMCI_Lock(int mutex, int proc);
+void   PARMCI_Unlock(int mutex, int proc);
+int    PARMCI_Rmw(int op, void *ploc, void *prem, int value, int proc);
 
 #ifdef __cplusplus
 }

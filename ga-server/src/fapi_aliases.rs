@@ -8,22 +8,9 @@
 use crate::fapi::*;
 use crate::fapi_ops::*;
 use crate::fapi_pgroups::*;
+use crate::forward::same_as;
 use crate::ma_fortran::{FInt, FLog};
 use std::ffi::{c_char, c_void};
-
-/// Defines `$nga` as `$ga` with the same arguments and result.
-macro_rules! same_as {
-    ($($nga:ident => $ga:ident ($($a:ident: $t:ty),*) $(-> $r:ty)?;)*) => {
-        $(
-            #[doc = concat!("As `", stringify!($ga), "`.")]
-            #[allow(clippy::too_many_arguments)]
-            #[no_mangle]
-            pub extern "C" fn $nga($($a: $t),*) $(-> $r)? {
-                $ga($($a),*)
-            }
-        )*
-    };
-}
 
 same_as! {
     nga_add_ => ga_add_(alpha: *const c_void, g_a: *const FInt, beta: *const c_void, g_b: *const FInt, g_c: *const FInt);

@@ -144,7 +144,7 @@ fn print_shows_arrays_as_ga_does() {
 #[test]
 fn bad_input_ends_the_job_naming_the_call() {
     let exe = build("ga/ga_bad.c", &["ga"]);
-    let cases: [(&str, &[&str]); 15] = [
+    let cases: [(&str, &[&str]); 16] = [
         ("bounds", &["NGA_Put", "[0:9,3:20]", "'A'"]),
         ("bounds64", &["NGA_Put64", "[0:9,3:20]", "'A'"]),
         ("get64", &["NGA_Get64", "[-1:1,0:1]"]),
@@ -158,6 +158,14 @@ fn bad_input_ends_the_job_naming_the_call() {
         ("ld", &["NGA_Get", "ld[0]=4"]),
         ("ldhuge", &["NGA_Get64: patch [0:1,0:1,0:1] too large"]),
         ("error", &["user says stop", "42"]),
+        (
+            "cyclicghost",
+            &[
+                "'cyc' is block-cyclic: ghost cells are not available",
+                "GA_Allocate gave 0",
+                "GA_Fill",
+            ],
+        ),
         (
             "huge64",
             &[

@@ -77,6 +77,20 @@ int main(int argc, char **argv) {
     } else if (strcmp(what, "zgop") == 0) {
         DoubleComplex z[1] = {{1, 2}};
         GA_Zgop(z, 1, "max");
+    } else if (strcmp(what, "cyclicghost") == 0) {
+        /* Ghost widths on a block-cyclic array: refused by GA_Allocate
+         * (Debian's GA 5.8 accepts them and dies of a division by zero in
+         * the next GA_Fill); the failed handle then ends the job. */
+        int c = GA_Create_handle();
+        int w[2] = {1, 1}, blk[2] = {2, 2};
+        GA_Set_data(c, 2, dims, C_DBL);
+        GA_Set_array_name(c, "cyc");
+        GA_Set_ghosts(c, w);
+        GA_Set_block_cyclic(c, blk);
+        printf("ga_bad: GA_Allocate gave %d\n", GA_Allocate(c));
+        fflush(stdout);
+        double one = 1.0;
+        GA_Fill(c, &one);
     } else if (strcmp(what, "error") == 0) {
         GA_Error("user says stop", 42);
     }
