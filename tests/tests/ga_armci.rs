@@ -8,7 +8,7 @@
 //! ones Debian's ARMCI (ARMCI-MPI 0.3.1) prints for the same source.
 //! Bad calls end the job with ARMCI's error, naming the call.
 
-use tests::ga_compare::{assert_armci_error, assert_tally, build, run, Ga};
+use tests::ga_compare::{assert_armci_error, assert_tally, build, run, same_as_debian, Ga};
 
 const SRC: &str = "ga/armci_ops.c";
 const NAME: &str = "armci_ops";
@@ -123,51 +123,12 @@ fn armci_msg_finalize_ends_mpi_after_ga_terminate() {
 
 /// The profiling interface (`ga/armci_profiling.c`): the program defines
 /// its own `ARMCI_Put`/`Get`/`Acc`/`Rmw`, as a profiling tool does, counts
-/// the calls and hands them on to the `PARMCI_` names; it also calls many
-/// `PARMCI_` names directly. On 2 and 3 ranks it prints what Debian's
-/// ARMCI prints for the same source (the digests and the summed
-/// counters), and through the server (`MPBRIDGE_GA_REMOTE=1`) too.
+/// the calls and hands them on to the `PARMCI_` names (each rank checks
+/// its counts); it also calls many `PARMCI_` names directly. On 2 and 3
+/// ranks, and on 2 through the server (`MPBRIDGE_GA_REMOTE=1`), it prints
+/// what Debian's ARMCI prints for the same source: the digests, the summed
+/// counters and the tally.
 #[test]
 fn a_profiling_tool_sees_the_armci_calls_and_parmci_does_the_work() {
-    const PROF: &str = "armci_profiling";
-    let ours = build("ga/armci_profiling.c", Ga::Ours);
-    let theirs = build("ga/armci_profiling.c", Ga::Debian);
-    let lines = |out: &str| -> Vec<String> {
-        out.lines()
-            .filter(|l| !l.starts_with(PROF))
-            .map(str::to_string)
-            .collect()
-    };
-    for np in [2, 3] {
-        let want = run(&theirs, Ga::Debian, np, &[], &[]);
-        assert_tally(
-            &want,
-            PROF,
-            &format!("{PROF} with Debian's ARMCI on {np} ranks"),
-            40,
-        );
-        let got = run(&ours, Ga::Ours, np, &[], &[]);
-        assert_tally(&got, PROF, &format!("{PROF} on {np} ranks"), 40);
-        assert!(
-            got.stdout.contains(&format!(
-                "counted put {np} get {np} acc {np} rmw {}",
-                5 * np
-            )),
-            "{}",
-            got.stdout
-        );
-        assert_eq!(
-            lines(&got.stdout),
-            lines(&want.stdout),
-            "{PROF} on {np} ranks"
-        );
-    }
-    let want = run(&theirs, Ga::Debian, 2, &[], &[]);
-    let got = run(&ours, Ga::Ours, 2, &[], &[("MPBRIDGE_GA_REMOTE", "1")]);
-    assert_tally(&got, PROF, &format!("{PROF} through the server"), 40);
-    assert_eq!(
-        lines(&got.stdout),
-        lines(&want.stdout),
-        "{PROF} through the server"
-    );
+    same_as_debian("ga/armci_profiling.c", "armci_profiling", 40, &[2, 3], 2);
 }
