@@ -685,7 +685,9 @@ impl Engine {
     }
 
     /// [`take_ring_head`](Self::take_ring_head) without its count of
-    /// polls (for a burst of polls, which keeps its own).
+    /// polls (for a burst of polls, which keeps its own). Inlined into
+    /// both: it is most of a receive whose message is there.
+    #[inline(always)]
     fn ring_head(
         &mut self,
         context: u32,

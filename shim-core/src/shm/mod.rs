@@ -500,7 +500,7 @@ impl Channels {
     /// Releases a record returned by [`next`](Self::next). A closed slot
     /// drained this way is recycled by the next [`maintain`](Self::maintain)
     /// (a release reads nothing but the ring's own counter).
-    #[inline]
+    #[inline(always)]
     pub fn pop(&mut self, rec: Record) {
         if let Some(i) = self.ins[rec.slot].as_mut() {
             i.cons.pop(&self.inbox, rec.len);
