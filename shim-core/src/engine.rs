@@ -666,8 +666,8 @@ impl Engine {
     /// blocking receive whose message is waiting costs one lookup and a
     /// copy. `None` changes nothing; the caller then takes the full path,
     /// which also runs in place of every 64th of these (see
-    /// [`RING_STEP_COST`]), so
-    /// MPI traffic and control messages are still served.
+    /// [`RING_STEP_COST`]), so MPI traffic and control messages are still
+    /// served.
     pub fn take_ring_head(
         &mut self,
         context: u32,
@@ -825,9 +825,12 @@ impl Engine {
             0
         };
         let r = self.burst(want, polls, own, (full_every, cost), &mut until_full);
-        if rings_only {
-            self.ring_polls_to_full = until_full;
-        }
+        self.ring_polls_to_full = if rings_only {
+            until_full
+        } else {
+            // This burst began with a full poll: ring-head takes may go on.
+            RING_FULL_EVERY - RING_STEP_COST
+        };
         r
     }
 
