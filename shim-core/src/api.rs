@@ -131,6 +131,7 @@ impl Context {
     }
 
     /// Sends `data` to `dest`; returns when `data` may be reused.
+    #[inline]
     pub fn send(self, dest: ProcId, tag: i32, encoding: u32, data: &[u8]) -> CoreResult<()> {
         with_engine(|e| e.send(self.id, dest, tag, encoding, Payload::Borrowed(data)))
     }
@@ -210,6 +211,7 @@ impl Context {
     /// Receives the first message matching `pattern` into `buf`. A longer
     /// message is consumed, its first `buf.len()` bytes kept, and
     /// `CoreError::Truncated` returned with its length.
+    #[inline]
     pub fn recv_into(
         self,
         pattern: Match,
@@ -226,6 +228,7 @@ impl Context {
     /// Like [`recv_into`](Self::recv_into), but a longer message is not an
     /// error: its first `buf.len()` bytes are kept and `len` tells its full
     /// length (PVM's `pvm_precv` semantics).
+    #[inline]
     pub fn recv_into_truncating(
         self,
         pattern: Match,

@@ -167,7 +167,8 @@ pub(crate) struct Engine {
     pub ctl_inbox: Vec<Vec<u8>>,
     /// Same-node channels (`None` when off or unavailable).
     pub shm: Option<Channels>,
-    /// Polls on rings left before the next full poll.
+    /// What is left before the next full poll while waiting on rings, in
+    /// spinning ring polls (see [`RING_FULL_EVERY`]).
     pub ring_polls_to_full: u32,
     /// The context a receive last found to exist (contexts are only
     /// removed when the engine ends): with nothing queued anywhere a
@@ -178,6 +179,17 @@ pub(crate) struct Engine {
     /// Where each peer met so far runs: (node key, process id).
     pub peer_procs: IdMap<ProcId, (u64, u32)>,
 }
+
+/// A wait that only a ring can serve runs a full poll (MPI's progress,
+/// control messages, new slots) after this many of its spinning ring
+/// polls. A full poll costs as much as dozens of ring polls, and a record
+/// that arrives during one waits for it to end, so a spinning wait runs
+/// few of them.
+const RING_FULL_EVERY: u32 = 1024;
+
+/// What a ring-head take or a poll of a single (yielding or sleeping)
+/// step counts against [`RING_FULL_EVERY`]: a full poll every 64th.
+const RING_STEP_COST: u32 = 16;
 
 /// Ring record payloads up to this size are read out to the stack.
 const SMALL_RECORD: usize = 256;
@@ -199,17 +211,6 @@ fn pushed(p: Push, dest: ProcId) -> Option<CoreResult<()>> {
         }
         Push::Gone => Some(Err(CoreError::UnknownPeer(dest))),
         Push::NoRing => None,
-    }
-}
-
-/// Copies a payload out of a ring record: one that fits a cache line
-/// directly, a longer one with [`copy`] (which avoids slow aliasing).
-#[inline(always)]
-fn copy_out(dst: &mut [u8], src: &[u8]) {
-    if src.len() <= 64 {
-        dst.copy_from_slice(src);
-    } else {
-        copy(dst, src);
     }
 }
 
@@ -237,10 +238,10 @@ fn deliver_in_place(
         // A buffer that truncates keeps what fits.
         Sink::Buf(buf) => {
             let n = len.min(buf.len());
-            copy_out(&mut buf[..n], &payload[..n]);
+            copy(&mut buf[..n], &payload[..n]);
         }
         Sink::Fit(buf, _) if len <= buf.len() => {
-            copy_out(&mut buf[..len], payload);
+            copy(&mut buf[..len], payload);
         }
         Sink::Vec(v) | Sink::Fit(_, v) => {
             v.clear();
@@ -664,24 +665,29 @@ impl Engine {
     /// inline, and no queued message of the context matches first: a
     /// blocking receive whose message is waiting costs one lookup and a
     /// copy. `None` changes nothing; the caller then takes the full path,
-    /// which also runs in place of every `RING_FULL_EVERY`-th of these, so
-    /// MPI traffic and control messages are still served.
+    /// which also runs in place of every 64th of these (see
+    /// [`RING_STEP_COST`]), so MPI traffic and control messages are still
+    /// served.
     pub fn take_ring_head(
         &mut self,
         context: u32,
         pattern: &Match,
         sink: &mut Sink<'_>,
     ) -> Option<Received> {
-        if self.ring_polls_to_full == 0 {
+        if self.ring_polls_to_full < RING_STEP_COST {
+            // The wait this leads to starts with its full poll.
+            self.ring_polls_to_full = 0;
             return None;
         }
         let r = self.ring_head(context, pattern, sink)?;
-        self.ring_polls_to_full -= 1;
+        self.ring_polls_to_full -= RING_STEP_COST;
         Some(r)
     }
 
     /// [`take_ring_head`](Self::take_ring_head) without its count of
-    /// polls (for a burst of polls, which keeps its own).
+    /// polls (for a burst of polls, which keeps its own). Inlined into
+    /// both: it is most of a receive whose message is there.
+    #[inline(always)]
     fn ring_head(
         &mut self,
         context: u32,
@@ -770,11 +776,11 @@ impl Engine {
     ///
     /// Most polls look only at the awaited context's own standing receive
     /// (the fastest way to see a message arrive), or, when only a ring can
-    /// bring it, at the rings; every `FULL_EVERY`-th poll (64th on rings),
-    /// and the first (second on rings), serve everything else too.
+    /// bring it, at the rings; every `FULL_EVERY`-th poll (on rings see
+    /// [`RING_FULL_EVERY`]), and the first (not on rings), serve
+    /// everything else too.
     pub fn progress_burst(&mut self, want: &mut Want<'_, '_>, polls: u32) -> CoreResult<usize> {
         const FULL_EVERY: u32 = 16;
-        const RING_FULL_EVERY: u32 = 64;
         // When only a ring can bring the message, polls look at the rings
         // (unless a send of this process waits for MPI or for room in a ring).
         let rings_only = self.rings_only(&want.pattern);
@@ -802,36 +808,50 @@ impl Engine {
         } else {
             FULL_EVERY
         };
+        // What one poll counts against `full_every`: on rings a poll of a
+        // single step counts as a ring-head take does.
+        let cost = if rings_only && polls <= 1 {
+            RING_STEP_COST
+        } else {
+            1
+        };
         // Counts down to the next full poll (no division per poll). On
         // rings the count goes on across calls, so a wait made of many
         // short bursts still serves MPI (pending sends, links) regularly;
         // elsewhere every burst starts with a full poll.
         let mut until_full = if rings_only {
-            self.ring_polls_to_full.min(full_every - 1)
+            self.ring_polls_to_full.min(full_every - cost)
         } else {
             0
         };
-        let r = self.burst(want, polls, own, full_every, &mut until_full);
-        self.ring_polls_to_full = until_full;
+        let r = self.burst(want, polls, own, (full_every, cost), &mut until_full);
+        self.ring_polls_to_full = if rings_only {
+            until_full
+        } else {
+            // This burst began with a full poll: ring-head takes may go on.
+            RING_FULL_EVERY - RING_STEP_COST
+        };
         r
     }
 
     /// The polls of [`progress_burst`](Self::progress_burst): `own` is the
-    /// standing receive to poll between full polls, `None` for the rings.
+    /// standing receive to poll between full polls, `None` for the rings;
+    /// a full poll comes when `until_full` has less than one poll's cost
+    /// left, and `until_full` starts again from `full_every`.
     fn burst(
         &mut self,
         want: &mut Want<'_, '_>,
         polls: u32,
         own: Option<usize>,
-        full_every: u32,
+        (full_every, cost): (u32, u32),
         until_full: &mut u32,
     ) -> CoreResult<usize> {
         for _ in 0..polls.max(1) {
-            let full = *until_full == 0;
+            let full = *until_full < cost;
             *until_full = if full {
-                full_every - 1
+                full_every - cost
             } else {
-                *until_full - 1
+                *until_full - cost
             };
             let n = if full {
                 self.progress(Some(&mut *want))?

@@ -79,6 +79,7 @@ impl Producer {
 
     /// Writes one record whose body is `head` then `body`; `false` when
     /// the ring has no room now (nothing written).
+    #[inline(always)]
     pub fn try_push<const H: usize>(&mut self, r: &Region, head: &[u8; H], body: &[u8]) -> bool {
         let n = head.len() + body.len();
         debug_assert!(n <= self.at.max_body());
