@@ -13,7 +13,9 @@
 //! - [`mirror`]: mirrored arrays (one copy per node) and their merges.
 //! - [`armci`]: ARMCI (`armci.h`), GA's one-sided layer, on the GA client:
 //!   `ARMCI_Malloc` memory is a GA array of bytes in the servers' segments;
-//!   `capi_armci` is its C ABI.
+//!   `capi_armci` is its C ABI, and `capi_parmci` gives every call its
+//!   `PARMCI_` profiling name (through `forward`'s `same_as!`, which also
+//!   makes GA's `nga_` Fortran names).
 //!
 //! MPI is reached only through shim-core's API (its `mpi`, `collective` and
 //! `onesided` modules): this crate declares no MPI request, communicator
