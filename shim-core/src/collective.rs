@@ -21,10 +21,6 @@ const CREATE_GROUP_TAG: c_int = 0x4558;
 /// MPI tag of [`Group::bcast_sized`] messages.
 const SIZED_BCAST_TAG: c_int = 0x4842;
 
-/// Open MPI's `MPI_IN_PLACE`: address 1 in its `mpi.h` (the bindings do
-/// not export it).
-const IN_PLACE: *const c_void = std::ptr::without_provenance(1);
-
 /// Bytes of the length that leads each slot of [`Group::allgatherv`].
 const LEN_HEADER: usize = 8;
 
@@ -689,7 +685,7 @@ impl Group {
         let n = count(n, "reduction")?;
         // An empty buffer may sit at address 1, Open MPI's MPI_IN_PLACE,
         // which MPI refuses as a receive buffer: it gets the address of a
-        // real (unused) word instead.
+        // real (unused) word instead (`send_addr`'s).
         let buf = if n == 0 {
             mpi::send_addr::<u8>(&[]).cast_mut()
         } else {
@@ -697,7 +693,7 @@ impl Group {
         };
         // SAFETY: the caller's promise on `buf`; a valid communicator.
         check(
-            unsafe { sys::MPI_Allreduce(IN_PLACE, buf, n, elem.raw(), op.raw(), self.raw) },
+            unsafe { sys::MPI_Allreduce(mpi::in_place(), buf, n, elem.raw(), op.raw(), self.raw) },
             "MPI_Allreduce",
         )
     }

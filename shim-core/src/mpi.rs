@@ -26,6 +26,7 @@ extern "C" {
     static mpbridge_mpi_max_error_string: c_int;
     static mpbridge_mpi_success: c_int;
     static mpbridge_mpi_appnum: c_int;
+    static mpbridge_mpi_in_place: *const c_void;
 }
 
 /// The C type of an MPI communicator handle (`MPI_Comm`), for layers whose
@@ -598,6 +599,13 @@ impl RawRequest {
         // SAFETY: the request is active; MPI_Wait completes it.
         unsafe { sys::MPI_Wait(&mut self.0, sys::RSMPI_STATUS_IGNORE) };
     }
+}
+
+/// `MPI_IN_PLACE` of the MPI linked against, for a collective's send
+/// buffer.
+pub(crate) fn in_place() -> *const c_void {
+    // SAFETY: a constant the C side initialises before any code runs.
+    unsafe { mpbridge_mpi_in_place }
 }
 
 /// The address to give a collective for a send buffer. An empty Rust
