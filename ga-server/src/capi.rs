@@ -746,12 +746,8 @@ pub(crate) fn op_text<'a>(
     call: &'static str,
     op: *const c_char,
 ) -> GaResult<std::borrow::Cow<'a, str>> {
-    // Borrowed from the caller's string (no copy) unless it is not UTF-8;
-    // the strict check is the quick one for the short ASCII names ops have.
-    let b = shim_core::cstr::bytes(op).ok_or_else(|| GaError::new(call, "op is NULL"))?;
-    Ok(std::str::from_utf8(b)
-        .map(std::borrow::Cow::Borrowed)
-        .unwrap_or_else(|_| String::from_utf8_lossy(b)))
+    // Borrowed from the caller's string (no copy) unless it is not UTF-8.
+    Ok(String::from_utf8_lossy(op_bytes(call, op)?))
 }
 
 /// The bytes of the C string `op` (a reduction's op, matched as bytes: no
