@@ -317,6 +317,13 @@ impl MsgBuf {
         self.enc == Encoding::Default
     }
 
+    /// Whether items of `T` are stored as their native bytes (any type in
+    /// the raw layout, bytes in XDR), so a contiguous run is one copy.
+    #[inline(always)]
+    fn stores_native<T: Item>(&self) -> bool {
+        !self.xdr() || T::XDR_SIZE == T::RAW_SIZE && T::RAW_SIZE == 1
+    }
+
     /// Makes room for `extra` more bytes. A body growing to `HUGE_MIN` or
     /// more moves to storage laid out for huge pages, at least doubling its
     /// room (a message packed in many pieces is moved a bounded number of
@@ -345,13 +352,11 @@ impl MsgBuf {
 
     /// Appends `nitem` items of `data` at `stride`; on failure nothing is appended.
     ///
-    /// Contiguous items whose stored form is their native bytes (any type
-    /// in the raw layout, bytes in XDR) are copied as one block, inline;
-    /// the rest is packed item by item out of line.
+    /// Contiguous items stored as their native bytes are copied as one
+    /// block, inline; the rest is packed item by item out of line.
     #[inline]
     fn pack<T: Item>(&mut self, data: &[T], nitem: usize, stride: usize) -> PvmResult<()> {
-        let native = !self.xdr() || T::XDR_SIZE == T::RAW_SIZE && T::RAW_SIZE == 1;
-        if stride != 1 || !native || nitem > data.len() {
+        if stride != 1 || !self.stores_native::<T>() || nitem > data.len() {
             return self.pack_items(data, nitem, stride);
         }
         let bytes = crate::ptr::bytes_of(&data[..nitem]);
@@ -394,13 +399,11 @@ impl MsgBuf {
 
     /// Reads `nitem` items into every `stride`-th slot of `out`; on failure the cursor stays.
     ///
-    /// Contiguous items stored as their native bytes (any type in the raw
-    /// layout, bytes in XDR) are one copy, inline; the rest is unpacked
-    /// item by item out of line.
+    /// Contiguous items stored as their native bytes are one copy, inline;
+    /// the rest is unpacked item by item out of line.
     #[inline]
     fn unpack<T: Item>(&mut self, out: &mut [T], nitem: usize, stride: usize) -> PvmResult<()> {
-        let native = !self.xdr() || T::XDR_SIZE == T::RAW_SIZE && T::RAW_SIZE == 1;
-        if stride != 1 || !native || nitem > out.len() {
+        if stride != 1 || !self.stores_native::<T>() || nitem > out.len() {
             return self.unpack_items(out, nitem, stride);
         }
         let out = crate::ptr::bytes_of_mut(&mut out[..nitem]);
