@@ -28,7 +28,7 @@ extern "C" {
 #define MPB_ENOTINIT -4   /* mpb_init has not been called (or mpb_finalize was) */
 #define MPB_EMPI -5       /* the MPI library reported an error */
 #define MPB_EPANIC -6     /* an internal error was caught at the API boundary */
-#define MPB_ENOPEER -7    /* no process has that id */
+#define MPB_ENOPEER -7    /* no process has that id, or it has ended */
 #define MPB_ENOCTX -8     /* no context has that handle */
 
 #define MPB_ANY -1        /* wildcard for source id and tag */

@@ -33,7 +33,7 @@ fn code(e: &CoreError) -> c_int {
         CoreError::Truncated { .. } => MPB_ETRUNC,
         CoreError::Timeout => MPB_ETIMEOUT,
         CoreError::Mpi { .. } | CoreError::Spawn(_) => MPB_EMPI,
-        CoreError::UnknownPeer(_) => MPB_ENOPEER,
+        CoreError::UnknownPeer(_) | CoreError::PeerEnded(_) => MPB_ENOPEER,
         CoreError::UnknownContext(_) => MPB_ENOCTX,
     }
 }

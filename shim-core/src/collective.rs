@@ -4,7 +4,9 @@
 //! communicator made by the listed members only, an all-gather of
 //! contributions of different lengths, a personalised all-to-all, and
 //! element-wise reductions of the predefined numeric types (over raw bytes
-//! with an [`Elem`], or over Rust numbers of an [`Element`] type). A second
+//! with an [`Elem`], or over Rust numbers of an [`Element`] type; on a
+//! communicator whose members all share a node these go through
+//! `node_reductions` instead of `MPI_Allreduce`). A second
 //! file of the MPI edge beside `mpi` (kept apart so the point-to-point
 //! engine's file stays untouched): like `mpi`, every MPI call here checks
 //! its return code and reports the call's name.
@@ -98,8 +100,18 @@ impl Elem {
     }
 }
 
-/// Rust number types that reductions work on, each with its element type.
-pub trait Element: Copy {
+mod sealed {
+    /// Plain numbers: no padding, every byte initialised.
+    pub trait Plain {}
+    impl Plain for i32 {}
+    impl Plain for i64 {}
+    impl Plain for f32 {}
+    impl Plain for f64 {}
+}
+
+/// Rust number types that reductions work on, each with its element type
+/// (implemented for `i32`, `i64`, `f32` and `f64` only).
+pub trait Element: Copy + sealed::Plain {
     /// The element type of `Self`.
     const ELEM: Elem;
 }
@@ -567,6 +579,9 @@ impl Group {
                 buf.len()
             )));
         }
+        if crate::node_reductions::allreduce(self, buf, elem, op)? {
+            return Ok(());
+        }
         // SAFETY: `buf` holds a whole number of `elem` elements (checked
         // above), valid for the blocking call.
         unsafe {
@@ -658,6 +673,10 @@ impl Group {
     /// that any length fits MPI's count; every member gets the result in `x`.
     pub fn allreduce_elems<T: Element>(&self, x: &mut [T], op: ReduceOp) -> Result<(), CoreError> {
         debug_assert_eq!(std::mem::size_of::<T>(), T::ELEM.size());
+        if crate::node_reductions::allreduce(self, crate::ptr::elems_as_bytes_mut(x), T::ELEM, op)?
+        {
+            return Ok(());
+        }
         for chunk in x.chunks_mut(1 << 24) {
             // SAFETY: `chunk` holds `chunk.len()` elements of `T::ELEM`,
             // the element type of `T` (the trait pairs them), valid for the
@@ -667,6 +686,21 @@ impl Group {
             }?;
         }
         Ok(())
+    }
+
+    /// Whether `ok` holds on every member (every member gets the answer).
+    pub(crate) fn all_agree(&self, ok: bool) -> Result<bool, CoreError> {
+        let mut flag = [ok as i32];
+        // SAFETY: `flag` holds one i32, valid for the blocking call.
+        unsafe {
+            self.reduce_in_place(
+                flag.as_mut_ptr() as *mut c_void,
+                1,
+                Elem::I32,
+                ReduceOp::Min,
+            )
+        }?;
+        Ok(flag[0] != 0)
     }
 
     /// `MPI_Allreduce` of the `n` elements of `elem` at `buf`, in place

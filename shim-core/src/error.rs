@@ -30,6 +30,8 @@ pub enum CoreError {
     Inconsistent(String),
     /// Starting processes failed.
     Spawn(String),
+    /// A process this call waited for has ended; the text says which.
+    PeerEnded(String),
 }
 
 impl fmt::Display for CoreError {
@@ -47,6 +49,7 @@ impl fmt::Display for CoreError {
             CoreError::UnknownContext(c) => write!(f, "no context with id {c:#x}"),
             CoreError::Inconsistent(s) => write!(f, "processes disagree: {s}"),
             CoreError::Spawn(s) => write!(f, "spawn failed: {s}"),
+            CoreError::PeerEnded(s) => write!(f, "a process ended: {s}"),
         }
     }
 }

@@ -15,7 +15,9 @@
 //!   non-blocking point-to-point calls, standing receives, chunked
 //!   transfers, spawn, ports, topology); with [`collective`] (collectives
 //!   over a communicator or a list of processes) and [`onesided`] (a shared
-//!   counter in an MPI window) the only place in mpbridge that calls MPI.
+//!   counter in an MPI window) the only place in mpbridge that calls MPI;
+//!   `node_reductions` takes a communicator's reductions off MPI when all
+//!   its members share a node.
 //! - [`ffi_guard`]: the panic boundary for exported C and Fortran functions.
 //! - [`cstr`]: C string arguments as bytes or text, for every layer's C ABI.
 //! - [`ptr`]: checked pointer arguments (arrays, buffers, values passed by
@@ -42,6 +44,7 @@ pub mod lifecycle;
 pub mod liveness;
 pub mod log;
 pub mod mpi;
+pub(crate) mod node_reductions;
 pub mod onesided;
 pub mod procid;
 pub mod ptr;

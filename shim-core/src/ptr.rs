@@ -140,3 +140,13 @@ impl UserBuf {
 pub fn static_text(s: &'static CStr) -> *const c_char {
     s.as_ptr()
 }
+
+/// The bytes of a slice of reduction numbers, to be read and written in
+/// place (native byte order).
+pub fn elems_as_bytes_mut<T: crate::collective::Element>(x: &mut [T]) -> &mut [u8] {
+    let n = std::mem::size_of_val(x);
+    // SAFETY: `Element` is sealed to i32, i64, f32 and f64, which have no
+    // padding and for which every byte pattern is a valid value; the bytes
+    // cover exactly the borrowed slice, which stays borrowed mutably.
+    unsafe { std::slice::from_raw_parts_mut(x.as_mut_ptr() as *mut u8, n) }
+}

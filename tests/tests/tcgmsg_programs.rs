@@ -69,6 +69,38 @@ fn stress_random_pairs_and_lengths() {
 }
 
 #[test]
+fn global_sums_are_right_and_the_same_on_every_node() {
+    let exe = c_program("tcg_sums");
+    for n in 1..=4 {
+        let r = mpiexec(n, &exe, &[], LIMIT);
+        r.assert_ok("tcg_sums");
+        tallies_ok(&r, "tcg_sums", n as usize);
+    }
+}
+
+/// On one node the global sums go through the core's shared region, and
+/// through MPI with the channels off (`MPBRIDGE_SHM=0`); both give the
+/// same checked results.
+#[test]
+fn global_sums_take_the_same_node_path_unless_the_channels_are_off() {
+    let exe = c_program("tcg_sums");
+    let region = "go through a shared region";
+    for (shm, used) in [("1", true), ("0", false)] {
+        let env = [("MPBRIDGE_LOG", "core=debug"), ("MPBRIDGE_SHM", shm)];
+        let r = mpiexec_env(3, &exe, &["300"], &env, LIMIT);
+        r.assert_ok("tcg_sums");
+        tallies_ok(&r, "tcg_sums", 3);
+        let lines = r.stderr.lines().filter(|l| l.contains(region)).count();
+        assert_eq!(
+            lines,
+            if used { 3 } else { 0 },
+            "MPBRIDGE_SHM={shm}: one line per node saying the region is used, or none\n{}",
+            r.stderr
+        );
+    }
+}
+
+#[test]
 fn pbegin_after_the_program_started_mpi() {
     let exe = build("tcgmsg/tcg_user_init.c", &["tcgmsg"]);
     tally::passes_on(&exe, &[1, 3], "tcg_user_init", LIMIT, tallies_ok);

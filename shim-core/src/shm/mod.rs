@@ -19,6 +19,7 @@
 mod inbox;
 mod meet;
 pub(crate) mod mem;
+pub(crate) mod reduce;
 mod ring;
 
 use crate::idhash::IdMap;
