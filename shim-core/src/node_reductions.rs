@@ -159,6 +159,17 @@ pub(crate) fn allreduce(
 /// Makes the node region of `g`'s communicator, or `None` when any member
 /// cannot use one (all members get the same answer).
 fn set_up(g: &Group) -> Result<Option<NodeReduce>, CoreError> {
+    let mut inter: c_int = 0;
+    // SAFETY: a valid communicator and a writable flag.
+    check(
+        unsafe { sys::MPI_Comm_test_inter(g.comm().raw(), &mut inter) },
+        "MPI_Comm_test_inter",
+    )?;
+    if inter != 0 {
+        // The two groups of an inter-communicator reduce each other's
+        // contributions: MPI's business.
+        return Ok(None);
+    }
     let size = g.size()? as usize;
     let me = g.rank()? as usize;
     let wanted = shm::wanted() && (2..=reduce::MAX_MEMBERS).contains(&size);
