@@ -5,8 +5,8 @@
 //! when MPI frees the communicator (and a communicator made later with the
 //! same handle starts afresh), and the region is set up with the
 //! communicator's own collectives. Reductions longer than
-//! `shm::reduce::LARGEST` bytes still go through MPI, which does them
-//! faster.
+//! `shm::reduce::LARGEST` bytes still go through MPI, which does them as
+//! fast or faster.
 //!
 //! The region is set up in a communicator's first reduction, which is
 //! collective like every later one (every member makes the same calls on
@@ -23,7 +23,7 @@ use crate::shm::reduce::{self, NodeReduce, ReduceError};
 use crate::shm::{self, Desc, DESC_LEN};
 use mpi_sys as sys;
 use std::os::raw::{c_int, c_void};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Mutex, OnceLock, TryLockError};
 
 /// What a communicator's reductions use.
 enum Path {
@@ -134,8 +134,10 @@ pub(crate) fn allreduce(
     let attached = path_of(g)?;
     // Another thread reducing on the same communicator at the same time
     // breaks MPI's rules; that one is left to MPI rather than blocked here.
-    let Ok(mut path) = attached.0.try_lock() else {
-        return Ok(false);
+    let mut path = match attached.0.try_lock() {
+        Ok(p) => p,
+        Err(TryLockError::Poisoned(p)) => p.into_inner(),
+        Err(TryLockError::WouldBlock) => return Ok(false),
     };
     if let Path::Unset = *path {
         *path = match set_up(g)? {
