@@ -129,12 +129,12 @@ impl NodeReduce {
     /// over the members; every member gets the result in `buf`. All
     /// members must call it with the same length, element and operation,
     /// and [`handles`] must accept them.
-    pub fn allreduce(&self, piece: &mut [u8], elem: Elem, op: ReduceOp) -> Result<(), ReduceError> {
-        debug_assert!(handles(piece.len(), elem, op) && piece.len().is_multiple_of(elem.size()));
+    pub fn allreduce(&self, buf: &mut [u8], elem: Elem, op: ReduceOp) -> Result<(), ReduceError> {
+        debug_assert!(handles(buf.len(), elem, op) && buf.len().is_multiple_of(elem.size()));
         let round = self.round.load(Ordering::Relaxed) + 1;
         self.round.store(round, Ordering::Relaxed);
         let mine = self.slot(self.me, round);
-        self.region.write(mine + DATA, piece);
+        self.region.write(mine + DATA, buf);
         self.region.u64_at(mine).store(round, Ordering::Release);
         self.ring_bell();
         for j in 0..self.members {
@@ -142,11 +142,11 @@ impl NodeReduce {
                 self.wait_for(j, round)?;
             }
         }
-        let n = piece.len();
-        piece.copy_from_slice(self.region.bytes(self.slot(0, round) + DATA, n));
+        let n = buf.len();
+        buf.copy_from_slice(self.region.bytes(self.slot(0, round) + DATA, n));
         for j in 1..self.members {
             let theirs = self.region.bytes(self.slot(j, round) + DATA, n);
-            fold(piece, theirs, elem, op);
+            fold(buf, theirs, elem, op);
         }
         Ok(())
     }
