@@ -133,7 +133,7 @@ impl Context {
     /// Sends `data` to `dest`; returns when `data` may be reused.
     #[inline]
     pub fn send(self, dest: ProcId, tag: i32, encoding: u32, data: &[u8]) -> CoreResult<()> {
-        with_engine(|e| e.send(self.id, dest, tag, encoding, Payload::Borrowed(data)))
+        with_engine(|e| e.send_bytes(self.id, dest, tag, encoding, data))
     }
 
     /// Sends `data`, handing the buffer over; returns at once.

@@ -326,8 +326,33 @@ impl Engine {
         Ok(idx)
     }
 
+    /// Sends `data` as [`send`](Self::send) does a borrowed payload. The
+    /// common case, a payload that fits one ring record on the context of
+    /// the last send, goes into the ring here, inlined into the caller;
+    /// everything else (and a peer without a ring) goes to `send`.
+    #[inline(always)]
+    pub fn send_bytes(
+        &mut self,
+        context: u32,
+        dest: ProcId,
+        tag: i32,
+        encoding: u32,
+        data: &[u8],
+    ) -> CoreResult<()> {
+        if let (Some((id, _)), Some(ch)) = (self.last_send, self.shm.as_mut()) {
+            if id == context && RING_HEAD_LEN + data.len() <= ch.max_body() {
+                let head = Header::ring_inline(context, tag, encoding);
+                if let Some(r) = pushed(ch.push(dest, &head, data), dest) {
+                    return r;
+                }
+            }
+        }
+        self.send(context, dest, tag, encoding, Payload::Borrowed(data))
+    }
+
     /// Sends a message. Borrowed payloads are sent without copying and the
     /// call returns when the buffer may be reused; owned payloads return at once.
+    #[inline(never)]
     pub fn send(
         &mut self,
         context: u32,
