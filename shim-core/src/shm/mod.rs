@@ -131,7 +131,7 @@ impl Out {
     fn flush(&mut self, now: Instant) -> usize {
         let mut moved = 0;
         while let Some(rec) = self.backlog.front() {
-            if !self.prod.try_push(&self.region, &[], rec) {
+            if !self.prod.try_push(&[], rec) {
                 break;
             }
             self.backlog.pop_front();
@@ -262,11 +262,12 @@ impl Channels {
         let slot = layout
             .claim(&region, me.raw())
             .ok_or_else(|| format!("the inbox of {peer} has no free slot"))?;
+        let region = Arc::new(region);
         let out = Out {
-            region: Arc::new(region),
+            prod: Producer::new(&region, layout.ring(slot)),
+            region,
             layout,
             slot,
-            prod: Producer::new(layout.ring(slot)),
             pid: d.pid,
             backlog: VecDeque::new(),
             seen_alive: Instant::now(),
@@ -355,7 +356,7 @@ impl Channels {
         let Some(o) = self.out_mut(peer) else {
             return Push::NoRing;
         };
-        if o.backlog.is_empty() && o.prod.try_push(&o.region, head, body) {
+        if o.backlog.is_empty() && o.prod.try_push(head, body) {
             o.ring_doorbell();
             return Push::Sent;
         }
@@ -442,13 +443,13 @@ impl Channels {
                     if let Some(peer) = ProcId::from_raw(owner) {
                         self.ins[slot] = Some(In {
                             peer,
-                            cons: Consumer::new(self.layout.ring(slot)),
+                            cons: Consumer::new(&self.inbox, self.layout.ring(slot)),
                         });
                         self.by_peer.insert(peer, slot);
                         self.last_from = None;
                     }
                 }
-                (Some(i), CLOSED) if !i.cons.ready(&self.inbox) => {
+                (Some(i), CLOSED) if !i.cons.ready() => {
                     let peer = i.peer;
                     self.ins[slot] = None;
                     self.last_from = None;
@@ -477,7 +478,7 @@ impl Channels {
                 }
             }
             if let Some(i) = self.ins[slot].as_mut() {
-                if let Some((off, len)) = i.cons.peek(&self.inbox) {
+                if let Some((off, len)) = i.cons.peek() {
                     self.next_scan = slot + 1;
                     return Some(Record {
                         peer: i.peer,
@@ -513,7 +514,7 @@ impl Channels {
             return false;
         };
         match &self.ins[slot] {
-            Some(i) => i.cons.ready(&self.inbox),
+            Some(i) => i.cons.ready(),
             None => false,
         }
     }
@@ -524,7 +525,7 @@ impl Channels {
     pub fn next_from(&mut self, peer: ProcId) -> Option<Record> {
         let slot = self.slot_of(peer)?;
         let i = self.ins[slot].as_mut()?;
-        let (off, len) = i.cons.peek(&self.inbox)?;
+        let (off, len) = i.cons.peek()?;
         Some(Record {
             peer: i.peer,
             slot,
@@ -550,7 +551,7 @@ impl Channels {
     #[inline(always)]
     pub fn pop(&mut self, rec: Record) {
         if let Some(i) = self.ins[rec.slot].as_mut() {
-            i.cons.pop(&self.inbox, rec.len);
+            i.cons.pop(rec.len);
         }
     }
 
@@ -558,7 +559,7 @@ impl Channels {
     fn anything(&self) -> bool {
         let high = self.layout.high(&self.inbox);
         (0..high).any(|slot| match &self.ins[slot] {
-            Some(i) => i.cons.ready(&self.inbox),
+            Some(i) => i.cons.ready(),
             None => self.layout.slot(&self.inbox, slot).0 != inbox::FREE,
         })
     }
