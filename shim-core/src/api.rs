@@ -236,10 +236,11 @@ impl Context {
         timeout: Option<Duration>,
     ) -> CoreResult<Received> {
         let cap = buf.len();
-        let mut sink = Sink::Buf(buf);
-        if let Some(r) = self.ring_now(&pattern, &mut sink)? {
+        let id = self.id;
+        if let Some(r) = with_engine(|e| Ok(e.take_ring_head_into(id, &pattern, buf)))? {
             return Ok(r);
         }
+        let mut sink = Sink::Buf(buf);
         let (got, _) = self.wait_for(pattern, &mut sink, timeout, usize::MAX)?;
         if let (Got::Queued(m), Sink::Buf(b)) = (&got, &mut sink) {
             let n = m.data.len().min(cap);

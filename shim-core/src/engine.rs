@@ -699,6 +699,30 @@ impl Engine {
         pattern: &Match,
         sink: &mut Sink<'_>,
     ) -> Option<Received> {
+        self.take_ring_head_with(context, pattern, sink)
+    }
+
+    /// [`take_ring_head`](Self::take_ring_head) into a plain buffer that
+    /// keeps what fits (a blocking receive's first look): with the kind of
+    /// sink known, the copy is made without asking it.
+    pub fn take_ring_head_into(
+        &mut self,
+        context: u32,
+        pattern: &Match,
+        buf: &mut [u8],
+    ) -> Option<Received> {
+        self.take_ring_head_with(context, pattern, &mut Sink::Buf(buf))
+    }
+
+    /// The body of [`take_ring_head`](Self::take_ring_head), inlined into
+    /// it and into [`take_ring_head_into`](Self::take_ring_head_into).
+    #[inline(always)]
+    fn take_ring_head_with(
+        &mut self,
+        context: u32,
+        pattern: &Match,
+        sink: &mut Sink<'_>,
+    ) -> Option<Received> {
         if self.ring_polls_to_full < RING_STEP_COST {
             // The wait this leads to starts with its full poll.
             self.ring_polls_to_full = 0;
