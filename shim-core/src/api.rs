@@ -236,8 +236,7 @@ impl Context {
         timeout: Option<Duration>,
     ) -> CoreResult<Received> {
         let cap = buf.len();
-        let id = self.id;
-        if let Some(r) = with_engine(|e| Ok(e.take_ring_head_into(id, &pattern, buf)))? {
+        if let Some(r) = self.recv_ring_now(&pattern, buf)? {
             return Ok(r);
         }
         let mut sink = Sink::Buf(buf);
@@ -247,6 +246,16 @@ impl Context {
             b[..n].copy_from_slice(&m.data[..n]);
         }
         Ok(got.received())
+    }
+
+    /// The message already at the head of its sender's ring, when it is
+    /// the one `pattern` asks for, into `buf` as
+    /// [`recv_into_truncating`](Self::recv_into_truncating) takes it
+    /// (`None`: nothing taken, the caller receives as usual). For an
+    /// entry point that keeps this case apart from the wait.
+    #[inline(always)]
+    pub fn recv_ring_now(self, pattern: &Match, buf: &mut [u8]) -> CoreResult<Option<Received>> {
+        with_engine(|e| Ok(e.take_ring_head_into(self.id, pattern, buf)))
     }
 
     /// Receives the first message matching `pattern` into `buf` when it
