@@ -141,7 +141,7 @@ impl Region {
     #[inline]
     fn check(&self, off: usize, n: usize, align: usize) {
         assert!(
-            off.is_multiple_of(align) && off.checked_add(n).is_some_and(|e| e <= self.len),
+            off.is_multiple_of(align) && n <= self.len && off <= self.len - n,
             "shared-memory access out of range"
         );
     }
