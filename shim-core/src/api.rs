@@ -133,7 +133,7 @@ impl Context {
     /// Sends `data` to `dest`; returns when `data` may be reused.
     #[inline]
     pub fn send(self, dest: ProcId, tag: i32, encoding: u32, data: &[u8]) -> CoreResult<()> {
-        with_engine(|e| e.send(self.id, dest, tag, encoding, Payload::Borrowed(data)))
+        with_engine(|e| e.send_bytes(self.id, dest, tag, encoding, data))
     }
 
     /// Sends `data`, handing the buffer over; returns at once.
@@ -236,16 +236,26 @@ impl Context {
         timeout: Option<Duration>,
     ) -> CoreResult<Received> {
         let cap = buf.len();
-        let mut sink = Sink::Buf(buf);
-        if let Some(r) = self.ring_now(&pattern, &mut sink)? {
+        if let Some(r) = self.recv_ring_now(&pattern, buf)? {
             return Ok(r);
         }
+        let mut sink = Sink::Buf(buf);
         let (got, _) = self.wait_for(pattern, &mut sink, timeout, usize::MAX)?;
         if let (Got::Queued(m), Sink::Buf(b)) = (&got, &mut sink) {
             let n = m.data.len().min(cap);
             b[..n].copy_from_slice(&m.data[..n]);
         }
         Ok(got.received())
+    }
+
+    /// The message already at the head of its sender's ring, when it is
+    /// the one `pattern` asks for, into `buf` as
+    /// [`recv_into_truncating`](Self::recv_into_truncating) takes it
+    /// (`None`: nothing taken, the caller receives as usual). For an
+    /// entry point that keeps this case apart from the wait.
+    #[inline(always)]
+    pub fn recv_ring_now(self, pattern: &Match, buf: &mut [u8]) -> CoreResult<Option<Received>> {
+        with_engine(|e| Ok(e.take_ring_head_into(self.id, pattern, buf)))
     }
 
     /// Receives the first message matching `pattern` into `buf` when it

@@ -10,6 +10,7 @@ use crate::procid::ProcId;
 use crate::ptr;
 use crate::queue::Match;
 use crate::trace;
+use crate::Received;
 use std::ffi::{c_char, c_int, c_void};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -180,6 +181,10 @@ pub extern "C" fn mpb_send(
 /// Out-parameters of a receive: source, tag, length.
 type RecvOut = (*mut c_int, *mut c_int, *mut usize);
 
+/// A receive: the message already at the head of its sender's ring (what
+/// most receives find) is taken here, inlined into the entry point, and
+/// anything else waits in [`recv_wait`].
+#[inline(always)]
 fn recv_common(
     call: &str,
     ctx: c_int,
@@ -195,23 +200,45 @@ fn recv_common(
         Ok(c) => c,
         Err(e) => return report(call, &e),
     };
-    match c.recv_into(pat, b, timeout) {
-        Ok(r) => {
-            if trace::on() {
-                let (from, tag, bytes) = (r.source, r.tag, r.len);
-                trace::record("core", trace::Event::Recv { from, tag, bytes });
-            }
-            ptr::put(out.0, r.source.raw() as c_int);
-            ptr::put(out.1, r.tag);
-            ptr::put(out.2, r.len);
-            MPB_OK
-        }
-        Err(CoreError::Truncated { len }) => {
-            ptr::put(out.2, len);
-            MPB_ETRUNC
-        }
+    match c.recv_ring_now(&pat, b) {
+        Ok(Some(r)) => received(b.len(), r, out),
+        Ok(None) => recv_wait(call, c, pat, b, timeout, out),
         Err(e) => report(call, &e),
     }
+}
+
+/// [`recv_common`] of a message not found at once.
+#[inline(never)]
+fn recv_wait(
+    call: &str,
+    c: Context,
+    pat: Match,
+    b: &mut [u8],
+    timeout: Option<Duration>,
+    out: RecvOut,
+) -> c_int {
+    let cap = b.len();
+    match c.recv_into_truncating(pat, b, timeout) {
+        Ok(r) => received(cap, r, out),
+        Err(e) => report(call, &e),
+    }
+}
+
+/// The result of a receive into a buffer of `cap` bytes that got `r`.
+#[inline(always)]
+fn received(cap: usize, r: Received, out: RecvOut) -> c_int {
+    if r.len > cap {
+        ptr::put(out.2, r.len);
+        return MPB_ETRUNC;
+    }
+    if trace::on() {
+        let (from, tag, bytes) = (r.source, r.tag, r.len);
+        trace::record("core", trace::Event::Recv { from, tag, bytes });
+    }
+    ptr::put(out.0, r.source.raw() as c_int);
+    ptr::put(out.1, r.tag);
+    ptr::put(out.2, r.len);
+    MPB_OK
 }
 
 /// Blocking receive. Returns MPB_OK, MPB_ETRUNC, MPB_EINVAL, MPB_ENOCTX,

@@ -219,10 +219,10 @@ fn pushed(p: Push, dest: ProcId) -> Option<CoreResult<()>> {
 /// common case of a blocking receive) and returns what was delivered;
 /// `None`, with nothing done, for anything else.
 #[inline(always)]
-fn deliver_in_place(
+fn deliver_in_place<S: Take + ?Sized>(
     context: u32,
     pattern: &Match,
-    sink: &mut Sink<'_>,
+    sink: &mut S,
     h: &Header,
     payload: &[u8],
 ) -> Option<(ProcId, i32, u32, usize)> {
@@ -233,22 +233,41 @@ fn deliver_in_place(
     {
         return None;
     }
-    let len = h.len as usize;
-    match sink {
-        // A buffer that truncates keeps what fits.
-        Sink::Buf(buf) => {
-            let n = len.min(buf.len());
-            copy(&mut buf[..n], &payload[..n]);
-        }
-        Sink::Fit(buf, _) if len <= buf.len() => {
-            copy(&mut buf[..len], payload);
-        }
-        Sink::Vec(v) | Sink::Fit(_, v) => {
-            v.clear();
-            v.extend_from_slice(payload);
+    sink.take(payload);
+    Some((h.source, h.tag, h.encoding, payload.len()))
+}
+
+/// Where [`deliver_in_place`] puts a payload: a receive's [`Sink`], or a
+/// plain buffer (a sink whose kind is known where it is used).
+pub(crate) trait Take {
+    /// Takes `payload` in.
+    fn take(&mut self, payload: &[u8]);
+}
+
+impl Take for Sink<'_> {
+    #[inline(always)]
+    fn take(&mut self, payload: &[u8]) {
+        let len = payload.len();
+        match self {
+            Sink::Buf(buf) => buf.take(payload),
+            Sink::Fit(buf, _) if len <= buf.len() => {
+                copy(&mut buf[..len], payload);
+            }
+            Sink::Vec(v) | Sink::Fit(_, v) => {
+                v.clear();
+                v.extend_from_slice(payload);
+            }
         }
     }
-    Some((h.source, h.tag, h.encoding, len))
+}
+
+/// A buffer that truncates keeps what fits.
+impl Take for [u8] {
+    #[inline(always)]
+    fn take(&mut self, payload: &[u8]) {
+        let n = payload.len().min(self.len());
+        copy(&mut self[..n], &payload[..n]);
+    }
 }
 
 impl Engine {
@@ -326,8 +345,33 @@ impl Engine {
         Ok(idx)
     }
 
+    /// Sends `data` as [`send`](Self::send) does a borrowed payload. The
+    /// common case, a payload that fits one ring record on the context of
+    /// the last send, goes into the ring here, inlined into the caller;
+    /// everything else (and a peer without a ring) goes to `send`.
+    #[inline(always)]
+    pub fn send_bytes(
+        &mut self,
+        context: u32,
+        dest: ProcId,
+        tag: i32,
+        encoding: u32,
+        data: &[u8],
+    ) -> CoreResult<()> {
+        if let (Some((id, _)), Some(ch)) = (self.last_send, self.shm.as_mut()) {
+            if id == context && RING_HEAD_LEN + data.len() <= ch.max_body() {
+                let head = Header::ring_inline(context, tag, encoding);
+                if let Some(r) = pushed(ch.push(dest, &head, data), dest) {
+                    return r;
+                }
+            }
+        }
+        self.send(context, dest, tag, encoding, Payload::Borrowed(data))
+    }
+
     /// Sends a message. Borrowed payloads are sent without copying and the
     /// call returns when the buffer may be reused; owned payloads return at once.
+    #[inline(never)]
     pub fn send(
         &mut self,
         context: u32,
@@ -674,6 +718,30 @@ impl Engine {
         pattern: &Match,
         sink: &mut Sink<'_>,
     ) -> Option<Received> {
+        self.take_ring_head_with(context, pattern, sink)
+    }
+
+    /// [`take_ring_head`](Self::take_ring_head) into a plain buffer that
+    /// keeps what fits (a blocking receive's first look): with the kind of
+    /// sink known, the copy is made without asking it.
+    pub fn take_ring_head_into(
+        &mut self,
+        context: u32,
+        pattern: &Match,
+        buf: &mut [u8],
+    ) -> Option<Received> {
+        self.take_ring_head_with(context, pattern, buf)
+    }
+
+    /// The body of [`take_ring_head`](Self::take_ring_head), inlined into
+    /// it and into [`take_ring_head_into`](Self::take_ring_head_into).
+    #[inline(always)]
+    fn take_ring_head_with<S: Take + ?Sized>(
+        &mut self,
+        context: u32,
+        pattern: &Match,
+        sink: &mut S,
+    ) -> Option<Received> {
         if self.ring_polls_to_full < RING_STEP_COST {
             // The wait this leads to starts with its full poll.
             self.ring_polls_to_full = 0;
@@ -688,11 +756,11 @@ impl Engine {
     /// polls (for a burst of polls, which keeps its own). Inlined into
     /// both: it is most of a receive whose message is there.
     #[inline(always)]
-    fn ring_head(
+    fn ring_head<S: Take + ?Sized>(
         &mut self,
         context: u32,
         pattern: &Match,
-        sink: &mut Sink<'_>,
+        sink: &mut S,
     ) -> Option<Received> {
         let ch = self.shm.as_mut()?;
         let rec = match pattern.source {

@@ -1,11 +1,13 @@
 //! The operating-system edge of the same-node channels: shared-memory
 //! regions (created in `/dev/shm`, unlinked at once, and opened by peers
-//! through `/proc/PID/fd`), typed access at byte offsets inside a region,
+//! through `/proc/PID/fd`), typed access at byte offsets inside a region
+//! and inside a ring's area of one (checked once, when the area is set),
 //! futex sleeping and waking on a word of a region, and process liveness.
 //! Every `unsafe` block of the channels is in this file.
 
 use std::ffi::CString;
 use std::sync::atomic::{AtomicU32, AtomicU64};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// A mapping of a shared-memory file, unmapped on drop. Its file
@@ -139,7 +141,7 @@ impl Region {
     #[inline]
     fn check(&self, off: usize, n: usize, align: usize) {
         assert!(
-            off.is_multiple_of(align) && off.checked_add(n).is_some_and(|e| e <= self.len),
+            off.is_multiple_of(align) && n <= self.len && off <= self.len - n,
             "shared-memory access out of range"
         );
     }
@@ -167,21 +169,6 @@ impl Region {
         // SAFETY: in range (checked); the destination is not read until the
         // caller's release store publishes it.
         unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), self.base.add(off), src.len()) };
-    }
-
-    /// Copies `a` (of a fixed size, copied inline) then `b` to byte
-    /// offset `off` (one range check). The caller publishes them as for
-    /// [`write`](Self::write).
-    pub fn write_two<const A: usize>(&self, off: usize, a: &[u8; A], b: &[u8]) {
-        self.check(off, A + b.len(), 1);
-        // SAFETY: both ranges lie in the checked one; nobody else touches
-        // these bytes until the caller's release store publishes them, and
-        // the slice ends with this call.
-        unsafe {
-            let dst = self.base.add(off);
-            std::ptr::copy_nonoverlapping(a.as_ptr(), dst, A);
-            copy(std::slice::from_raw_parts_mut(dst.add(A), b.len()), b);
-        }
     }
 
     /// The `n` bytes at byte offset `off`, read in place. The caller
@@ -221,6 +208,90 @@ impl Region {
         let word = self.u32_at(off);
         // SAFETY: a shared futex wake on a valid, aligned word.
         unsafe { libc::syscall(libc::SYS_futex, word.as_ptr(), libc::FUTEX_WAKE, i32::MAX) };
+    }
+}
+
+/// The data area and the shared `head` counter of one ring inside a
+/// region, checked to lie in it once, when made: every access masks its
+/// offset into the area, so none needs a check of its own on the path of
+/// each message. Keeps the region mapped.
+#[derive(Debug)]
+pub(crate) struct RingMem {
+    /// Held so that the mapping outlives the pointers below.
+    _region: Arc<Region>,
+    data: *mut u8,
+    /// The area's size minus one (the size is a power of two).
+    mask: usize,
+    head: *const AtomicU64,
+}
+
+// SAFETY: as for `Region`: plain shared memory reached only through
+// atomics and through copies that the callers order with them.
+unsafe impl Send for RingMem {}
+// SAFETY: as above.
+unsafe impl Sync for RingMem {}
+
+impl RingMem {
+    /// The `cap` bytes at byte offset `data` of `region` (`cap` a power of
+    /// two, `data` 8-aligned) and the counter at `head` (8-aligned).
+    pub fn new(region: &Arc<Region>, head: usize, data: usize, cap: usize) -> RingMem {
+        assert!(
+            cap.is_power_of_two() && cap >= 8,
+            "a ring's area is not a power of two of at least 8 bytes"
+        );
+        region.check(head, 8, 8);
+        region.check(data, cap, 8);
+        RingMem {
+            _region: Arc::clone(region),
+            // SAFETY: both offsets lie in the mapping (checked above).
+            data: unsafe { region.base.add(data) },
+            mask: cap - 1,
+            // SAFETY: as above; the word is only ever accessed atomically.
+            head: unsafe { region.base.add(head) } as *const AtomicU64,
+        }
+    }
+
+    /// The shared `head` counter.
+    #[inline(always)]
+    pub fn head(&self) -> &AtomicU64 {
+        // SAFETY: in the mapping and aligned (checked in `new`); the
+        // mapping lives as long as `self._region`.
+        unsafe { &*self.head }
+    }
+
+    /// The 64-bit word at byte offset `off` of the area, taken modulo the
+    /// area's size and rounded down to a multiple of 8 (ring positions
+    /// always are).
+    #[inline(always)]
+    pub fn word(&self, off: usize) -> &AtomicU64 {
+        let off = off & self.mask & !7;
+        // SAFETY: `off + 8` lies in the area, which lies in the mapping
+        // (checked in `new`), and is 8-aligned as the area is; the word is
+        // only ever accessed atomically.
+        unsafe { &*(self.data.add(off) as *const AtomicU64) }
+    }
+
+    /// Whether `n` bytes at byte offset `off` lie in the area.
+    #[inline(always)]
+    fn holds(&self, off: usize, n: usize) -> bool {
+        off <= self.mask && n <= self.mask + 1 - off
+    }
+
+    /// Copies `a` (of a fixed size, copied inline) then `b` to byte offset
+    /// `off` of the area (one range check). The caller publishes them with
+    /// a release store that the reader acquires.
+    #[inline(always)]
+    pub fn write_two<const A: usize>(&self, off: usize, a: &[u8; A], b: &[u8]) {
+        // No overflow: `a` and `b` both lie in memory.
+        assert!(self.holds(off, A + b.len()), "ring access out of range");
+        // SAFETY: both ranges lie in the checked one; nobody else touches
+        // these bytes until the caller's release store publishes them, and
+        // the slice ends with this call.
+        unsafe {
+            let dst = self.data.add(off);
+            std::ptr::copy_nonoverlapping(a.as_ptr(), dst, A);
+            copy(std::slice::from_raw_parts_mut(dst.add(A), b.len()), b);
+        }
     }
 }
 

@@ -131,7 +131,7 @@ impl Out {
     fn flush(&mut self, now: Instant) -> usize {
         let mut moved = 0;
         while let Some(rec) = self.backlog.front() {
-            if !self.prod.try_push(&self.region, &[], rec) {
+            if !self.prod.try_push(&[], rec) {
                 break;
             }
             self.backlog.pop_front();
@@ -190,15 +190,20 @@ pub(crate) struct Channels {
     ins: Vec<Option<In>>,
     /// Inbound slot of each peer that writes to this process.
     by_peer: IdMap<ProcId, usize>,
-    outs: IdMap<ProcId, Out>,
+    /// The rings this process writes, by position; a ring given up
+    /// leaves a hole that the next one fills.
+    outs: Vec<Option<Out>>,
+    /// Position in `outs` of the ring to each peer.
+    out_of: IdMap<ProcId, usize>,
     host: u64,
     /// Where the next scan of the inbox starts (fairness among senders).
     next_scan: usize,
     /// The peer and slot `next_from` looked at last.
     last_from: Option<(ProcId, usize)>,
-    /// The peer `has` last found a ring to (every burst of a wait asks
-    /// for the same one); cleared when a ring goes.
-    last_out: std::cell::Cell<Option<ProcId>>,
+    /// The peer a send or `has` last found a ring to, and its position in
+    /// `outs` (a sender mostly sends to one peer after another, and every
+    /// burst of a wait asks for the same one); cleared when rings change.
+    last_out: std::cell::Cell<Option<(ProcId, usize)>>,
     /// Number of rings with a backlog.
     backlogged: usize,
 }
@@ -218,7 +223,8 @@ impl Channels {
             layout,
             ins: (0..layout.slots).map(|_| None).collect(),
             by_peer: IdMap::default(),
-            outs: IdMap::default(),
+            outs: Vec::new(),
+            out_of: IdMap::default(),
             host: host_key(),
             next_scan: 0,
             last_from: None,
@@ -256,26 +262,48 @@ impl Channels {
         let slot = layout
             .claim(&region, me.raw())
             .ok_or_else(|| format!("the inbox of {peer} has no free slot"))?;
-        self.outs.insert(
-            peer,
-            Out {
-                region: Arc::new(region),
-                layout,
-                slot,
-                prod: Producer::new(layout.ring(slot)),
-                pid: d.pid,
-                backlog: VecDeque::new(),
-                seen_alive: Instant::now(),
-                gone: false,
-            },
-        );
+        let region = Arc::new(region);
+        let out = Out {
+            prod: Producer::new(&region, layout.ring(slot)),
+            region,
+            layout,
+            slot,
+            pid: d.pid,
+            backlog: VecDeque::new(),
+            seen_alive: Instant::now(),
+            gone: false,
+        };
+        self.last_out.set(None);
+        let at = match self.out_of.get(&peer) {
+            Some(&at) => at,
+            None => {
+                let at = match self.outs.iter().position(Option::is_none) {
+                    Some(hole) => hole,
+                    None => {
+                        self.outs.push(None);
+                        self.outs.len() - 1
+                    }
+                };
+                self.out_of.insert(peer, at);
+                at
+            }
+        };
+        if let Some(old) = self.outs[at].replace(out) {
+            if !old.backlog.is_empty() {
+                self.backlogged -= 1;
+            }
+        }
         Ok(())
     }
 
     /// Gives up the ring to `peer` (it drains what is there; a backlog
     /// not yet in the ring is dropped).
     pub fn disconnect(&mut self, peer: ProcId) {
-        if let Some(o) = self.outs.remove(&peer) {
+        let out = self
+            .out_of
+            .remove(&peer)
+            .and_then(|at| self.outs[at].take());
+        if let Some(o) = out {
             self.last_out.set(None);
             if !o.backlog.is_empty() {
                 self.backlogged -= 1;
@@ -284,21 +312,35 @@ impl Channels {
         }
     }
 
+    /// Position in `outs` of the ring to `peer`, remembered for the next
+    /// call.
+    #[inline(always)]
+    fn out_at(&self, peer: ProcId) -> Option<usize> {
+        match self.last_out.get() {
+            Some((p, at)) if p == peer => Some(at),
+            _ => {
+                let at = *self.out_of.get(&peer)?;
+                self.last_out.set(Some((peer, at)));
+                Some(at)
+            }
+        }
+    }
+
+    /// The ring to `peer`.
+    #[inline(always)]
+    fn out_mut(&mut self, peer: ProcId) -> Option<&mut Out> {
+        let at = self.out_at(peer)?;
+        self.outs.get_mut(at)?.as_mut()
+    }
+
     /// Whether envelopes to `peer` go through a ring.
     pub fn has(&self, peer: ProcId) -> bool {
-        if self.last_out.get() == Some(peer) {
-            return true;
-        }
-        let has = self.outs.contains_key(&peer);
-        if has {
-            self.last_out.set(Some(peer));
-        }
-        has
+        self.out_at(peer).is_some()
     }
 
     /// Number of peers reached through rings.
     pub fn peers(&self) -> usize {
-        self.outs.len()
+        self.out_of.len()
     }
 
     /// The largest record body a ring takes.
@@ -311,10 +353,10 @@ impl Channels {
     /// it) is queued. Inlined: it is most of a small send.
     #[inline(always)]
     pub fn push<const H: usize>(&mut self, peer: ProcId, head: &[u8; H], body: &[u8]) -> Push {
-        let Some(o) = self.outs.get_mut(&peer) else {
+        let Some(o) = self.out_mut(peer) else {
             return Push::NoRing;
         };
-        if o.backlog.is_empty() && o.prod.try_push(&o.region, head, body) {
+        if o.backlog.is_empty() && o.prod.try_push(head, body) {
             o.ring_doorbell();
             return Push::Sent;
         }
@@ -326,7 +368,10 @@ impl Channels {
     /// gone), which then moves as far as there is room.
     #[inline(never)]
     fn queue<const H: usize>(&mut self, peer: ProcId, head: &[u8; H], body: &[u8]) -> Push {
-        let Some(o) = self.outs.get_mut(&peer) else {
+        let Some(at) = self.out_at(peer) else {
+            return Push::NoRing;
+        };
+        let Some(o) = self.outs[at].as_mut() else {
             return Push::NoRing;
         };
         if o.backlog.is_empty() {
@@ -349,7 +394,8 @@ impl Channels {
 
     /// Whether a record for `peer` waits in a backlog.
     pub fn backlog_for(&self, peer: ProcId) -> bool {
-        self.outs.get(&peer).is_some_and(|o| !o.backlog.is_empty())
+        let o = self.out_at(peer).and_then(|at| self.outs[at].as_ref());
+        o.is_some_and(|o| !o.backlog.is_empty())
     }
 
     /// Whether some record waits in a backlog.
@@ -367,7 +413,8 @@ impl Channels {
     /// [`flush`](Self::flush) at time `now` (when receivers are checked).
     fn flush_at(&mut self, now: Instant) -> usize {
         let mut moved = 0;
-        for o in self.outs.values_mut().filter(|o| !o.backlog.is_empty()) {
+        let outs = self.outs.iter_mut().flatten();
+        for o in outs.filter(|o| !o.backlog.is_empty()) {
             moved += o.flush(now);
             if o.backlog.is_empty() {
                 self.backlogged -= 1;
@@ -396,13 +443,13 @@ impl Channels {
                     if let Some(peer) = ProcId::from_raw(owner) {
                         self.ins[slot] = Some(In {
                             peer,
-                            cons: Consumer::new(self.layout.ring(slot)),
+                            cons: Consumer::new(&self.inbox, self.layout.ring(slot)),
                         });
                         self.by_peer.insert(peer, slot);
                         self.last_from = None;
                     }
                 }
-                (Some(i), CLOSED) if !i.cons.ready(&self.inbox) => {
+                (Some(i), CLOSED) if !i.cons.ready() => {
                     let peer = i.peer;
                     self.ins[slot] = None;
                     self.last_from = None;
@@ -431,7 +478,7 @@ impl Channels {
                 }
             }
             if let Some(i) = self.ins[slot].as_mut() {
-                if let Some((off, len)) = i.cons.peek(&self.inbox) {
+                if let Some((off, len)) = i.cons.peek() {
                     self.next_scan = slot + 1;
                     return Some(Record {
                         peer: i.peer,
@@ -467,7 +514,7 @@ impl Channels {
             return false;
         };
         match &self.ins[slot] {
-            Some(i) => i.cons.ready(&self.inbox),
+            Some(i) => i.cons.ready(),
             None => false,
         }
     }
@@ -478,7 +525,7 @@ impl Channels {
     pub fn next_from(&mut self, peer: ProcId) -> Option<Record> {
         let slot = self.slot_of(peer)?;
         let i = self.ins[slot].as_mut()?;
-        let (off, len) = i.cons.peek(&self.inbox)?;
+        let (off, len) = i.cons.peek()?;
         Some(Record {
             peer: i.peer,
             slot,
@@ -504,7 +551,7 @@ impl Channels {
     #[inline(always)]
     pub fn pop(&mut self, rec: Record) {
         if let Some(i) = self.ins[rec.slot].as_mut() {
-            i.cons.pop(&self.inbox, rec.len);
+            i.cons.pop(rec.len);
         }
     }
 
@@ -512,7 +559,7 @@ impl Channels {
     fn anything(&self) -> bool {
         let high = self.layout.high(&self.inbox);
         (0..high).any(|slot| match &self.ins[slot] {
-            Some(i) => i.cons.ready(&self.inbox),
+            Some(i) => i.cons.ready(),
             None => self.layout.slot(&self.inbox, slot).0 != inbox::FREE,
         })
     }
@@ -540,7 +587,7 @@ impl Channels {
 
     /// Ends every ring this process writes (process exit).
     pub fn close_all(&mut self) {
-        let peers: Vec<ProcId> = self.outs.keys().copied().collect();
+        let peers: Vec<ProcId> = self.out_of.keys().copied().collect();
         for p in peers {
             self.disconnect(p);
         }

@@ -13,8 +13,9 @@
 //! record the producer clears the word where the next record will start,
 //! so old bytes of an earlier lap are never taken for a record.
 
-use super::mem::Region;
+use super::mem::{Region, RingMem};
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 
 /// Length value of a skip record.
 const SKIP: u32 = u32::MAX;
@@ -63,15 +64,17 @@ fn padded(n: usize) -> u64 {
 #[derive(Debug)]
 pub(crate) struct Producer {
     pub at: RingAt,
+    mem: RingMem,
     tail: u64,
     head_seen: u64,
 }
 
 impl Producer {
-    /// A producer for a ring nobody has written yet.
-    pub fn new(at: RingAt) -> Producer {
+    /// A producer for a ring of `region` nobody has written yet.
+    pub fn new(region: &Arc<Region>, at: RingAt) -> Producer {
         Producer {
             at,
+            mem: RingMem::new(region, at.head, at.data, at.cap),
             tail: 0,
             head_seen: 0,
         }
@@ -80,7 +83,7 @@ impl Producer {
     /// Writes one record whose body is `head` then `body`; `false` when
     /// the ring has no room now (nothing written).
     #[inline(always)]
-    pub fn try_push<const H: usize>(&mut self, r: &Region, head: &[u8; H], body: &[u8]) -> bool {
+    pub fn try_push<const H: usize>(&mut self, head: &[u8; H], body: &[u8]) -> bool {
         let n = head.len() + body.len();
         debug_assert!(n <= self.at.max_body());
         let need = padded(n);
@@ -90,7 +93,7 @@ impl Producer {
         // Room for the record and for clearing the word after it.
         let room = skip + need + 8;
         if self.tail + room - self.head_seen > cap {
-            self.head_seen = r.u64_at(self.at.head).load(Ordering::Acquire);
+            self.head_seen = self.mem.head().load(Ordering::Acquire);
             if self.tail + room - self.head_seen > cap {
                 return false;
             }
@@ -98,21 +101,20 @@ impl Producer {
         if skip > 0 {
             // The next lap starts with this record: clear its word before
             // the consumer is sent there.
-            r.u64_at(self.at.data).store(0, Ordering::Relaxed);
+            self.mem.word(0).store(0, Ordering::Relaxed);
             let word = (self.at.stamp(self.tail) as u64) << 32 | SKIP as u64;
-            r.u64_at(self.at.data + off as usize)
-                .store(word, Ordering::Release);
+            self.mem.word(off as usize).store(word, Ordering::Release);
             self.tail += skip;
         }
         let off = self.at.offset(self.tail);
-        r.write_two(self.at.data + off + 8, head, body);
+        self.mem.write_two(off + 8, head, body);
         // The word after this record still holds bytes of the last lap,
         // which could look like a ready record: clear it first, so the
         // consumer only ever finds a published word or zero.
         let next = self.at.offset(self.tail + need);
-        r.u64_at(self.at.data + next).store(0, Ordering::Relaxed);
+        self.mem.word(next).store(0, Ordering::Relaxed);
         let word = (self.at.stamp(self.tail) as u64) << 32 | n as u64;
-        r.u64_at(self.at.data + off).store(word, Ordering::Release);
+        self.mem.word(off).store(word, Ordering::Release);
         self.tail += need;
         true
     }
@@ -122,30 +124,35 @@ impl Producer {
 #[derive(Debug)]
 pub(crate) struct Consumer {
     pub at: RingAt,
+    mem: RingMem,
     head: u64,
 }
 
 impl Consumer {
-    /// A consumer for a ring nobody has written yet.
-    pub fn new(at: RingAt) -> Consumer {
-        Consumer { at, head: 0 }
+    /// A consumer for a ring of `region` nobody has written yet.
+    pub fn new(region: &Arc<Region>, at: RingAt) -> Consumer {
+        Consumer {
+            at,
+            mem: RingMem::new(region, at.head, at.data, at.cap),
+            head: 0,
+        }
     }
 
     /// The offset and length of the next record's body, if one is ready
     /// (skip records are passed over).
     #[inline(always)]
-    pub fn peek(&mut self, r: &Region) -> Option<(usize, usize)> {
+    pub fn peek(&mut self) -> Option<(usize, usize)> {
         let cap = self.at.cap as u64;
         loop {
             let off = self.at.offset(self.head);
-            let word = r.u64_at(self.at.data + off).load(Ordering::Acquire);
+            let word = self.mem.word(off).load(Ordering::Acquire);
             if (word >> 32) as u32 != self.at.stamp(self.head) {
                 return None;
             }
             let len = word as u32;
             if len == SKIP {
                 self.head += cap - off as u64;
-                r.u64_at(self.at.head).store(self.head, Ordering::Release);
+                self.mem.head().store(self.head, Ordering::Release);
                 continue;
             }
             return Some((self.at.data + off + 8, len as usize));
@@ -154,16 +161,16 @@ impl Consumer {
 
     /// Releases the record `peek` returned, of body length `len`.
     #[inline(always)]
-    pub fn pop(&mut self, r: &Region, len: usize) {
+    pub fn pop(&mut self, len: usize) {
         self.head += padded(len);
-        r.u64_at(self.at.head).store(self.head, Ordering::Release);
+        self.mem.head().store(self.head, Ordering::Release);
     }
 
     /// Whether a record is ready, without moving.
     #[inline]
-    pub fn ready(&self, r: &Region) -> bool {
+    pub fn ready(&self) -> bool {
         let off = self.at.offset(self.head);
-        let word = r.u64_at(self.at.data + off).load(Ordering::Acquire);
+        let word = self.mem.word(off).load(Ordering::Acquire);
         (word >> 32) as u32 == self.at.stamp(self.head)
     }
 }
@@ -174,14 +181,14 @@ mod tests {
 
     #[test]
     fn records_keep_order_across_many_laps() {
-        let r = Region::create(64 + 256).expect("region");
+        let r = Arc::new(Region::create(64 + 256).expect("region"));
         let at = RingAt {
             head: 0,
             data: 64,
             cap: 256,
         };
-        let mut p = Producer::new(at);
-        let mut c = Consumer::new(at);
+        let mut p = Producer::new(&r, at);
+        let mut c = Consumer::new(&r, at);
         let mut next_in = 0u32;
         let mut next_out = 0u32;
         for round in 0..2000u32 {
@@ -191,8 +198,8 @@ mod tests {
             // laps (stamp 2, 3, ...) to a consumer that reads stale bytes.
             let body: Vec<u8> = (0..len).map(|i| (next_in as usize + i) as u8 % 4).collect();
             let tag = next_in.to_le_bytes();
-            while !p.try_push(&r, &tag, &body) {
-                let (o, n) = c.peek(&r).expect("a full ring has a record");
+            while !p.try_push(&tag, &body) {
+                let (o, n) = c.peek().expect("a full ring has a record");
                 let got = r.bytes(o, n);
                 assert_eq!(u32::from_le_bytes(got[..4].try_into().unwrap()), next_out);
                 let k = next_out as usize;
@@ -200,18 +207,18 @@ mod tests {
                     .iter()
                     .enumerate()
                     .all(|(i, b)| *b == (k + i) as u8 % 4));
-                c.pop(&r, n);
+                c.pop(n);
                 next_out += 1;
             }
             next_in += 1;
         }
-        while let Some((o, n)) = c.peek(&r) {
+        while let Some((o, n)) = c.peek() {
             let got = r.bytes(o, n);
             assert_eq!(u32::from_le_bytes(got[..4].try_into().unwrap()), next_out);
-            c.pop(&r, n);
+            c.pop(n);
             next_out += 1;
         }
         assert_eq!(next_out, next_in, "every record came out once, in order");
-        assert!(!c.ready(&r));
+        assert!(!c.ready());
     }
 }
