@@ -57,7 +57,8 @@ int mpb_send(int ctx, int dest, int tag, const void *buf, size_t len);
 /* Blocking receive of the first message matching (src, tag) (MPB_ANY
  * allowed) in context `ctx` into `buf` (capacity `cap`).  On MPB_ETRUNC the
  * message is consumed and `*out_len` tells its full length.  Returns MPB_OK,
- * MPB_ETRUNC, MPB_EINVAL, MPB_ENOCTX, MPB_ENOTINIT, MPB_EMPI. */
+ * MPB_ETRUNC, MPB_EINVAL, MPB_ENOCTX, MPB_ENOPEER (the named sender ended),
+ * MPB_ENOTINIT, MPB_EMPI. */
 int mpb_recv(int ctx, int src, int tag, void *buf, size_t cap,
              int *out_src, int *out_tag, size_t *out_len);
 /* Like mpb_recv but gives up after `timeout_s` seconds (MPB_ETIMEOUT);

@@ -242,7 +242,7 @@ fn received(cap: usize, r: Received, out: RecvOut) -> c_int {
 }
 
 /// Blocking receive. Returns MPB_OK, MPB_ETRUNC, MPB_EINVAL, MPB_ENOCTX,
-/// MPB_ENOTINIT, MPB_EMPI.
+/// MPB_ENOPEER (the named sender ended), MPB_ENOTINIT, MPB_EMPI.
 #[no_mangle]
 pub extern "C" fn mpb_recv(
     ctx: c_int,
@@ -261,7 +261,7 @@ pub extern "C" fn mpb_recv(
 }
 
 /// Receive with a timeout in seconds. Returns MPB_OK, MPB_ETIMEOUT,
-/// MPB_ETRUNC, MPB_EINVAL, MPB_ENOCTX, MPB_ENOTINIT, MPB_EMPI.
+/// MPB_ETRUNC, MPB_EINVAL, MPB_ENOCTX, MPB_ENOPEER, MPB_ENOTINIT, MPB_EMPI.
 #[no_mangle]
 pub extern "C" fn mpb_trecv(
     ctx: c_int,
