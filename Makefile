@@ -46,8 +46,9 @@ test: deps stage
 	@echo "== make test [1/3]: every test of the workspace (2 steps left after it)"
 	env MPBRIDGE_STAGE="$(STAGE)" $(MPI_ENV) $(CARGO) test --release --workspace
 	@echo "== make test [2/3]: the message-passing tests again with MPBRIDGE_SHM=0 (1 step left)"
+	# --workspace, as in step 1, so the features match and nothing is rebuilt
 	env MPBRIDGE_STAGE="$(STAGE)" $(MPI_ENV) MPBRIDGE_SHM=0 $(CARGO) test --release \
-	    -p tests $(addprefix --test ,$(MP_TESTS))
+	    --workspace $(addprefix --test ,$(MP_TESTS))
 	@echo "== make test [3/3]: clippy and rustfmt (last step)"
 	@bash scripts/rust-tools.sh
 	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
