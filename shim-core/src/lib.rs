@@ -10,7 +10,8 @@
 //! - [`backoff`]: how blocked calls wait without starving other ranks.
 //! - [`topology`]: Cartesian grids.
 //! - `shm`: same-node channels (shared-memory rings with futex wake-ups)
-//!   under the envelope path; `MPBRIDGE_SHM=0` turns them off.
+//!   under the envelope path, and same-node reductions; `MPBRIDGE_SHM=0`
+//!   turns them off.
 //! - [`mpi`]: the MPI edge every layer uses (communicators, blocking and
 //!   non-blocking point-to-point calls, standing receives, chunked
 //!   transfers, spawn, ports, topology); with [`collective`] (collectives

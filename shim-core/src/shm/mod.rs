@@ -14,7 +14,9 @@
 //! queues behind it until progress moves them into the ring (so a receiver
 //! busy in a plain MPI call cannot stall its sender). A backlog to a process
 //! that has died or left is dropped, and later sends to it fail.
-//! `MPBRIDGE_SHM=0` turns the channels off.
+//! `MPBRIDGE_SHM=0` turns the channels off. The `reduce` module beside
+//! them reduces among the members of a communicator on one node, on a
+//! region of their own.
 
 mod inbox;
 mod meet;
