@@ -6,7 +6,7 @@
 //! Every `unsafe` block of the channels is in this file.
 
 use std::ffi::CString;
-use std::sync::atomic::{AtomicU32, AtomicU64};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -201,6 +201,21 @@ impl Region {
                 &ts as *const libc::timespec,
             )
         };
+    }
+
+    /// The waking side of a doorbell: after the caller's release store
+    /// of what it published, wakes whoever sleeps on the futex word at
+    /// `bell` if the count at `waiting` says someone announced it sleeps
+    /// (the sleeper raises that count, then reads the bell and checks
+    /// again before it sleeps; the fence orders the publication before
+    /// this read of the count).
+    #[inline(always)]
+    pub fn ring_bell(&self, bell: usize, waiting: usize) {
+        full_fence();
+        if self.u32_at(waiting).load(Ordering::Relaxed) != 0 {
+            self.u32_at(bell).fetch_add(1, Ordering::Release);
+            self.futex_wake(bell);
+        }
     }
 
     /// Wakes every process sleeping on the word at `off`.

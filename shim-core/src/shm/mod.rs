@@ -118,13 +118,7 @@ impl Out {
     /// Wakes the receiver if it announced that it sleeps.
     #[inline(always)]
     fn ring_doorbell(&self) {
-        mem::full_fence();
-        if self.region.u32_at(OFF_WAITING).load(Ordering::Relaxed) != 0 {
-            self.region
-                .u32_at(OFF_DOORBELL)
-                .fetch_add(1, Ordering::Release);
-            self.region.futex_wake(OFF_DOORBELL);
-        }
+        self.region.ring_bell(OFF_DOORBELL, OFF_WAITING);
     }
 
     /// Moves backlog records into the ring while they fit; returns how

@@ -29,7 +29,7 @@
 //! A member whose process has ended is noticed within [`LIVENESS_CHECK`]
 //! and the wait fails instead of hanging.
 
-use super::mem::{full_fence, pid_alive, Region, RegionError};
+use super::mem::{pid_alive, Region, RegionError};
 use crate::backoff::{Backoff, Phase};
 use crate::collective::{Elem, ReduceOp};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -153,11 +153,7 @@ impl NodeReduce {
 
     /// Wakes the members sleeping on the bell, if any.
     fn ring_bell(&self) {
-        full_fence();
-        if self.region.u32_at(OFF_SLEEPERS).load(Ordering::Relaxed) != 0 {
-            self.region.u32_at(OFF_BELL).fetch_add(1, Ordering::Release);
-            self.region.futex_wake(OFF_BELL);
-        }
+        self.region.ring_bell(OFF_BELL, OFF_SLEEPERS);
     }
 
     /// Waits until member `j` has published `round`.
