@@ -14,15 +14,17 @@
 //! queues behind it until progress moves them into the ring (so a receiver
 //! busy in a plain MPI call cannot stall its sender). A backlog to a process
 //! that has died or left is dropped, and later sends to it fail.
-//! `MPBRIDGE_SHM=0` turns the channels off. The `reduce` module beside
-//! them reduces among the members of a communicator on one node, on a
-//! region of their own.
+//! `MPBRIDGE_SHM=0` turns the channels off. A receive that waits between
+//! yields looks at its sender's ring through a `watch`, without the
+//! engine. The `reduce` module beside them reduces among the members of a
+//! communicator on one node, on a region of their own.
 
 mod inbox;
 mod meet;
 pub(crate) mod mem;
 pub(crate) mod reduce;
 mod ring;
+mod watch;
 
 use crate::idhash::IdMap;
 use crate::procid::ProcId;
@@ -35,6 +37,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 pub(crate) use mem::{host_key, pid_alive};
+pub(crate) use watch::Watch;
 
 /// Whether the channels are wanted (`MPBRIDGE_SHM` is not `0`).
 pub(crate) fn wanted() -> bool {
@@ -202,6 +205,9 @@ pub(crate) struct Channels {
     last_out: std::cell::Cell<Option<(ProcId, usize)>>,
     /// Number of rings with a backlog.
     backlogged: usize,
+    /// The inboxes `outs` write to, for waits to look at (made when first
+    /// asked for after rings change).
+    mates: Option<Arc<[Arc<Region>]>>,
 }
 
 impl Channels {
@@ -226,6 +232,7 @@ impl Channels {
             last_from: None,
             last_out: std::cell::Cell::new(None),
             backlogged: 0,
+            mates: None,
         })
     }
 
@@ -270,6 +277,7 @@ impl Channels {
             gone: false,
         };
         self.last_out.set(None);
+        self.mates = None;
         let at = match self.out_of.get(&peer) {
             Some(&at) => at,
             None => {
@@ -301,6 +309,7 @@ impl Channels {
             .and_then(|at| self.outs[at].take());
         if let Some(o) = out {
             self.last_out.set(None);
+            self.mates = None;
             if !o.backlog.is_empty() {
                 self.backlogged -= 1;
             }
@@ -515,6 +524,24 @@ impl Channels {
         }
     }
 
+    /// A watch on `peer`'s ring, to see its next record arrive without
+    /// the engine, and on where `peer` last waited.
+    pub(crate) fn watch_from(&mut self, peer: ProcId) -> Option<Watch> {
+        let slot = self.slot_of(peer)?;
+        let ring = self.ins[slot].as_ref()?.cons.watch();
+        let sender = self.out_at(peer).and_then(|at| self.outs[at].as_ref());
+        let sender = sender.map(|o| (Arc::clone(&o.region), o.pid));
+        let outs = &self.outs;
+        let mates = self.mates.get_or_insert_with(|| {
+            outs.iter()
+                .flatten()
+                .map(|o| Arc::clone(&o.region))
+                .collect()
+        });
+        let mates = Arc::clone(mates);
+        Some(Watch::new(ring, sender, Arc::clone(&self.inbox), mates))
+    }
+
     /// The next record from `peer` alone (inlined: it is the first step
     /// of every receive from a named sender).
     #[inline(always)]
@@ -672,5 +699,27 @@ mod tests {
         assert_eq!(ch.flush_at(later), 0);
         assert!(!ch.backlogged(), "nothing waits for a receiver that left");
         assert_eq!(ch.push(me, &[0u8; 8], &[5u8; 1000]), Push::Gone);
+    }
+
+    #[test]
+    fn a_watch_sees_the_next_record_and_publishes_where_its_waiter_runs() {
+        use crate::backoff::Turns;
+        let (mut ch, me) = looped();
+        assert_eq!(ch.push(me, &[1u8], b"first"), Push::Sent);
+        assert_eq!(take(&mut ch).as_deref(), Some(&b"\x01first"[..]));
+        let w = ch.watch_from(me).expect("a ring from itself");
+        assert!(!w.ready(), "the taken record does not count");
+        // The sender is this very process: it shares the waiter's CPU, and
+        // waits for nobody but itself, so it does not want the core.
+        assert!(w.sender_here());
+        assert!(!w.core_wanted());
+        assert_eq!(ch.push(me, &[2u8], b"second"), Push::Sent);
+        assert!(w.ready());
+        drop(w);
+        // Once the wait is over the process runs: a new look at its own
+        // word finds it wanting its core.
+        let w = ch.watch_from(me).expect("a ring from itself");
+        assert!(w.core_wanted());
+        assert!(w.ready(), "the second record is still there");
     }
 }
