@@ -1,15 +1,18 @@
 /*
  * core_idle.c - how much CPU a process uses while blocked in a receive.
  *
- *     mpiexec -n 2 core_idle [--csv PATH] [--seconds S]
+ *     mpiexec -n N core_idle [--csv PATH] [--seconds S]
  *
- * Rank 1 waits in mpb_recv for a message that rank 0 sends after S seconds
- * (default 2); rank 1 measures its own CPU time (user + system, all
- * threads) over the wait and reports it as a share of the wall time. With
- * --csv rank 1 appends
+ * Every rank but 0 waits in mpb_recv for a message that rank 0 sends after
+ * S seconds (default 2); each measures its own CPU time (user + system,
+ * all threads) over the wait and prints it as a share of the wall time.
+ * With more ranks than cores the waits share cores as well. With --csv
+ * rank 1 appends
  *     core,idle-cpu,8,SHARE,none,1,SHARE
  * (the share stands in the time column; there is no baseline).
  */
+#define _POSIX_C_SOURCE 200809L
+
 #include <mpi.h>
 
 #include <stdio.h>
@@ -47,7 +50,10 @@ int main(int argc, char **argv)
     if (rank == 0) {
         struct timespec ts = {(time_t)seconds, (long)((seconds - (time_t)seconds) * 1e9)};
         nanosleep(&ts, NULL);
-        mpb_send(ctx, mpb_world_id(1), 1, b, sizeof b);
+        int size;
+        MPI_Comm_size(MPI_COMM_WORLD, &size);
+        for (int r = 1; r < size; r++)
+            mpb_send(ctx, mpb_world_id(r), 1, b, sizeof b);
     } else {
         double c0 = cpu_seconds(), t0 = MPI_Wtime();
         int rc = mpb_recv(ctx, mpb_world_id(0), 1, b, sizeof b, NULL, NULL, NULL);
@@ -57,9 +63,9 @@ int main(int argc, char **argv)
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
         double share = cpu / wall;
-        printf("# core idle: blocked %.2f s in mpb_recv, %.3f s of CPU: share %.4f\n", wall, cpu,
-               share);
-        if (csv) {
+        printf("# core idle: rank %d blocked %.2f s in mpb_recv, %.3f s of CPU: share %.4f\n", rank,
+               wall, cpu, share);
+        if (csv && rank == 1) {
             FILE *f = fopen(csv, "a");
             if (f) {
                 fprintf(f, "core,idle-cpu,8,%.4f,none,1,%.4f\n", share, share);

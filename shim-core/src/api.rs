@@ -445,6 +445,7 @@ impl Context {
                     d.saturating_duration_since(Instant::now()).min(TURNS_SPAN)
                 });
                 if let Ok(Some(w)) = with_engine(|e| Ok(e.ring_watch(&pattern))) {
+                    backoff.start();
                     take_turns(span, &w);
                     continue;
                 }

@@ -170,8 +170,10 @@ impl Backoff {
         self.spins_unchecked = first_spins();
     }
 
-    /// Reads the policy and starts the clock, if not done yet.
-    fn start(&mut self) {
+    /// Reads the policy and starts the clock, if not done yet (a wait
+    /// that takes its turns without [`pause`](Self::pause) calls this, so
+    /// that it still reaches the sleeping phase).
+    pub fn start(&mut self) {
         if self.policy.is_none() {
             let p = crate::lifecycle::wait_policy();
             self.policy = Some(p);

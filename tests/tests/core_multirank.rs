@@ -69,6 +69,37 @@ fn four_ranks_on_two_cores_do_not_starve() {
     );
 }
 
+/// Processes that share cores and wait long for a message stop taking
+/// turns on their cores and sleep: on 4 ranks, the three that wait 1.5 s
+/// for rank 0 each use a small share of a CPU over the wait
+/// (bench/core_idle.c measures it with getrusage).
+#[test]
+fn long_waits_on_shared_cores_sleep() {
+    let exe = tests::native::build("../../bench/core_idle.c", &["mpbridge"]);
+    let r = run(4, exe.to_str().expect("path"), &["--seconds", "1.5"]);
+    r.assert_ok("core_idle on 4 ranks");
+    let shares: Vec<f64> = r
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("# core idle:"))
+        .map(|l| {
+            let share = l
+                .rsplit("share ")
+                .next()
+                .and_then(|v| v.trim().parse().ok());
+            share.unwrap_or_else(|| panic!("no share in {l:?}"))
+        })
+        .collect();
+    assert_eq!(shares.len(), 3, "one line per waiting rank:\n{}", r.stdout);
+    for s in &shares {
+        assert!(
+            *s < 0.1,
+            "a waiting rank used {s:.3} of a CPU:\n{}",
+            r.stdout
+        );
+    }
+}
+
 #[test]
 fn cartesian_grid_on_four_ranks() {
     let r = run(4, env!("CARGO_BIN_EXE_core_cart"), &[]);
