@@ -208,6 +208,8 @@ pub(crate) struct Channels {
     /// The inboxes `outs` write to, for waits to look at (made when first
     /// asked for after rings change).
     mates: Option<Arc<[Arc<Region>]>>,
+    /// This process's id (asking the system for it is a system call).
+    pid: u32,
 }
 
 impl Channels {
@@ -233,6 +235,7 @@ impl Channels {
             last_out: std::cell::Cell::new(None),
             backlogged: 0,
             mates: None,
+            pid: std::process::id(),
         })
     }
 
@@ -240,7 +243,7 @@ impl Channels {
     pub fn desc(&self) -> Desc {
         Desc {
             host: self.host,
-            pid: std::process::id(),
+            pid: self.pid,
             fd: self.inbox.fd(),
             slots: self.layout.slots as u32,
             ok: true,
@@ -249,7 +252,7 @@ impl Channels {
 
     /// Whether `d` describes a process of this node with an inbox.
     pub fn reachable(&self, d: &Desc) -> bool {
-        d.ok && d.host == self.host && d.pid != std::process::id()
+        d.ok && d.host == self.host && d.pid != self.pid
     }
 
     /// Claims a ring in `peer`'s inbox. `me` is this process's id.
@@ -539,7 +542,8 @@ impl Channels {
                 .collect()
         });
         let mates = Arc::clone(mates);
-        Some(Watch::new(ring, sender, Arc::clone(&self.inbox), mates))
+        let own = (Arc::clone(&self.inbox), self.pid);
+        Some(Watch::new(ring, sender, own, mates))
     }
 
     /// The next record from `peer` alone (inlined: it is the first step

@@ -38,7 +38,7 @@ impl Watch {
     pub(super) fn new(
         ring: RingWatch,
         sender: Option<(Arc<Region>, u32)>,
-        own: Arc<Region>,
+        (own, own_pid): (Arc<Region>, u32),
         mates: Arc<[Arc<Region>]>,
     ) -> Watch {
         let (sender, sender_pid) = match sender {
@@ -50,7 +50,7 @@ impl Watch {
             sender,
             sender_pid,
             own,
-            own_pid: std::process::id(),
+            own_pid,
             mates,
         }
     }
