@@ -83,8 +83,6 @@ pub(crate) trait Turns {
     /// Whether the sender is on this very core, so that it can only run
     /// once this process gives the core away.
     fn sender_here(&self) -> bool;
-    /// Whether another process may want this core for work of its own.
-    fn core_wanted(&self) -> bool;
 }
 
 /// The yielding phase of a wait whose message one shared word announces
@@ -96,11 +94,9 @@ pub(crate) trait Turns {
 /// When two processes share each core, a turn spins for a moment before
 /// it yields again, unless the sender is on this very core: the other
 /// core's next message then finds this process running instead of
-/// waiting for it to be scheduled. After the moment it keeps the core
-/// when no other process of the node that shares it wants it (they all
-/// wait for this one). With more processes per core every turn yields at
-/// once (a spinning waiter would hold up more of them). Returns whether
-/// the word announced the message.
+/// waiting for it to be scheduled. With more processes per core every
+/// turn yields at once (a spinning waiter would hold up more of them).
+/// Returns whether the word announced the message.
 #[inline(never)]
 pub(crate) fn take_turns(span: Duration, w: &impl Turns) -> bool {
     let start = Instant::now();
@@ -111,16 +107,10 @@ pub(crate) fn take_turns(span: Duration, w: &impl Turns) -> bool {
         if w.ready() {
             return true;
         }
-        if spin && !w.sender_here() {
-            if spins < SPINS_PER_TURN {
-                spins += 1;
-                std::hint::spin_loop();
-                continue;
-            }
-            spins = 0;
-            if !w.core_wanted() && start.elapsed() < span {
-                continue;
-            }
+        if spin && spins < SPINS_PER_TURN && !w.sender_here() {
+            spins += 1;
+            std::hint::spin_loop();
+            continue;
         }
         if start.elapsed() >= span {
             return false;
@@ -191,7 +181,8 @@ impl Backoff {
     }
 
     /// The phase the next `pause` will use (a wait whose clock has not
-    /// started yet is spinning).
+    /// started yet is spinning, or yielding where processes outnumber
+    /// cores).
     pub fn phase(&self) -> Phase {
         let (Some(policy), Some(start)) = (self.policy, self.start) else {
             return if YIELD_AT_ONCE.load(Ordering::Relaxed) {
@@ -346,9 +337,6 @@ mod tests {
         }
         fn sender_here(&self) -> bool {
             false
-        }
-        fn core_wanted(&self) -> bool {
-            true
         }
     }
 

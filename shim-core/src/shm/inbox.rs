@@ -8,8 +8,7 @@
 //! 128   number of the owner's threads about to sleep
 //! 192   slots in use so far (high-water mark)
 //! 196   set once the owner reads no more (it is leaving)
-//! 200   the CPU the owner last waited on, plus one (0: not known), and
-//!       the process id of the sender it waits for (0: none)
+//! 200   the CPU the owner last waited on, plus one (0: not known)
 //! 256   slot table: per slot a state word and the sender's id, then the
 //!       ring's head counter on a line of its own
 //! ...   ring data areas, one per slot

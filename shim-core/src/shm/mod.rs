@@ -205,9 +205,6 @@ pub(crate) struct Channels {
     last_out: std::cell::Cell<Option<(ProcId, usize)>>,
     /// Number of rings with a backlog.
     backlogged: usize,
-    /// The inboxes `outs` write to, for waits to look at (made when first
-    /// asked for after rings change).
-    mates: Option<Arc<[Arc<Region>]>>,
     /// This process's id (asking the system for it is a system call).
     pid: u32,
 }
@@ -234,7 +231,6 @@ impl Channels {
             last_from: None,
             last_out: std::cell::Cell::new(None),
             backlogged: 0,
-            mates: None,
             pid: std::process::id(),
         })
     }
@@ -280,7 +276,6 @@ impl Channels {
             gone: false,
         };
         self.last_out.set(None);
-        self.mates = None;
         let at = match self.out_of.get(&peer) {
             Some(&at) => at,
             None => {
@@ -312,7 +307,6 @@ impl Channels {
             .and_then(|at| self.outs[at].take());
         if let Some(o) = out {
             self.last_out.set(None);
-            self.mates = None;
             if !o.backlog.is_empty() {
                 self.backlogged -= 1;
             }
@@ -533,17 +527,8 @@ impl Channels {
         let slot = self.slot_of(peer)?;
         let ring = self.ins[slot].as_ref()?.cons.watch();
         let sender = self.out_at(peer).and_then(|at| self.outs[at].as_ref());
-        let sender = sender.map(|o| (Arc::clone(&o.region), o.pid));
-        let outs = &self.outs;
-        let mates = self.mates.get_or_insert_with(|| {
-            outs.iter()
-                .flatten()
-                .map(|o| Arc::clone(&o.region))
-                .collect()
-        });
-        let mates = Arc::clone(mates);
-        let own = (Arc::clone(&self.inbox), self.pid);
-        Some(Watch::new(ring, sender, own, mates))
+        let sender = sender.map(|o| Arc::clone(&o.region));
+        Some(Watch::new(ring, sender, Arc::clone(&self.inbox)))
     }
 
     /// The next record from `peer` alone (inlined: it is the first step
@@ -706,24 +691,17 @@ mod tests {
     }
 
     #[test]
-    fn a_watch_sees_the_next_record_and_publishes_where_its_waiter_runs() {
+    fn a_watch_sees_the_next_record_and_where_its_sender_waited() {
         use crate::backoff::Turns;
         let (mut ch, me) = looped();
         assert_eq!(ch.push(me, &[1u8], b"first"), Push::Sent);
         assert_eq!(take(&mut ch).as_deref(), Some(&b"\x01first"[..]));
         let w = ch.watch_from(me).expect("a ring from itself");
         assert!(!w.ready(), "the taken record does not count");
-        // The sender is this very process: it shares the waiter's CPU, and
-        // waits for nobody but itself, so it does not want the core.
+        // The sender is this very process: once the waiter has published
+        // its CPU, the sender is found on it.
         assert!(w.sender_here());
-        assert!(!w.core_wanted());
         assert_eq!(ch.push(me, &[2u8], b"second"), Push::Sent);
         assert!(w.ready());
-        drop(w);
-        // Once the wait is over the process runs: a new look at its own
-        // word finds it wanting its core.
-        let w = ch.watch_from(me).expect("a ring from itself");
-        assert!(w.core_wanted());
-        assert!(w.ready(), "the second record is still there");
     }
 }
