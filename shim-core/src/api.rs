@@ -1,7 +1,7 @@
 //! The Rust API the layers build on: process ids, contexts, send, receive,
 //! probe, spawn and disconnect.
 
-use crate::backoff::{take_turns, Backoff, Phase, TURNS_SPAN};
+use crate::backoff::{cores_shared, take_turns, Backoff, Phase, TURNS_SPAN};
 use crate::engine::{Idle, Payload, Received, Sink, Want, PEER_CHECK};
 use crate::error::{CoreError, CoreResult};
 use crate::lifecycle::with_engine;
@@ -342,7 +342,7 @@ impl Context {
         // A process that shares its core hands it over before anything
         // else when only its sender's ring can bring the message: the
         // process beside it is likely the one it has just sent to.
-        if timeout.is_none() && backoff.phase() == Phase::Yield {
+        if timeout.is_none() && cores_shared() {
             let first = with_engine(|e| match e.take_queued(self.id, &pattern)? {
                 Some(m) => Ok(Err(m)),
                 None => Ok(Ok(e.ring_watch(&pattern))),

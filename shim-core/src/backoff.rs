@@ -120,6 +120,12 @@ pub(crate) fn take_turns(span: Duration, w: &impl Turns) -> bool {
     }
 }
 
+/// Whether this node runs more of the job's processes than it has CPUs
+/// for them (then waits yield from the start).
+pub(crate) fn cores_shared() -> bool {
+    YIELD_AT_ONCE.load(Ordering::Relaxed)
+}
+
 /// Spins a new or reset wait makes before its first clock read.
 fn first_spins() -> u32 {
     if YIELD_AT_ONCE.load(Ordering::Relaxed) {
@@ -181,15 +187,10 @@ impl Backoff {
     }
 
     /// The phase the next `pause` will use (a wait whose clock has not
-    /// started yet is spinning, or yielding where processes outnumber
-    /// cores).
+    /// started yet is spinning).
     pub fn phase(&self) -> Phase {
         let (Some(policy), Some(start)) = (self.policy, self.start) else {
-            return if YIELD_AT_ONCE.load(Ordering::Relaxed) {
-                Phase::Yield
-            } else {
-                Phase::Spin
-            };
+            return Phase::Spin;
         };
         let waited = start.elapsed();
         if waited < policy.spin {
