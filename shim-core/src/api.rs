@@ -1,7 +1,7 @@
 //! The Rust API the layers build on: process ids, contexts, send, receive,
 //! probe, spawn and disconnect.
 
-use crate::backoff::Backoff;
+use crate::backoff::{cores_shared, take_turns, Backoff, Phase, TURNS_SPAN};
 use crate::engine::{Idle, Payload, Received, Sink, Want, PEER_CHECK};
 use crate::error::{CoreError, CoreResult};
 use crate::lifecycle::with_engine;
@@ -339,6 +339,23 @@ impl Context {
         // Every caller has just looked at the ring head (`ring_now`), so
         // the first step goes straight to the queue and the polls.
         let mut ring_looked = true;
+        // A process that shares its core hands it over before anything
+        // else when only its sender's ring can bring the message: the
+        // process beside it is likely the one it has just sent to.
+        if timeout.is_none() && cores_shared() {
+            let first = with_engine(|e| match e.take_queued(self.id, &pattern)? {
+                Some(m) => Ok(Err(m)),
+                None => Ok(Ok(e.ring_watch(&pattern))),
+            })?;
+            match first {
+                Err(m) => return Ok((Got::Queued(m), None)),
+                Ok(Some(w)) => {
+                    take_turns(TURNS_SPAN, &w);
+                    ring_looked = false;
+                }
+                Ok(None) => {}
+            }
+        }
         loop {
             // While spinning, poll in tight bursts like a blocking MPI
             // receive does; once yielding or sleeping, poll once per pause.
@@ -419,6 +436,18 @@ impl Context {
                 let now = Instant::now();
                 if now >= *deadline.get_or_insert(now + t) {
                     return Err(CoreError::Timeout);
+                }
+            }
+            if !spinning && backoff.phase() == Phase::Yield {
+                // Between yields, a wait that one ring serves polls that
+                // ring's word alone (up to its deadline, if it has one).
+                let span = deadline.map_or(TURNS_SPAN, |d| {
+                    d.saturating_duration_since(Instant::now()).min(TURNS_SPAN)
+                });
+                if let Ok(Some(w)) = with_engine(|e| Ok(e.ring_watch(&pattern))) {
+                    backoff.start();
+                    take_turns(span, &w);
+                    continue;
                 }
             }
             backoff.pause_with(|step| idle(&pattern, step));

@@ -1,7 +1,9 @@
 //! How a blocked call waits: spin briefly, then yield the core, then sleep in
-//! short steps, so ranks that outnumber cores do not starve each other.
+//! short steps, so ranks that outnumber cores do not starve each other; and
+//! how a wait that one shared word announces takes its turns on a shared
+//! core.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// Tuning of the waiting policy.
@@ -60,6 +62,70 @@ const SPINS_PER_CHECK: u32 = 64;
 /// then a wait starts yielding at once, without the unchecked spins.
 static YIELD_AT_ONCE: AtomicBool = AtomicBool::new(false);
 
+/// How many of the job's processes share each CPU of this node (rounded
+/// up; 1 when they do not outnumber the CPUs or that is not known).
+static PER_CPU: AtomicUsize = AtomicUsize::new(1);
+
+/// How long [`take_turns`] goes on before it returns for a full step of
+/// the wait (MPI's progress, control messages, the sender's liveness).
+pub(crate) const TURNS_SPAN: Duration = Duration::from_micros(50);
+
+/// Polls [`take_turns`] spins between two yields when two processes share
+/// a core: about a microsecond, a little more than a hand-over to the
+/// process beside it.
+const SPINS_PER_TURN: u32 = 50;
+
+/// What a wait whose message one shared word announces looks at between
+/// its turns (see [`take_turns`]).
+pub(crate) trait Turns {
+    /// Whether the message (or anything else for the wait) has arrived.
+    fn ready(&self) -> bool;
+    /// Whether the sender is on this very core, so that it can only run
+    /// once this process gives the core away.
+    fn sender_here(&self) -> bool;
+}
+
+/// The yielding phase of a wait whose message one shared word announces
+/// (a word of a ring; no MPI traffic can bring it), for up to `span`:
+/// gives the core away at once, since the process beside this one on the
+/// core is likely the one this process has just sent to, then polls the
+/// word between yields, without the cost of a full step at each turn.
+///
+/// When two processes share each core, a turn spins for a moment before
+/// it yields again, unless the sender is on this very core: the other
+/// core's next message then finds this process running instead of
+/// waiting for it to be scheduled. With more processes per core every
+/// turn yields at once (a spinning waiter would hold up more of them).
+/// Returns whether the word announced the message.
+#[inline(never)]
+pub(crate) fn take_turns(span: Duration, w: &impl Turns) -> bool {
+    let start = Instant::now();
+    std::thread::yield_now();
+    let spin = PER_CPU.load(Ordering::Relaxed) == 2;
+    let mut spins = 0;
+    loop {
+        if w.ready() {
+            return true;
+        }
+        if spin && spins < SPINS_PER_TURN && !w.sender_here() {
+            spins += 1;
+            std::hint::spin_loop();
+            continue;
+        }
+        if start.elapsed() >= span {
+            return false;
+        }
+        spins = 0;
+        std::thread::yield_now();
+    }
+}
+
+/// Whether this node runs more of the job's processes than it has CPUs
+/// for them (then waits yield from the start).
+pub(crate) fn cores_shared() -> bool {
+    YIELD_AT_ONCE.load(Ordering::Relaxed)
+}
+
 /// Spins a new or reset wait makes before its first clock read.
 fn first_spins() -> u32 {
     if YIELD_AT_ONCE.load(Ordering::Relaxed) {
@@ -100,8 +166,10 @@ impl Backoff {
         self.spins_unchecked = first_spins();
     }
 
-    /// Reads the policy and starts the clock, if not done yet.
-    fn start(&mut self) {
+    /// Reads the policy and starts the clock, if not done yet (a wait
+    /// that takes its turns without [`pause`](Self::pause) calls this, so
+    /// that it still reaches the sleeping phase).
+    pub fn start(&mut self) {
         if self.policy.is_none() {
             let p = crate::lifecycle::wait_policy();
             self.policy = Some(p);
@@ -221,6 +289,9 @@ pub(crate) fn node_processes(n: usize, node_cpus: Option<usize>) {
         (Some(c), None) => c,
         (None, _) => own,
     };
+    if n > cores.max(1) {
+        PER_CPU.store(n.div_ceil(cores.max(1)), Ordering::Relaxed);
+    }
     if n > cores.max(1) && !crate::lifecycle::wait_policy_set() {
         crate::lifecycle::set_wait_policy(Policy {
             spin: Duration::ZERO,
@@ -239,6 +310,7 @@ impl Default for Backoff {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Arc;
 
     #[test]
     fn cpu_masks_are_read_as_the_kernel_writes_them() {
@@ -255,6 +327,41 @@ mod tests {
         let too_far = format!("1{}", ",00000000".repeat(2 * CPU_MASK_WORDS));
         assert!(parse_cpu_mask(&too_far).is_none());
         assert!(count_cpus(&own_cpus()) >= 1, "this process runs somewhere");
+    }
+
+    /// A word that a test sets, seen through [`Turns`].
+    struct Flag(Arc<AtomicBool>);
+
+    impl Turns for Flag {
+        fn ready(&self) -> bool {
+            self.0.load(Ordering::Acquire)
+        }
+        fn sender_here(&self) -> bool {
+            false
+        }
+    }
+
+    #[test]
+    fn turns_end_when_the_word_is_set_or_the_span_is_over() {
+        let set = Arc::new(AtomicBool::new(false));
+        let t = Instant::now();
+        assert!(!take_turns(
+            Duration::from_millis(5),
+            &Flag(Arc::clone(&set))
+        ));
+        assert!(
+            t.elapsed() >= Duration::from_millis(5),
+            "the span is waited out"
+        );
+        let setter = {
+            let set = Arc::clone(&set);
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(2));
+                set.store(true, Ordering::Release);
+            })
+        };
+        assert!(take_turns(Duration::from_secs(5), &Flag(Arc::clone(&set))));
+        setter.join().expect("setter");
     }
 
     #[test]

@@ -656,6 +656,17 @@ impl Engine {
         }
     }
 
+    /// A watch on the one ring that can bring `pattern`'s message (a named
+    /// sender's, when only a ring can bring it; see
+    /// [`rings_only`](Self::rings_only)).
+    pub(crate) fn ring_watch(&mut self, pattern: &Match) -> Option<crate::shm::Watch> {
+        let src = pattern.source?;
+        if !self.rings_only(pattern) {
+            return None;
+        }
+        self.shm.as_mut()?.watch_from(src)
+    }
+
     /// Whether a wait for `pattern` need only poll the rings: they alone
     /// can bring the message and no send of this process waits for MPI or
     /// for room in a ring.

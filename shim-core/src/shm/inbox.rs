@@ -8,6 +8,7 @@
 //! 128   number of the owner's threads about to sleep
 //! 192   slots in use so far (high-water mark)
 //! 196   set once the owner reads no more (it is leaving)
+//! 200   the CPU the owner last waited on, plus one (0: not known)
 //! 256   slot table: per slot a state word and the sender's id, then the
 //!       ring's head counter on a line of its own
 //! ...   ring data areas, one per slot
@@ -25,6 +26,7 @@ pub(crate) const OFF_DOORBELL: usize = 64;
 pub(crate) const OFF_WAITING: usize = 128;
 const OFF_HIGH: usize = 192;
 pub(crate) const OFF_LEFT: usize = 196;
+pub(crate) const OFF_RUNS_ON: usize = 200;
 const TABLE: usize = 256;
 const SLOT_STRIDE: usize = 192;
 

@@ -2,8 +2,9 @@
 //! regions (created in `/dev/shm`, unlinked at once, and opened by peers
 //! through `/proc/PID/fd`), typed access at byte offsets inside a region
 //! and inside a ring's area of one (checked once, when the area is set),
-//! futex sleeping and waking on a word of a region, and process liveness.
-//! Every `unsafe` block of the channels is in this file.
+//! futex sleeping and waking on a word of a region, process liveness, and
+//! the CPU the calling thread runs on. Every `unsafe` block of the
+//! channels is in this file.
 
 use std::ffi::CString;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
@@ -230,7 +231,7 @@ impl Region {
 /// region, checked to lie in it once, when made: every access masks its
 /// offset into the area, so none needs a check of its own on the path of
 /// each message. Keeps the region mapped.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct RingMem {
     /// Held so that the mapping outlives the pointers below.
     _region: Arc<Region>,
@@ -319,6 +320,16 @@ impl Drop for Region {
             libc::close(self.fd);
         }
     }
+}
+
+/// The number of the CPU the calling thread runs on, plus one (so that 0
+/// can mean "not known"); `None` when the system cannot tell.
+#[inline]
+pub(crate) fn current_cpu() -> Option<u32> {
+    // SAFETY: sched_getcpu takes no arguments and touches no memory of
+    // ours (the C library reads it from the thread's rseq area).
+    let cpu = unsafe { libc::sched_getcpu() };
+    u32::try_from(cpu).ok().map(|c| c + 1)
 }
 
 /// Longest piece [`copy`] hands to `memcpy` at once.

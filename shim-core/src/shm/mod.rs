@@ -14,15 +14,17 @@
 //! queues behind it until progress moves them into the ring (so a receiver
 //! busy in a plain MPI call cannot stall its sender). A backlog to a process
 //! that has died or left is dropped, and later sends to it fail.
-//! `MPBRIDGE_SHM=0` turns the channels off. The `reduce` module beside
-//! them reduces among the members of a communicator on one node, on a
-//! region of their own.
+//! `MPBRIDGE_SHM=0` turns the channels off. A receive that waits between
+//! yields looks at its sender's ring through a `watch`, without the
+//! engine. The `reduce` module beside them reduces among the members of a
+//! communicator on one node, on a region of their own.
 
 mod inbox;
 mod meet;
 pub(crate) mod mem;
 pub(crate) mod reduce;
 mod ring;
+mod watch;
 
 use crate::idhash::IdMap;
 use crate::procid::ProcId;
@@ -35,6 +37,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 pub(crate) use mem::{host_key, pid_alive};
+pub(crate) use watch::Watch;
 
 /// Whether the channels are wanted (`MPBRIDGE_SHM` is not `0`).
 pub(crate) fn wanted() -> bool {
@@ -202,6 +205,8 @@ pub(crate) struct Channels {
     last_out: std::cell::Cell<Option<(ProcId, usize)>>,
     /// Number of rings with a backlog.
     backlogged: usize,
+    /// This process's id (asking the system for it is a system call).
+    pid: u32,
 }
 
 impl Channels {
@@ -226,6 +231,7 @@ impl Channels {
             last_from: None,
             last_out: std::cell::Cell::new(None),
             backlogged: 0,
+            pid: std::process::id(),
         })
     }
 
@@ -233,7 +239,7 @@ impl Channels {
     pub fn desc(&self) -> Desc {
         Desc {
             host: self.host,
-            pid: std::process::id(),
+            pid: self.pid,
             fd: self.inbox.fd(),
             slots: self.layout.slots as u32,
             ok: true,
@@ -242,7 +248,7 @@ impl Channels {
 
     /// Whether `d` describes a process of this node with an inbox.
     pub fn reachable(&self, d: &Desc) -> bool {
-        d.ok && d.host == self.host && d.pid != std::process::id()
+        d.ok && d.host == self.host && d.pid != self.pid
     }
 
     /// Claims a ring in `peer`'s inbox. `me` is this process's id.
@@ -515,6 +521,16 @@ impl Channels {
         }
     }
 
+    /// A watch on `peer`'s ring, to see its next record arrive without
+    /// the engine, and on where `peer` last waited.
+    pub(crate) fn watch_from(&mut self, peer: ProcId) -> Option<Watch> {
+        let slot = self.slot_of(peer)?;
+        let ring = self.ins[slot].as_ref()?.cons.watch();
+        let sender = self.out_at(peer).and_then(|at| self.outs[at].as_ref());
+        let sender = sender.map(|o| Arc::clone(&o.region));
+        Some(Watch::new(ring, sender, Arc::clone(&self.inbox)))
+    }
+
     /// The next record from `peer` alone (inlined: it is the first step
     /// of every receive from a named sender).
     #[inline(always)]
@@ -672,5 +688,20 @@ mod tests {
         assert_eq!(ch.flush_at(later), 0);
         assert!(!ch.backlogged(), "nothing waits for a receiver that left");
         assert_eq!(ch.push(me, &[0u8; 8], &[5u8; 1000]), Push::Gone);
+    }
+
+    #[test]
+    fn a_watch_sees_the_next_record_and_where_its_sender_waited() {
+        use crate::backoff::Turns;
+        let (mut ch, me) = looped();
+        assert_eq!(ch.push(me, &[1u8], b"first"), Push::Sent);
+        assert_eq!(take(&mut ch).as_deref(), Some(&b"\x01first"[..]));
+        let w = ch.watch_from(me).expect("a ring from itself");
+        assert!(!w.ready(), "the taken record does not count");
+        // The sender is this very process: once the waiter has published
+        // its CPU, the sender is found on it.
+        assert!(w.sender_here());
+        assert_eq!(ch.push(me, &[2u8], b"second"), Push::Sent);
+        assert!(w.ready());
     }
 }

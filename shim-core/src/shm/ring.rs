@@ -120,6 +120,24 @@ impl Producer {
     }
 }
 
+/// The word of a ring where its consumer's next record will appear, read
+/// without the consumer (see [`Consumer::watch`]).
+#[derive(Debug)]
+pub(crate) struct RingWatch {
+    mem: RingMem,
+    off: usize,
+    stamp: u32,
+}
+
+impl RingWatch {
+    /// Whether a record (or a skip) was published there.
+    #[inline(always)]
+    pub fn ready(&self) -> bool {
+        let word = self.mem.word(self.off).load(Ordering::Acquire);
+        (word >> 32) as u32 == self.stamp
+    }
+}
+
 /// The consumer's side: its read position (published in `head`).
 #[derive(Debug)]
 pub(crate) struct Consumer {
@@ -164,6 +182,15 @@ impl Consumer {
     pub fn pop(&mut self, len: usize) {
         self.head += padded(len);
         self.mem.head().store(self.head, Ordering::Release);
+    }
+
+    /// A view of the word where the next record will appear.
+    pub fn watch(&self) -> RingWatch {
+        RingWatch {
+            mem: self.mem.clone(),
+            off: self.at.offset(self.head),
+            stamp: self.at.stamp(self.head),
+        }
     }
 
     /// Whether a record is ready, without moving.
