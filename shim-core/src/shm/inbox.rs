@@ -8,9 +8,10 @@
 //! 128   number of the owner's threads about to sleep
 //! 192   slots in use so far (high-water mark)
 //! 196   set once the owner reads no more (it is leaving)
-//! 200   the CPU the owner last waited on, plus one (0: not known)
 //! 256   slot table: per slot a state word and the sender's id, then the
-//!       ring's head counter on a line of its own
+//!       ring's head counter on a line of its own, then on a third line
+//!       the CPU the sender last wrote to the ring from, plus one (0: not
+//!       known)
 //! ...   ring data areas, one per slot
 //! ```
 
@@ -26,7 +27,6 @@ pub(crate) const OFF_DOORBELL: usize = 64;
 pub(crate) const OFF_WAITING: usize = 128;
 const OFF_HIGH: usize = 192;
 pub(crate) const OFF_LEFT: usize = 196;
-pub(crate) const OFF_RUNS_ON: usize = 200;
 const TABLE: usize = 256;
 const SLOT_STRIDE: usize = 192;
 
@@ -62,6 +62,11 @@ impl Layout {
 
     fn owner(slot: usize) -> usize {
         TABLE + slot * SLOT_STRIDE + 4
+    }
+
+    /// Where the sender of slot `slot` notes the CPU it last wrote from.
+    pub fn sent_from(slot: usize) -> usize {
+        TABLE + slot * SLOT_STRIDE + 128
     }
 
     /// Where slot `slot`'s ring lives.

@@ -16,7 +16,7 @@
 //! that has died or left is dropped, and later sends to it fail.
 //! `MPBRIDGE_SHM=0` turns the channels off. A receive that waits between
 //! yields looks at its sender's ring through a `watch`, without the
-//! engine. The `reduce` module beside them reduces among the members of a
+//! engine, and sees there the CPU the sender last wrote from. The `reduce` module beside them reduces among the members of a
 //! communicator on one node, on a region of their own.
 
 mod inbox;
@@ -29,7 +29,7 @@ mod watch;
 use crate::idhash::IdMap;
 use crate::procid::ProcId;
 use inbox::{Layout, CLOSED, OFF_DOORBELL, OFF_LEFT, OFF_WAITING, OPEN, RING_CAP};
-use mem::Region;
+use mem::{current_cpu, Region};
 use ring::{Consumer, Producer};
 use std::collections::VecDeque;
 use std::sync::atomic::Ordering;
@@ -118,9 +118,18 @@ struct Out {
 }
 
 impl Out {
-    /// Wakes the receiver if it announced that it sleeps.
+    /// Tells the receiver that records arrived: notes in the slot the CPU
+    /// they were written from (a waiter on that CPU then knows spinning
+    /// would keep this process off it) and wakes the receiver if it
+    /// announced that it sleeps.
     #[inline(always)]
-    fn ring_doorbell(&self) {
+    fn delivered(&self) {
+        if let Some(cpu) = current_cpu() {
+            let from = self.region.u32_at(Layout::sent_from(self.slot));
+            if from.load(Ordering::Relaxed) != cpu {
+                from.store(cpu, Ordering::Relaxed);
+            }
+        }
         self.region.ring_bell(OFF_DOORBELL, OFF_WAITING);
     }
 
@@ -137,7 +146,7 @@ impl Out {
             moved += 1;
         }
         if moved > 0 {
-            self.ring_doorbell();
+            self.delivered();
             self.seen_alive = now;
         } else if !self.backlog.is_empty() && now.duration_since(self.seen_alive) > BACKLOG_CHECK {
             if self.region.u32_at(OFF_LEFT).load(Ordering::Acquire) != 0 || !pid_alive(self.pid) {
@@ -359,7 +368,7 @@ impl Channels {
             return Push::NoRing;
         };
         if o.backlog.is_empty() && o.prod.try_push(head, body) {
-            o.ring_doorbell();
+            o.delivered();
             return Push::Sent;
         }
         self.queue(peer, head, body)
@@ -522,13 +531,15 @@ impl Channels {
     }
 
     /// A watch on `peer`'s ring, to see its next record arrive without
-    /// the engine, and on where `peer` last waited.
+    /// the engine, and on the CPU `peer` last wrote to it from.
     pub(crate) fn watch_from(&mut self, peer: ProcId) -> Option<Watch> {
         let slot = self.slot_of(peer)?;
         let ring = self.ins[slot].as_ref()?.cons.watch();
-        let sender = self.out_at(peer).and_then(|at| self.outs[at].as_ref());
-        let sender = sender.map(|o| Arc::clone(&o.region));
-        Some(Watch::new(ring, sender, Arc::clone(&self.inbox)))
+        Some(Watch::new(
+            ring,
+            Arc::clone(&self.inbox),
+            Layout::sent_from(slot),
+        ))
     }
 
     /// The next record from `peer` alone (inlined: it is the first step
@@ -691,16 +702,25 @@ mod tests {
     }
 
     #[test]
-    fn a_watch_sees_the_next_record_and_where_its_sender_waited() {
+    fn a_watch_sees_the_next_record_and_the_cpu_its_sender_wrote_from() {
         use crate::backoff::Turns;
         let (mut ch, me) = looped();
-        assert_eq!(ch.push(me, &[1u8], b"first"), Push::Sent);
-        assert_eq!(take(&mut ch).as_deref(), Some(&b"\x01first"[..]));
+        // The sender is this very process, so the slot names the CPU it
+        // runs on (tried a few times: the thread may move between CPUs
+        // between its write and the look).
+        let here = (0..100u8).any(|n| {
+            assert_eq!(ch.push(me, &[n], b"record"), Push::Sent);
+            assert!(take(&mut ch).is_some());
+            ch.watch_from(me).is_some_and(|w| w.sender_here())
+        });
+        assert!(here, "the sender is found on this process's CPU");
         let w = ch.watch_from(me).expect("a ring from itself");
-        assert!(!w.ready(), "the taken record does not count");
-        // The sender is this very process: once the waiter has published
-        // its CPU, the sender is found on it.
-        assert!(w.sender_here());
+        assert!(!w.ready(), "the taken records do not count");
+        let slot = ch.slot_of(me).expect("the ring's slot");
+        ch.inbox
+            .u32_at(Layout::sent_from(slot))
+            .store(0, Ordering::Relaxed);
+        assert!(!w.sender_here(), "a CPU not known is not this one");
         assert_eq!(ch.push(me, &[2u8], b"second"), Push::Sent);
         assert!(w.ready());
     }
