@@ -16,8 +16,9 @@
 //! that has died or left is dropped, and later sends to it fail.
 //! `MPBRIDGE_SHM=0` turns the channels off. A receive that waits between
 //! yields looks at its sender's ring through a `watch`, without the
-//! engine, and sees there the CPU the sender last wrote from. The `reduce` module beside them reduces among the members of a
-//! communicator on one node, on a region of their own.
+//! engine, and sees there the CPU the sender last wrote from. The `reduce`
+//! module beside them reduces among the members of a communicator on one
+//! node, on a region of their own.
 
 mod inbox;
 mod meet;
