@@ -102,7 +102,7 @@ pub(crate) trait Turns {
 pub(crate) fn take_turns(span: Duration, w: &impl Turns) -> bool {
     let start = Instant::now();
     std::thread::yield_now();
-    let spin = PER_CPU.load(Ordering::Relaxed) == 2;
+    let spin = turns_spin();
     let mut spins = 0;
     loop {
         if w.ready() {
@@ -119,6 +119,22 @@ pub(crate) fn take_turns(span: Duration, w: &impl Turns) -> bool {
         spins = 0;
         std::thread::yield_now();
     }
+}
+
+/// Whether a turn of [`take_turns`] spins before it yields (two of the
+/// job's processes share each CPU of this node): only then does a waiter
+/// ask [`Turns::sender_here`].
+#[inline]
+pub(crate) fn turns_spin() -> bool {
+    PER_CPU.load(Ordering::Relaxed) == 2
+}
+
+/// Makes turns spin as with two processes per CPU (for tests of the
+/// channels, which note their CPU only then; harmless to other tests, as
+/// a turn's spin is bounded).
+#[cfg(test)]
+pub(crate) fn spin_turns_in_tests() {
+    PER_CPU.store(2, Ordering::Relaxed);
 }
 
 /// Whether this node runs more of the job's processes than it has CPUs

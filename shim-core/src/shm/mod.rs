@@ -120,12 +120,12 @@ struct Out {
 
 impl Out {
     /// Tells the receiver that records arrived: notes in the slot the CPU
-    /// they were written from (a waiter on that CPU then knows spinning
-    /// would keep this process off it) and wakes the receiver if it
-    /// announced that it sleeps.
+    /// they were written from, when waiters spin between their turns (a
+    /// waiter on that CPU then knows spinning would keep this process off
+    /// it), and wakes the receiver if it announced that it sleeps.
     #[inline(always)]
     fn delivered(&self) {
-        if let Some(cpu) = current_cpu() {
+        if let Some(cpu) = crate::backoff::turns_spin().then(current_cpu).flatten() {
             let from = self.region.u32_at(Layout::sent_from(self.slot));
             if from.load(Ordering::Relaxed) != cpu {
                 from.store(cpu, Ordering::Relaxed);
@@ -705,6 +705,7 @@ mod tests {
     #[test]
     fn a_watch_sees_the_next_record_and_the_cpu_its_sender_wrote_from() {
         use crate::backoff::Turns;
+        crate::backoff::spin_turns_in_tests();
         let (mut ch, me) = looped();
         // The sender is this very process, so the slot names the CPU it
         // runs on (tried a few times: the thread may move between CPUs
