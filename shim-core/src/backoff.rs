@@ -145,7 +145,7 @@ pub(crate) fn cores_shared() -> bool {
 
 /// Spins a new or reset wait makes before its first clock read.
 fn first_spins() -> u32 {
-    if YIELD_AT_ONCE.load(Ordering::Relaxed) {
+    if cores_shared() {
         0
     } else {
         SPINS_PER_CHECK
