@@ -950,6 +950,10 @@ impl Engine {
                     _ => false,
                 };
                 if quiet {
+                    // A pause between polls of the empty ring: the sender
+                    // writes the next record on the very line polled, and
+                    // each poll asks its core for that line.
+                    std::hint::spin_loop();
                     0
                 } else if let Some(r) = self.ring_head(want.context, &want.pattern, want.sink) {
                     want.got = Some((r.source, r.tag, r.encoding, r.len));
