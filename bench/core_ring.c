@@ -6,14 +6,25 @@
  *
  *     mpiexec -n N core_ring [--csv PATH] [--rounds R] [--laps L]
  *
- * Each of R rounds times L laps of MPI, then L laps of mpbridge (which one
- * goes first alternates); the time per hop is a lap's time over N, and the
- * minimum over rounds is kept.  Rank 0 prints both and, with --csv, appends
+ * Each of R rounds times L laps of MPI, L laps of mpbridge and, when all
+ * processes share one node, L laps of the yield floor (the order turns
+ * from round to round); the time per hop is a lap's time over N, and the
+ * minimum over rounds is kept.
+ *
+ * The yield floor is a ring that does no message work at all: the token
+ * is one word per process in an MPI shared-memory window, and a waiting
+ * process reads its word and calls sched_yield until the token is there.
+ * No wait that gives the core away between polls can pass the token
+ * faster on the same machine, so it bounds what any such wait can reach.
+ *
+ * Rank 0 prints the results and, with --csv, appends
  *     core,ringN,8,OURS_US,mpi,MPI_US,RATIO
+ *     core,ringN-yield-floor,8,FLOOR_US,mpi,MPI_US,RATIO
  * Every token carries the lap number, checked at each hop.
  */
 #include <mpi.h>
 
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +36,11 @@
 #define TOKEN_TAG 5
 
 static int rank, size, ctx;
+
+/* The words of the yield floor: process i waits on words[i * WORD_STRIDE]
+ * (one cache line each); NULL when the processes span several nodes. */
+#define WORD_STRIDE 8
+static uint64_t *words;
 
 static void fail(const char *what, int rc)
 {
@@ -67,6 +83,52 @@ static void lap_ours(uint64_t n, int next_id, int prev_id)
         fail("token check (mpbridge)", (int)t);
 }
 
+/* One lap of the yield floor: like lap_ours, but the token is the
+ * receiver's word, and a waiting process yields between its reads. */
+static void lap_floor(uint64_t n)
+{
+    uint64_t *mine = &words[rank * WORD_STRIDE];
+    uint64_t *next = &words[((rank + 1) % size) * WORD_STRIDE];
+    if (rank == 0)
+        __atomic_store_n(next, n, __ATOMIC_RELEASE);
+    while (__atomic_load_n(mine, __ATOMIC_ACQUIRE) != n)
+        sched_yield();
+    if (rank != 0)
+        __atomic_store_n(next, n, __ATOMIC_RELEASE);
+}
+
+/* Maps the words of the yield floor when every process is on this node;
+ * returns the window (MPI_WIN_NULL otherwise). */
+static MPI_Win map_floor(void)
+{
+    MPI_Comm node;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    int node_size;
+    MPI_Comm_size(node, &node_size);
+    if (node_size != size) {
+        MPI_Comm_free(&node);
+        return MPI_WIN_NULL;
+    }
+    MPI_Aint bytes = rank == 0 ? (MPI_Aint)(size * WORD_STRIDE * sizeof(uint64_t)) : 0;
+    MPI_Win win;
+    void *base;
+    if (MPI_Win_allocate_shared(bytes, sizeof(uint64_t), MPI_INFO_NULL, node, &base, &win) !=
+        MPI_SUCCESS)
+        fail("MPI_Win_allocate_shared", 0);
+    MPI_Aint len;
+    int unit;
+    MPI_Win_shared_query(win, 0, &len, &unit, &base);
+    words = base;
+    MPI_Win_lock_all(0, win);
+    if (rank == 0)
+        memset(words, 0, (size_t)len);
+    MPI_Win_sync(win);
+    MPI_Barrier(node);
+    MPI_Win_sync(win);
+    MPI_Comm_free(&node);
+    return win;
+}
+
 int main(int argc, char **argv)
 {
     const char *csv = bench_option(argc, argv, "--csv");
@@ -85,25 +147,32 @@ int main(int argc, char **argv)
         fail("mpb_context", ctx);
     int next_id = mpb_world_id((rank + 1) % size);
     int prev_id = mpb_world_id((rank + size - 1) % size);
-    double best[2] = {1e30, 1e30};
+    MPI_Win floor_win = map_floor();
+    int kinds = words ? 3 : 2;
+    /* Kinds: 0 MPI, 1 mpbridge, 2 yield floor. */
+    double best[3] = {1e30, 1e30, 1e30};
     for (long w = 0; w < laps / 10; w++) {
         lap_mpi((uint64_t)w);
         lap_ours((uint64_t)w, next_id, prev_id);
     }
+    /* The floor's tokens count on from lap to lap (its words keep them). */
+    uint64_t floor_token = 0;
     for (int r = 0; r < rounds; r++) {
-        for (int k = 0; k < 2; k++) {
-            int ours = (k + r) % 2;
+        for (int k = 0; k < kinds; k++) {
+            int kind = (k + r) % kinds;
             MPI_Barrier(MPI_COMM_WORLD);
             double t0 = MPI_Wtime();
             for (long n = 0; n < laps; n++) {
-                if (ours)
+                if (kind == 1)
                     lap_ours((uint64_t)n, next_id, prev_id);
+                else if (kind == 2)
+                    lap_floor(++floor_token);
                 else
                     lap_mpi((uint64_t)n);
             }
             double hop = (MPI_Wtime() - t0) / (double)laps / size * 1e6;
-            if (hop < best[ours])
-                best[ours] = hop;
+            if (hop < best[kind])
+                best[kind] = hop;
         }
     }
     if (rank == 0) {
@@ -111,14 +180,26 @@ int main(int argc, char **argv)
                size, rounds, laps);
         printf("ring%d  ours %.3f us  mpi %.3f us  ratio %.3f\n", size, best[1], best[0],
                best[1] / best[0]);
+        if (words)
+            printf("ring%d  yield floor %.3f us  (%.3f of MPI)\n", size, best[2],
+                   best[2] / best[0]);
+        else
+            printf("ring%d  no yield floor: the processes span several nodes\n", size);
         if (csv) {
             FILE *f = fopen(csv, "a");
             if (!f)
                 fail("opening the CSV file", 0);
             fprintf(f, "core,ring%d,8,%.3f,mpi,%.3f,%.3f\n", size, best[1], best[0],
                     best[1] / best[0]);
+            if (words)
+                fprintf(f, "core,ring%d-yield-floor,8,%.3f,mpi,%.3f,%.3f\n", size, best[2],
+                        best[0], best[2] / best[0]);
             fclose(f);
         }
+    }
+    if (floor_win != MPI_WIN_NULL) {
+        MPI_Win_unlock_all(floor_win);
+        MPI_Win_free(&floor_win);
     }
     mpb_finalize();
     MPI_Finalize();
