@@ -216,30 +216,35 @@ fn order_holds_with_spawned_tasks() {
 }
 
 /// A same-node peer killed with SIGKILL in the middle of a stream: the
-/// receiver gets everything sent before, then an error naming the peer
-/// within 10 s. Open MPI is told to keep the job alive when a process dies.
+/// receiver gets the stream's first messages in order, then an error
+/// naming the peer within 10 s. A stream the receiver's ring holds (200
+/// messages, read as they come) arrives whole; of a longer one (500
+/// messages, read only after the kill) what the ring holds (255)
+/// arrives. Open MPI is told to keep the job alive when a process dies.
 #[test]
 fn a_killed_peer_is_an_error_within_ten_seconds() {
-    let r = tests::mpirun::mpiexec_env(
-        2,
-        Path::new(env!("CARGO_BIN_EXE_core_kill")),
-        &[],
-        &[
-            ("MPBRIDGE_SHM", "1"),
-            ("OMPI_MCA_orte_enable_recovery", "1"),
-            ("OMPI_MCA_orte_abort_on_non_zero_status", "0"),
-        ],
-        Duration::from_secs(60),
-    );
-    assert!(!r.timed_out, "{}\n{}", r.stdout, r.stderr);
-    assert!(
-        r.stdout
-            .lines()
-            .any(|l| l.starts_with("core_kill rank 0:") && l.ends_with(" 0 failed")),
-        "rank 0 was told in time:\n{}\n{}",
-        r.stdout,
-        r.stderr
-    );
+    for (count, delay_ms) in [("200", "0"), ("500", "1000")] {
+        let r = tests::mpirun::mpiexec_env(
+            2,
+            Path::new(env!("CARGO_BIN_EXE_core_kill")),
+            &[count, delay_ms],
+            &[
+                ("MPBRIDGE_SHM", "1"),
+                ("OMPI_MCA_orte_enable_recovery", "1"),
+                ("OMPI_MCA_orte_abort_on_non_zero_status", "0"),
+            ],
+            Duration::from_secs(60),
+        );
+        assert!(!r.timed_out, "{}\n{}", r.stdout, r.stderr);
+        assert!(
+            r.stdout
+                .lines()
+                .any(|l| l.starts_with("core_kill rank 0:") && l.ends_with(" 0 failed")),
+            "{count} messages, read after {delay_ms} ms: rank 0 was told in time:\n{}\n{}",
+            r.stdout,
+            r.stderr
+        );
+    }
 }
 
 /// With `/dev/shm` too small for the channels (a 256 KiB tmpfs in a

@@ -13,7 +13,9 @@
 //! waits in the sender's backlog for that peer, and every later record
 //! queues behind it until progress moves them into the ring (so a receiver
 //! busy in a plain MPI call cannot stall its sender). A backlog to a process
-//! that has died or left is dropped, and later sends to it fail.
+//! that has died or left is dropped, and later sends to it fail; a backlog
+//! of a sender killed by a signal dies with it (its receiver still takes
+//! what is in the ring).
 //! `MPBRIDGE_SHM=0` turns the channels off. A receive that waits between
 //! yields looks at its sender's ring through a `watch`, without the
 //! engine, and sees there the CPU the sender last wrote from. The `reduce`
