@@ -223,7 +223,7 @@ fn order_holds_with_spawned_tasks() {
 /// arrives. Open MPI is told to keep the job alive when a process dies.
 #[test]
 fn a_killed_peer_is_an_error_within_ten_seconds() {
-    for (count, delay_ms) in [("200", "0"), ("500", "1000")] {
+    for (count, delay_ms) in [("200", "0"), ("500", "300")] {
         let r = tests::mpirun::mpiexec_env(
             2,
             Path::new(env!("CARGO_BIN_EXE_core_kill")),
