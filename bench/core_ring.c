@@ -112,9 +112,9 @@ static MPI_Win map_floor(void)
     MPI_Aint bytes = rank == 0 ? (MPI_Aint)(size * WORD_STRIDE * sizeof(uint64_t)) : 0;
     MPI_Win win;
     void *base;
-    if (MPI_Win_allocate_shared(bytes, sizeof(uint64_t), MPI_INFO_NULL, node, &base, &win) !=
-        MPI_SUCCESS)
-        fail("MPI_Win_allocate_shared", 0);
+    int rc = MPI_Win_allocate_shared(bytes, sizeof(uint64_t), MPI_INFO_NULL, node, &base, &win);
+    if (rc != MPI_SUCCESS)
+        fail("MPI_Win_allocate_shared", rc);
     MPI_Aint len;
     int unit;
     MPI_Win_shared_query(win, 0, &len, &unit, &base);
